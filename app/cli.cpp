@@ -1,0 +1,57 @@
+// SPDX-License-Identifier: MIT
+#include "commands.h"
+
+#include <array>
+
+namespace strobe::cli {
+
+namespace {
+
+struct Command {
+    const char* name;
+    const char* synopsis;
+    int (*run)(const QStringList&, Io);
+};
+
+const std::array kCommands{
+    Command{"info",
+            "info FILE [--json]            what the trace holds: counts, GPUs, lanes, warnings",
+            &runInfo},
+};
+
+void printUsage(QTextStream& s) {
+    s << "usage: strobe-cli COMMAND [ARGS...]\n\ncommands:\n";
+    for (const Command& c : kCommands)
+        s << "  " << c.synopsis << '\n';
+    s << "\n  --version                     print the version\n"
+         "  --help                        print this help\n\n"
+         "Exit status: 0 success, 1 a file that cannot be read or written, 2 a usage error.\n";
+}
+
+} // namespace
+
+int runCommandLine(const QStringList& argv, Io io) {
+    if (argv.isEmpty()) {
+        printUsage(io.err);
+        return 2;
+    }
+    const QString& cmd = argv.front();
+    if (cmd == QLatin1String("--version") || cmd == QLatin1String("-v")) {
+        io.out << "strobe-cli " << STROBE_VERSION << '\n';
+        return 0;
+    }
+    if (cmd == QLatin1String("--help") || cmd == QLatin1String("-h") ||
+        cmd == QLatin1String("help")) {
+        printUsage(io.out);
+        return 0;
+    }
+    for (const Command& c : kCommands) {
+        if (cmd == QLatin1String(c.name))
+            return c.run(argv.mid(1), io);
+    }
+    io.err << "strobe-cli: unknown command '" << cmd
+           << "'; run 'strobe-cli --help' for the list.\n";
+    return 2;
+}
+
+} // namespace strobe::cli

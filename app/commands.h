@@ -1,0 +1,29 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+// The commands of strobe-cli. Each takes the arguments after its name and returns the process
+// exit status: 0 success, 1 a file that cannot be read or written (one line on `err` saying
+// why), 2 a usage error. They live in the strobe_cli library so tests run them in-process.
+
+#include <QStringList>
+#include <QTextStream>
+
+namespace strobe::cli {
+
+struct Io {
+    QTextStream& out;
+    QTextStream& err;
+};
+
+int runInfo(const QStringList& args, Io io);          // cmd_info.cpp
+int runSynth(const QStringList& args, Io io);         // cmd_synth.cpp
+int runKernels(const QStringList& args, Io io);       // cmd_kernels.cpp
+int runKernelSummary(const QStringList& args, Io io); // cmd_kernels.cpp
+int runNvtxSummary(const QStringList& args, Io io);   // cmd_summaries.cpp
+int runMemorySummary(const QStringList& args, Io io); // cmd_summaries.cpp
+int runGaps(const QStringList& args, Io io);          // cmd_gaps.cpp
+
+// Dispatches `strobe-cli COMMAND ARGS...` (argv without the program name).
+int runCommandLine(const QStringList& argv, Io io);
+
+} // namespace strobe::cli

@@ -1,0 +1,97 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "types.h"
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+namespace strobe {
+
+// Implicit augmented interval tree over start-sorted intervals (after Heng Li's cgranges).
+// The sorted array itself is the in-order layout of a complete binary tree, so there are no
+// pointers; the only extra memory is one max-end per block of kBlock intervals (0.5 byte per
+// interval), and building is O(n). Intervals are half-open; zero-length ones count as
+// [start, start + 1) (see effectiveEnd). The index does not own the interval arrays: the
+// caller passes the same spans to build() and to every query.
+class IntervalIndex {
+public:
+    static constexpr std::uint32_t kBlock = 16;
+
+    // `starts` must be sorted ascending; `ends` are unconstrained (end < start counts as a point).
+    void build(std::span<const TimeNs> starts, std::span<const TimeNs> ends);
+
+    // Calls fn(i) for every i with starts[i] < b and effectiveEnd(i) > a, in ascending i.
+    template <typename Fn>
+    void forEachOverlapping(std::span<const TimeNs> starts, std::span<const TimeNs> ends, TimeNs a,
+                            TimeNs b, Fn&& fn) const;
+
+    std::vector<std::uint32_t> overlapping(std::span<const TimeNs> starts,
+                                           std::span<const TimeNs> ends, TimeNs a, TimeNs b) const;
+    // Every i with starts[i] <= t < effectiveEnd(i), ascending.
+    std::vector<std::uint32_t> stabbing(std::span<const TimeNs> starts,
+                                        std::span<const TimeNs> ends, TimeNs t) const {
+        return overlapping(starts, ends, t, t + 1);
+    }
+
+    std::size_t memoryBytes() const { return m_max.capacity() * sizeof(TimeNs); }
+
+private:
+    template <typename Fn>
+    void scanBlock(std::int64_t block, std::span<const TimeNs> starts, std::span<const TimeNs> ends,
+                   TimeNs a, TimeNs b, Fn& fn) const;
+
+    std::vector<TimeNs> m_blockMax; // max effective end inside each block
+    std::vector<TimeNs> m_max;      // max effective end of each block's subtree
+    int m_levels = -1;              // level of the root; -1 when empty
+};
+
+template <typename Fn>
+void IntervalIndex::scanBlock(std::int64_t block, std::span<const TimeNs> starts,
+                              std::span<const TimeNs> ends, TimeNs a, TimeNs b, Fn& fn) const {
+    if (m_blockMax[std::size_t(block)] <= a)
+        return;
+    const std::size_t first = std::size_t(block) * kBlock;
+    const std::size_t last = std::min(starts.size(), first + kBlock);
+    for (std::size_t i = first; i < last && starts[i] < b; ++i) {
+        if (effectiveEnd(starts[i], ends[i]) > a)
+            fn(std::uint32_t(i));
+    }
+}
+
+template <typename Fn>
+void IntervalIndex::forEachOverlapping(std::span<const TimeNs> starts, std::span<const TimeNs> ends,
+                                       TimeNs a, TimeNs b, Fn&& fn) const {
+    if (m_levels < 0 || a >= b)
+        return;
+    const auto n = std::int64_t(m_max.size());
+    auto blockStart = [&](std::int64_t blk) { return starts[std::size_t(blk) * kBlock]; };
+    struct Frame {
+        std::int64_t x;
+        int k;
+        bool leftDone;
+    };
+    Frame stack[64];
+    int top = 0;
+    stack[top++] = {(std::int64_t(1) << m_levels) - 1, m_levels, false};
+    while (top > 0) {
+        const Frame z = stack[--top];
+        if (z.k <= 2) { // small subtree: scan its blocks in order
+            const std::int64_t i0 = z.x >> z.k << z.k;
+            const std::int64_t i1 = std::min(n, i0 + (std::int64_t(1) << (z.k + 1)) - 1);
+            for (std::int64_t i = i0; i < i1 && blockStart(i) < b; ++i)
+                scanBlock(i, starts, ends, a, b, fn);
+        } else if (!z.leftDone) {
+            const std::int64_t left = z.x - (std::int64_t(1) << (z.k - 1));
+            stack[top++] = {z.x, z.k, true};
+            if (left >= n || m_max[std::size_t(left)] > a)
+                stack[top++] = {left, z.k - 1, false};
+        } else if (z.x < n && blockStart(z.x) < b) {
+            scanBlock(z.x, starts, ends, a, b, fn);
+            stack[top++] = {z.x + (std::int64_t(1) << (z.k - 1)), z.k - 1, false};
+        }
+    }
+}
+
+} // namespace strobe

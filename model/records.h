@@ -1,0 +1,171 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "types.h"
+
+#include <array>
+#include <cstdint>
+#include <optional>
+
+namespace strobe {
+
+struct ProcessInfo {
+    std::uint32_t pid = 0;
+    StringId name = kNoString;
+};
+
+struct ThreadInfo {
+    std::uint32_t pid = 0;
+    std::uint32_t tid = 0;
+    StringId name = kNoString; // empty when nsys recorded no name
+    std::uint32_t process = 0; // index into Trace::processes()
+};
+
+// One GPU with the properties the viewer and the occupancy calculation need.
+// Limits are 0 when the trace did not record them (see hasLimits()).
+struct GpuInfo {
+    std::uint32_t id = 0; // the deviceId that kernels, memcpys and memsets carry
+    StringId name = kNoString;
+    std::uint32_t smCount = 0;
+    std::uint32_t computeMajor = 0, computeMinor = 0;
+    std::uint32_t maxThreadsPerBlock = 0;
+    std::uint32_t maxRegistersPerBlock = 0;
+    std::uint32_t maxRegistersPerSm = 0;
+    std::uint32_t maxShmemPerBlock = 0;
+    std::uint32_t maxShmemPerBlockOptin = 0;
+    std::uint32_t maxShmemPerSm = 0;
+    std::uint32_t threadsPerWarp = 0;
+    std::uint32_t maxWarpsPerSm = 0;
+    std::uint32_t maxBlocksPerSm = 0;
+    std::uint64_t totalMemory = 0;
+    std::uint64_t memoryBandwidth = 0; // bytes per second
+    std::uint64_t clockRate = 0;       // Hz
+    StringId busLocation = kNoString;
+    bool hasLimits() const { return smCount > 0 && maxWarpsPerSm > 0 && maxRegistersPerSm > 0; }
+};
+
+// A CUDA stream of one context on one device; GPU lanes belong to streams.
+struct StreamInfo {
+    std::uint32_t deviceId = 0;
+    std::uint32_t contextId = 0;
+    std::uint32_t streamId = 0;
+    std::uint32_t pid = 0;
+    std::optional<std::int32_t> priority;
+    std::uint8_t flag = 0; // ENUM_CUPTI_STREAM_TYPE: 0 unknown, 1 default, 2 non-blocking, 3 null
+};
+
+// Launch configuration shared by many kernel launches: stored once, referenced by id.
+struct KernelConfig {
+    StringId shortName = kNoString;
+    StringId demangledName = kNoString;
+    StringId mangledName = kNoString;
+    std::array<std::int32_t, 3> grid{};
+    std::array<std::int32_t, 3> block{};
+    std::uint32_t registersPerThread = 0;
+    std::uint32_t staticSharedBytes = 0;
+    std::uint32_t dynamicSharedBytes = 0;
+    std::uint32_t localBytesPerThread = 0;
+    std::uint64_t localBytesTotal = 0;
+    std::uint32_t sharedMemoryExecuted = 0;
+    std::uint8_t launchType = 0;  // ENUM_CUDA_KERNEL_LAUNCH_TYPE
+    std::uint8_t cacheConfig = 0; // ENUM_CUDA_FUNC_CACHE_CONFIG
+    std::uint8_t sharedMemLimitConfig = 0;
+    friend bool operator==(const KernelConfig&, const KernelConfig&) = default;
+};
+
+struct KernelRecord {
+    EventRef self;            // where the kernel is drawn
+    std::uint32_t config = 0; // index into Trace::kernelConfigs()
+    std::uint32_t stream = 0; // index into Trace::streams()
+    std::optional<std::uint32_t> correlationId;
+    std::optional<std::uint64_t> graphNodeId;
+    EventRef api; // the launching API call; invalid when none was recorded
+};
+
+enum class MemcpyKind : std::uint8_t { // ENUM_CUDA_MEMCPY_OPER
+    Unknown = 0,
+    HtoD = 1,
+    DtoH = 2,
+    HtoA = 3,
+    AtoH = 4,
+    AtoA = 5,
+    AtoD = 6,
+    DtoA = 7,
+    DtoD = 8,
+    HtoH = 9,
+    PtoP = 10,
+    UnifiedHtoD = 11,
+    UnifiedDtoH = 12,
+    UnifiedDtoD = 13,
+};
+
+struct MemcpyRecord {
+    EventRef self;
+    std::uint32_t stream = 0; // index into Trace::streams(); for migrations the device's first
+    std::uint64_t bytes = 0;
+    MemcpyKind copyKind = MemcpyKind::Unknown;
+    std::uint8_t srcKind = 7, dstKind = 7; // ENUM_CUDA_MEM_KIND; 7 = unknown
+    std::optional<std::uint32_t> srcDeviceId, dstDeviceId;
+    std::optional<std::uint8_t> migrationCause; // ENUM_CUDA_UNIF_MEM_MIGRATION
+    std::optional<std::uint32_t> correlationId;
+    EventRef api;
+};
+
+struct MemsetRecord {
+    EventRef self;
+    std::uint32_t stream = 0;
+    std::uint64_t bytes = 0;
+    std::uint32_t value = 0;
+    std::uint8_t memKind = 7;
+    std::optional<std::uint32_t> correlationId;
+    EventRef api;
+};
+
+struct ApiCallRecord {
+    std::uint32_t correlationId = 0;
+    std::int64_t returnValue = 0;
+    std::uint8_t eventClass = 0; // 0 runtime, 1 driver
+    EventRef gpuOp;              // kernel, memcpy or memset it launched; invalid when none
+};
+
+struct OsrtRecord {
+    std::int64_t returnValue = 0;
+    std::uint32_t nestingLevel = 0;
+};
+
+enum class NvtxStyle : std::uint8_t { PushPop, StartEnd, Mark };
+
+struct NvtxRecord {
+    NvtxStyle style = NvtxStyle::PushPop;
+    bool hasEnd = true; // false: nsys recorded no end; drawn to the end of the trace
+    std::optional<std::uint32_t> color; // ARGB
+    std::optional<std::int32_t> category;
+    std::uint32_t thread = 0;               // index into Trace::threads() of the starting thread
+    std::optional<std::uint32_t> endThread; // for start/end ranges ended on another thread
+    std::uint16_t depth = 0;                // nesting depth (push/pop) within its thread and domain
+};
+
+// A CUPTI synchronisation record: the CPU waited for the GPU from start to end.
+struct SyncRecord {
+    TimeNs start = 0;
+    TimeNs end = 0;
+    std::uint32_t deviceId = 0;
+    std::uint32_t contextId = 0;
+    std::optional<std::uint32_t> streamId; // none for device- or context-wide syncs
+    std::uint8_t syncType = 0;
+    std::optional<std::uint32_t> correlationId;
+    std::uint32_t pid = 0;
+    EventRef api;
+};
+
+// A kernel launch with everything the table and detail pane show, assembled by Trace::kernelAt.
+struct KernelLaunch {
+    TimeNs start = 0;
+    TimeNs end = 0;
+    TimeNs duration() const { return end - start; }
+    const KernelConfig* config = nullptr;
+    const StreamInfo* stream = nullptr;
+    const KernelRecord* record = nullptr;
+};
+
+} // namespace strobe

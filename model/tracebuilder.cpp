@@ -1,0 +1,419 @@
+// SPDX-License-Identifier: MIT
+#include "tracebuilder.h"
+
+#include <QStringBuilder>
+#include <algorithm>
+#include <numeric>
+#include <unordered_map>
+
+namespace strobe {
+
+namespace {
+quint64 pairKey(std::uint32_t a, std::uint32_t b) {
+    return (quint64(a) << 32) | b;
+}
+
+bool isCancelled(const std::atomic<bool>* cancel) {
+    return cancel && cancel->load(std::memory_order_relaxed);
+}
+} // namespace
+
+TraceBuilder::TraceBuilder(QString filePath)
+    : m_trace(std::make_unique<Trace>()) {
+    m_trace->m_filePath = std::move(filePath);
+}
+
+TraceBuilder::~TraceBuilder() = default;
+
+void TraceBuilder::warn(const QString& kind, std::uint64_t count, const QString& message) {
+    if (count == 0)
+        return;
+    auto& w = m_pendingWarnings[kind];
+    w.count += count;
+    w.message = message;
+}
+
+void TraceBuilder::setProcessName(std::uint32_t pid, StringId name) {
+    m_processNames.insert(pid, name);
+}
+
+void TraceBuilder::setThreadName(std::uint32_t pid, std::uint32_t tid, StringId name) {
+    m_threadNames.insert(pairKey(pid, tid), name);
+}
+
+void TraceBuilder::addGpu(const GpuInfo& gpu) {
+    for (auto& g : m_trace->m_gpus) {
+        if (g.id == gpu.id) {
+            g = gpu;
+            return;
+        }
+    }
+    m_trace->m_gpus.push_back(gpu);
+}
+
+void TraceBuilder::setStreamInfo(std::uint32_t pid, std::uint32_t contextId, std::uint32_t streamId,
+                                 std::optional<std::int32_t> priority, std::uint8_t flag) {
+    m_streamInfo[{pid, contextId, streamId}] = {priority, flag};
+}
+
+std::uint32_t TraceBuilder::processIndex(std::uint32_t pid) {
+    if (auto it = m_processIndex.constFind(pid); it != m_processIndex.constEnd())
+        return it.value();
+    const auto idx = std::uint32_t(m_trace->m_processes.size());
+    m_trace->m_processes.push_back(ProcessInfo{pid, kNoString});
+    m_processIndex.insert(pid, idx);
+    return idx;
+}
+
+std::uint32_t TraceBuilder::threadIndex(std::uint32_t pid, std::uint32_t tid) {
+    const quint64 key = pairKey(pid, tid);
+    if (auto it = m_threadIndex.constFind(key); it != m_threadIndex.constEnd())
+        return it.value();
+    const std::uint32_t proc = processIndex(pid);
+    const auto idx = std::uint32_t(m_trace->m_threads.size());
+    m_trace->m_threads.push_back(ThreadInfo{pid, tid, kNoString, proc});
+    m_threadIndex.insert(key, idx);
+    return idx;
+}
+
+std::uint32_t TraceBuilder::streamIndex(std::uint32_t pid, std::uint32_t deviceId,
+                                        std::uint32_t contextId, std::uint32_t streamId) {
+    const auto key = std::make_tuple(deviceId, contextId, streamId, pid);
+    if (auto it = m_streamIndex.find(key); it != m_streamIndex.end())
+        return it->second;
+    processIndex(pid);
+    const auto idx = std::uint32_t(m_trace->m_streams.size());
+    StreamInfo s;
+    s.deviceId = deviceId;
+    s.contextId = contextId;
+    s.streamId = streamId;
+    s.pid = pid;
+    m_trace->m_streams.push_back(s);
+    m_streamIndex.emplace(key, idx);
+    return idx;
+}
+
+std::uint32_t TraceBuilder::laneIndex(LaneKind kind, std::uint32_t owner, StringId domain) {
+    const auto key = std::make_tuple(int(kind), owner, domain);
+    if (auto it = m_laneIndex.find(key); it != m_laneIndex.end())
+        return it->second;
+    const auto idx = std::uint32_t(m_trace->m_lanes.size());
+    m_trace->m_lanes.emplace_back(kind, owner);
+    m_trace->m_lanes.back().setDomain(domain);
+    m_laneIndex.emplace(key, idx);
+    return idx;
+}
+
+std::uint32_t TraceBuilder::configIndex(const KernelConfig& c) {
+    // Field by field: the struct's padding bytes are not part of its value.
+    QByteArray key;
+    auto put = [&key](auto v) { key.append(reinterpret_cast<const char*>(&v), sizeof(v)); };
+    put(c.shortName), put(c.demangledName), put(c.mangledName);
+    for (int d = 0; d < 3; ++d)
+        put(c.grid[d]), put(c.block[d]);
+    put(c.registersPerThread), put(c.staticSharedBytes), put(c.dynamicSharedBytes);
+    put(c.localBytesPerThread), put(c.localBytesTotal), put(c.sharedMemoryExecuted);
+    put(c.launchType), put(c.cacheConfig), put(c.sharedMemLimitConfig);
+    if (auto it = m_configIndex.constFind(key); it != m_configIndex.constEnd())
+        return it.value();
+    const auto idx = std::uint32_t(m_trace->m_kernelConfigs.size());
+    m_trace->m_kernelConfigs.push_back(c);
+    m_configIndex.insert(key, idx);
+    return idx;
+}
+
+void TraceBuilder::addApiCall(std::uint32_t pid, std::uint32_t tid, TimeNs start, TimeNs end,
+                              StringId name, const ApiCallRecord& rec) {
+    Lane& l = m_trace->m_lanes[laneIndex(LaneKind::CudaApi, threadIndex(pid, tid))];
+    l.append(start, end, name, std::uint32_t(m_trace->m_apiCalls.size()));
+    m_trace->m_apiCalls.push_back(rec);
+    m_apiPid.push_back(pid);
+}
+
+void TraceBuilder::addOsrtCall(std::uint32_t pid, std::uint32_t tid, TimeNs start, TimeNs end,
+                               StringId name, const OsrtRecord& rec) {
+    Lane& l = m_trace->m_lanes[laneIndex(LaneKind::Osrt, threadIndex(pid, tid))];
+    l.append(start, end, name, std::uint32_t(m_trace->m_osrt.size()));
+    m_trace->m_osrt.push_back(rec);
+}
+
+void TraceBuilder::addNvtx(std::uint32_t pid, std::uint32_t tid, StringId domain, TimeNs start,
+                           TimeNs end, StringId name, NvtxRecord rec,
+                           std::optional<std::uint32_t> endTid) {
+    rec.thread = threadIndex(pid, tid);
+    if (endTid && *endTid != tid)
+        rec.endThread = threadIndex(pid, *endTid);
+    const std::uint32_t lane = rec.style == NvtxStyle::StartEnd
+                                   ? laneIndex(LaneKind::NvtxStartEnd, processIndex(pid), domain)
+                                   : laneIndex(LaneKind::Nvtx, rec.thread, domain);
+    m_trace->m_lanes[lane].append(start, rec.style == NvtxStyle::Mark ? start : end, name,
+                                  std::uint32_t(m_trace->m_nvtx.size()));
+    m_trace->m_nvtx.push_back(rec);
+}
+
+void TraceBuilder::addKernel(std::uint32_t pid, std::uint32_t deviceId, std::uint32_t contextId,
+                             std::uint32_t streamId, TimeNs start, TimeNs end,
+                             const KernelConfig& config, std::optional<std::uint32_t> correlationId,
+                             std::optional<std::uint64_t> graphNode) {
+    const std::uint32_t stream = streamIndex(pid, deviceId, contextId, streamId);
+    const std::uint32_t laneIdx = laneIndex(LaneKind::Kernels, stream);
+    Lane& l = m_trace->m_lanes[laneIdx];
+    KernelRecord rec;
+    rec.self = EventRef{laneIdx, l.size()};
+    rec.config = configIndex(config);
+    rec.stream = stream;
+    rec.correlationId = correlationId;
+    rec.graphNodeId = graphNode;
+    l.append(start, end, config.shortName, std::uint32_t(m_trace->m_kernels.size()));
+    m_trace->m_kernels.push_back(rec);
+    m_kernelPid.push_back(pid);
+}
+
+void TraceBuilder::addMemcpy(std::uint32_t pid, std::uint32_t deviceId, std::uint32_t contextId,
+                             std::uint32_t streamId, TimeNs start, TimeNs end, StringId name,
+                             MemcpyRecord rec) {
+    rec.stream = streamIndex(pid, deviceId, contextId, streamId);
+    const bool migration = rec.copyKind >= MemcpyKind::UnifiedHtoD;
+    const std::uint32_t laneIdx =
+        migration ? laneIndex(LaneKind::Uvm, deviceId) : laneIndex(LaneKind::Memcpy, rec.stream);
+    Lane& l = m_trace->m_lanes[laneIdx];
+    rec.self = EventRef{laneIdx, l.size()};
+    l.append(start, end, name, std::uint32_t(m_trace->m_memcpys.size()));
+    m_trace->m_memcpys.push_back(rec);
+    m_memcpyPid.push_back(pid);
+}
+
+void TraceBuilder::addMemset(std::uint32_t pid, std::uint32_t deviceId, std::uint32_t contextId,
+                             std::uint32_t streamId, TimeNs start, TimeNs end, StringId name,
+                             MemsetRecord rec) {
+    rec.stream = streamIndex(pid, deviceId, contextId, streamId);
+    const std::uint32_t laneIdx = laneIndex(LaneKind::Memset, rec.stream);
+    Lane& l = m_trace->m_lanes[laneIdx];
+    rec.self = EventRef{laneIdx, l.size()};
+    l.append(start, end, name, std::uint32_t(m_trace->m_memsets.size()));
+    m_trace->m_memsets.push_back(rec);
+    m_memsetPid.push_back(pid);
+}
+
+void TraceBuilder::addSync(const SyncRecord& rec) {
+    m_trace->m_syncs.push_back(rec);
+}
+
+std::unique_ptr<Trace> TraceBuilder::finish(const std::atomic<bool>* cancel) {
+    Trace& t = *m_trace;
+
+    // The trace's extent, before open NVTX ranges are stretched to its end.
+    TimeNs first = std::numeric_limits<TimeNs>::max(), last = std::numeric_limits<TimeNs>::min();
+    for (const Lane& l : t.m_lanes) {
+        for (std::uint32_t i = 0; i < l.size(); ++i) {
+            first = std::min(first, l.start(i));
+            last = std::max(last, l.end(i));
+        }
+    }
+    if (first > last)
+        first = last = 0;
+    t.m_range = TimeRange{first, last};
+    for (Lane& l : t.m_lanes) {
+        if (l.kind() != LaneKind::Nvtx && l.kind() != LaneKind::NvtxStartEnd)
+            continue;
+        for (std::uint32_t i = 0; i < l.size(); ++i) {
+            if (!t.m_nvtx[l.payload(i)].hasEnd)
+                l.m_end[i] = std::max(last, l.m_start[i]);
+        }
+    }
+    if (isCancelled(cancel))
+        return nullptr;
+
+    // Sort each lane and follow its permutation in the records that point into it.
+    for (std::uint32_t li = 0; li < t.m_lanes.size(); ++li) {
+        Lane& l = t.m_lanes[li];
+        const bool gpu = isGpuLane(l.kind()) || l.kind() == LaneKind::NvtxStartEnd;
+        const std::vector<std::uint32_t> order =
+            l.finalize(gpu ? RowPolicy::FirstFit : RowPolicy::Nesting);
+        for (std::uint32_t i = 0; i < order.size(); ++i) {
+            const std::uint32_t p = l.payload(i);
+            switch (l.kind()) {
+            case LaneKind::Kernels:
+                t.m_kernels[p].self.index = i;
+                break;
+            case LaneKind::Memcpy:
+            case LaneKind::Uvm:
+                t.m_memcpys[p].self.index = i;
+                break;
+            case LaneKind::Memset:
+                t.m_memsets[p].self.index = i;
+                break;
+            case LaneKind::Nvtx:
+            case LaneKind::NvtxStartEnd:
+                t.m_nvtx[p].depth = l.row(i);
+                break;
+            default:
+                break;
+            }
+        }
+        if (isCancelled(cancel))
+            return nullptr;
+    }
+
+    for (auto [pid, name] : m_processNames.asKeyValueRange()) {
+        if (auto it = m_processIndex.constFind(pid); it != m_processIndex.constEnd())
+            t.m_processes[it.value()].name = name;
+    }
+    for (auto& th : t.m_threads) {
+        if (auto it = m_threadNames.constFind(pairKey(th.pid, th.tid));
+            it != m_threadNames.constEnd())
+            th.name = it.value();
+    }
+    for (auto& s : t.m_streams) {
+        if (auto it = m_streamInfo.find({s.pid, s.contextId, s.streamId});
+            it != m_streamInfo.end()) {
+            s.priority = it->second.first;
+            s.flag = it->second.second;
+        }
+        if (!t.gpuById(s.deviceId)) {
+            GpuInfo g;
+            g.id = s.deviceId;
+            t.m_gpus.push_back(g);
+        }
+    }
+    std::sort(t.m_gpus.begin(), t.m_gpus.end(),
+              [](const GpuInfo& a, const GpuInfo& b) { return a.id < b.id; });
+
+    orderLanes();
+    joinCorrelations();
+    orderKernels();
+
+    for (auto& [kind, w] : m_pendingWarnings)
+        t.m_warnings.push_back(TraceWarning{kind, w.count, w.message.arg(w.count)});
+    return std::move(m_trace);
+}
+
+void TraceBuilder::orderLanes() {
+    Trace& t = *m_trace;
+    auto key = [&](const Lane& l) {
+        // (side, pid or device, tid or context, stream, kind, domain name)
+        std::tuple<int, std::uint64_t, std::uint64_t, std::uint64_t, int, std::string_view> k{};
+        const int kind = int(l.kind());
+        const auto domain = t.m_strings.view(l.domain());
+        switch (l.kind()) {
+        case LaneKind::CudaApi:
+        case LaneKind::Osrt:
+        case LaneKind::Nvtx: {
+            const ThreadInfo& th = t.m_threads[l.owner()];
+            // The main thread (tid == pid) first, then by tid.
+            return std::make_tuple(0, std::uint64_t(th.pid), std::uint64_t(th.tid != th.pid),
+                                   std::uint64_t(th.tid), kind, domain);
+        }
+        case LaneKind::NvtxStartEnd:
+            return std::make_tuple(0, std::uint64_t(t.m_processes[l.owner()].pid), std::uint64_t(2),
+                                   std::uint64_t(0), kind, domain);
+        case LaneKind::Kernels:
+        case LaneKind::Memcpy:
+        case LaneKind::Memset: {
+            const StreamInfo& s = t.m_streams[l.owner()];
+            return std::make_tuple(1, std::uint64_t(s.deviceId),
+                                   (std::uint64_t(s.contextId) << 32) | s.pid,
+                                   std::uint64_t(s.streamId), kind, domain);
+        }
+        case LaneKind::Uvm:
+            return std::make_tuple(1, std::uint64_t(l.owner()), ~std::uint64_t(0),
+                                   ~std::uint64_t(0), kind, domain);
+        }
+        return k;
+    };
+    std::vector<std::uint32_t> order(t.m_lanes.size());
+    std::iota(order.begin(), order.end(), 0u);
+    std::stable_sort(order.begin(), order.end(),
+                     [&](auto a, auto b) { return key(t.m_lanes[a]) < key(t.m_lanes[b]); });
+    std::vector<std::uint32_t> newIndex(order.size());
+    std::vector<Lane> lanes;
+    lanes.reserve(order.size());
+    for (std::uint32_t i = 0; i < order.size(); ++i) {
+        newIndex[order[i]] = i;
+        lanes.push_back(std::move(t.m_lanes[order[i]]));
+    }
+    t.m_lanes = std::move(lanes);
+    for (auto& k : t.m_kernels)
+        k.self.lane = newIndex[k.self.lane];
+    for (auto& m : t.m_memcpys)
+        m.self.lane = newIndex[m.self.lane];
+    for (auto& m : t.m_memsets)
+        m.self.lane = newIndex[m.self.lane];
+}
+
+void TraceBuilder::joinCorrelations() {
+    Trace& t = *m_trace;
+    // API calls by (pid, correlation id); nsys makes correlation ids unique per process.
+    std::unordered_map<quint64, EventRef> apiByCorrelation;
+    apiByCorrelation.reserve(t.m_apiCalls.size());
+    for (std::uint32_t li = 0; li < t.m_lanes.size(); ++li) {
+        const Lane& l = t.m_lanes[li];
+        if (l.kind() != LaneKind::CudaApi)
+            continue;
+        for (std::uint32_t i = 0; i < l.size(); ++i) {
+            const std::uint32_t p = l.payload(i);
+            apiByCorrelation.emplace(pairKey(m_apiPid[p], t.m_apiCalls[p].correlationId),
+                                     EventRef{li, i});
+        }
+    }
+    std::uint64_t dangling = 0;
+    auto join = [&](std::uint32_t pid, const std::optional<std::uint32_t>& corr, EventRef self,
+                    EventRef& api) {
+        if (!corr || *corr == 0)
+            return;
+        auto it = apiByCorrelation.find(pairKey(pid, *corr));
+        if (it == apiByCorrelation.end()) {
+            ++dangling;
+            return;
+        }
+        api = it->second;
+        ApiCallRecord& call = t.m_apiCalls[t.m_lanes[api.lane].payload(api.index)];
+        if (!call.gpuOp.isValid())
+            call.gpuOp = self;
+    };
+    for (std::size_t i = 0; i < t.m_kernels.size(); ++i)
+        join(m_kernelPid[i], t.m_kernels[i].correlationId, t.m_kernels[i].self, t.m_kernels[i].api);
+    for (std::size_t i = 0; i < t.m_memcpys.size(); ++i)
+        join(m_memcpyPid[i], t.m_memcpys[i].correlationId, t.m_memcpys[i].self, t.m_memcpys[i].api);
+    for (std::size_t i = 0; i < t.m_memsets.size(); ++i)
+        join(m_memsetPid[i], t.m_memsets[i].correlationId, t.m_memsets[i].self, t.m_memsets[i].api);
+    warn(QStringLiteral("dangling-correlation"), dangling,
+         QStringLiteral("%1 GPU operations carry a correlation id with no recorded API call."));
+    for (auto& s : t.m_syncs) {
+        if (!s.correlationId)
+            continue;
+        if (auto it = apiByCorrelation.find(pairKey(s.pid, *s.correlationId));
+            it != apiByCorrelation.end())
+            s.api = it->second;
+    }
+    std::sort(t.m_syncs.begin(), t.m_syncs.end(),
+              [](const SyncRecord& a, const SyncRecord& b) { return a.start < b.start; });
+}
+
+void TraceBuilder::orderKernels() {
+    Trace& t = *m_trace;
+    std::vector<std::uint32_t> order(t.m_kernels.size());
+    std::iota(order.begin(), order.end(), 0u);
+    auto startOf = [&](const KernelRecord& k) {
+        return t.m_lanes[k.self.lane].start(k.self.index);
+    };
+    std::stable_sort(order.begin(), order.end(), [&](auto a, auto b) {
+        const KernelRecord& ka = t.m_kernels[a];
+        const KernelRecord& kb = t.m_kernels[b];
+        const TimeNs sa = startOf(ka), sb = startOf(kb);
+        if (sa != sb)
+            return sa < sb;
+        return std::tie(ka.self.lane, ka.self.index) < std::tie(kb.self.lane, kb.self.index);
+    });
+    std::vector<KernelRecord> sorted;
+    sorted.reserve(order.size());
+    for (std::uint32_t i = 0; i < order.size(); ++i) {
+        sorted.push_back(t.m_kernels[order[i]]);
+        const EventRef self = sorted.back().self;
+        t.m_lanes[self.lane].m_payload[self.index] = i;
+    }
+    t.m_kernels = std::move(sorted);
+    m_kernelPid.clear();
+}
+
+} // namespace strobe

@@ -1,0 +1,92 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "trace.h"
+
+#include <QHash>
+#include <atomic>
+#include <map>
+#include <memory>
+#include <tuple>
+
+namespace strobe {
+
+// Collects a trace's events in any order and turns them into a frozen Trace: sorts every lane,
+// assigns rows, joins GPU work to the API calls that launched it (by process and correlation
+// id), drops processes and threads without events, and puts lanes in display order.
+// Loaders (nsys SQLite, tests) talk to this; nothing else constructs a Trace.
+class TraceBuilder {
+public:
+    explicit TraceBuilder(QString filePath);
+    ~TraceBuilder();
+
+    StringTable& strings() { return m_trace->m_strings; }
+    StringId intern(std::string_view s) { return m_trace->m_strings.intern(s); }
+    TraceMetadata& metadata() { return m_trace->m_meta; }
+    TraceCounts& counts() { return m_trace->m_counts; }
+
+    // Adds `count` to the warning `kind`; `message` has a %1 for the total count.
+    void warn(const QString& kind, std::uint64_t count, const QString& message);
+
+    void setProcessName(std::uint32_t pid, StringId name);
+    void setThreadName(std::uint32_t pid, std::uint32_t tid, StringId name);
+    void addGpu(const GpuInfo& gpu);
+    void setStreamInfo(std::uint32_t pid, std::uint32_t contextId, std::uint32_t streamId,
+                       std::optional<std::int32_t> priority, std::uint8_t flag);
+
+    void addApiCall(std::uint32_t pid, std::uint32_t tid, TimeNs start, TimeNs end, StringId name,
+                    const ApiCallRecord& rec);
+    void addOsrtCall(std::uint32_t pid, std::uint32_t tid, TimeNs start, TimeNs end, StringId name,
+                     const OsrtRecord& rec);
+    // `domain` is the domain's name id (0: the default domain). Push/pop ranges and marks go to
+    // the thread's lane of that domain; start/end ranges to the process's start/end lane.
+    void addNvtx(std::uint32_t pid, std::uint32_t tid, StringId domain, TimeNs start, TimeNs end,
+                 StringId name, NvtxRecord rec, std::optional<std::uint32_t> endTid);
+    void addKernel(std::uint32_t pid, std::uint32_t deviceId, std::uint32_t contextId,
+                   std::uint32_t streamId, TimeNs start, TimeNs end, const KernelConfig& config,
+                   std::optional<std::uint32_t> correlationId,
+                   std::optional<std::uint64_t> graphNode);
+    void addMemcpy(std::uint32_t pid, std::uint32_t deviceId, std::uint32_t contextId,
+                   std::uint32_t streamId, TimeNs start, TimeNs end, StringId name,
+                   MemcpyRecord rec);
+    void addMemset(std::uint32_t pid, std::uint32_t deviceId, std::uint32_t contextId,
+                   std::uint32_t streamId, TimeNs start, TimeNs end, StringId name,
+                   MemsetRecord rec);
+    void addSync(const SyncRecord& rec);
+
+    // Freezes the trace; returns nullptr when `cancel` became true meanwhile.
+    std::unique_ptr<Trace> finish(const std::atomic<bool>* cancel = nullptr);
+
+private:
+    struct PendingWarning {
+        std::uint64_t count = 0;
+        QString message;
+    };
+    std::uint32_t threadIndex(std::uint32_t pid, std::uint32_t tid);
+    std::uint32_t processIndex(std::uint32_t pid);
+    std::uint32_t streamIndex(std::uint32_t pid, std::uint32_t deviceId, std::uint32_t contextId,
+                              std::uint32_t streamId);
+    std::uint32_t laneIndex(LaneKind kind, std::uint32_t owner, StringId domain = 0);
+    std::uint32_t configIndex(const KernelConfig& config);
+    void orderLanes();
+    void joinCorrelations();
+    void orderKernels();
+
+    std::unique_ptr<Trace> m_trace;
+    std::map<QString, PendingWarning> m_pendingWarnings;
+    QHash<std::uint32_t, StringId> m_processNames;
+    QHash<quint64, StringId> m_threadNames;
+    QHash<quint64, std::uint32_t> m_threadIndex;
+    QHash<std::uint32_t, std::uint32_t> m_processIndex;
+    std::map<std::tuple<std::uint32_t, std::uint32_t, std::uint32_t, std::uint32_t>, std::uint32_t>
+        m_streamIndex;
+    std::map<std::tuple<std::uint32_t, std::uint32_t, std::uint32_t>,
+             std::pair<std::optional<std::int32_t>, std::uint8_t>>
+        m_streamInfo;
+    std::map<std::tuple<int, std::uint32_t, StringId>, std::uint32_t> m_laneIndex;
+    QHash<QByteArray, std::uint32_t> m_configIndex;
+    std::vector<std::uint32_t> m_apiPid; // pid of each API call, for the correlation join
+    std::vector<std::uint32_t> m_kernelPid, m_memcpyPid, m_memsetPid;
+};
+
+} // namespace strobe

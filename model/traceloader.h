@@ -1,0 +1,33 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "trace.h"
+
+#include <QString>
+#include <atomic>
+#include <functional>
+#include <memory>
+
+namespace strobe {
+
+struct LoadOptions {
+    // Set to true from any thread to stop loading; the result then has cancelled == true.
+    const std::atomic<bool>* cancel = nullptr;
+    // Called from the loading thread with progress in per mille (0..1000), monotonic.
+    std::function<void(int)> progress;
+    // Threads used to scan tables (1 or 2).
+    int threads = 2;
+};
+
+struct LoadResult {
+    std::unique_ptr<Trace> trace; // null on error or cancel
+    QString error;                // one sentence naming the file and the problem
+    bool cancelled = false;
+    bool ok() const { return trace != nullptr; }
+};
+
+// Opens any trace file Strobe understands (today: nsys SQLite exports, and Strobe's own
+// captures, which use the same schema). Never throws; bad input gives `error`.
+LoadResult loadTrace(const QString& path, const LoadOptions& options = {});
+
+} // namespace strobe
