@@ -1,0 +1,69 @@
+// SPDX-License-Identifier: MIT
+#include "foldruns.h"
+
+#include "timemapping.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace strobe {
+
+void foldRunsInto(const RowView& row, TimeNs viewStart, double nsPerPx, int widthPx, double minPx,
+                  std::vector<DrawItem>& out) {
+    if (widthPx <= 0 || nsPerPx <= 0 || row.size() == 0)
+        return;
+    const TimeMapping map{viewStart, 1.0 / nsPerPx};
+    const TimeNs viewEnd = viewStart + TimeNs(std::ceil(double(widthPx) * nsPerPx));
+    const std::uint32_t last = row.firstStartingAtOrAfter(viewEnd); // exclusive
+    std::uint32_t k = row.firstEndingAfter(viewStart);
+    const double lo = -1.0, hi = double(widthPx) + 1.0;
+    auto leftPx = [&](std::uint32_t i) { return map.toPx(row.start(i)); };
+    auto rightPx = [&](std::uint32_t i) {
+        return map.toPx(effectiveEnd(row.start(i), row.end(i)));
+    };
+    auto emit = [&](std::uint32_t first, std::uint32_t count, double x0, double x1) {
+        x0 = std::clamp(x0, lo, hi);
+        x1 = std::clamp(x1, lo, hi);
+        if (x1 - x0 < 1.0)
+            x1 = x0 + 1.0;
+        out.push_back(DrawItem{first, count, x0, x1, count > 1});
+    };
+
+    while (k < last) {
+        const double x0 = leftPx(k);
+        double right = rightPx(k);
+        if (right - x0 >= minPx) {
+            emit(k, 1, x0, right);
+            ++k;
+            continue;
+        }
+        // A narrow event opens a run; extend it by skipping over everything that starts within
+        // minPx of its right edge. In a row only the last of those can be wide.
+        std::uint32_t end = k + 1; // exclusive
+        while (end < last) {
+            const TimeNs reach = map.viewStart + TimeNs(std::ceil(map.toDuration(right + minPx)));
+            const std::uint32_t j = std::min(last, row.firstStartingAtOrAfter(reach));
+            if (j <= end)
+                break; // the next event starts too far away
+            if (rightPx(j - 1) - leftPx(j - 1) >= minPx) {
+                if (j - 1 > end)
+                    right = std::max(right, rightPx(j - 2));
+                end = j - 1; // the wide one gets its own item
+                break;
+            }
+            right = std::max(right, rightPx(j - 1));
+            end = j;
+        }
+        emit(k, end - k, x0, right);
+        k = end;
+    }
+}
+
+std::vector<DrawItem> foldRuns(const RowView& row, TimeNs viewStart, double nsPerPx, int widthPx,
+                               double minPx) {
+    std::vector<DrawItem> out;
+    foldRunsInto(row, viewStart, nsPerPx, widthPx, minPx, out);
+    return out;
+}
+
+} // namespace strobe

@@ -1,0 +1,115 @@
+// SPDX-License-Identifier: MIT
+#include "utilization.h"
+
+#include "trace.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace strobe {
+
+namespace {
+bool isDeviceWorkLane(const Trace& trace, const Lane& lane, std::uint32_t deviceId) {
+    switch (lane.kind()) {
+    case LaneKind::Kernels:
+    case LaneKind::Memcpy:
+    case LaneKind::Memset:
+        return trace.streams()[lane.owner()].deviceId == deviceId;
+    default:
+        return false;
+    }
+}
+} // namespace
+
+std::vector<TimeRange> busyIntervals(const Trace& trace, std::uint32_t deviceId) {
+    std::vector<TimeRange> all;
+    for (const Lane& lane : trace.lanes()) {
+        if (!isDeviceWorkLane(trace, lane, deviceId))
+            continue;
+        // Each lane is start-sorted, so merging within it first keeps `all` small.
+        TimeRange cur{0, 0};
+        bool open = false;
+        for (std::uint32_t i = 0; i < lane.size(); ++i) {
+            const TimeNs s = lane.start(i), e = effectiveEnd(s, lane.end(i));
+            if (open && s <= cur.end) {
+                cur.end = std::max(cur.end, e);
+                continue;
+            }
+            if (open)
+                all.push_back(cur);
+            cur = {s, e};
+            open = true;
+        }
+        if (open)
+            all.push_back(cur);
+    }
+    std::sort(all.begin(), all.end(),
+              [](const TimeRange& a, const TimeRange& b) { return a.start < b.start; });
+    std::vector<TimeRange> merged;
+    for (const TimeRange& r : all) {
+        if (!merged.empty() && r.start <= merged.back().end)
+            merged.back().end = std::max(merged.back().end, r.end);
+        else
+            merged.push_back(r);
+    }
+    return merged;
+}
+
+std::vector<TimeRange> idleGaps(const std::vector<TimeRange>& busy, TimeNs minDuration) {
+    std::vector<TimeRange> gaps;
+    for (std::size_t i = 1; i < busy.size(); ++i) {
+        const TimeRange gap{busy[i - 1].end, busy[i].start};
+        if (gap.duration() > 0 && gap.duration() >= minDuration)
+            gaps.push_back(gap);
+    }
+    return gaps;
+}
+
+DeviceUtilization::DeviceUtilization(std::uint32_t deviceId, std::vector<TimeRange> busy)
+    : m_deviceId(deviceId)
+    , m_busy(std::move(busy)) {
+    m_prefix.resize(m_busy.size() + 1, 0);
+    for (std::size_t i = 0; i < m_busy.size(); ++i)
+        m_prefix[i + 1] = m_prefix[i] + m_busy[i].duration();
+}
+
+TimeNs DeviceUtilization::busyTime(TimeNs a, TimeNs b) const {
+    if (b <= a || m_busy.empty())
+        return 0;
+    // Busy time before t: whole intervals ending by t plus the part of the one containing t.
+    auto before = [&](TimeNs t) {
+        const auto it = std::upper_bound(m_busy.begin(), m_busy.end(), t,
+                                         [](TimeNs v, const TimeRange& r) { return v < r.start; });
+        const auto i = std::size_t(it - m_busy.begin()); // intervals starting at or before t
+        if (i == 0)
+            return TimeNs(0);
+        const TimeRange& r = m_busy[i - 1];
+        return m_prefix[i - 1] + (std::min(t, r.end) - r.start);
+    };
+    return before(b) - before(a);
+}
+
+std::vector<float> DeviceUtilization::busyFractions(TimeNs start, double nsPerBucket,
+                                                    int buckets) const {
+    std::vector<float> out(std::size_t(std::max(0, buckets)), 0.0f);
+    if (nsPerBucket <= 0)
+        return out;
+    TimeNs a = start;
+    for (int i = 0; i < buckets; ++i) {
+        const TimeNs b = start + TimeNs(std::llround(double(i + 1) * nsPerBucket));
+        if (b > a)
+            out[std::size_t(i)] = float(double(busyTime(a, b)) / double(b - a));
+        a = std::max(a, b);
+    }
+    return out;
+}
+
+std::vector<DeviceUtilization> buildUtilization(const Trace& trace) {
+    std::vector<DeviceUtilization> out;
+    out.reserve(trace.gpus().size());
+    for (const GpuInfo& g : trace.gpus())
+        out.emplace_back(g.id, busyIntervals(trace, g.id));
+    return out;
+}
+
+} // namespace strobe

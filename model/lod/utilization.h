@@ -1,0 +1,45 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "types.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace strobe {
+
+class Trace;
+
+// Sorted, merged intervals during which device `deviceId` runs at least one kernel, memcpy or
+// memset on any of its streams (unified-memory migrations are not stream work and do not count).
+// Touching intervals merge; zero-length events count as 1 ns.
+std::vector<TimeRange> busyIntervals(const Trace& trace, std::uint32_t deviceId);
+
+// The stretches between consecutive busy intervals lasting at least `minDuration`; nothing
+// before the first or after the last busy moment.
+std::vector<TimeRange> idleGaps(const std::vector<TimeRange>& busy, TimeNs minDuration);
+
+// Busy intervals of one device with prefix sums, so busy time in any window costs O(log n):
+// the utilisation strip asks for one fraction per pixel at any zoom level.
+class DeviceUtilization {
+public:
+    DeviceUtilization() = default;
+    DeviceUtilization(std::uint32_t deviceId, std::vector<TimeRange> busy);
+
+    std::uint32_t deviceId() const { return m_deviceId; }
+    const std::vector<TimeRange>& busy() const { return m_busy; }
+    // Busy nanoseconds inside [a, b).
+    TimeNs busyTime(TimeNs a, TimeNs b) const;
+    // Busy fraction (0..1) of each of `buckets` consecutive windows of `nsPerBucket` from `start`.
+    std::vector<float> busyFractions(TimeNs start, double nsPerBucket, int buckets) const;
+
+private:
+    std::uint32_t m_deviceId = 0;
+    std::vector<TimeRange> m_busy;
+    std::vector<TimeNs> m_prefix; // m_prefix[i]: busy time of intervals before i
+};
+
+// One DeviceUtilization per GPU of the trace, in Trace::gpus() order. Built once per trace.
+std::vector<DeviceUtilization> buildUtilization(const Trace& trace);
+
+} // namespace strobe

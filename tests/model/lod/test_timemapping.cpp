@@ -1,0 +1,53 @@
+// SPDX-License-Identifier: MIT
+#include "lod/timemapping.h"
+
+#include <gtest/gtest.h>
+
+using strobe::TimeMapping;
+using strobe::TimeNs;
+using strobe::TimeRange;
+
+struct MappingCase {
+    TimeRange view;
+    double width;
+    TimeNs t;
+    double expectedPx;
+};
+
+class TimeMappingTest : public ::testing::TestWithParam<MappingCase> {};
+
+TEST_P(TimeMappingTest, MapsTimeToPixelAndBack) {
+    const MappingCase c = GetParam();
+    const TimeMapping m = TimeMapping::fromRange(c.view, c.width);
+    EXPECT_DOUBLE_EQ(m.toPx(c.t), c.expectedPx);
+    // Back to time: within one pixel's worth of nanoseconds (rounded down).
+    const TimeNs back = m.toTime(m.toPx(c.t));
+    EXPECT_LE(std::abs(back - c.t), std::max<TimeNs>(1, TimeNs(m.nsPerPx())));
+}
+
+INSTANTIATE_TEST_SUITE_P(ZoomLevels, TimeMappingTest,
+                         ::testing::Values(
+                             // 1 s over 1000 px: 1 ms per pixel
+                             MappingCase{{0, 1'000'000'000}, 1000, 500'000'000, 500.0},
+                             // 1 us over 1000 px: 1 ns per pixel
+                             MappingCase{{1'000, 2'000}, 1000, 1'250, 250.0},
+                             // 100 ns over 2000 px: 20 px per ns (deep zoom-in)
+                             MappingCase{{0, 100}, 2000, 7, 140.0},
+                             // before the view: negative pixels, no clamping
+                             MappingCase{{1'000'000, 2'000'000}, 1000, 0, -1000.0},
+                             // negative trace times (nsys session time)
+                             MappingCase{{-5'000, 5'000}, 100, -5'000, 0.0},
+                             MappingCase{{-5'000, 5'000}, 100, 0, 50.0}));
+
+TEST(TimeMapping, KeepsNanosecondPrecisionFarFromZero) {
+    // 2^62 ns: subtracting in double first would lose the low bits.
+    const TimeNs base = TimeNs(1) << 62;
+    const TimeMapping m = TimeMapping::fromRange({base, base + 10}, 10);
+    EXPECT_DOUBLE_EQ(m.toPx(base + 3), 3.0);
+    EXPECT_EQ(m.toTime(7.5), base + 7);
+}
+
+TEST(TimeMapping, EmptyRangeCountsAsOneNanosecond) {
+    const TimeMapping m = TimeMapping::fromRange({10, 10}, 100);
+    EXPECT_DOUBLE_EQ(m.pxPerNs, 100.0);
+}

@@ -1,0 +1,74 @@
+// SPDX-License-Identifier: MIT
+#include "lod/utilization.h"
+#include "tracebuilder.h"
+
+#include <gtest/gtest.h>
+
+using namespace strobe;
+
+namespace {
+std::unique_ptr<Trace> gpuTrace() {
+    TraceBuilder b(QStringLiteral("synthetic"));
+    KernelConfig cfg;
+    cfg.shortName = b.intern("k");
+    // device 0, stream 7: overlapping kernels [0,100) [50,150); touching [150,200)
+    b.addKernel(1, 0, 1, 7, 0, 100, cfg, 1u, std::nullopt);
+    b.addKernel(1, 0, 1, 7, 50, 150, cfg, 2u, std::nullopt);
+    b.addKernel(1, 0, 1, 7, 150, 200, cfg, 3u, std::nullopt);
+    // device 0, stream 8: memcpy [1000, 1100), memset zero-length at 5000
+    MemcpyRecord mc;
+    mc.copyKind = MemcpyKind::HtoD;
+    b.addMemcpy(1, 0, 1, 8, 1000, 1100, b.intern("memcpy"), mc);
+    b.addMemset(1, 0, 1, 8, 5000, 5000, b.intern("memset"), MemsetRecord{});
+    // a migration on device 0 does not count as stream work
+    MemcpyRecord uvm;
+    uvm.copyKind = MemcpyKind::UnifiedHtoD;
+    b.addMemcpy(1, 0, 1, 8, 2000, 3000, b.intern("uvm"), uvm);
+    // device 1 only
+    b.addKernel(1, 1, 2, 9, -300, -200, cfg, 4u, std::nullopt);
+    return b.finish();
+}
+} // namespace
+
+TEST(Utilization, BusyIntervalsMergeOverlappingAndTouchingWork) {
+    auto t = gpuTrace();
+    const std::vector<TimeRange> want{{0, 200}, {1000, 1100}, {5000, 5001}};
+    EXPECT_EQ(busyIntervals(*t, 0), want);
+    const std::vector<TimeRange> want1{{-300, -200}};
+    EXPECT_EQ(busyIntervals(*t, 1), want1);
+    EXPECT_TRUE(busyIntervals(*t, 5).empty());
+}
+
+TEST(Utilization, IdleGapsRespectTheThreshold) {
+    const std::vector<TimeRange> busy{{0, 200}, {1000, 1100}, {5000, 5001}};
+    EXPECT_EQ(idleGaps(busy, 800), (std::vector<TimeRange>{{200, 1000}, {1100, 5000}}));
+    EXPECT_EQ(idleGaps(busy, 801), (std::vector<TimeRange>{{1100, 5000}}));
+    EXPECT_TRUE(idleGaps(busy, 10'000).empty());
+    EXPECT_TRUE(idleGaps({}, 1).empty());
+}
+
+TEST(Utilization, BusyTimeAndFractions) {
+    DeviceUtilization u(0, {{0, 200}, {1000, 1100}});
+    EXPECT_EQ(u.busyTime(-100, 2000), 300);
+    EXPECT_EQ(u.busyTime(100, 1050), 150);
+    EXPECT_EQ(u.busyTime(200, 1000), 0);
+    EXPECT_EQ(u.busyTime(50, 50), 0);
+    const auto f = u.busyFractions(0, 100.0, 12);
+    ASSERT_EQ(f.size(), 12u);
+    EXPECT_FLOAT_EQ(f[0], 1.0f);
+    EXPECT_FLOAT_EQ(f[1], 1.0f);
+    EXPECT_FLOAT_EQ(f[2], 0.0f);
+    EXPECT_FLOAT_EQ(f[10], 1.0f);
+    EXPECT_FLOAT_EQ(f[11], 0.0f);
+    const auto half = u.busyFractions(150, 100.0, 1);
+    EXPECT_FLOAT_EQ(half[0], 0.5f);
+}
+
+TEST(Utilization, BuildsOnePerGpu) {
+    auto t = gpuTrace();
+    const auto all = buildUtilization(*t);
+    ASSERT_EQ(all.size(), t->gpus().size());
+    ASSERT_EQ(all.size(), 2u);
+    EXPECT_EQ(all[0].deviceId(), 0u);
+    EXPECT_EQ(all[0].busy().size(), 3u);
+}
