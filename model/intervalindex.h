@@ -22,7 +22,8 @@ public:
     // `starts` must be sorted ascending; `ends` are unconstrained (end < start counts as a point).
     void build(std::span<const TimeNs> starts, std::span<const TimeNs> ends);
 
-    // Calls fn(i) for every i with starts[i] < b and effectiveEnd(i) > a, in ascending i.
+    // Calls fn(i) for every i with starts[i] < b and effectiveEnd(i) > a, in ascending i; an
+    // empty window (b <= a) contains nothing.
     template <typename Fn>
     void forEachOverlapping(std::span<const TimeNs> starts, std::span<const TimeNs> ends, TimeNs a,
                             TimeNs b, Fn&& fn) const;

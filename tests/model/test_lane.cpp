@@ -1,0 +1,105 @@
+// SPDX-License-Identifier: MIT
+#include "lane.h"
+
+#include <gtest/gtest.h>
+
+#include <random>
+
+using namespace strobe;
+
+namespace {
+
+// Every row must hold non-overlapping intervals in start order.
+void expectRowsDisjoint(const Lane& lane) {
+    std::size_t total = 0;
+    for (std::uint16_t r = 0; r < lane.rowCount(); ++r) {
+        const RowView row = lane.rowView(r);
+        total += row.size();
+        for (std::uint32_t k = 1; k < row.size(); ++k)
+            EXPECT_LE(effectiveEnd(row.start(k - 1), row.end(k - 1)), row.start(k)) << "row " << r;
+    }
+    EXPECT_EQ(total, lane.size());
+}
+
+} // namespace
+
+TEST(Lane, FinalizeSortsByStartLongerFirstAndReturnsPermutation) {
+    Lane lane(LaneKind::Nvtx, 0);
+    lane.append(10, 20, 1, 100);
+    lane.append(0, 5, 2, 101);
+    lane.append(10, 30, 3, 102);
+    const auto order = lane.finalize(RowPolicy::Nesting);
+    EXPECT_EQ(order, (std::vector<std::uint32_t>{1, 2, 0}));
+    EXPECT_EQ(lane.payload(0), 101u);
+    EXPECT_EQ(lane.payload(1), 102u); // equal start: the longer one is the parent
+    EXPECT_EQ(lane.row(1), 0);
+    EXPECT_EQ(lane.row(2), 1);
+    EXPECT_EQ(lane.timeRange(), (TimeRange{0, 30}));
+}
+
+TEST(Lane, NestingPolicyGivesDepth) {
+    Lane lane(LaneKind::Nvtx, 0);
+    // [0,100) > [10,50) > [20,30), then [60,70) back at depth 1, [100,110) at depth 0.
+    lane.append(0, 100, 0, 0);
+    lane.append(10, 50, 0, 1);
+    lane.append(20, 30, 0, 2);
+    lane.append(60, 70, 0, 3);
+    lane.append(100, 110, 0, 4);
+    lane.finalize(RowPolicy::Nesting);
+    EXPECT_EQ(lane.rowCount(), 3);
+    const std::vector<int> depth{lane.row(0), lane.row(1), lane.row(2), lane.row(3), lane.row(4)};
+    EXPECT_EQ(depth, (std::vector<int>{0, 1, 2, 1, 0}));
+    expectRowsDisjoint(lane);
+}
+
+TEST(Lane, FirstFitPutsOverlappingWorkInExtraRows) {
+    Lane lane(LaneKind::Kernels, 0);
+    lane.append(0, 10, 0, 0);
+    lane.append(5, 15, 0, 1);  // overlaps the first: row 1
+    lane.append(12, 20, 0, 2); // row 0 is free again at 12
+    lane.append(10, 11, 0, 3); // touching end of the first: row 0
+    lane.finalize(RowPolicy::FirstFit);
+    EXPECT_EQ(lane.rowCount(), 2);
+    EXPECT_EQ(lane.rowView(0).size(), 3u);
+    EXPECT_EQ(lane.rowView(1).size(), 1u);
+    expectRowsDisjoint(lane);
+}
+
+TEST(Lane, RowsNeverOverlapOnRandomData) {
+    std::mt19937_64 rng(7);
+    for (RowPolicy policy : {RowPolicy::Nesting, RowPolicy::FirstFit}) {
+        Lane lane(LaneKind::Kernels, 0);
+        std::uniform_int_distribution<TimeNs> s(-1000, 100000), len(0, 2000);
+        for (int i = 0; i < 3000; ++i) {
+            const TimeNs a = s(rng);
+            lane.append(a, a + len(rng), 0, std::uint32_t(i));
+        }
+        lane.finalize(policy);
+        expectRowsDisjoint(lane);
+    }
+}
+
+TEST(Lane, RowViewBinarySearches) {
+    Lane lane(LaneKind::Kernels, 0);
+    for (TimeNs t = 0; t < 10; ++t)
+        lane.append(t * 10, t * 10 + 5, 0, 0);
+    lane.finalize(RowPolicy::FirstFit);
+    const RowView row = lane.rowView(0);
+    EXPECT_EQ(row.firstEndingAfter(-5), 0u);
+    EXPECT_EQ(row.firstEndingAfter(5), 1u); // [0,5) ends at 5: not after
+    EXPECT_EQ(row.firstEndingAfter(4), 0u);
+    EXPECT_EQ(row.firstStartingAtOrAfter(10), 1u);
+    EXPECT_EQ(row.firstStartingAtOrAfter(11), 2u);
+    EXPECT_EQ(row.firstStartingAtOrAfter(1000), 10u);
+}
+
+TEST(Lane, OverlapQueryAcrossRows) {
+    Lane lane(LaneKind::Nvtx, 0);
+    lane.append(0, 100, 0, 0);
+    lane.append(10, 20, 0, 1);
+    lane.append(40, 60, 0, 2);
+    lane.finalize(RowPolicy::Nesting);
+    EXPECT_EQ(lane.stabbing(15), (std::vector<std::uint32_t>{0, 1}));
+    EXPECT_EQ(lane.overlapping(20, 40), (std::vector<std::uint32_t>{0}));
+    EXPECT_EQ(lane.overlapping(-10, 0).size(), 0u);
+}

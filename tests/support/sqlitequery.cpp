@@ -1,0 +1,70 @@
+// SPDX-License-Identifier: MIT
+#include "sqlitequery.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <sqlite3.h>
+#include <stdexcept>
+
+namespace strobe::test {
+
+std::string fixturePath(const std::string& name) {
+    return std::string(STROBE_FIXTURES_DIR) + "/nsys/" + name;
+}
+
+std::vector<std::string> nsysFixtures() {
+    std::vector<std::string> out;
+    for (const auto& e :
+         std::filesystem::directory_iterator(std::string(STROBE_FIXTURES_DIR) + "/nsys")) {
+        if (e.path().extension() == ".sqlite")
+            out.push_back(e.path().filename().string());
+    }
+    std::sort(out.begin(), out.end());
+    return out;
+}
+
+std::vector<std::vector<std::string>> query(const std::string& path, const std::string& sql) {
+    sqlite3* db = nullptr;
+    if (sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READONLY, nullptr) != SQLITE_OK) {
+        sqlite3_close(db);
+        throw std::runtime_error("cannot open " + path);
+    }
+    sqlite3_stmt* st = nullptr;
+    if (sqlite3_prepare_v2(db, sql.c_str(), -1, &st, nullptr) != SQLITE_OK) {
+        std::string msg = sqlite3_errmsg(db);
+        sqlite3_close(db);
+        throw std::runtime_error("bad SQL: " + msg + ": " + sql);
+    }
+    std::vector<std::vector<std::string>> rows;
+    while (sqlite3_step(st) == SQLITE_ROW) {
+        std::vector<std::string> row;
+        for (int i = 0; i < sqlite3_column_count(st); ++i) {
+            const auto* t = sqlite3_column_text(st, i);
+            row.emplace_back(t ? reinterpret_cast<const char*>(t) : "");
+        }
+        rows.push_back(std::move(row));
+    }
+    sqlite3_finalize(st);
+    sqlite3_close(db);
+    return rows;
+}
+
+std::int64_t queryInt(const std::string& path, const std::string& sql) {
+    const auto rows = query(path, sql);
+    return rows.empty() || rows[0].empty() || rows[0][0].empty() ? 0 : std::stoll(rows[0][0]);
+}
+
+bool hasTable(const std::string& path, const std::string& table) {
+    return queryInt(path, "SELECT count(*) FROM sqlite_master WHERE type='table' AND name='" +
+                              table + "'") > 0;
+}
+
+bool hasColumn(const std::string& path, const std::string& table, const std::string& column) {
+    for (const auto& row : query(path, "PRAGMA table_info(" + table + ")")) {
+        if (row.size() > 1 && row[1] == column)
+            return true;
+    }
+    return false;
+}
+
+} // namespace strobe::test
