@@ -14,11 +14,47 @@
 
 #include "nsyswriter.h"
 
+#include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <functional>
 #include <string>
 
 namespace strobe::synth {
+
+// splitmix64: tiny, fast, and identical on every platform (std distributions are not).
+class Rng {
+public:
+    explicit Rng(std::uint64_t seed)
+        : m_state(seed) {}
+    std::uint64_t next() {
+        std::uint64_t z = (m_state += 0x9E3779B97F4A7C15ull);
+        z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+        z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+        return z ^ (z >> 31);
+    }
+    double uniform() { return double(next() >> 11) * 0x1.0p-53; } // [0, 1)
+    std::int64_t range(std::int64_t lo, std::int64_t hi)          // [lo, hi]
+    {
+        return lo + std::int64_t(next() % std::uint64_t(hi - lo + 1));
+    }
+    bool chance(double p) { return uniform() < p; }
+    double normal() // Box-Muller
+    {
+        const double u1 = 1.0 - uniform(), u2 = uniform();
+        return std::sqrt(-2.0 * std::log(u1)) * std::cos(6.283185307179586 * u2);
+    }
+    // Log-normal around `median` with a Pareto tail: 1 in 100 is 2..20 times longer.
+    std::int64_t heavyTailNs(double median, double sigma) {
+        double v = median * std::exp(sigma * normal());
+        if (chance(0.01))
+            v *= std::min(20.0, 2.0 / std::pow(1.0 - uniform(), 1.0 / 1.5));
+        return std::max<std::int64_t>(500, std::int64_t(v));
+    }
+
+private:
+    std::uint64_t m_state;
+};
 
 struct SynthOptions {
     std::uint64_t events = 0; // rows in all event tables together (generation stops at N)
