@@ -2,6 +2,7 @@
 #include "cliargs.h"
 #include "commands.h"
 #include "output.h"
+#include "timeformat.h"
 #include "trace.h"
 
 #include <QFileInfo>
@@ -106,16 +107,6 @@ void writeJson(const Trace& t, const QString& path, QTextStream& out) {
     j.endArray();
     j.endObject();
     out << '\n';
-}
-
-QString formatDuration(TimeNs ns) {
-    if (ns >= 1'000'000'000)
-        return QString::number(double(ns) / 1e9, 'f', 3) + QStringLiteral(" s");
-    if (ns >= 1'000'000)
-        return QString::number(double(ns) / 1e6, 'f', 3) + QStringLiteral(" ms");
-    if (ns >= 1'000)
-        return QString::number(double(ns) / 1e3, 'f', 3) + QStringLiteral(" us");
-    return QString::number(ns) + QStringLiteral(" ns");
 }
 
 void writeText(const Trace& t, const QString& path, QTextStream& out) {
