@@ -1,0 +1,54 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "kernelstats.h"
+
+#include <QAbstractTableModel>
+#include <memory>
+
+namespace strobe {
+
+// The kernel summary as a table. Small (one row per kernel name or configuration): sort it
+// with a QSortFilterProxyModel on SortRole.
+class KernelSummaryModel : public QAbstractTableModel {
+    Q_OBJECT
+public:
+    enum Column {
+        Name,
+        TimePercent,
+        Total,
+        Instances,
+        Average,
+        Median,
+        Minimum,
+        Maximum,
+        StdDev,
+        Grid, // the last four only when grouped by launch configuration
+        Block,
+        Registers,
+        SharedMemory,
+        ColumnCount
+    };
+
+    explicit KernelSummaryModel(QObject* parent = nullptr);
+
+    void setTrace(std::shared_ptr<const Trace> trace);
+    void setGrouping(KernelGrouping grouping);
+    KernelGrouping grouping() const { return m_grouping; }
+    const std::vector<KernelSummaryRow>& rows() const { return m_rows; }
+    const KernelSummaryRow* rowAt(int row) const;
+
+    int rowCount(const QModelIndex& parent = {}) const override;
+    int columnCount(const QModelIndex& parent = {}) const override;
+    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation,
+                        int role = Qt::DisplayRole) const override;
+
+private:
+    void rebuild();
+    std::shared_ptr<const Trace> m_trace;
+    KernelGrouping m_grouping = KernelGrouping::DemangledName;
+    std::vector<KernelSummaryRow> m_rows;
+};
+
+} // namespace strobe

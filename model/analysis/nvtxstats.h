@@ -1,0 +1,35 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "statistics.h"
+#include "trace.h"
+
+#include <QString>
+#include <vector>
+
+namespace strobe {
+
+// One row of the NVTX range summary: all ranges of one name and style.
+struct NvtxSummaryRow {
+    QString range; // "domain:text" for named domains, "text" in the default domain
+    NvtxStyle style = NvtxStyle::PushPop;
+    DurationStats stats;
+    double wallPercent = 0; // total / duration of the trace, 0..100 (nested ranges may exceed it)
+    std::vector<EventRef> instances; // in lane order
+};
+
+struct NvtxSummary {
+    std::vector<NvtxSummaryRow> rows; // by total descending, ties by range then style
+    std::uint64_t openRanges = 0;     // ranges without an end: left out of the rows
+};
+
+// "pushpop" or "startend": the style key the CLI prints.
+QString nvtxStyleKey(NvtxStyle style);
+
+// Qualified range name as NVIDIA builds it: the domain name, a colon, the text.
+QString nvtxRangeName(const Trace& trace, StringId domain, StringId text);
+
+// Summarises NVTX ranges (marks excluded) per qualified name and style.
+NvtxSummary summarizeNvtx(const Trace& trace);
+
+} // namespace strobe

@@ -1,0 +1,82 @@
+// SPDX-License-Identifier: MIT
+#include "nvtxsummarymodel.h"
+
+#include "formatting.h"
+#include "tableroles.h"
+
+namespace strobe {
+
+NvtxSummaryModel::NvtxSummaryModel(QObject* parent)
+    : QAbstractTableModel(parent) {}
+
+void NvtxSummaryModel::setTrace(std::shared_ptr<const Trace> trace) {
+    beginResetModel();
+    m_trace = std::move(trace);
+    m_summary = m_trace ? summarizeNvtx(*m_trace) : NvtxSummary{};
+    endResetModel();
+}
+
+int NvtxSummaryModel::rowCount(const QModelIndex& parent) const {
+    return parent.isValid() ? 0 : int(m_summary.rows.size());
+}
+
+int NvtxSummaryModel::columnCount(const QModelIndex& parent) const {
+    return parent.isValid() ? 0 : int(ColumnCount);
+}
+
+QVariant NvtxSummaryModel::data(const QModelIndex& index, int role) const {
+    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
+        return {};
+    const NvtxSummaryRow& r = m_summary.rows[std::size_t(index.row())];
+    const DurationStats& s = r.stats;
+    const auto col = Column(index.column());
+    if (role == Qt::TextAlignmentRole)
+        return col <= Style ? QVariant(int(Qt::AlignLeft | Qt::AlignVCenter))
+                            : QVariant(int(Qt::AlignRight | Qt::AlignVCenter));
+    const bool raw = role == SortRole || role == ExportRole;
+    if (!raw && role != Qt::DisplayRole)
+        return {};
+    auto duration = [&](TimeNs v) { return raw ? QVariant(qlonglong(v)) : formatDuration(v); };
+    auto fractional = [&](double v) {
+        return raw ? QVariant(QString::number(v, 'f', 1).toDouble()) : QVariant(formatDuration(v));
+    };
+    switch (col) {
+    case Range:
+        return r.range;
+    case Style:
+        return raw ? nvtxStyleKey(r.style)
+                   : (r.style == NvtxStyle::PushPop ? QStringLiteral("push/pop")
+                                                    : QStringLiteral("start/end"));
+    case Instances:
+        return raw ? QVariant(qulonglong(s.count)) : QVariant(QString::number(s.count));
+    case Total:
+        return duration(s.total);
+    case Average:
+        return fractional(s.mean);
+    case Median:
+        return fractional(s.median);
+    case Minimum:
+        return duration(s.min);
+    case Maximum:
+        return duration(s.max);
+    case StdDev:
+        return fractional(s.stddev);
+    case WallPercent:
+        return raw ? QVariant(QString::number(r.wallPercent, 'f', 2).toDouble())
+                   : QVariant(QString::number(r.wallPercent, 'f', 2) + QStringLiteral(" %"));
+    case ColumnCount:
+        break;
+    }
+    return {};
+}
+
+QVariant NvtxSummaryModel::headerData(int section, Qt::Orientation orientation, int role) const {
+    if (orientation != Qt::Horizontal || role != Qt::DisplayRole || section < 0 ||
+        section >= ColumnCount)
+        return QAbstractTableModel::headerData(section, orientation, role);
+    static const char* const names[] = {"Range",  "Style",   "Instances", "Total",   "Average",
+                                        "Median", "Minimum", "Maximum",   "Std dev", "Wall time %"};
+    return QString::fromLatin1(names[section]);
+}
+
+} // namespace strobe

@@ -1,0 +1,44 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "nvtxstats.h"
+
+#include <QAbstractTableModel>
+#include <memory>
+
+namespace strobe {
+
+// The NVTX range summary as a table (sort with a QSortFilterProxyModel on SortRole).
+class NvtxSummaryModel : public QAbstractTableModel {
+    Q_OBJECT
+public:
+    enum Column {
+        Range,
+        Style,
+        Instances,
+        Total,
+        Average,
+        Median,
+        Minimum,
+        Maximum,
+        StdDev,
+        WallPercent,
+        ColumnCount
+    };
+
+    explicit NvtxSummaryModel(QObject* parent = nullptr);
+    void setTrace(std::shared_ptr<const Trace> trace);
+    const NvtxSummary& summary() const { return m_summary; }
+
+    int rowCount(const QModelIndex& parent = {}) const override;
+    int columnCount(const QModelIndex& parent = {}) const override;
+    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation,
+                        int role = Qt::DisplayRole) const override;
+
+private:
+    std::shared_ptr<const Trace> m_trace;
+    NvtxSummary m_summary;
+};
+
+} // namespace strobe

@@ -1,0 +1,95 @@
+// SPDX-License-Identifier: MIT
+#include "occupancy.h"
+
+#include <algorithm>
+#include <limits>
+
+namespace strobe {
+
+namespace {
+
+constexpr std::uint32_t kUnlimited = std::numeric_limits<std::uint32_t>::max();
+
+std::uint64_t roundUp(std::uint64_t v, std::uint64_t unit) {
+    return unit ? (v + unit - 1) / unit * unit : v;
+}
+
+} // namespace
+
+QString occupancyLimitLabel(OccupancyLimit limit) {
+    switch (limit) {
+    case OccupancyLimit::None:
+        return QStringLiteral("unknown");
+    case OccupancyLimit::Registers:
+        return QStringLiteral("registers");
+    case OccupancyLimit::SharedMemory:
+        return QStringLiteral("shared memory");
+    case OccupancyLimit::Warps:
+        return QStringLiteral("warps per SM");
+    case OccupancyLimit::Blocks:
+        return QStringLiteral("blocks per SM");
+    case OccupancyLimit::BlockSize:
+        return QStringLiteral("block exceeds a per-block limit");
+    }
+    return {};
+}
+
+OccupancyResult computeOccupancy(const GpuInfo& gpu, const KernelConfig& config) {
+    OccupancyResult r;
+    if (!gpu.hasLimits() || gpu.threadsPerWarp == 0)
+        return r;
+    r.valid = true;
+    const std::uint64_t threads = std::uint64_t(std::max(config.block[0], 0)) *
+                                  std::uint64_t(std::max(config.block[1], 0)) *
+                                  std::uint64_t(std::max(config.block[2], 0));
+    r.threadsPerBlock = std::uint32_t(std::min<std::uint64_t>(threads, kUnlimited));
+    r.warpsPerBlock = std::uint32_t(roundUp(threads, gpu.threadsPerWarp) / gpu.threadsPerWarp);
+
+    const std::uint64_t regsPerWarp = roundUp(
+        std::uint64_t(config.registersPerThread) * gpu.threadsPerWarp, kRegisterAllocationUnit);
+    r.registersPerBlock = std::uint32_t(regsPerWarp * r.warpsPerBlock);
+    const std::uint32_t reserve =
+        gpu.computeMajor >= 8 ? kSharedMemoryReservedPerBlockSm80 : std::uint32_t(0);
+    const std::uint64_t requestedShared =
+        std::uint64_t(config.staticSharedBytes) + config.dynamicSharedBytes;
+    r.sharedBytesPerBlock =
+        std::uint32_t(roundUp(requestedShared, kSharedMemoryAllocationUnit) + reserve);
+
+    const std::uint32_t sharedPerBlockMax =
+        std::max(gpu.maxShmemPerBlock, gpu.maxShmemPerBlockOptin);
+    const bool tooBig =
+        threads == 0 || (gpu.maxThreadsPerBlock && threads > gpu.maxThreadsPerBlock) ||
+        (gpu.maxRegistersPerBlock &&
+         std::uint64_t(config.registersPerThread) * threads > gpu.maxRegistersPerBlock) ||
+        (sharedPerBlockMax && requestedShared > sharedPerBlockMax);
+    if (tooBig) {
+        r.limit = OccupancyLimit::BlockSize;
+        return r;
+    }
+
+    r.blocksByWarps = gpu.maxWarpsPerSm / r.warpsPerBlock;
+    r.blocksBySmLimit = gpu.maxBlocksPerSm ? gpu.maxBlocksPerSm : kUnlimited;
+    r.blocksByRegisters =
+        regsPerWarp ? std::uint32_t((gpu.maxRegistersPerSm / regsPerWarp) / r.warpsPerBlock)
+                    : kUnlimited;
+    r.blocksBySharedMemory = r.sharedBytesPerBlock && gpu.maxShmemPerSm
+                                 ? gpu.maxShmemPerSm / r.sharedBytesPerBlock
+                                 : kUnlimited;
+
+    // Ties name the resource a person can change first (registers, then shared memory).
+    const std::pair<std::uint32_t, OccupancyLimit> limits[] = {
+        {r.blocksByRegisters, OccupancyLimit::Registers},
+        {r.blocksBySharedMemory, OccupancyLimit::SharedMemory},
+        {r.blocksByWarps, OccupancyLimit::Warps},
+        {r.blocksBySmLimit, OccupancyLimit::Blocks},
+    };
+    const auto* best = std::min_element(std::begin(limits), std::end(limits),
+                                        [](auto& a, auto& b) { return a.first < b.first; });
+    r.activeBlocksPerSm = best->first;
+    r.limit = best->second;
+    r.activeWarpsPerSm = r.activeBlocksPerSm * r.warpsPerBlock;
+    r.occupancy = double(r.activeWarpsPerSm) / double(gpu.maxWarpsPerSm);
+    return r;
+}
+
+} // namespace strobe
