@@ -180,10 +180,11 @@ std::optional<std::string> findProgram(const std::string& program, const std::st
         auto end = pathEnv.find(':', begin);
         if (end == std::string::npos)
             end = pathEnv.size();
-        std::string dir = pathEnv.substr(begin, end - begin);
-        if (dir.empty())
-            dir = "."; // an empty PATH entry means the current directory
-        const std::string candidate = dir + "/" + program;
+        // An empty PATH entry means the current directory.
+        std::string candidate(end > begin ? pathEnv.substr(begin, end - begin)
+                                          : std::string(1, '.'));
+        candidate += '/';
+        candidate += program;
         if (isExecutableFile(candidate))
             return candidate;
         begin = end + 1;
@@ -229,7 +230,11 @@ std::string absolutePath(const std::string& path) {
     std::string rel = path;
     while (rel.rfind("./", 0) == 0)
         rel.erase(0, 2);
-    return cwd == "/" ? "/" + rel : cwd + "/" + rel;
+    std::string result = cwd;
+    if (result.empty() || result.back() != '/')
+        result += '/';
+    result += rel;
+    return result;
 }
 
 std::optional<std::string> findInjectionLibrary(const std::string& launcherDir,
