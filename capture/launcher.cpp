@@ -157,10 +157,13 @@ int main(int argc, char** argv) {
     const bool written = changed(before, stampOf(outputPath));
     if (written) {
         std::fprintf(stderr, "strobe-capture: wrote %s\n", options.output.c_str());
-    } else {
+    } else if (WIFEXITED(status) && WEXITSTATUS(status) == 0) {
         std::fprintf(stderr,
                      "strobe-capture: no trace written: '%s' made no CUDA or NVTX calls that "
                      "could be recorded\n",
+                     options.command[0].c_str());
+    } else {
+        std::fprintf(stderr, "strobe-capture: no trace written: '%s' failed before one was saved\n",
                      options.command[0].c_str());
     }
     return launcherExitCode(status, written);

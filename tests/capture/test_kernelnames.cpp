@@ -3,6 +3,9 @@
 
 #include <gtest/gtest.h>
 
+#include <cctype>
+#include <string>
+
 using namespace strobe::capture;
 
 struct ShortNameCase {
@@ -32,7 +35,14 @@ INSTANTIATE_TEST_SUITE_P(
         ShortNameCase{"void cutlass::Kernel<cutlass_80_tensorop_s1688gemm_128x128_32x3_nn_align4>("
                       "cutlass_80_tensorop_s1688gemm_128x128_32x3_nn_align4::Params)",
                       "Kernel"},
-        ShortNameCase{"ns::Functor::operator()(int) const", "operator()"}));
+        ShortNameCase{"ns::Functor::operator()(int) const", "operator()"}),
+    [](const ::testing::TestParamInfo<ShortNameCase>& info) {
+        std::string name = info.param.expected;
+        for (char& c : name)
+            if (!std::isalnum(static_cast<unsigned char>(c)))
+                c = '_';
+        return name + "_" + std::to_string(info.index);
+    });
 
 TEST(KernelNames, DemanglesCppSymbol) {
     const auto names = kernelNames("_Z17gemm_tiled_kernelPKfS0_Pfi");

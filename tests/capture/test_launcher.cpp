@@ -265,3 +265,12 @@ TEST_F(NvtxCapture, ProcessThreadsAndMetadata) {
                             "TARGET_INFO_SESSION_START_TIME"),
               "0");
 }
+
+TEST(Launcher, FailingProgramWithoutTraceKeepsItsExitCode) {
+    const std::string dir = tempDir();
+    const std::string out = dir + "/t.sqlite";
+    const auto r = run({STROBE_CAPTURE_EXE, "-o", out, "--", "sh", "-c", "exit 4"}, kSkipDriver);
+    EXPECT_EQ(r.exitCode, 4);
+    EXPECT_EQ(r.output, "strobe-capture: no trace written: 'sh' failed before one was saved\n");
+    EXPECT_FALSE(exists(out));
+}
