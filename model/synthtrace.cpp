@@ -323,7 +323,7 @@ private:
         streamSync(m_main, kComputeStream);
         backward();
         optimizer();
-        if (m_step % 32 == 31)
+        if (m_step % 8 == 7)
             uvmMigrations(m_main.now, 12, 4); // evicted managed pages go back to the host
         deviceSync(m_main);
         pop(m_main);
@@ -333,7 +333,7 @@ private:
         push(m_main, "data_load", kColorData);
         // The loader is slow: the GPU idles for these milliseconds every step.
         const std::int64_t begin = m_main.now;
-        const std::int64_t length = m_rng.heavyTailNs(5.5e6, 0.25);
+        const std::int64_t length = m_rng.heavyTailNs(6.0e6, 0.15);
         for (std::size_t w = 0; w < m_workers.size(); ++w) {
             Thread& t = m_workers[w];
             t.now = std::max(t.now, begin + m_rng.range(5000, 60000));
