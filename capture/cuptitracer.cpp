@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <dlfcn.h>
+#include <vector>
 
 // Record layouts: CUPTI fills the newest version its headers describe.
 #if CUPTI_API_VERSION >= 130000
@@ -279,8 +280,11 @@ void CUPTIAPI bufferCompleted(CUcontext context, uint32_t streamId, uint8_t* buf
     std::free(buffer);
 }
 
+// The kinds cuptiActivityEnable accepted; set once in startCupti, before the flush hook exists.
+std::vector<CUpti_ActivityKind> g_enabledKinds;
+
 void stopAndFlush() {
-    for (const CUpti_ActivityKind kind : kKinds)
+    for (const CUpti_ActivityKind kind : g_enabledKinds)
         STROBE_CHECK(cuptiActivityDisable(kind));
     STROBE_CHECK(cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED));
 }
@@ -295,7 +299,13 @@ void startCupti(Recorder& rec) {
     if (!STROBE_CHECK(cuptiActivityRegisterCallbacks(bufferRequested, bufferCompleted)))
         return;
     for (const CUpti_ActivityKind kind : kKinds)
-        STROBE_CHECK(cuptiActivityEnable(kind));
+        if (STROBE_CHECK(cuptiActivityEnable(kind)))
+            g_enabledKinds.push_back(kind);
+    if (g_enabledKinds.empty()) {
+        std::fprintf(stderr, "strobe-inject: CUPTI refused every activity kind, CUDA activity is "
+                             "not recorded\n");
+        return;
+    }
     rec.setFlushHook(stopAndFlush);
 }
 

@@ -120,7 +120,6 @@ void watchdog(Recorder* recorder, std::optional<std::int64_t> deadlineNs) {
 }
 
 void installSignalHandlers() {
-    bool any = false;
     for (int sig : {SIGINT, SIGTERM}) {
         struct sigaction current {};
         // Leave programs that handle the signal themselves (Python's KeyboardInterrupt) alone:
@@ -133,9 +132,7 @@ void installSignalHandlers() {
         sigemptyset(&handler.sa_mask);
         handler.sa_flags = SA_RESTART;
         ::sigaction(sig, &handler, nullptr);
-        any = true;
     }
-    (void)any;
 }
 
 } // namespace
