@@ -1,0 +1,99 @@
+// SPDX-License-Identifier: MIT
+#include "appsettings.h"
+
+#include <QCryptographicHash>
+#include <QFileInfo>
+#include <QStringBuilder>
+
+namespace strobe {
+
+namespace {
+const QString kRecent = QStringLiteral("recentFiles");
+const QString kTheme = QStringLiteral("theme");
+const QString kIdle = QStringLiteral("idleThresholdNs");
+
+QString viewKey(const QString& path) {
+    const QByteArray abs = QFileInfo(path).absoluteFilePath().toUtf8();
+    return QStringLiteral("views/") %
+           QString::fromLatin1(QCryptographicHash::hash(abs, QCryptographicHash::Sha1).toHex());
+}
+} // namespace
+
+AppSettings::AppSettings() = default;
+
+AppSettings::AppSettings(const QString& iniPath)
+    : m_settings(iniPath, QSettings::IniFormat) {}
+
+QStringList AppSettings::recentFiles() const {
+    return m_settings.value(kRecent).toStringList();
+}
+
+void AppSettings::addRecentFile(const QString& path) {
+    const QString abs = QFileInfo(path).absoluteFilePath();
+    QStringList files = recentFiles();
+    files.removeAll(abs);
+    files.prepend(abs);
+    while (files.size() > kMaxRecentFiles)
+        files.removeLast();
+    m_settings.setValue(kRecent, files);
+}
+
+void AppSettings::removeRecentFile(const QString& path) {
+    QStringList files = recentFiles();
+    files.removeAll(QFileInfo(path).absoluteFilePath());
+    m_settings.setValue(kRecent, files);
+}
+
+Theme AppSettings::theme() const {
+    const QString t = m_settings.value(kTheme).toString();
+    if (t == QLatin1String("light"))
+        return Theme::Light;
+    if (t == QLatin1String("dark"))
+        return Theme::Dark;
+    return Theme::System;
+}
+
+void AppSettings::setTheme(Theme t) {
+    m_settings.setValue(kTheme, t == Theme::Light  ? QStringLiteral("light")
+                                : t == Theme::Dark ? QStringLiteral("dark")
+                                                   : QStringLiteral("system"));
+}
+
+TimeNs AppSettings::idleThresholdNs() const {
+    bool ok = false;
+    const qint64 v = m_settings.value(kIdle).toLongLong(&ok);
+    return ok && v > 0 ? v : 100'000;
+}
+
+void AppSettings::setIdleThresholdNs(TimeNs t) {
+    m_settings.setValue(kIdle, qint64(t));
+}
+
+QByteArray AppSettings::windowGeometry() const {
+    return m_settings.value(QStringLiteral("window/geometry")).toByteArray();
+}
+
+QByteArray AppSettings::windowState() const {
+    return m_settings.value(QStringLiteral("window/state")).toByteArray();
+}
+
+void AppSettings::setWindowLayout(const QByteArray& geometry, const QByteArray& state) {
+    m_settings.setValue(QStringLiteral("window/geometry"), geometry);
+    m_settings.setValue(QStringLiteral("window/state"), state);
+}
+
+std::optional<TimeRange> AppSettings::lastView(const QString& path) const {
+    const QList<QVariant> v = m_settings.value(viewKey(path)).toList();
+    if (v.size() != 2)
+        return std::nullopt;
+    const TimeRange r{v[0].toLongLong(), v[1].toLongLong()};
+    if (r.end <= r.start)
+        return std::nullopt;
+    return r;
+}
+
+void AppSettings::setLastView(const QString& path, TimeRange range) {
+    m_settings.setValue(viewKey(path), QList<QVariant>{qint64(range.start), qint64(range.end)});
+}
+
+} // namespace strobe

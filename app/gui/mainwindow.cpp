@@ -1,0 +1,314 @@
+// SPDX-License-Identifier: MIT
+#include "mainwindow.h"
+
+#include "sampletrace.h"
+#include "shortcutsdialog.h"
+#include "theme.h"
+#include "timeformat.h"
+#include "traceinfodialog.h"
+#include "traceloadjob.h"
+#include "viewstate.h"
+
+#include <QActionGroup>
+#include <QApplication>
+#include <QCloseEvent>
+#include <QDir>
+#include <QDockWidget>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QInputDialog>
+#include <QLabel>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QMimeData>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QStandardPaths>
+#include <QStatusBar>
+#include <QStringBuilder>
+#include <QToolBar>
+
+namespace strobe {
+
+MainWindow::MainWindow(AppSettings* settings, QWidget* parent)
+    : QMainWindow(parent)
+    , m_settings(settings)
+    , m_state(new ViewState(this)) {
+    setWindowTitle(QStringLiteral("Strobe"));
+    setAcceptDrops(true);
+    m_state->setIdleThresholdNs(m_settings->idleThresholdNs());
+    buildViews();
+    buildMenus();
+    buildStatusBar();
+    resize(1400, 900);
+    restoreGeometry(m_settings->windowGeometry());
+    restoreState(m_settings->windowState());
+    connect(m_state, &ViewState::cursorTimeChanged, this, &MainWindow::updateStatus);
+    connect(m_state, &ViewState::selectedRangeChanged, this, &MainWindow::updateStatus);
+    connect(m_state, &ViewState::idleThresholdChanged, this,
+            [this](TimeNs t) { m_settings->setIdleThresholdNs(t); });
+}
+
+MainWindow::~MainWindow() = default;
+
+const Trace* MainWindow::trace() const {
+    return m_state->trace();
+}
+
+bool MainWindow::isLoading() const {
+    return m_job && m_job->isRunning();
+}
+
+QDockWidget* MainWindow::addDock(QWidget* panel, const QString& title, const QString& objectName,
+                                 Qt::DockWidgetArea area) {
+    auto* dock = new QDockWidget(title, this);
+    dock->setObjectName(objectName);
+    dock->setWidget(panel);
+    addDockWidget(area, dock);
+    return dock;
+}
+
+void MainWindow::buildMenus() {
+    QMenu* file = menuBar()->addMenu(tr("&File"));
+    QAction* open = file->addAction(tr("&Open…"), this, [this] {
+        const QString path =
+            QFileDialog::getOpenFileName(this, tr("Open Trace"), QString(),
+                                         tr("Trace databases (*.sqlite *.db);;All files (*)"));
+        if (!path.isEmpty())
+            openFile(path);
+    });
+    open->setShortcut(QKeySequence::Open);
+    file->addAction(tr("Open &Sample Trace"), this, &MainWindow::openSample);
+    m_recentMenu = file->addMenu(tr("Open &Recent"));
+    rebuildRecentMenu();
+    file->addSeparator();
+    QAction* info = file->addAction(tr("Trace &Information…"), this, &MainWindow::showTraceInfo);
+    info->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_I));
+    file->addSeparator();
+    QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
+    quit->setShortcut(QKeySequence::Quit);
+
+    m_viewMenu = menuBar()->addMenu(tr("&View"));
+    QAction* fit = m_viewMenu->addAction(tr("&Fit All"), m_state, &ViewState::fitAll);
+    fit->setShortcuts({QKeySequence(Qt::Key_Home), QKeySequence(Qt::Key_F)});
+    fit->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+    QAction* undo = m_viewMenu->addAction(tr("&Undo Zoom"), m_state, &ViewState::undoZoom);
+    undo->setShortcut(QKeySequence(Qt::Key_Backspace));
+    undo->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+    m_viewMenu->addAction(tr("Idle-Gap &Threshold…"), this, &MainWindow::chooseIdleThreshold);
+    QMenu* theme = m_viewMenu->addMenu(tr("T&heme"));
+    auto* group = new QActionGroup(this);
+    const std::pair<Theme, QString> themes[] = {{Theme::System, tr("Follow the &System")},
+                                                {Theme::Light, tr("&Light")},
+                                                {Theme::Dark, tr("&Dark")}};
+    for (const auto& [t, label] : themes) {
+        QAction* a = theme->addAction(label);
+        a->setCheckable(true);
+        a->setChecked(m_settings->theme() == t);
+        group->addAction(a);
+        connect(a, &QAction::triggered, this, [this, t = t] {
+            m_settings->setTheme(t);
+            if (auto* app = qobject_cast<QApplication*>(QCoreApplication::instance()))
+                applyTheme(*app, t);
+        });
+    }
+    m_viewMenu->addSeparator();
+    for (QDockWidget* dock : findChildren<QDockWidget*>())
+        m_viewMenu->addAction(dock->toggleViewAction());
+
+    QMenu* help = menuBar()->addMenu(tr("&Help"));
+    QAction* keys =
+        help->addAction(tr("&Keyboard and Mouse…"), this, [this] { ShortcutsDialog(this).exec(); });
+    keys->setShortcut(QKeySequence::HelpContents);
+    help->addAction(tr("&About Strobe"), this, [this] {
+        QMessageBox::about(
+            this, tr("About Strobe"),
+            tr("<h3>Strobe %1</h3><p>A timeline viewer for GPU profiles: Nsight Systems SQLite "
+               "exports and Strobe captures.</p><p>Licensed under the MIT license.</p>")
+                .arg(QStringLiteral(STROBE_VERSION)));
+    });
+
+    QToolBar* bar = addToolBar(tr("Main"));
+    bar->setObjectName(QStringLiteral("mainToolBar"));
+    bar->addAction(open);
+    bar->addAction(fit);
+    bar->addAction(undo);
+    bar->addAction(info);
+}
+
+void MainWindow::buildStatusBar() {
+    m_traceLabel = new QLabel(this);
+    m_cursorLabel = new QLabel(this);
+    m_rangeLabel = new QLabel(this);
+    m_progress = new QProgressBar(this);
+    m_progress->setRange(0, 1000);
+    m_progress->setMaximumWidth(220);
+    m_progress->setFormat(tr("Loading %p%"));
+    m_progress->hide();
+    m_cancelButton = new QPushButton(tr("Cancel"), this);
+    m_cancelButton->hide();
+    connect(m_cancelButton, &QPushButton::clicked, this, &MainWindow::cancelLoading);
+    statusBar()->addWidget(m_traceLabel, 1);
+    statusBar()->addPermanentWidget(m_cursorLabel);
+    statusBar()->addPermanentWidget(m_rangeLabel);
+    statusBar()->addPermanentWidget(m_progress);
+    statusBar()->addPermanentWidget(m_cancelButton);
+    updateStatus();
+}
+
+void MainWindow::updateStatus() {
+    const Trace* t = trace();
+    m_traceLabel->setText(t ? m_title
+                            : tr("No trace open: File > Open, or drop a .sqlite export here"));
+    const TimeNs origin = t ? t->timeRange().start : 0;
+    const auto cursor = m_state->cursorTime();
+    m_cursorLabel->setText(cursor ? tr("Cursor: %1").arg(formatTimestamp(*cursor, origin))
+                                  : QString());
+    const auto range = m_state->selectedRange();
+    m_rangeLabel->setText(range ? tr("Selected: %1").arg(formatDuration(range->duration()))
+                                : QString());
+}
+
+void MainWindow::rebuildRecentMenu() {
+    m_recentMenu->clear();
+    const QStringList files = m_settings->recentFiles();
+    for (const QString& f : files)
+        m_recentMenu->addAction(QFileInfo(f).fileName() % QStringLiteral("  (") %
+                                    QFileInfo(f).path() % u')',
+                                this, [this, f] { openFile(f); });
+    m_recentMenu->setEnabled(!files.isEmpty());
+}
+
+void MainWindow::openFile(const QString& path) {
+    startLoad(QFileInfo(path).absoluteFilePath(), QFileInfo(path).fileName(), false);
+}
+
+void MainWindow::openSample() {
+    const QString dir = QStandardPaths::writableLocation(QStandardPaths::CacheLocation);
+    QDir().mkpath(dir);
+    const QString path =
+        dir % QStringLiteral("/strobe-sample-training-loop-" STROBE_VERSION ".sqlite");
+    if (!QFileInfo::exists(path)) {
+        std::string error;
+        if (!sample::writeSampleTrace(path.toStdString(), &error)) {
+            showError(QString::fromStdString(error));
+            return;
+        }
+    }
+    startLoad(path, tr("Sample: CNN training loop"), true);
+}
+
+void MainWindow::startLoad(const QString& path, const QString& title, bool isSample) {
+    if (m_job)
+        m_job->cancel();
+    m_job = std::make_unique<TraceLoadJob>(path);
+    m_pendingTitle = title;
+    m_pendingIsSample = isSample;
+    connect(m_job.get(), &TraceLoadJob::progress, m_progress, &QProgressBar::setValue);
+    connect(m_job.get(), &TraceLoadJob::finished, this, &MainWindow::onLoadFinished);
+    m_progress->setValue(0);
+    m_progress->show();
+    m_cancelButton->show();
+    statusBar()->showMessage(tr("Loading %1…").arg(QFileInfo(path).fileName()));
+    m_job->start();
+}
+
+void MainWindow::cancelLoading() {
+    if (m_job)
+        m_job->cancel();
+}
+
+void MainWindow::onLoadFinished(std::shared_ptr<const Trace> trace, const QString& error,
+                                bool cancelled) {
+    auto* job = qobject_cast<TraceLoadJob*>(sender());
+    if (!job || job != m_job.get())
+        return; // a superseded load
+    const QString path = job->path();
+    m_progress->hide();
+    m_cancelButton->hide();
+    statusBar()->clearMessage();
+    // The worker has finished; release it after this slot returns.
+    m_job.release()->deleteLater();
+    if (cancelled) {
+        statusBar()->showMessage(tr("Loading %1 was cancelled.").arg(QFileInfo(path).fileName()),
+                                 5000);
+        emit loadFinished(false, QString());
+        return;
+    }
+    if (!trace) {
+        showError(error);
+        emit loadFinished(false, error);
+        return;
+    }
+    rememberView();
+    m_path = path;
+    m_title = m_pendingTitle;
+    m_isSample = m_pendingIsSample;
+    m_state->setTrace(trace);
+    if (const auto view = m_settings->lastView(path); view && !m_isSample)
+        m_state->setVisibleRange(*view, false);
+    if (!m_isSample) {
+        m_settings->addRecentFile(path);
+        rebuildRecentMenu();
+    }
+    setWindowTitle(m_title % QStringLiteral(" — Strobe"));
+    updateStatus();
+    if (!trace->warnings().empty())
+        statusBar()->showMessage(tr("%n data warning(s): see File > Trace Information.", nullptr,
+                                    int(trace->warnings().size())),
+                                 8000);
+    emit loadFinished(true, QString());
+}
+
+void MainWindow::showError(const QString& message) {
+    auto* box = new QMessageBox(QMessageBox::Critical, tr("Cannot open trace"), message,
+                                QMessageBox::Ok, this);
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    box->open(); // not exec(): the window and its event loop stay responsive
+}
+
+void MainWindow::rememberView() {
+    if (trace() && !m_path.isEmpty() && !m_isSample)
+        m_settings->setLastView(m_path, m_state->visibleRange());
+}
+
+void MainWindow::showTraceInfo() {
+    if (!trace()) {
+        showError(tr("No trace is open."));
+        return;
+    }
+    TraceInfoDialog(*trace(), m_title, this).exec();
+}
+
+void MainWindow::chooseIdleThreshold() {
+    bool ok = false;
+    const double us = QInputDialog::getDouble(
+        this, tr("Idle-Gap Threshold"), tr("Mark GPU idle stretches longer than (microseconds):"),
+        double(m_state->idleThresholdNs()) / 1000.0, 0.001, 1e9, 3, &ok);
+    if (ok)
+        m_state->setIdleThresholdNs(TimeNs(us * 1000.0));
+}
+
+void MainWindow::closeEvent(QCloseEvent* event) {
+    rememberView();
+    m_settings->setWindowLayout(saveGeometry(), saveState());
+    m_settings->sync();
+    if (m_job)
+        m_job->cancel();
+    QMainWindow::closeEvent(event);
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent* event) {
+    if (event->mimeData()->hasUrls() && event->mimeData()->urls().first().isLocalFile())
+        event->acceptProposedAction();
+}
+
+void MainWindow::dropEvent(QDropEvent* event) {
+    const QList<QUrl> urls = event->mimeData()->urls();
+    if (!urls.isEmpty() && urls.first().isLocalFile()) {
+        openFile(urls.first().toLocalFile());
+        event->acceptProposedAction();
+    }
+}
+
+} // namespace strobe

@@ -1,0 +1,87 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "appsettings.h"
+#include "types.h"
+
+#include <QMainWindow>
+#include <memory>
+
+class QLabel;
+class QMenu;
+class QProgressBar;
+class QPushButton;
+class QDockWidget;
+
+namespace strobe {
+
+class Trace;
+class TraceLoadJob;
+class ViewState;
+class TimelineView;
+
+// The main window: the timeline in the centre, tables and the detail pane in docks, loading in
+// the background with progress and Cancel, errors in a dialog that leaves the open trace open.
+class MainWindow : public QMainWindow {
+    Q_OBJECT
+public:
+    explicit MainWindow(AppSettings* settings, QWidget* parent = nullptr);
+    ~MainWindow() override;
+
+    ViewState* viewState() const { return m_state; }
+    TimelineView* timeline() const { return m_timeline; }
+    // The trace on screen, or null.
+    const Trace* trace() const;
+    QString traceTitle() const { return m_title; }
+    bool isLoading() const;
+
+public slots:
+    // Starts loading `path` in the background; the current trace stays until it succeeds.
+    void openFile(const QString& path);
+    // Opens the embedded sample trace (a training loop), writing it to the cache if needed.
+    void openSample();
+    void cancelLoading();
+
+signals:
+    // After each load attempt: ok, or the error sentence (empty when cancelled).
+    void loadFinished(bool ok, const QString& error);
+
+protected:
+    void closeEvent(QCloseEvent* event) override;
+    void dragEnterEvent(QDragEnterEvent* event) override;
+    void dropEvent(QDropEvent* event) override;
+
+private:
+    void buildViews();
+    void buildMenus();
+    void buildStatusBar();
+    void rebuildRecentMenu();
+    void startLoad(const QString& path, const QString& title, bool isSample);
+    void onLoadFinished(std::shared_ptr<const Trace> trace, const QString& error, bool cancelled);
+    void showError(const QString& message);
+    void rememberView();
+    void updateStatus();
+    void showTraceInfo();
+    void chooseIdleThreshold();
+    QDockWidget* addDock(QWidget* panel, const QString& title, const QString& objectName,
+                         Qt::DockWidgetArea area);
+
+    AppSettings* m_settings;
+    ViewState* m_state;
+    TimelineView* m_timeline = nullptr;
+    QMenu* m_recentMenu = nullptr;
+    QMenu* m_viewMenu = nullptr;
+    QLabel* m_cursorLabel = nullptr;
+    QLabel* m_rangeLabel = nullptr;
+    QLabel* m_traceLabel = nullptr;
+    QProgressBar* m_progress = nullptr;
+    QPushButton* m_cancelButton = nullptr;
+    std::unique_ptr<TraceLoadJob> m_job;
+    QString m_pendingTitle;
+    bool m_pendingIsSample = false;
+    QString m_title;
+    QString m_path;
+    bool m_isSample = false;
+};
+
+} // namespace strobe

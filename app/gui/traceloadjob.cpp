@@ -1,0 +1,56 @@
+// SPDX-License-Identifier: MIT
+#include "traceloadjob.h"
+
+#include <QMetaObject>
+#include <QPointer>
+
+namespace strobe {
+
+TraceLoadJob::TraceLoadJob(QString path, QObject* parent)
+    : QObject(parent)
+    , m_path(std::move(path)) {}
+
+TraceLoadJob::~TraceLoadJob() {
+    cancel();
+    if (m_thread)
+        m_thread->wait();
+}
+
+bool TraceLoadJob::isRunning() const {
+    return m_thread && m_thread->isRunning();
+}
+
+void TraceLoadJob::cancel() {
+    m_cancel.store(true);
+}
+
+void TraceLoadJob::start() {
+    Q_ASSERT(!m_thread);
+    QPointer<TraceLoadJob> self(this);
+    m_thread.reset(QThread::create([this, self] {
+        LoadOptions options;
+        options.cancel = &m_cancel;
+        options.progress = [this, self](int permille) {
+            QMetaObject::invokeMethod(
+                this,
+                [self, permille] {
+                    if (self)
+                        emit self->progress(permille);
+                },
+                Qt::QueuedConnection);
+        };
+        LoadResult result = loadTrace(m_path, options);
+        std::shared_ptr<const Trace> trace(std::move(result.trace));
+        QMetaObject::invokeMethod(
+            this,
+            [self, trace, error = result.error, cancelled = result.cancelled] {
+                if (self)
+                    emit self->finished(trace, error, cancelled);
+            },
+            Qt::QueuedConnection);
+    }));
+    m_thread->setObjectName(QStringLiteral("strobe-loader"));
+    m_thread->start();
+}
+
+} // namespace strobe

@@ -1,0 +1,38 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "traceloader.h"
+
+#include <QObject>
+#include <QThread>
+#include <atomic>
+#include <memory>
+
+namespace strobe {
+
+// Loads one trace on a worker thread. Progress and the result arrive as queued signals on the
+// thread that created the job, so the GUI thread only ever receives a finished, frozen Trace.
+class TraceLoadJob : public QObject {
+    Q_OBJECT
+public:
+    explicit TraceLoadJob(QString path, QObject* parent = nullptr);
+    ~TraceLoadJob() override; // cancels and waits for the worker
+
+    QString path() const { return m_path; }
+    void start();
+    // Asks the worker to stop; finished() follows with cancelled == true.
+    void cancel();
+    bool isRunning() const;
+
+signals:
+    void progress(int permille);
+    // Exactly once per start(). `trace` is null on error or cancel.
+    void finished(std::shared_ptr<const strobe::Trace> trace, QString error, bool cancelled);
+
+private:
+    QString m_path;
+    std::atomic<bool> m_cancel{false};
+    std::unique_ptr<QThread> m_thread;
+};
+
+} // namespace strobe

@@ -1,0 +1,157 @@
+// SPDX-License-Identifier: MIT
+// The main window as a user meets it: open, fail, cancel, reopen, remember.
+#include "appsettings.h"
+#include "mainwindow.h"
+#include "sqlitequery.h"
+#include "timeline/timelineview.h"
+#include "trace.h"
+#include "viewstate.h"
+
+#include <gtest/gtest.h>
+
+#include <QApplication>
+#include <QFile>
+#include <QMessageBox>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+
+using namespace strobe;
+
+namespace {
+
+int argc = 1;
+char arg0[] = "test_mainwindow";
+char* argv[] = {arg0, nullptr};
+
+QApplication& app()
+{
+    static QApplication* a = [] {
+        auto* x = new QApplication(argc, argv);
+        QApplication::setOrganizationName(QStringLiteral("strobe-tests"));
+        return x;
+    }();
+    return *a;
+}
+
+QString fixture(const char* name) { return QString::fromStdString(test::fixturePath(name)); }
+
+class MainWindowTest : public ::testing::Test {
+protected:
+    void SetUp() override
+    {
+        app();
+        settings = std::make_unique<AppSettings>(dir.filePath(QStringLiteral("strobe.ini")));
+        window = std::make_unique<MainWindow>(settings.get());
+        window->show();
+    }
+
+    // Opens `path` and waits for the load to finish; returns (ok, error).
+    std::pair<bool, QString> open(const QString& path)
+    {
+        QSignalSpy spy(window.get(), &MainWindow::loadFinished);
+        window->openFile(path);
+        EXPECT_TRUE(spy.wait(30000));
+        return {spy.at(0).at(0).toBool(), spy.at(0).at(1).toString()};
+    }
+
+    QMessageBox* errorBox() const { return window->findChild<QMessageBox*>(); }
+
+    QTemporaryDir dir;
+    std::unique_ptr<AppSettings> settings;
+    std::unique_ptr<MainWindow> window;
+};
+
+} // namespace
+
+TEST_F(MainWindowTest, OpeningARealFixtureFillsTheLanes)
+{
+    const auto [ok, error] = open(fixture("nsys2024.5-cloverleaf.sqlite"));
+    ASSERT_TRUE(ok) << error.toStdString();
+    ASSERT_NE(window->trace(), nullptr);
+    EXPECT_EQ(window->trace()->counts().kernels, 1312u);
+    EXPECT_EQ(window->traceTitle(), QStringLiteral("nsys2024.5-cloverleaf.sqlite"));
+    EXPECT_EQ(window->viewState()->visibleRange(), window->trace()->timeRange());
+    EXPECT_GE(window->timeline()->laneLayout().rows().size(), window->trace()->lanes().size());
+    EXPECT_TRUE(window->windowTitle().startsWith(QStringLiteral("nsys2024.5-cloverleaf.sqlite")));
+}
+
+TEST_F(MainWindowTest, EveryBadInputShowsTheErrorAndKeepsThePreviousTrace)
+{
+    ASSERT_TRUE(open(fixture("nsys2025.5-cuda-graphs.sqlite")).first);
+    const Trace* good = window->trace();
+    QFile text(dir.filePath(QStringLiteral("notes.txt")));
+    ASSERT_TRUE(text.open(QIODevice::WriteOnly));
+    text.write("not a trace\n");
+    text.close();
+    QFile rep(dir.filePath(QStringLiteral("run.nsys-rep")));
+    ASSERT_TRUE(rep.open(QIODevice::WriteOnly));
+    rep.write("NVIDIA Tegra Profiler Report 1.\x01\x02");
+    rep.close();
+    QFile empty(dir.filePath(QStringLiteral("empty.sqlite")));
+    ASSERT_TRUE(empty.open(QIODevice::WriteOnly));
+    empty.close();
+    for (const QString& bad : {dir.filePath(QStringLiteral("missing.sqlite")), dir.path(), text.fileName(),
+                               rep.fileName(), empty.fileName()}) {
+        const auto [ok, error] = open(bad);
+        EXPECT_FALSE(ok) << bad.toStdString();
+        ASSERT_FALSE(error.isEmpty());
+        QMessageBox* box = errorBox();
+        ASSERT_NE(box, nullptr) << bad.toStdString();
+        EXPECT_EQ(box->text(), error);
+        box->close();
+        QCoreApplication::processEvents();
+        EXPECT_EQ(window->trace(), good) << "the open trace stays open";
+        EXPECT_EQ(window->traceTitle(), QStringLiteral("nsys2025.5-cuda-graphs.sqlite"));
+    }
+}
+
+TEST_F(MainWindowTest, CancellingALoadLeavesTheWindowUsable)
+{
+    ASSERT_TRUE(open(fixture("nsys2025.5-cuda-graphs.sqlite")).first);
+    const Trace* before = window->trace();
+    QSignalSpy spy(window.get(), &MainWindow::loadFinished);
+    window->openFile(fixture("nsys2026.2-h100-2gpu-nvtx.sqlite"));
+    EXPECT_TRUE(window->isLoading());
+    window->cancelLoading();
+    ASSERT_TRUE(spy.wait(30000));
+    const bool ok = spy.at(0).at(0).toBool();
+    if (!ok) { // the load may have finished before the cancel arrived; both leave a usable window
+        EXPECT_TRUE(spy.at(0).at(1).toString().isEmpty()) << "a cancel is not an error";
+        EXPECT_EQ(window->trace(), before);
+        EXPECT_EQ(errorBox(), nullptr);
+    }
+    EXPECT_FALSE(window->isLoading());
+    ASSERT_TRUE(open(fixture("nsys2024.5-cloverleaf.sqlite")).first);
+    EXPECT_EQ(window->trace()->counts().kernels, 1312u);
+}
+
+TEST_F(MainWindowTest, RecentFilesAndTheLastViewPersist)
+{
+    const QString path = fixture("nsys2024.5-cloverleaf.sqlite");
+    ASSERT_TRUE(open(path).first);
+    const TimeRange full = window->trace()->timeRange();
+    const TimeRange zoomed{full.start + full.duration() / 4, full.start + full.duration() / 2};
+    window->viewState()->setVisibleRange(zoomed);
+    window->close();
+    settings->sync();
+
+    AppSettings reread(dir.filePath(QStringLiteral("strobe.ini")));
+    ASSERT_FALSE(reread.recentFiles().isEmpty());
+    EXPECT_EQ(reread.recentFiles().front(), path);
+    MainWindow second(&reread);
+    QSignalSpy spy(&second, &MainWindow::loadFinished);
+    second.openFile(path);
+    ASSERT_TRUE(spy.wait(30000));
+    EXPECT_EQ(second.viewState()->visibleRange(), zoomed) << "reopening restores the last view";
+}
+
+TEST_F(MainWindowTest, TheSampleTraceOpensWithoutAFile)
+{
+    QSignalSpy spy(window.get(), &MainWindow::loadFinished);
+    window->openSample();
+    ASSERT_TRUE(spy.wait(30000));
+    ASSERT_TRUE(spy.at(0).at(0).toBool()) << spy.at(0).at(1).toString().toStdString();
+    EXPECT_TRUE(window->traceTitle().startsWith(QStringLiteral("Sample")));
+    EXPECT_GT(window->trace()->counts().kernels, 1000u);
+    EXPECT_TRUE(settings->recentFiles().isEmpty()) << "the sample is not a recent file";
+}
