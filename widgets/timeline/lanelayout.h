@@ -1,0 +1,110 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "types.h"
+
+#include <QString>
+#include <cstdint>
+#include <optional>
+#include <set>
+#include <vector>
+
+namespace strobe {
+
+class Trace;
+
+enum class GroupKind : std::uint8_t { Process, Thread, Gpu, Stream };
+
+// A collapsible node of the lane tree: a process (its threads, its start/end NVTX lanes), a
+// thread (its CUDA API, OS runtime and NVTX lanes), a GPU (utilisation strip, streams, unified
+// memory) or a stream (its kernel, memcpy and memset lanes).
+struct LaneGroup {
+    GroupKind kind = GroupKind::Process;
+    QString label;
+    std::optional<std::uint32_t> parent; // index into LaneLayout::groups()
+    std::vector<std::uint32_t> children; // child groups, in display order
+    std::vector<std::uint32_t> lanes;    // lanes directly in this group, after the children
+    std::uint32_t deviceId = 0;          // for Gpu groups
+    bool interesting = true; // has CUDA API or NVTX events (threads, processes); GPUs always
+    bool expanded = true;
+};
+
+enum class LayoutRowKind : std::uint8_t { GroupHeader, Utilization, LaneRow };
+
+// One horizontal strip of the timeline. y is in content coordinates for scrolling rows and in
+// view coordinates for pinned rows (which stay on top).
+struct LayoutRow {
+    LayoutRowKind kind = LayoutRowKind::LaneRow;
+    int y = 0;
+    int height = 0;
+    int indent = 0;             // tree depth, for the header column
+    std::uint32_t group = 0;    // the header's group, or the group a lane row belongs to
+    std::uint32_t lane = 0;     // LaneRow only
+    std::uint16_t row = 0;      // LaneRow only: the row (depth) within the lane
+    std::uint32_t deviceId = 0; // Utilization only
+    bool pinned = false;
+    QString label; // header column text; empty for a lane's deeper rows
+};
+
+// Turns a trace's lanes into the rows of the timeline: grouping, expand and collapse, hidden and
+// pinned lanes, hiding threads without events of interest. Pure geometry, no widget.
+class LaneLayout {
+public:
+    static constexpr int kRowHeight = 18;
+    static constexpr int kHeaderHeight = 20;
+    static constexpr int kUtilizationHeight = 16;
+
+    void setTrace(const Trace* trace);
+    const Trace* trace() const { return m_trace; }
+
+    const std::vector<LaneGroup>& groups() const { return m_groups; }
+    void setExpanded(std::uint32_t group, bool expanded);
+    bool isExpanded(std::uint32_t group) const { return m_groups[group].expanded; }
+    void setAllExpanded(bool expanded);
+
+    void setLaneHidden(std::uint32_t lane, bool hidden);
+    bool isLaneHidden(std::uint32_t lane) const { return m_hidden.count(lane) > 0; }
+    void showAllLanes();
+    void setLanePinned(std::uint32_t lane, bool pinned);
+    bool isLanePinned(std::uint32_t lane) const { return m_pinned.count(lane) > 0; }
+    // Hides threads and processes that have no CUDA API calls and no NVTX ranges.
+    void setHideIdle(bool hide);
+    bool hideIdle() const { return m_hideIdle; }
+    // Expands the groups above `lane`, unhides it; false when the lane is hidden by hideIdle.
+    bool ensureShown(std::uint32_t lane);
+
+    const std::vector<LayoutRow>& pinnedRows() const { return m_pinnedRows; }
+    int pinnedHeight() const { return m_pinnedHeight; }
+    const std::vector<LayoutRow>& rows() const { return m_rows; }
+    int contentHeight() const { return m_contentHeight; }
+
+    // The row under view y (scrolling rows are shifted by scrollY below the pinned area).
+    const LayoutRow* rowAt(int viewY, int scrollY) const;
+    // The row drawing (lane, row), pinned or not; nullptr when collapsed or hidden.
+    const LayoutRow* findLaneRow(std::uint32_t lane, std::uint16_t row) const;
+    // Top of `r` in view coordinates.
+    int viewY(const LayoutRow& r, int scrollY) const {
+        return r.pinned ? r.y : m_pinnedHeight + r.y - scrollY;
+    }
+    // Changes whenever rows move; part of the painters' cache key.
+    std::uint64_t generation() const { return m_generation; }
+
+private:
+    void buildGroups();
+    void relayout();
+    bool groupShown(std::uint32_t g) const;
+    void appendGroup(std::uint32_t g, int indent);
+    void appendLane(std::uint32_t lane, std::uint32_t group, int indent, bool pinned);
+
+    const Trace* m_trace = nullptr;
+    std::vector<LaneGroup> m_groups;
+    std::vector<std::uint32_t> m_roots;
+    std::vector<std::uint32_t> m_laneGroup; // owning group of each lane
+    std::set<std::uint32_t> m_hidden, m_pinned;
+    bool m_hideIdle = false;
+    std::vector<LayoutRow> m_rows, m_pinnedRows;
+    int m_contentHeight = 0, m_pinnedHeight = 0;
+    std::uint64_t m_generation = 0;
+};
+
+} // namespace strobe

@@ -1,0 +1,226 @@
+// SPDX-License-Identifier: MIT
+#include "lanepainter.h"
+
+#include "lanelayout.h"
+#include "trace.h"
+
+#include <QFontMetrics>
+#include <QPainter>
+#include <algorithm>
+#include <cmath>
+
+namespace strobe {
+
+namespace {
+constexpr int kLabelMinPx = 24;
+constexpr int kLabelPad = 3;
+} // namespace
+
+void LanePainter::setTrace(const Trace* trace) {
+    m_trace = trace;
+    ++m_generation;
+    m_rows.clear();
+    m_gaps.clear();
+    m_names.clear();
+    m_textWidth.clear();
+    m_colors.clear();
+    m_util = trace ? buildUtilization(*trace) : std::vector<DeviceUtilization>{};
+}
+
+const std::vector<DrawItem>& LanePainter::rowItems(const PaintContext& ctx, std::uint32_t lane,
+                                                   std::uint16_t row) {
+    const CacheKey key{ctx.view, ctx.width, m_generation};
+    if (!(key == m_key)) {
+        m_key = key;
+        m_rows.clear();
+    }
+    const std::uint64_t id = (std::uint64_t(lane) << 16) | row;
+    auto [it, inserted] = m_rows.try_emplace(id);
+    if (inserted && m_trace && lane < m_trace->lanes().size() &&
+        row < m_trace->lane(lane).rowCount()) {
+        foldRunsInto(m_trace->lane(lane).rowView(row), ctx.view.start, ctx.nsPerPx, ctx.width,
+                     kMinPx, it->second);
+    }
+    return it->second;
+}
+
+const DeviceUtilization* LanePainter::utilization(std::uint32_t deviceId) const {
+    for (const auto& u : m_util) {
+        if (u.deviceId() == deviceId)
+            return &u;
+    }
+    return nullptr;
+}
+
+const std::vector<TimeRange>& LanePainter::idleGaps(std::uint32_t deviceId, TimeNs threshold) {
+    auto& entry = m_gaps[deviceId];
+    if (entry.first != threshold) {
+        const DeviceUtilization* u = utilization(deviceId);
+        entry.first = threshold;
+        entry.second = u ? strobe::idleGaps(u->busy(), threshold) : std::vector<TimeRange>{};
+    }
+    return entry.second;
+}
+
+ColorCategory LanePainter::categoryOf(std::uint32_t lane, std::uint32_t index) const {
+    const Lane& l = m_trace->lane(lane);
+    const auto name = m_trace->strings().view(l.nameId(index));
+    switch (l.kind()) {
+    case LaneKind::Kernels:
+        return classifyKernel(name);
+    case LaneKind::Memcpy:
+    case LaneKind::Uvm:
+        return classifyMemcpy(m_trace->memcpys()[l.payload(index)].copyKind);
+    case LaneKind::Memset:
+        return ColorCategory::Memset;
+    case LaneKind::CudaApi:
+    case LaneKind::Osrt:
+        return classifyApiCall(name);
+    case LaneKind::Nvtx:
+    case LaneKind::NvtxStartEnd:
+        return ColorCategory::Nvtx;
+    }
+    return ColorCategory::OtherKernel;
+}
+
+QColor LanePainter::eventColor(const TimelinePalette& palette, std::uint32_t lane,
+                               std::uint32_t index) {
+    const Lane& l = m_trace->lane(lane);
+    if (l.kind() == LaneKind::Nvtx || l.kind() == LaneKind::NvtxStartEnd) {
+        if (const auto argb = m_trace->nvtx()[l.payload(index)].color)
+            return QColor::fromRgb(QRgb(*argb | 0xff000000u));
+    }
+    std::uint64_t sub = l.nameId(index);
+    if (l.kind() == LaneKind::Memcpy || l.kind() == LaneKind::Uvm)
+        sub = std::uint64_t(m_trace->memcpys()[l.payload(index)].copyKind);
+    const quint64 key = (quint64(palette.dark) << 63) | (quint64(l.kind()) << 40) | sub;
+    if (auto it = m_colors.constFind(key); it != m_colors.constEnd())
+        return it.value();
+    const QColor c = palette.eventColor(categoryOf(lane, index),
+                                        stableNameHash(m_trace->strings().view(l.nameId(index))));
+    m_colors.insert(key, c);
+    return c;
+}
+
+const QString& LanePainter::eventName(std::uint32_t lane, std::uint32_t index) {
+    const Lane& l = m_trace->lane(lane);
+    const StringId id = l.nameId(index);
+    auto it = m_names.find(id);
+    if (it == m_names.end()) {
+        QString s = m_trace->string(id);
+        if (l.kind() == LaneKind::CudaApi)
+            s = Trace::stripApiVersionSuffix(s);
+        it = m_names.insert(id, s);
+    }
+    return it.value();
+}
+
+void LanePainter::paint(QPainter& p, const PaintContext& ctx) {
+    p.setRenderHint(QPainter::Antialiasing, false);
+    p.setFont(ctx.font);
+    auto paintRows = [&](const std::vector<LayoutRow>& rows, int clipTop) {
+        for (const LayoutRow& r : rows) {
+            const int y = ctx.layout->viewY(r, ctx.scrollY);
+            if (y + r.height <= clipTop || y >= ctx.height)
+                continue;
+            if (r.kind == LayoutRowKind::GroupHeader)
+                p.fillRect(QRect(0, y, ctx.width, r.height), ctx.palette.groupHeader);
+            else if (r.kind == LayoutRowKind::Utilization)
+                paintUtilization(p, ctx, r, y);
+            else
+                paintLaneRow(p, ctx, r, y);
+        }
+    };
+    const int pinned = ctx.layout->pinnedHeight();
+    p.save();
+    p.setClipRect(QRect(0, pinned, ctx.width, ctx.height - pinned));
+    paintRows(ctx.layout->rows(), pinned);
+    p.restore();
+    if (pinned > 0) {
+        paintRows(ctx.layout->pinnedRows(), 0);
+        p.fillRect(QRect(0, pinned - 1, ctx.width, 1), ctx.palette.text);
+    }
+}
+
+void LanePainter::paintLaneRow(QPainter& p, const PaintContext& ctx, const LayoutRow& row, int y) {
+    if ((row.y / LaneLayout::kRowHeight) % 2)
+        p.fillRect(QRect(0, y, ctx.width, row.height), ctx.palette.rowAlternate);
+    const std::vector<DrawItem>& items = rowItems(ctx, row.lane, row.row);
+    const Lane& lane = m_trace->lane(row.lane);
+    const RowView rv = lane.rowView(row.row);
+    const QFontMetrics fm(ctx.font);
+    const double top = y + 1, h = row.height - 2;
+    const int textBase = y + (row.height + fm.ascent() - fm.descent()) / 2;
+    for (const DrawItem& it : items) {
+        const double x0 = ctx.snap(it.x0);
+        const double x1 = std::max(ctx.snap(it.x1), x0 + 1.0);
+        const std::uint32_t mid = rv.laneIndex(it.first + it.count / 2);
+        QColor c = eventColor(ctx.palette, row.lane, mid);
+        if (it.isFolded) { // folded runs: the middle event's hue, washed towards grey
+            const QColor f = ctx.palette.folded;
+            c = QColor((c.red() + f.red()) / 2, (c.green() + f.green()) / 2,
+                       (c.blue() + f.blue()) / 2);
+        }
+        p.fillRect(QRectF(x0, top, x1 - x0, h), c);
+        const double vis0 = std::max(0.0, x0), vis1 = std::min(double(ctx.width), x1);
+        if (it.isFolded || vis1 - vis0 < kLabelMinPx)
+            continue;
+        const StringId id = lane.nameId(mid);
+        const QString& name = eventName(row.lane, mid);
+        const int avail = int(vis1 - vis0) - 2 * kLabelPad;
+        auto w = m_textWidth.find(id);
+        if (w == m_textWidth.end())
+            w = m_textWidth.insert(id, fm.horizontalAdvance(name));
+        p.setPen(ctx.palette.dark ? QColor(0x10, 0x10, 0x10) : ctx.palette.textOnBar);
+        const QPointF at(vis0 + kLabelPad, textBase);
+        if (w.value() <= avail)
+            p.drawText(at, name);
+        else
+            p.drawText(at, fm.elidedText(name, Qt::ElideRight, avail));
+    }
+}
+
+void LanePainter::paintUtilization(QPainter& p, const PaintContext& ctx, const LayoutRow& row,
+                                   int y) {
+    p.fillRect(QRect(0, y, ctx.width, row.height), ctx.palette.utilIdle);
+    const DeviceUtilization* u = utilization(row.deviceId);
+    if (!u)
+        return;
+    // One busy fraction per device pixel column; runs of equal shade become one rect.
+    const int cols = std::max(1, int(std::ceil(ctx.width * ctx.dpr)));
+    const double nsPerCol = ctx.nsPerPx / ctx.dpr;
+    const std::vector<float> f = u->busyFractions(ctx.view.start, nsPerCol, cols);
+    const QColor busy = ctx.palette.utilBusy;
+    int runStart = 0, runShade = -1;
+    auto flush = [&](int end) {
+        if (runShade > 0) {
+            QColor c = busy;
+            c.setAlpha(runShade);
+            p.fillRect(
+                QRectF(runStart / ctx.dpr, y + 1, (end - runStart) / ctx.dpr, row.height - 2), c);
+        }
+    };
+    for (int i = 0; i < cols; ++i) {
+        // Any work in a column shows: at least 35% opacity, so short bursts stay visible.
+        const int shade =
+            f[std::size_t(i)] <= 0.f ? 0 : int(90 + 165 * f[std::size_t(i)]) / 16 * 16;
+        if (shade != runShade) {
+            flush(i);
+            runStart = i;
+            runShade = shade;
+        }
+    }
+    flush(cols);
+    // Idle stretches longer than the threshold: a marker band along the bottom, 1 px minimum.
+    const std::vector<TimeRange>& gaps = idleGaps(row.deviceId, ctx.idleThreshold);
+    auto first = std::lower_bound(gaps.begin(), gaps.end(), ctx.view.start,
+                                  [](const TimeRange& g, TimeNs t) { return g.end <= t; });
+    for (auto g = first; g != gaps.end() && g->start < ctx.view.end; ++g) {
+        const double x0 = ctx.snap(std::max(-1.0, ctx.map.toPx(g->start)));
+        const double x1 =
+            std::max(x0 + 1.0, ctx.snap(std::min(ctx.width + 1.0, ctx.map.toPx(g->end))));
+        p.fillRect(QRectF(x0, y + row.height - 5, x1 - x0, 4), ctx.palette.idleMark);
+    }
+}
+
+} // namespace strobe

@@ -1,0 +1,65 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "lod/foldruns.h"
+#include "lod/utilization.h"
+#include "paintcontext.h"
+
+#include <QColor>
+#include <QHash>
+#include <QString>
+#include <unordered_map>
+#include <vector>
+
+class QPainter;
+
+namespace strobe {
+
+struct LayoutRow;
+
+// Builds and draws the geometry of lane rows and GPU utilisation strips. Geometry is cached per
+// (visible range, width, data generation); only rows that become visible are built.
+class LanePainter {
+public:
+    // Minimum width of an unfolded event; narrower runs fold (see foldRuns).
+    static constexpr double kMinPx = 3.0;
+
+    void setTrace(const Trace* trace);
+
+    // The draw items of (lane, row) in `ctx`'s range, from the cache when the key matches.
+    const std::vector<DrawItem>& rowItems(const PaintContext& ctx, std::uint32_t lane,
+                                          std::uint16_t row);
+    // Every visible row of the layout, then nothing else (overlays are drawn by the canvas).
+    void paint(QPainter& p, const PaintContext& ctx);
+
+    const DeviceUtilization* utilization(std::uint32_t deviceId) const;
+    // Idle stretches at least `threshold` long of a device, all of them (cached per threshold).
+    const std::vector<TimeRange>& idleGaps(std::uint32_t deviceId, TimeNs threshold);
+
+    QColor eventColor(const TimelinePalette& palette, std::uint32_t lane, std::uint32_t index);
+    // The name shown for an event (API names lose their _vNNNN suffix), cached per string.
+    const QString& eventName(std::uint32_t lane, std::uint32_t index);
+
+private:
+    struct CacheKey {
+        TimeRange view;
+        int width = 0;
+        std::uint64_t generation = 0;
+        bool operator==(const CacheKey&) const = default;
+    };
+    void paintLaneRow(QPainter& p, const PaintContext& ctx, const LayoutRow& row, int y);
+    void paintUtilization(QPainter& p, const PaintContext& ctx, const LayoutRow& row, int y);
+    ColorCategory categoryOf(std::uint32_t lane, std::uint32_t index) const;
+
+    const Trace* m_trace = nullptr;
+    std::uint64_t m_generation = 0;
+    CacheKey m_key;
+    std::unordered_map<std::uint64_t, std::vector<DrawItem>> m_rows;
+    std::vector<DeviceUtilization> m_util;
+    std::unordered_map<std::uint32_t, std::pair<TimeNs, std::vector<TimeRange>>> m_gaps;
+    QHash<StringId, QString> m_names;
+    QHash<StringId, int> m_textWidth;
+    QHash<quint64, QColor> m_colors;
+};
+
+} // namespace strobe

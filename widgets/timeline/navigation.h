@@ -1,0 +1,25 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "types.h"
+
+namespace strobe {
+
+// Pure zoom and pan arithmetic of the timeline; the view calls these and stores the result in
+// ViewState. `bounds` is the trace's range: the view may show up to 5% of its span past each end.
+namespace navigation {
+
+inline constexpr TimeNs kMinSpan = 20; // ns: deeper zoom shows nothing new
+
+// Span limited to [kMinSpan, 1.1 x bounds span], start kept inside the allowed margin.
+TimeRange clampView(TimeRange view, TimeRange bounds);
+// Scales the span by `factor` (< 1 zooms in) keeping `anchor` at the same pixel.
+TimeRange zoomAround(TimeRange view, TimeNs anchor, double factor, TimeRange bounds);
+// Shifts the view by `delta` ns (positive: later).
+TimeRange panBy(TimeRange view, TimeNs delta, TimeRange bounds);
+// The view that shows `event`: unchanged when already inside; same span, centred, when it fits;
+// otherwise about five times its duration, centred.
+TimeRange revealRange(TimeRange view, TimeRange event);
+
+} // namespace navigation
+} // namespace strobe

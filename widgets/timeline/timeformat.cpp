@@ -1,0 +1,87 @@
+// SPDX-License-Identifier: MIT
+#include "timeformat.h"
+
+#include <QStringBuilder>
+#include <cmath>
+
+namespace strobe {
+
+namespace {
+struct Unit {
+    TimeNs ns;
+    const char16_t* name;
+};
+constexpr Unit kUnits[] = {
+    {1'000'000'000, u"s"}, {1'000'000, u"ms"}, {1'000, u"\u00b5s"}, {1, u"ns"}};
+
+const Unit& unitFor(TimeNs magnitude) {
+    for (const Unit& u : kUnits) {
+        if (magnitude >= u.ns)
+            return u;
+    }
+    return kUnits[3];
+}
+} // namespace
+
+QString formatDuration(TimeNs d) {
+    const TimeNs mag = d < 0 ? -d : d;
+    const Unit& u = unitFor(mag);
+    if (u.ns == 1)
+        return QString::number(d) % QStringLiteral(" ns");
+    const double v = double(d) / double(u.ns);
+    const double a = std::fabs(v);
+    const int decimals = a >= 100 ? 1 : a >= 10 ? 2 : 3;
+    return QString::number(v, 'f', decimals) % u' ' % QString::fromUtf16(u.name);
+}
+
+QString formatTickLabel(TimeNs t, TimeNs step) {
+    if (t == 0)
+        return QStringLiteral("0");
+    const TimeNs mag = t < 0 ? -t : t;
+    const Unit& u = unitFor(mag);
+    int decimals = 0;
+    for (TimeNs s = u.ns; s > step && s > 1 && decimals < 9; s /= 10)
+        ++decimals;
+    // Steps like 2 or 5 times 10^k need no more digits than 10^k itself.
+    const QString number =
+        u.ns == 1 ? QString::number(t) : QString::number(double(t) / double(u.ns), 'f', decimals);
+    return number % u' ' % QString::fromUtf16(u.name);
+}
+
+RulerTicks computeTicks(TimeRange view, TimeNs origin, int widthPx, int minSpacingPx) {
+    RulerTicks out;
+    const TimeNs span = std::max<TimeNs>(1, view.duration());
+    if (widthPx <= 0)
+        return out;
+    const double minStep = double(span) / double(widthPx) * double(std::max(1, minSpacingPx));
+    TimeNs step = 1;
+    for (TimeNs decade = 1;; decade *= 10) {
+        if (double(decade) >= minStep) {
+            step = decade;
+            break;
+        }
+        if (double(2 * decade) >= minStep) {
+            step = 2 * decade;
+            break;
+        }
+        if (double(5 * decade) >= minStep) {
+            step = 5 * decade;
+            break;
+        }
+        if (decade > TimeNs(1) << 58) {
+            step = decade;
+            break;
+        }
+    }
+    out.step = step;
+    // First multiple of step (relative to origin) at or after view.start.
+    const TimeNs rel = view.start - origin;
+    TimeNs k = rel / step;
+    if (k * step < rel)
+        ++k;
+    for (TimeNs t = origin + k * step; t < view.end; t += step)
+        out.ticks.push_back(t);
+    return out;
+}
+
+} // namespace strobe

@@ -1,0 +1,101 @@
+// SPDX-License-Identifier: MIT
+// The live layer of the lane canvas, drawn over the cached lane geometry on every paint.
+#include "timeformat.h"
+#include "timelineview.h"
+#include "trace.h"
+#include "viewstate.h"
+
+#include <QPainter>
+#include <QPainterPath>
+#include <QStringBuilder>
+#include <cmath>
+
+namespace strobe {
+
+namespace {
+void outline(QPainter& p, const QRectF& r, const QColor& c, qreal width) {
+    p.setPen(QPen(c, width));
+    p.setBrush(Qt::NoBrush);
+    p.drawRect(r.adjusted(-1, 0, 1, -1));
+}
+
+void arrowHead(QPainter& p, QPointF from, QPointF to, const QColor& c) {
+    const double a = std::atan2(to.y() - from.y(), to.x() - from.x());
+    const double len = 8, spread = 0.45;
+    QPainterPath head(to);
+    head.lineTo(to - QPointF(len * std::cos(a - spread), len * std::sin(a - spread)));
+    head.lineTo(to - QPointF(len * std::cos(a + spread), len * std::sin(a + spread)));
+    head.closeSubpath();
+    p.fillPath(head, c);
+}
+
+// A small triangle at the canvas edge pointing towards an event that is off screen.
+void offscreenIndicator(QPainter& p, const PaintContext& ctx, QRectF target, const QColor& c) {
+    const double cx = std::clamp(target.center().x(), 10.0, ctx.width - 10.0);
+    const double cy = std::clamp(target.center().y(), 10.0, ctx.height - 10.0);
+    const QPointF at(cx, cy);
+    QPointF dir(target.center().x() - cx, target.center().y() - cy);
+    const double n = std::hypot(dir.x(), dir.y());
+    if (n < 1)
+        return;
+    dir /= n;
+    arrowHead(p, at - dir * 12, at + dir * 4, c);
+    p.setPen(c);
+    const QString text = QStringLiteral("partner");
+    const double tx = dir.x() > 0.5 ? cx - 60 : cx + 8;
+    p.drawText(QPointF(std::clamp(tx, 2.0, ctx.width - 60.0), cy + 4), text);
+}
+} // namespace
+
+void TimelineView::paintOverlay(QPainter& p, const PaintContext& ctx) const {
+    const Trace* t = ctx.trace;
+    p.save();
+    p.setRenderHint(QPainter::Antialiasing, true);
+    const QRectF canvasRect(0, 0, ctx.width, ctx.height);
+
+    if (const auto range = m_state->selectedRange()) {
+        const double x0 = ctx.map.toPx(range->start), x1 = ctx.map.toPx(range->end);
+        p.fillRect(QRectF(x0, 0, std::max(1.0, x1 - x0), ctx.height), ctx.palette.measure);
+    }
+
+    if (const auto hr = eventRect(m_hover); hr && m_hover != m_state->selection())
+        outline(p, *hr, ctx.palette.text, 1.0);
+
+    const EventRef sel = m_state->selection();
+    const auto selRect = eventRect(sel);
+    if (selRect)
+        outline(p, *selRect, ctx.palette.selection, 2.0);
+    const EventRef partner = t ? t->partnerOf(sel) : EventRef{};
+    if (partner.isValid()) {
+        const auto partRect = eventRect(partner);
+        if (partRect)
+            outline(p, *partRect, ctx.palette.partner, 2.0);
+        if (selRect && partRect) {
+            // Launch (API call) -> GPU work, whichever of the two is selected.
+            const bool selIsGpu = isGpuLane(t->lane(sel.lane).kind());
+            const QRectF api = selIsGpu ? *partRect : *selRect;
+            const QRectF gpu = selIsGpu ? *selRect : *partRect;
+            const QPointF from(api.left(), api.bottom());
+            const QPointF to(gpu.left(), gpu.top());
+            if (canvasRect.contains(to) || canvasRect.contains(from)) {
+                p.setPen(QPen(ctx.palette.partner, 1.5));
+                p.drawLine(from, to);
+                arrowHead(p, from, to, ctx.palette.partner);
+            }
+            if (!canvasRect.intersects(*partRect))
+                offscreenIndicator(p, ctx, *partRect, ctx.palette.partner);
+        } else if (selRect && !partRect) {
+            // The partner's row is collapsed or hidden: point up or down at its group.
+            offscreenIndicator(p, ctx, selRect->translated(0, -ctx.height), ctx.palette.partner);
+        }
+    }
+
+    if (const auto cursor = m_state->cursorTime()) {
+        const double x = ctx.snap(ctx.map.toPx(*cursor));
+        p.setRenderHint(QPainter::Antialiasing, false);
+        p.fillRect(QRectF(x, 0, 1.0 / ctx.dpr, ctx.height), ctx.palette.cursor);
+    }
+    p.restore();
+}
+
+} // namespace strobe

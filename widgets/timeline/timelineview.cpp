@@ -1,0 +1,302 @@
+// SPDX-License-Identifier: MIT
+#include "timelineview.h"
+
+#include "eventtooltip.h"
+#include "laneheader.h"
+#include "navigation.h"
+#include "timelinecanvas.h"
+#include "timeruler.h"
+#include "trace.h"
+#include "viewstate.h"
+
+#include <QEvent>
+#include <QPainter>
+#include <QScrollBar>
+#include <algorithm>
+#include <cmath>
+
+namespace strobe {
+
+TimelineView::TimelineView(ViewState* state, QWidget* parent)
+    : QWidget(parent)
+    , m_state(state) {
+    m_header = new LaneHeader(this);
+    m_ruler = new TimeRuler(this);
+    m_canvas = new TimelineCanvas(this);
+    m_vbar = new QScrollBar(Qt::Vertical, this);
+    m_palette = TimelinePalette::forPalette(palette());
+    setFocusProxy(m_canvas);
+    setMinimumSize(kHeaderWidth + 200, kRulerHeight + 100);
+
+    connect(m_vbar, &QScrollBar::valueChanged, this, [this](int v) {
+        m_scrollY = v;
+        repaintAll();
+    });
+    connect(m_state, &ViewState::traceChanged, this, &TimelineView::onTraceChanged);
+    connect(m_state, &ViewState::visibleRangeChanged, this, &TimelineView::repaintAll);
+    connect(m_state, &ViewState::selectionChanged, this, &TimelineView::repaintAll);
+    connect(m_state, &ViewState::selectedRangeChanged, this, &TimelineView::repaintAll);
+    connect(m_state, &ViewState::cursorTimeChanged, this, &TimelineView::repaintAll);
+    connect(m_state, &ViewState::idleThresholdChanged, this, &TimelineView::repaintAll);
+    connect(m_state, &ViewState::revealRequested, this, &TimelineView::revealEvent);
+    onTraceChanged();
+}
+
+TimelineView::~TimelineView() = default;
+
+QWidget* TimelineView::canvas() const {
+    return m_canvas;
+}
+
+QWidget* TimelineView::headerColumn() const {
+    return m_header;
+}
+
+QSize TimelineView::canvasSize() const {
+    const int sb = m_vbar->sizeHint().width();
+    return {std::max(1, width() - kHeaderWidth - sb), std::max(1, height() - kRulerHeight)};
+}
+
+TimeMapping TimelineView::mapping() const {
+    return TimeMapping::fromRange(m_state->visibleRange(), canvasSize().width());
+}
+
+void TimelineView::resizeEvent(QResizeEvent*) {
+    const QSize c = canvasSize();
+    const int sb = m_vbar->sizeHint().width();
+    m_ruler->setGeometry(kHeaderWidth, 0, c.width(), kRulerHeight);
+    m_header->setGeometry(0, kRulerHeight, kHeaderWidth, c.height());
+    m_canvas->setGeometry(kHeaderWidth, kRulerHeight, c.width(), c.height());
+    m_vbar->setGeometry(kHeaderWidth + c.width(), kRulerHeight, sb, c.height());
+    updateScrollBar();
+}
+
+void TimelineView::changeEvent(QEvent* event) {
+    if (event->type() == QEvent::PaletteChange || event->type() == QEvent::ApplicationPaletteChange)
+        m_palette = TimelinePalette::forPalette(palette());
+    QWidget::changeEvent(event);
+}
+
+void TimelineView::onTraceChanged() {
+    const Trace* t = m_state->trace();
+    m_layout.setTrace(t);
+    m_painter.setTrace(t);
+    m_hover = {};
+    m_scrollY = 0;
+    layoutChanged();
+}
+
+void TimelineView::layoutChanged() {
+    updateScrollBar();
+    repaintAll();
+}
+
+void TimelineView::updateScrollBar() {
+    const int page = canvasSize().height() - m_layout.pinnedHeight();
+    const int max = std::max(0, m_layout.contentHeight() - page);
+    const QSignalBlocker block(m_vbar);
+    m_vbar->setRange(0, max);
+    m_vbar->setPageStep(std::max(1, page));
+    m_vbar->setSingleStep(LaneLayout::kRowHeight);
+    m_scrollY = std::clamp(m_scrollY, 0, max);
+    m_vbar->setValue(m_scrollY);
+}
+
+void TimelineView::setScrollY(int y) {
+    m_scrollY = std::clamp(y, 0, m_vbar->maximum());
+    const QSignalBlocker block(m_vbar);
+    m_vbar->setValue(m_scrollY);
+    repaintAll();
+}
+
+void TimelineView::repaintAll() {
+    m_canvas->update();
+    m_ruler->update();
+    m_header->update();
+}
+
+PaintContext TimelineView::makeContext(QSize size, qreal dpr) const {
+    PaintContext ctx;
+    ctx.trace = m_state->trace();
+    ctx.layout = &m_layout;
+    ctx.view = m_state->visibleRange();
+    ctx.width = size.width();
+    ctx.height = size.height();
+    ctx.map = TimeMapping::fromRange(ctx.view, ctx.width);
+    ctx.nsPerPx = ctx.map.nsPerPx();
+    ctx.scrollY = m_scrollY;
+    ctx.dpr = dpr;
+    ctx.idleThreshold = m_state->idleThresholdNs();
+    ctx.palette = m_palette;
+    ctx.font = font();
+    ctx.font.setPointSizeF(ctx.font.pointSizeF() * 0.9);
+    return ctx;
+}
+
+void TimelineView::paintCanvas(QPainter& p, QSize size, qreal dpr) {
+    const PaintContext ctx = makeContext(size, dpr);
+    p.fillRect(QRect(QPoint(0, 0), size), ctx.palette.background);
+    if (!ctx.trace)
+        return;
+    m_painter.paint(p, ctx);
+    paintOverlay(p, ctx);
+}
+
+TimelineHit TimelineView::hitTest(QPoint pos) const {
+    TimelineHit hit;
+    hit.row = rowAt(pos.y());
+    const Trace* t = m_state->trace();
+    if (!hit.row || !t || hit.row->kind != LayoutRowKind::LaneRow)
+        return hit;
+    const PaintContext ctx = makeContext(canvasSize(), 1.0);
+    const auto& items = m_painter.rowItems(ctx, hit.row->lane, hit.row->row);
+    // Items are sorted by x; the last one starting at or left of the point may contain it.
+    const double x = pos.x() + 0.5;
+    auto it = std::upper_bound(items.begin(), items.end(), x,
+                               [](double v, const DrawItem& d) { return v < d.x0; });
+    if (it == items.begin())
+        return hit;
+    --it;
+    if (x >= it->x1)
+        return hit;
+    hit.item = *it;
+    const RowView rv = t->lane(hit.row->lane).rowView(hit.row->row);
+    std::uint32_t k = it->first;
+    if (it->isFolded) { // the covered event nearest the point
+        const TimeNs time = ctx.map.toTime(x);
+        k = std::clamp(rv.firstEndingAfter(time), it->first, it->first + it->count - 1);
+    }
+    hit.event = EventRef{hit.row->lane, rv.laneIndex(k)};
+    return hit;
+}
+
+int TimelineView::laneAt(int y) const {
+    const LayoutRow* r = rowAt(y);
+    return r && r->kind == LayoutRowKind::LaneRow ? int(r->lane) : -1;
+}
+
+QString TimelineView::toolTipAt(QPoint pos) const {
+    const TimelineHit hit = hitTest(pos);
+    const Trace* t = m_state->trace();
+    if (!t || !hit.item)
+        return {};
+    if (hit.item->isFolded)
+        return foldedTooltip(*t, hit.row->lane, hit.row->row, *hit.item);
+    return eventTooltip(*t, hit.event);
+}
+
+std::vector<DrawItem> TimelineView::rowItems(std::uint32_t lane, std::uint16_t row) const {
+    return m_painter.rowItems(makeContext(canvasSize(), 1.0), lane, row);
+}
+
+std::optional<QRectF> TimelineView::eventRect(EventRef ref) const {
+    const Trace* t = m_state->trace();
+    if (!t || !ref.isValid() || ref.lane >= t->lanes().size() ||
+        ref.index >= t->lane(ref.lane).size())
+        return std::nullopt;
+    const Lane& l = t->lane(ref.lane);
+    const LayoutRow* r = m_layout.findLaneRow(ref.lane, l.row(ref.index));
+    if (!r)
+        return std::nullopt;
+    const TimeMapping m = mapping();
+    const double x0 = m.toPx(l.start(ref.index));
+    const double x1 =
+        std::max(x0 + 1.0, m.toPx(effectiveEnd(l.start(ref.index), l.end(ref.index))));
+    return QRectF(x0, m_layout.viewY(*r, m_scrollY), x1 - x0, r->height);
+}
+
+std::vector<TimeRange> TimelineView::idleMarks(std::uint32_t deviceId) const {
+    const TimeRange v = m_state->visibleRange();
+    std::vector<TimeRange> out;
+    for (const TimeRange& g : m_painter.idleGaps(deviceId, m_state->idleThresholdNs())) {
+        if (g.start < v.end && g.end > v.start)
+            out.push_back(g);
+    }
+    return out;
+}
+
+void TimelineView::zoomAt(double x, double factor) {
+    const Trace* t = m_state->trace();
+    if (!t)
+        return;
+    const TimeNs anchor = mapping().toTime(x);
+    m_state->setVisibleRange(
+        navigation::zoomAround(m_state->visibleRange(), anchor, factor, t->timeRange()));
+}
+
+void TimelineView::panPixels(double dx, bool record) {
+    const Trace* t = m_state->trace();
+    if (!t)
+        return;
+    const auto delta = TimeNs(std::llround(mapping().toDuration(dx)));
+    m_state->setVisibleRange(navigation::panBy(m_state->visibleRange(), delta, t->timeRange()),
+                             record);
+}
+
+void TimelineView::fitAll() {
+    m_state->fitAll();
+}
+
+bool TimelineView::undoZoom() {
+    return m_state->undoZoom();
+}
+
+void TimelineView::zoomToSelectedRange() {
+    if (const auto r = m_state->selectedRange(); r && r->duration() > 0)
+        m_state->setVisibleRange(*r);
+}
+
+void TimelineView::revealEvent(EventRef ref) {
+    const Trace* t = m_state->trace();
+    if (!t || !ref.isValid() || ref.lane >= t->lanes().size() ||
+        ref.index >= t->lane(ref.lane).size())
+        return;
+    const Lane& l = t->lane(ref.lane);
+    const TimeRange ev{l.start(ref.index), effectiveEnd(l.start(ref.index), l.end(ref.index))};
+    m_state->setVisibleRange(navigation::revealRange(m_state->visibleRange(), ev));
+    if (m_layout.hideIdle() && !m_layout.ensureShown(ref.lane))
+        m_layout.setHideIdle(false);
+    m_layout.ensureShown(ref.lane);
+    updateScrollBar();
+    if (const LayoutRow* r = m_layout.findLaneRow(ref.lane, l.row(ref.index)); r && !r->pinned) {
+        const int page = canvasSize().height() - m_layout.pinnedHeight();
+        if (r->y < m_scrollY || r->y + r->height > m_scrollY + page)
+            setScrollY(r->y - page / 2);
+    }
+    m_state->setSelection(ref);
+    repaintAll();
+}
+
+void TimelineView::setHovered(EventRef ref) {
+    if (ref == m_hover)
+        return;
+    m_hover = ref;
+    m_canvas->update();
+}
+
+void TimelineView::setHideIdleLanes(bool hide) {
+    m_layout.setHideIdle(hide);
+    layoutChanged();
+}
+
+void TimelineView::setLaneHidden(std::uint32_t lane, bool hidden) {
+    m_layout.setLaneHidden(lane, hidden);
+    layoutChanged();
+}
+
+void TimelineView::setLanePinned(std::uint32_t lane, bool pinned) {
+    m_layout.setLanePinned(lane, pinned);
+    layoutChanged();
+}
+
+void TimelineView::setGroupExpanded(std::uint32_t group, bool expanded) {
+    m_layout.setExpanded(group, expanded);
+    layoutChanged();
+}
+
+void TimelineView::showAllLanes() {
+    m_layout.showAllLanes();
+    layoutChanged();
+}
+
+} // namespace strobe

@@ -1,0 +1,122 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "lanelayout.h"
+#include "lanepainter.h"
+#include "lod/foldruns.h"
+#include "lod/timemapping.h"
+#include "types.h"
+
+#include <QRectF>
+#include <QWidget>
+#include <memory>
+#include <optional>
+#include <vector>
+
+class QScrollBar;
+
+namespace strobe {
+
+class LaneHeader;
+class TimeRuler;
+class TimelineCanvas;
+class ViewState;
+
+// What lies under a point of the lane canvas.
+struct TimelineHit {
+    const LayoutRow* row = nullptr;
+    std::optional<DrawItem> item; // the drawn item under the point, if any
+    EventRef event; // the event (for a folded item: the one nearest the point); invalid if none
+};
+
+// The timeline: a lane header column, a time ruler, the lane canvas and a vertical scrollbar,
+// all following one ViewState (owned by the main window). Hit-testing, layout and geometry are
+// methods that work without showing a window; points are in canvas coordinates (x = 0 is the
+// start of the visible range, y = 0 the top of the lanes, below the ruler).
+class TimelineView : public QWidget {
+    Q_OBJECT
+public:
+    static constexpr int kHeaderWidth = 260;
+    static constexpr int kRulerHeight = 30;
+
+    explicit TimelineView(ViewState* state, QWidget* parent = nullptr);
+    ~TimelineView() override;
+
+    ViewState* viewState() const { return m_state; }
+    LaneLayout& laneLayout() { return m_layout; }
+    const LaneLayout& laneLayout() const { return m_layout; }
+    QWidget* canvas() const;
+    TimeRuler* ruler() const { return m_ruler; }
+    QWidget* headerColumn() const;
+    QSize canvasSize() const;
+    TimeMapping mapping() const;
+
+    // Hit-testing.
+    TimelineHit hitTest(QPoint pos) const;
+    EventRef eventAt(QPoint pos) const { return hitTest(pos).event; }
+    // The lane drawn at canvas y, or -1 (group headers, utilisation strips, empty space).
+    int laneAt(int y) const;
+    const LayoutRow* rowAt(int y) const { return m_layout.rowAt(y, m_scrollY); }
+    QString toolTipAt(QPoint pos) const;
+
+    // Geometry of the current frame.
+    std::vector<DrawItem> rowItems(std::uint32_t lane, std::uint16_t row) const;
+    // Canvas rectangle of an event (1 px minimum width); nullopt when its row is not shown.
+    std::optional<QRectF> eventRect(EventRef ref) const;
+    // The idle stretches the utilisation strip of `deviceId` marks in the visible range.
+    std::vector<TimeRange> idleMarks(std::uint32_t deviceId) const;
+
+    // Navigation (all through ViewState).
+    void zoomAt(double x, double factor);
+    // Pans by dx pixels; `record` makes it an undo step (the first move of a drag).
+    void panPixels(double dx, bool record = false);
+    void fitAll();
+    bool undoZoom();
+    void zoomToSelectedRange();
+    // Brings `ref` into view (keeps the zoom when it fits, else ~5x its duration), expands and
+    // scrolls to its lane and selects it. Also runs on ViewState::revealRequested.
+    void revealEvent(EventRef ref);
+    int scrollY() const { return m_scrollY; }
+    void setScrollY(int y);
+
+    // Lanes.
+    void setHideIdleLanes(bool hide);
+    bool hideIdleLanes() const { return m_layout.hideIdle(); }
+    void setLaneHidden(std::uint32_t lane, bool hidden);
+    void setLanePinned(std::uint32_t lane, bool pinned);
+    void setGroupExpanded(std::uint32_t group, bool expanded);
+    void showAllLanes();
+
+    // Paints lanes and overlays as the canvas would (the benchmark and screenshots use it).
+    void paintCanvas(QPainter& p, QSize size, qreal dpr);
+    EventRef hovered() const { return m_hover; }
+    void setHovered(EventRef ref);
+
+protected:
+    void resizeEvent(QResizeEvent* event) override;
+    void changeEvent(QEvent* event) override;
+
+private:
+    friend class TimelineCanvas;
+    PaintContext makeContext(QSize size, qreal dpr) const;
+    // Live layer over the cached lanes: selection, partner arrow or indicator, hover, cursor,
+    // measured range (timelineoverlay.cpp).
+    void paintOverlay(QPainter& p, const PaintContext& ctx) const;
+    void onTraceChanged();
+    void layoutChanged();
+    void updateScrollBar();
+    void repaintAll();
+
+    ViewState* m_state;
+    LaneLayout m_layout;
+    mutable LanePainter m_painter;
+    LaneHeader* m_header = nullptr;
+    TimeRuler* m_ruler = nullptr;
+    TimelineCanvas* m_canvas = nullptr;
+    QScrollBar* m_vbar = nullptr;
+    int m_scrollY = 0;
+    EventRef m_hover;
+    TimelinePalette m_palette;
+};
+
+} // namespace strobe
