@@ -59,10 +59,12 @@ QString bytesText(std::uint64_t b) {
 }
 
 // Start, end and duration of an event.
-DetailSection timing(const Lane& lane, std::uint32_t i) {
+// Times are shown from the trace's start, as on the timeline's ruler.
+DetailSection timing(const Trace& t, const Lane& lane, std::uint32_t i) {
+    const TimeNs origin = t.timeRange().start;
     return {QStringLiteral("Timing"),
-            {{QStringLiteral("Start"), formatTimestamp(lane.start(i))},
-             {QStringLiteral("End"), formatTimestamp(lane.end(i))},
+            {{QStringLiteral("Start"), formatTimestamp(lane.start(i), origin)},
+             {QStringLiteral("End"), formatTimestamp(lane.end(i), origin)},
              {QStringLiteral("Duration"), formatDuration(lane.end(i) - lane.start(i))}}};
 }
 
@@ -93,7 +95,8 @@ std::optional<TimeNs> apiSection(const Trace& t, EventRef api, std::optional<std
         d.items.push_back({QStringLiteral("API call"),
                            Trace::stripApiVersionSuffix(t.string(l.nameId(api.index)))});
         d.items.push_back({QStringLiteral("Thread"), threadLabel(t, l.owner())});
-        d.items.push_back({QStringLiteral("Start"), formatTimestamp(l.start(api.index))});
+        d.items.push_back(
+            {QStringLiteral("Start"), formatTimestamp(l.start(api.index), t.timeRange().start)});
         d.items.push_back({QStringLiteral("Duration"), formatDuration(*duration)});
         d.items.push_back(
             {QStringLiteral("Launch latency"), formatDuration(gpuStart - l.start(api.index))});
@@ -115,7 +118,7 @@ void describeKernel(const Trace& t, std::uint32_t k, EventDetails& out) {
     if (c.mangledName != kNoString && c.mangledName != c.demangledName)
         out.sections.back().items.push_back(
             {QStringLiteral("Mangled name"), t.string(c.mangledName)});
-    out.sections.push_back(timing(t.lane(rec.self.lane), rec.self.index));
+    out.sections.push_back(timing(t, t.lane(rec.self.lane), rec.self.index));
 
     const std::uint64_t threadsPerBlock =
         std::uint64_t(c.block[0]) * std::uint64_t(c.block[1]) * std::uint64_t(c.block[2]);
@@ -200,7 +203,7 @@ void addBandwidth(DetailSection& s, std::uint64_t bytes, TimeNs ns) {
 void describeMemcpy(const Trace& t, const MemcpyRecord& m, EventDetails& out) {
     const Lane& lane = t.lane(m.self.lane);
     out.title = QStringLiteral("Memcpy ") % memcpyKindLabel(m.copyKind);
-    out.sections.push_back(timing(lane, m.self.index));
+    out.sections.push_back(timing(t, lane, m.self.index));
     DetailSection d{QStringLiteral("Memory copy"),
                     {{QStringLiteral("Bytes"), bytesText(m.bytes)},
                      {QStringLiteral("Direction"), memcpyKindLabel(m.copyKind)},
@@ -223,7 +226,7 @@ void describeMemcpy(const Trace& t, const MemcpyRecord& m, EventDetails& out) {
 void describeMemset(const Trace& t, const MemsetRecord& m, EventDetails& out) {
     const Lane& lane = t.lane(m.self.lane);
     out.title = QStringLiteral("Memset");
-    out.sections.push_back(timing(lane, m.self.index));
+    out.sections.push_back(timing(t, lane, m.self.index));
     DetailSection d{QStringLiteral("Memory set"),
                     {{QStringLiteral("Bytes"), bytesText(m.bytes)},
                      {QStringLiteral("Value"), num(m.value)},
@@ -276,7 +279,7 @@ EventDetails describeEvent(const Trace& t, EventRef ref) {
               {QStringLiteral("Return value"), QString::number(a.returnValue)},
               {QStringLiteral("Correlation id"), num(a.correlationId)},
               {QStringLiteral("Launched GPU work"), gpuOpName(t, a.gpuOp)}}});
-        out.sections.push_back(timing(lane, i));
+        out.sections.push_back(timing(t, lane, i));
         break;
     }
     case LaneKind::Osrt: {
@@ -287,7 +290,7 @@ EventDetails describeEvent(const Trace& t, EventRef ref) {
                                  {QStringLiteral("Thread"), threadLabel(t, lane.owner())},
                                  {QStringLiteral("Return value"), QString::number(o.returnValue)},
                                  {QStringLiteral("Nesting level"), num(o.nestingLevel)}}});
-        out.sections.push_back(timing(lane, i));
+        out.sections.push_back(timing(t, lane, i));
         break;
     }
     case LaneKind::Nvtx:
@@ -318,7 +321,7 @@ EventDetails describeEvent(const Trace& t, EventRef ref) {
             d.items.push_back(
                 {QStringLiteral("End"), QStringLiteral("not recorded (drawn to the trace end)")});
         out.sections.push_back(std::move(d));
-        out.sections.push_back(timing(lane, i));
+        out.sections.push_back(timing(t, lane, i));
         break;
     }
     }

@@ -58,7 +58,7 @@ QVariant KernelSummaryModel::data(const QModelIndex& index, int role) const {
     auto duration = [&](TimeNs v) { return raw ? QVariant(qlonglong(v)) : formatDuration(v); };
     auto fractional = [&](double v, int decimals) {
         return raw ? QVariant(QString::number(v, 'f', decimals).toDouble())
-                   : QVariant(formatDuration(v));
+                   : QVariant(formatMeanDuration(v));
     };
     switch (col) {
     case Name:

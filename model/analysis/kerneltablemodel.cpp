@@ -302,9 +302,9 @@ QVariant KernelTableModel::data(const QModelIndex& index, int role) const {
     case Duration:
         return formatDuration(duration);
     case Start:
-        return formatTimestamp(m_start[k]);
+        return formatTimestamp(m_start[k], m_trace->timeRange().start);
     case End:
-        return formatTimestamp(m_end[k]);
+        return formatTimestamp(m_end[k], m_trace->timeRange().start);
     case Device:
         return QString::number(s.deviceId);
     case Stream:

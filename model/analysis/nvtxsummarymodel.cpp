@@ -38,7 +38,8 @@ QVariant NvtxSummaryModel::data(const QModelIndex& index, int role) const {
         return {};
     auto duration = [&](TimeNs v) { return raw ? QVariant(qlonglong(v)) : formatDuration(v); };
     auto fractional = [&](double v) {
-        return raw ? QVariant(QString::number(v, 'f', 1).toDouble()) : QVariant(formatDuration(v));
+        return raw ? QVariant(QString::number(v, 'f', 1).toDouble())
+                   : QVariant(formatMeanDuration(v));
     };
     switch (col) {
     case Range:

@@ -1,0 +1,71 @@
+// SPDX-License-Identifier: MIT
+#include "analysistestdata.h"
+#include "eventdetails.h"
+#include "traceloader.h"
+
+#include <gtest/gtest.h>
+
+using namespace strobe;
+using namespace strobe::test;
+
+namespace {
+
+TEST(EventDetails, KernelShowsLaunchApiOccupancyAndWarnings) {
+    // 2 blocks on a 4-SM GPU; 100 ns kernel after a 500 ns launch call.
+    const auto trace = kernelTrace({{"k", "void k<int>(int)", 10'000, 100, 2}});
+    const EventDetails d = describeEvent(*trace, trace->kernels()[0].self);
+    EXPECT_EQ(d.title, QStringLiteral("Kernel k"));
+    EXPECT_EQ(d.value(QStringLiteral("Kernel"), QStringLiteral("Demangled name")),
+              QStringLiteral("void k<int>(int)"));
+    EXPECT_EQ(d.value(QStringLiteral("Launch configuration"), QStringLiteral("Threads per block")),
+              QStringLiteral("128"));
+    EXPECT_EQ(d.value(QStringLiteral("Launch configuration"), QStringLiteral("Total threads")),
+              QStringLiteral("256"));
+    EXPECT_EQ(d.value(QStringLiteral("Launch API call"), QStringLiteral("API call")),
+              QStringLiteral("cudaLaunchKernel"));
+    EXPECT_EQ(d.value(QStringLiteral("Launch API call"), QStringLiteral("Launch latency")),
+              QStringLiteral("1.000 us"));
+    EXPECT_EQ(d.value(QStringLiteral("Device"), QStringLiteral("SM count")), QStringLiteral("4"));
+    // 128 threads = 4 warps, 32 regs: 16 blocks by registers and warps, 32 by the SM -> 64 warps.
+    EXPECT_EQ(d.value(QStringLiteral("Theoretical occupancy"), QStringLiteral("Occupancy")),
+              QStringLiteral("100.0 % (64 of 64 warps per SM)"));
+    ASSERT_EQ(d.warnings.size(), 2);
+    EXPECT_TRUE(d.warnings[0].contains(QStringLiteral("2 blocks")));
+    EXPECT_TRUE(d.warnings[1].contains(QStringLiteral("launch overhead")));
+    const QString text = d.toText();
+    EXPECT_TRUE(text.startsWith(QStringLiteral("Kernel k\n")));
+    EXPECT_TRUE(text.contains(QStringLiteral("  Grid: (2, 1, 1)\n")));
+}
+
+TEST(EventDetails, ApiCallAndInvalidRef) {
+    const auto trace = kernelTrace({{"k", "k", 10'000, 100000, 400}});
+    const EventRef api = trace->kernels()[0].api;
+    ASSERT_TRUE(api.isValid());
+    const EventDetails d = describeEvent(*trace, api);
+    EXPECT_EQ(d.title, QStringLiteral("CUDA API cudaLaunchKernel"));
+    EXPECT_EQ(d.value(QStringLiteral("Call"), QStringLiteral("Launched GPU work")),
+              QStringLiteral("k"));
+    EXPECT_TRUE(describeEvent(*trace, EventRef{}).isEmpty());
+    EXPECT_TRUE(describeEvent(*trace, trace->kernels()[0].self).warnings.isEmpty());
+}
+
+TEST(EventDetails, EveryEventOfARealTraceIsDescribed) {
+    LoadResult r =
+        loadTrace(QStringLiteral(STROBE_FIXTURES_DIR "/nsys/nsys2026.2-h100-2gpu-nvtx.sqlite"));
+    ASSERT_TRUE(r.ok()) << r.error.toStdString();
+    const Trace& t = *r.trace;
+    for (std::uint32_t l = 0; l < t.lanes().size(); ++l) {
+        const std::uint32_t n = std::min<std::uint32_t>(t.lane(l).size(), 50);
+        for (std::uint32_t i = 0; i < n; ++i) {
+            const EventDetails d = describeEvent(t, EventRef{l, i});
+            EXPECT_FALSE(d.isEmpty()) << t.laneLabel(l).toStdString();
+            EXPECT_FALSE(d.sections.empty());
+        }
+    }
+    const auto memcpy = t.memcpys().front();
+    const EventDetails m = describeEvent(t, memcpy.self);
+    EXPECT_FALSE(
+        m.value(QStringLiteral("Memory copy"), QStringLiteral("Achieved bandwidth")).isEmpty());
+}
+
+} // namespace
