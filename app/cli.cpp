@@ -14,17 +14,20 @@ struct Command {
 };
 
 const std::array kCommands{
-    Command{"info",
-            "info FILE [--json]            what the trace holds: counts, GPUs, lanes, warnings",
+    Command{"info", "info FILE [--json]\n      what the trace holds: counts, GPUs, lanes, warnings",
             &runInfo},
+    Command{"synth",
+            "synth -o FILE --events N [--seed S] [--schema 2.9|3.13|3.25]\n"
+            "      write a realistic synthetic nsys-schema trace, deterministic for a seed",
+            &runSynth},
 };
 
 void printUsage(QTextStream& s) {
     s << "usage: strobe-cli COMMAND [ARGS...]\n\ncommands:\n";
     for (const Command& c : kCommands)
         s << "  " << c.synopsis << '\n';
-    s << "\n  --version                     print the version\n"
-         "  --help                        print this help\n\n"
+    s << "  --version\n      print the version\n"
+         "  --help\n      print this help\n\n"
          "Exit status: 0 success, 1 a file that cannot be read or written, 2 a usage error.\n";
 }
 
