@@ -137,11 +137,11 @@ QString foldedTooltip(const Trace& t, std::uint32_t lane, std::uint16_t row, con
     const TimeNs first = rv.start(item.first);
     const std::uint32_t lastK = item.first + item.count - 1;
     const TimeNs last = effectiveEnd(rv.start(lastK), rv.end(lastK));
-    return QLocale::c().toString(qulonglong(item.count)) % u' ' % eventNoun(l.kind(), item.count) %
-           QStringLiteral("\nFrom ") % formatDuration(first - t.timeRange().start) %
-           QStringLiteral(" to ") % formatDuration(last - t.timeRange().start) %
-           QStringLiteral("\nSpan: ") % formatDuration(last - first) %
-           QStringLiteral("\nZoom in to see them one by one");
+    return QLocale(QLocale::English, QLocale::UnitedStates).toString(qulonglong(item.count)) %
+           u' ' % eventNoun(l.kind(), item.count) % QStringLiteral("\nFrom ") %
+           formatDuration(first - t.timeRange().start) % QStringLiteral(" to ") %
+           formatDuration(last - t.timeRange().start) % QStringLiteral("\nSpan: ") %
+           formatDuration(last - first) % QStringLiteral("\nZoom in to see them one by one");
 }
 
 } // namespace strobe

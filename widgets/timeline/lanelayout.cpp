@@ -82,7 +82,7 @@ void LaneLayout::buildGroups() {
         return idx;
     };
     auto processGroup = [&](std::uint32_t p) {
-        return group(GroupKind::Process, p, std::nullopt, [&] {
+        return group(GroupKind::Process, p, std::nullopt, [&]() -> QString {
             const ProcessInfo& pi = t.processes()[p];
             const QString name =
                 pi.name != kNoString ? t.string(pi.name) : QStringLiteral("Process");
@@ -105,7 +105,7 @@ void LaneLayout::buildGroups() {
         case LaneKind::Nvtx: {
             const ThreadInfo& th = t.threads()[l.owner()];
             const std::uint32_t p = processGroup(th.process);
-            g = group(GroupKind::Thread, l.owner(), p, [&] {
+            g = group(GroupKind::Thread, l.owner(), p, [&]() -> QString {
                 const QString name =
                     th.name != kNoString ? t.string(th.name) : QStringLiteral("Thread");
                 return name % QStringLiteral(" [") % QString::number(th.tid) % u']';
@@ -124,7 +124,7 @@ void LaneLayout::buildGroups() {
         case LaneKind::Memset: {
             const StreamInfo& s = t.streams()[l.owner()];
             const std::uint32_t gpu = gpuGroup(s.deviceId);
-            g = group(GroupKind::Stream, l.owner(), gpu, [&] {
+            g = group(GroupKind::Stream, l.owner(), gpu, [&]() -> QString {
                 return gpuLabel(t, s.deviceId) % QStringLiteral(" / Stream ") %
                        QString::number(s.streamId);
             });

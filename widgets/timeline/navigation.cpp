@@ -39,13 +39,14 @@ TimeRange panBy(TimeRange view, TimeNs delta, TimeRange bounds) {
     return clampView({view.start + delta, view.end + delta}, bounds);
 }
 
-TimeRange revealRange(TimeRange view, TimeRange event) {
+TimeRange revealRange(TimeRange view, TimeRange event, double widthPx, double minPx) {
     const TimeNs dur = std::max<TimeNs>(1, event.duration());
-    if (event.start >= view.start && event.start + dur <= view.end)
-        return view;
-    const TimeNs span = view.duration();
+    const TimeNs span = std::max<TimeNs>(1, view.duration());
+    const bool fits = dur * 10 <= span * 9 && double(dur) / double(span) * widthPx >= minPx;
     const TimeNs centre = event.start + dur / 2;
-    if (dur * 10 <= span * 9) // fits with a little room
+    if (fits && event.start >= view.start && event.start + dur <= view.end)
+        return view;
+    if (fits)
         return {centre - span / 2, centre - span / 2 + span};
     const TimeNs wide = std::max<TimeNs>(kMinSpan, dur * 5);
     return {centre - wide / 2, centre - wide / 2 + wide};

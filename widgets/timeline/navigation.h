@@ -17,9 +17,10 @@ TimeRange clampView(TimeRange view, TimeRange bounds);
 TimeRange zoomAround(TimeRange view, TimeNs anchor, double factor, TimeRange bounds);
 // Shifts the view by `delta` ns (positive: later).
 TimeRange panBy(TimeRange view, TimeNs delta, TimeRange bounds);
-// The view that shows `event`: unchanged when already inside; same span, centred, when it fits;
-// otherwise about five times its duration, centred.
-TimeRange revealRange(TimeRange view, TimeRange event);
+// The view that shows `event` drawn `widthPx` wide. The zoom is kept when the event fits: at most
+// 90% of the span and at least `minPx` pixels wide (unchanged when already inside, else centred);
+// otherwise the view becomes about five times its duration, centred.
+TimeRange revealRange(TimeRange view, TimeRange event, double widthPx, double minPx = 3.0);
 
 } // namespace navigation
 } // namespace strobe

@@ -94,8 +94,13 @@ void TimelineCanvas::wheelEvent(QWheelEvent* event) {
 }
 
 double TimelineCanvas::keyboardAnchor() const {
-    const QPoint p = mapFromGlobal(QCursor::pos());
-    return rect().contains(p) ? double(p.x()) : width() / 2.0;
+    // The time under the mouse when it is over the lanes, else the middle of the view.
+    if (const auto t = m_view->viewState()->cursorTime()) {
+        const double x = m_view->mapping().toPx(*t);
+        if (x >= 0 && x < width())
+            return x;
+    }
+    return width() / 2.0;
 }
 
 void TimelineCanvas::keyPressEvent(QKeyEvent* event) {

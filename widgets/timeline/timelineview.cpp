@@ -150,20 +150,21 @@ TimelineHit TimelineView::hitTest(QPoint pos) const {
         return hit;
     const PaintContext ctx = makeContext(canvasSize(), 1.0);
     const auto& items = m_painter.rowItems(ctx, hit.row->lane, hit.row->row);
-    // Items are sorted by x; the last one starting at or left of the point may contain it.
-    const double x = pos.x() + 0.5;
-    auto it = std::upper_bound(items.begin(), items.end(), x,
-                               [](double v, const DrawItem& d) { return v < d.x0; });
+    // The pixel column [x, x + 1) under the point; items are sorted by x, so the last one
+    // starting left of the column's end is the only candidate.
+    const double x = pos.x();
+    auto it = std::upper_bound(items.begin(), items.end(), x + 1.0,
+                               [](double v, const DrawItem& d) { return v <= d.x0; });
     if (it == items.begin())
         return hit;
     --it;
-    if (x >= it->x1)
+    if (it->x1 <= x)
         return hit;
     hit.item = *it;
     const RowView rv = t->lane(hit.row->lane).rowView(hit.row->row);
     std::uint32_t k = it->first;
     if (it->isFolded) { // the covered event nearest the point
-        const TimeNs time = ctx.map.toTime(x);
+        const TimeNs time = ctx.map.toTime(x + 0.5);
         k = std::clamp(rv.firstEndingAfter(time), it->first, it->first + it->count - 1);
     }
     hit.event = EventRef{hit.row->lane, rv.laneIndex(k)};
@@ -253,7 +254,8 @@ void TimelineView::revealEvent(EventRef ref) {
         return;
     const Lane& l = t->lane(ref.lane);
     const TimeRange ev{l.start(ref.index), effectiveEnd(l.start(ref.index), l.end(ref.index))};
-    m_state->setVisibleRange(navigation::revealRange(m_state->visibleRange(), ev));
+    m_state->setVisibleRange(navigation::revealRange(m_state->visibleRange(), ev,
+                                                     canvasSize().width(), LanePainter::kMinPx));
     if (m_layout.hideIdle() && !m_layout.ensureShown(ref.lane))
         m_layout.setHideIdle(false);
     m_layout.ensureShown(ref.lane);

@@ -1,0 +1,345 @@
+// SPDX-License-Identifier: MIT
+#include "synthtraces.h"
+#include "timelineview.h"
+#include "traceloader.h"
+#include "viewstate.h"
+
+#include <QApplication>
+#include <QSignalSpy>
+#include <QTest>
+#include <QWheelEvent>
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+using namespace strobe;
+
+namespace {
+void ensureApp() {
+    static int argc = 1;
+    static char name[] = "test_timelineview";
+    static char* argv[] = {name, nullptr};
+    if (!QApplication::instance())
+        new QApplication(argc, argv);
+}
+
+struct Fixture {
+    ViewState state;
+    TimelineView view{&state};
+    explicit Fixture(std::shared_ptr<const Trace> trace, QSize size = {1400, 700}) {
+        state.setTrace(std::move(trace));
+        view.resize(size);
+    }
+    void show() {
+        view.show();
+        EXPECT_TRUE(QTest::qWaitForWindowExposed(&view));
+    }
+    QWidget* canvas() const { return view.canvas(); }
+};
+
+std::uint32_t laneOfKind(const Trace& t, LaneKind k) {
+    for (std::uint32_t i = 0; i < t.lanes().size(); ++i) {
+        if (t.lane(i).kind() == k)
+            return i;
+    }
+    return ~0u;
+}
+
+// Centre of the row drawing (lane, row), in canvas coordinates.
+int rowCentre(const TimelineView& v, std::uint32_t lane, std::uint16_t row) {
+    const LayoutRow* r = v.laneLayout().findLaneRow(lane, row);
+    EXPECT_NE(r, nullptr);
+    return r ? v.laneLayout().viewY(*r, v.scrollY()) + r->height / 2 : -1;
+}
+
+void sendMouse(QWidget* w, QEvent::Type type, QPoint pos, Qt::MouseButtons buttons) {
+    QMouseEvent e(type, QPointF(pos), w->mapToGlobal(QPointF(pos)), Qt::LeftButton, buttons,
+                  Qt::NoModifier);
+    QApplication::sendEvent(w, &e);
+}
+
+void sendWheel(QWidget* w, QPoint pos, QPoint angle, Qt::KeyboardModifiers mods = {}) {
+    QWheelEvent e(QPointF(pos), w->mapToGlobal(QPointF(pos)), QPoint(), angle, Qt::NoButton, mods,
+                  Qt::NoScrollPhase, false);
+    QApplication::sendEvent(w, &e);
+}
+
+// Independent idle computation: sort all GPU work of a device by start and sweep.
+std::vector<TimeRange> idleByHand(const Trace& t, std::uint32_t device, TimeNs threshold) {
+    std::vector<std::pair<TimeNs, TimeNs>> iv;
+    for (const Lane& l : t.lanes()) {
+        const LaneKind k = l.kind();
+        if (k != LaneKind::Kernels && k != LaneKind::Memcpy && k != LaneKind::Memset)
+            continue;
+        if (t.streams()[l.owner()].deviceId != device)
+            continue;
+        for (std::uint32_t i = 0; i < l.size(); ++i)
+            iv.push_back({l.start(i), std::max(l.end(i), l.start(i) + 1)});
+    }
+    std::sort(iv.begin(), iv.end());
+    std::vector<TimeRange> gaps;
+    TimeNs reach = iv.empty() ? 0 : iv.front().first;
+    for (auto [s, e] : iv) {
+        if (s > reach && s - reach >= threshold)
+            gaps.push_back({reach, s});
+        reach = std::max(reach, e);
+    }
+    return gaps;
+}
+} // namespace
+
+class TimelineViewTest : public ::testing::Test {
+protected:
+    void SetUp() override { ensureApp(); }
+};
+
+TEST_F(TimelineViewTest, MapsTimeToPixelsAtSeveralZoomLevels) {
+    Fixture f(synth_traces::smallTrace());
+    const int w = f.view.canvasSize().width();
+    ASSERT_GT(w, 500);
+    f.state.setVisibleRange({0, 10'000});
+    EXPECT_DOUBLE_EQ(f.view.mapping().toPx(5'000), w / 2.0);
+    f.state.setVisibleRange({1'000, 2'000});
+    EXPECT_DOUBLE_EQ(f.view.mapping().toPx(1'250), w / 4.0);
+    EXPECT_DOUBLE_EQ(f.view.mapping().toPx(0), -double(w));
+    // The drawn gemm kernel [1000, 3000) at [0, 10000): x from w/10 to 3w/10.
+    f.state.setVisibleRange({0, 10'000});
+    const std::uint32_t kernels = laneOfKind(*f.state.trace(), LaneKind::Kernels);
+    const auto items = f.view.rowItems(kernels, 0);
+    ASSERT_EQ(items.size(), 2u);
+    EXPECT_DOUBLE_EQ(items[0].x0, w / 10.0);
+    EXPECT_DOUBLE_EQ(items[0].x1, 3.0 * w / 10.0);
+}
+
+TEST_F(TimelineViewTest, HitTestsEventsAndLanes) {
+    Fixture f(synth_traces::smallTrace());
+    const Trace& t = *f.state.trace();
+    f.state.setVisibleRange({0, 10'000});
+    const auto m = f.view.mapping();
+    const std::uint32_t kernels = laneOfKind(t, LaneKind::Kernels);
+    const int y0 = rowCentre(f.view, kernels, 0), y1 = rowCentre(f.view, kernels, 1);
+    EXPECT_EQ(f.view.laneAt(y0), int(kernels));
+    EXPECT_EQ(f.view.laneAt(y1), int(kernels));
+    EXPECT_EQ(f.view.laneAt(2), -1); // process header
+    // gemm [1000, 3000) is lane index 0 (row 0); the overlapping relu [2000, 2500) index 1 (row 1)
+    EXPECT_EQ(f.view.eventAt(QPoint(int(m.toPx(2'200)), y0)), (EventRef{kernels, 0}));
+    EXPECT_EQ(f.view.eventAt(QPoint(int(m.toPx(2'200)), y1)), (EventRef{kernels, 1}));
+    EXPECT_FALSE(f.view.eventAt(QPoint(int(m.toPx(4'000)), y0)).isValid()); // empty space
+    EXPECT_FALSE(f.view.eventAt(QPoint(int(m.toPx(2'800)), y1)).isValid());
+    const QString tip = f.view.toolTipAt(QPoint(int(m.toPx(2'200)), y0));
+    EXPECT_TRUE(tip.contains(u"ampere_sgemm_128x64_nn"));
+    EXPECT_TRUE(tip.contains(u"Grid: (80, 1, 1)"));
+    EXPECT_TRUE(tip.contains(u"Registers per thread: 96"));
+    EXPECT_TRUE(tip.contains(u"Duration: 2.000 \u00b5s"));
+    const std::uint32_t memcpy = laneOfKind(t, LaneKind::Memcpy);
+    const QString copyTip =
+        f.view.toolTipAt(QPoint(int(m.toPx(4'000)), rowCentre(f.view, memcpy, 0)));
+    EXPECT_TRUE(copyTip.contains(u"Host to device"));
+    EXPECT_TRUE(copyTip.contains(u"2000.00 GB/s")); // 4 MB in 2 us
+    const std::uint32_t api = laneOfKind(t, LaneKind::CudaApi);
+    const QString apiTip = f.view.toolTipAt(QPoint(int(m.toPx(150)), rowCentre(f.view, api, 0)));
+    EXPECT_TRUE(apiTip.startsWith(u"cudaLaunchKernel\n"));
+    EXPECT_TRUE(apiTip.contains(u"Return value: 0"));
+}
+
+TEST_F(TimelineViewTest, FoldedItemsCountTheirEvents) {
+    TraceBuilder b(QStringLiteral("dense"));
+    KernelConfig cfg;
+    cfg.shortName = b.intern("tiny");
+    for (int i = 0; i < 1000; ++i)
+        b.addKernel(1, 0, 1, 7, TimeNs(i) * 100, TimeNs(i) * 100 + 10, cfg, std::nullopt,
+                    std::nullopt);
+    b.addKernel(1, 0, 1, 7, 1'000'000, 1'000'010, cfg, std::nullopt, std::nullopt);
+    Fixture f(std::shared_ptr<const Trace>(b.finish()));
+    const std::uint32_t kernels = laneOfKind(*f.state.trace(), LaneKind::Kernels);
+    const auto items = f.view.rowItems(kernels, 0);
+    ASSERT_EQ(items.size(), 2u);
+    EXPECT_TRUE(items[0].isFolded);
+    EXPECT_EQ(items[0].count, 1000u);
+    const QPoint p(int(items[0].x0), rowCentre(f.view, kernels, 0));
+    const TimelineHit hit = f.view.hitTest(p);
+    ASSERT_TRUE(hit.item.has_value());
+    EXPECT_EQ(hit.item->count, 1000u);
+    EXPECT_TRUE(hit.event.isValid());
+    const QString tip = f.view.toolTipAt(p);
+    EXPECT_TRUE(tip.startsWith(u"1,000 kernels\n")) << tip.toStdString();
+    EXPECT_TRUE(tip.contains(u"Span: 99.91 \u00b5s")) << tip.toStdString();
+}
+
+TEST_F(TimelineViewTest, WheelZoomsAtTheCursorAndKeysPanAndUndo) {
+    Fixture f(synth_traces::smallTrace());
+    f.show();
+    QWidget* c = f.canvas();
+    const int w = c->width();
+    f.state.setVisibleRange({0, 10'000});
+    const double x = w / 4.0;
+    const TimeNs anchor = f.view.mapping().toTime(x);
+    sendWheel(c, QPoint(int(x), 50), QPoint(0, 120));
+    const TimeRange z = f.state.visibleRange();
+    EXPECT_NEAR(double(z.duration()), 8'000.0, 1.0);
+    EXPECT_NEAR(f.view.mapping().toPx(anchor), x, 1.0); // the anchor stayed put
+    // Ctrl+wheel zooms too; wheel back out.
+    sendWheel(c, QPoint(int(x), 50), QPoint(0, -120), Qt::ControlModifier);
+    EXPECT_NEAR(double(f.state.visibleRange().duration()), 10'000.0, 2.0);
+
+    // Keyboard: W zooms in about the middle (no cursor time), D pans right by 15%.
+    f.state.setVisibleRange({0, 10'000});
+    f.state.setCursorTime(std::nullopt);
+    QTest::keyClick(c, Qt::Key_W);
+    EXPECT_NEAR(double(f.state.visibleRange().duration()), 7'000.0, 1.0);
+    EXPECT_NEAR(double(f.state.visibleRange().start), 1'500.0, 1.0);
+    const TimeRange beforePan = f.state.visibleRange();
+    QTest::keyClick(c, Qt::Key_D);
+    EXPECT_NEAR(double(f.state.visibleRange().start - beforePan.start), 0.15 * 7'000, 2.0);
+    QTest::keyClick(c, Qt::Key_Left);
+    EXPECT_NEAR(double(f.state.visibleRange().start), double(beforePan.start), 2.0);
+    // Shift+wheel pans: one notch back is 10% of the width earlier.
+    sendWheel(c, QPoint(10, 50), QPoint(0, 120), Qt::ShiftModifier);
+    EXPECT_NEAR(double(f.state.visibleRange().start), double(beforePan.start) - 700.0, 2.0);
+    // Backspace undoes the last recorded zoom (W), Home fits all.
+    f.state.setVisibleRange({2'000, 3'000});
+    QTest::keyClick(c, Qt::Key_Backspace);
+    EXPECT_NE(f.state.visibleRange(), (TimeRange{2'000, 3'000}));
+    QTest::keyClick(c, Qt::Key_Home);
+    EXPECT_EQ(f.state.visibleRange(), f.state.trace()->timeRange());
+}
+
+TEST_F(TimelineViewTest, DragPansAndClickSelectsWithPartner) {
+    Fixture f(synth_traces::smallTrace());
+    f.show();
+    QWidget* c = f.canvas();
+    const Trace& t = *f.state.trace();
+    f.state.setVisibleRange({2'000, 7'000});
+    const double nsPerPx = f.view.mapping().nsPerPx();
+    const int y = rowCentre(f.view, laneOfKind(t, LaneKind::Kernels), 0);
+    sendMouse(c, QEvent::MouseButtonPress, QPoint(400, y), Qt::LeftButton);
+    sendMouse(c, QEvent::MouseMove, QPoint(350, y), Qt::LeftButton);
+    sendMouse(c, QEvent::MouseMove, QPoint(300, y), Qt::LeftButton);
+    sendMouse(c, QEvent::MouseButtonRelease, QPoint(300, y), Qt::NoButton);
+    EXPECT_NEAR(double(f.state.visibleRange().start), 2'000 + 100 * nsPerPx, 2.0);
+    EXPECT_EQ(f.state.visibleRange().duration(), 5'000);
+    EXPECT_FALSE(f.state.selection().isValid()); // a drag does not select
+    EXPECT_TRUE(f.state.undoZoom());             // the whole drag is one undo step
+    EXPECT_EQ(f.state.visibleRange(), (TimeRange{2'000, 7'000}));
+    f.state.setVisibleRange({0, 10'000});
+
+    QSignalSpy spy(&f.state, &ViewState::selectionChanged);
+    const std::uint32_t kernels = laneOfKind(t, LaneKind::Kernels);
+    const QPoint onGemm(int(f.view.mapping().toPx(1'500)), y);
+    sendMouse(c, QEvent::MouseButtonPress, onGemm, Qt::LeftButton);
+    sendMouse(c, QEvent::MouseButtonRelease, onGemm, Qt::NoButton);
+    EXPECT_EQ(spy.count(), 1);
+    EXPECT_EQ(f.state.selection(), (EventRef{kernels, 0}));
+    const EventRef api = t.partnerOf(f.state.selection());
+    ASSERT_TRUE(api.isValid());
+    EXPECT_EQ(t.lane(api.lane).kind(), LaneKind::CudaApi);
+    EXPECT_TRUE(f.view.eventRect(api).has_value());
+    // Painting with a selection and its partner works offscreen.
+    QImage img(c->size(), QImage::Format_ARGB32_Premultiplied);
+    c->render(&img);
+}
+
+TEST_F(TimelineViewTest, RulerDragMeasuresARangeAndZoomsToIt) {
+    Fixture f(synth_traces::smallTrace());
+    f.show();
+    f.state.setVisibleRange({0, 10'000});
+    QWidget* ruler = reinterpret_cast<QWidget*>(f.view.ruler());
+    const auto m = f.view.mapping();
+    sendMouse(ruler, QEvent::MouseButtonPress, QPoint(int(m.toPx(2'000)), 10), Qt::LeftButton);
+    sendMouse(ruler, QEvent::MouseMove, QPoint(int(m.toPx(4'000)), 10), Qt::LeftButton);
+    sendMouse(ruler, QEvent::MouseButtonRelease, QPoint(int(m.toPx(4'000)), 10), Qt::NoButton);
+    ASSERT_TRUE(f.state.selectedRange().has_value());
+    EXPECT_NEAR(double(f.state.selectedRange()->duration()), 2'000.0, 2 * m.nsPerPx() + 1);
+    QTest::keyClick(f.canvas(), Qt::Key_Z);
+    EXPECT_EQ(f.state.visibleRange(), *f.state.selectedRange());
+}
+
+TEST_F(TimelineViewTest, RevealKeepsZoomWhenItFitsAndSelects) {
+    Fixture f(synth_traces::smallTrace());
+    const Trace& t = *f.state.trace();
+    const std::uint32_t memset = laneOfKind(t, LaneKind::Memset);
+    f.state.setVisibleRange({0, 3'000});
+    f.view.laneLayout().setAllExpanded(false);
+    f.state.reveal(EventRef{memset, 0}); // [9000, 10000) fits in 3000 ns
+    EXPECT_EQ(f.state.visibleRange(), (TimeRange{8'000, 11'000}));
+    EXPECT_EQ(f.state.selection(), (EventRef{memset, 0}));
+    EXPECT_NE(f.view.laneLayout().findLaneRow(memset, 0), nullptr); // expanded for it
+    f.state.setVisibleRange({0, 100});
+    f.state.reveal(EventRef{memset, 0});
+    EXPECT_EQ(f.state.visibleRange(), (TimeRange{7'000, 12'000})); // ~5x its duration
+}
+
+TEST_F(TimelineViewTest, UtilisationStripMarksExactlyTheIdleStretches) {
+    Fixture f(synth_traces::smallTrace());
+    f.state.fitAll();
+    const Trace& t = *f.state.trace();
+    EXPECT_TRUE(f.view.idleMarks(0).empty()); // default threshold 100 us: none
+    for (TimeNs threshold : {400, 500, 501, 2'900, 2'901}) {
+        f.state.setIdleThresholdNs(threshold);
+        EXPECT_EQ(f.view.idleMarks(0), idleByHand(t, 0, threshold)) << threshold;
+    }
+    f.state.setIdleThresholdNs(500);
+    EXPECT_EQ(f.view.idleMarks(0).size(), 3u);
+}
+
+TEST_F(TimelineViewTest, RealFixtureIdleMarksMatchTheData) {
+    auto r =
+        loadTrace(QStringLiteral(STROBE_FIXTURES_DIR "/nsys/nsys2026.2-h100-2gpu-nvtx.sqlite"));
+    ASSERT_TRUE(r.ok()) << r.error.toStdString();
+    Fixture f(std::shared_ptr<const Trace>(std::move(r.trace)));
+    const Trace& t = *f.state.trace();
+    ASSERT_GE(t.gpus().size(), 2u);
+    f.state.fitAll();
+    std::size_t total = 0;
+    for (TimeNs threshold : {TimeNs(10'000), TimeNs(100'000)}) {
+        f.state.setIdleThresholdNs(threshold);
+        for (const GpuInfo& g : t.gpus()) {
+            const auto want = idleByHand(t, g.id, threshold);
+            EXPECT_EQ(f.view.idleMarks(g.id), want) << g.id << " " << threshold;
+            total += want.size();
+        }
+    }
+    EXPECT_GT(total, 0u);
+}
+
+TEST_F(TimelineViewTest, EveryKernelOfARealFixtureIsDrawnWhenZoomedToIt) {
+    auto r =
+        loadTrace(QStringLiteral(STROBE_FIXTURES_DIR "/nsys/nsys2026.2-h100-2gpu-nvtx.sqlite"));
+    ASSERT_TRUE(r.ok()) << r.error.toStdString();
+    Fixture f(std::shared_ptr<const Trace>(std::move(r.trace)));
+    const Trace& t = *f.state.trace();
+    ASSERT_GT(t.kernelCount(), 100u);
+    const QSize canvas = f.view.canvasSize();
+    std::size_t drawn = 0;
+    for (std::size_t i = 0; i < t.kernelCount(); ++i) {
+        const EventRef ref = t.kernels()[i].self;
+        f.state.reveal(ref);
+        const Lane& lane = t.lane(ref.lane);
+        const std::uint16_t row = lane.row(ref.index);
+        const RowView rv = lane.rowView(row);
+        // The kernel's position k in its row.
+        std::uint32_t k = rv.firstStartingAtOrAfter(lane.start(ref.index));
+        while (k < rv.size() && rv.laneIndex(k) != ref.index)
+            ++k;
+        ASSERT_LT(k, rv.size());
+        const auto items = f.view.rowItems(ref.lane, row);
+        const auto it = std::find_if(items.begin(), items.end(), [&](const DrawItem& d) {
+            return d.first <= k && k < d.first + d.count;
+        });
+        ASSERT_NE(it, items.end()) << "kernel " << i;
+        EXPECT_GE(it->x1 - it->x0, 1.0);
+        EXPECT_LT(it->x0, canvas.width());
+        EXPECT_GT(it->x1, 0.0);
+        const auto rect = f.view.eventRect(ref);
+        ASSERT_TRUE(rect.has_value());
+        EXPECT_GE(rect->top(), 0.0);
+        EXPECT_LE(rect->bottom(), canvas.height());
+        EXPECT_EQ(f.view.eventAt(rect->center().toPoint()).lane, ref.lane)
+            << rect->x() << "," << rect->y() << " " << rect->width() << "x" << rect->height()
+            << " item " << it->x0 << ".." << it->x1 << " row " << row;
+        if (::testing::Test::HasFailure())
+            break;
+        ++drawn;
+    }
+    EXPECT_EQ(drawn, t.kernelCount());
+}
