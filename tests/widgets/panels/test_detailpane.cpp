@@ -1,0 +1,55 @@
+// SPDX-License-Identifier: MIT
+#include "detailpane.h"
+#include "paneltesthelpers.h"
+
+#include <QClipboard>
+#include <QTest>
+#include <gtest/gtest.h>
+
+using namespace strobe;
+using namespace strobe::test;
+
+namespace {
+
+TEST(DetailPane, ShowsTheSelectionAndCopiesItAsText) {
+    ensureApplication();
+    ViewState state;
+    state.setTrace(cloverleaf());
+    DetailPane pane(&state);
+    EXPECT_TRUE(pane.details().isEmpty());
+
+    const Trace& t = *cloverleaf();
+    state.setSelection(t.kernels()[0].self);
+    ASSERT_FALSE(pane.details().isEmpty());
+    EXPECT_EQ(pane.details().value(QStringLiteral("Device"), QStringLiteral("SM count")),
+              QStringLiteral("108"));
+    EXPECT_FALSE(pane.details()
+                     .value(QStringLiteral("Theoretical occupancy"), QStringLiteral("Limited by"))
+                     .isEmpty());
+    EXPECT_EQ(pane.details().value(QStringLiteral("Launch API call"), QStringLiteral("API call")),
+              QStringLiteral("cudaLaunchKernel"));
+
+    pane.copyToClipboard();
+    EXPECT_EQ(QApplication::clipboard()->text(), pane.text());
+    EXPECT_TRUE(pane.text().contains(QStringLiteral("Registers per thread: ")));
+
+    // A memcpy shows bytes and bandwidth.
+    state.setSelection(t.memcpys().front().self);
+    EXPECT_TRUE(pane.details().title.startsWith(QStringLiteral("Memcpy")));
+    EXPECT_FALSE(
+        pane.details().value(QStringLiteral("Memory copy"), QStringLiteral("Bytes")).isEmpty());
+
+    // Ctrl+C copies too.
+    pane.show();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&pane));
+    QApplication::clipboard()->clear();
+    pane.activateWindow();
+    pane.setFocus();
+    QTest::keyClick(&pane, Qt::Key_C, Qt::ControlModifier);
+    EXPECT_EQ(QApplication::clipboard()->text(), pane.text());
+
+    state.setSelection(EventRef{});
+    EXPECT_TRUE(pane.details().isEmpty());
+}
+
+} // namespace

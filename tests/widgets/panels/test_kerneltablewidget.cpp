@@ -1,0 +1,108 @@
+// SPDX-License-Identifier: MIT
+#include "detailpane.h"
+#include "kerneltablemodel.h"
+#include "kerneltablewidget.h"
+#include "paneltesthelpers.h"
+#include "tableroles.h"
+
+#include <QAbstractItemModelTester>
+#include <QCheckBox>
+#include <QLineEdit>
+#include <QSignalSpy>
+#include <QTableView>
+#include <QTest>
+#include <gtest/gtest.h>
+
+using namespace strobe;
+using namespace strobe::test;
+
+namespace {
+
+class KernelTableWidgetTest : public ::testing::Test {
+protected:
+    void SetUp() override {
+        ensureApplication();
+        ASSERT_TRUE(cloverleaf());
+        state.setTrace(cloverleaf());
+    }
+    ViewState state;
+};
+
+TEST_F(KernelTableWidgetTest, FollowsTheTraceAndPassesTheModelTester) {
+    KernelTableWidget w(&state);
+    QAbstractItemModelTester tester(w.model(),
+                                    QAbstractItemModelTester::FailureReportingMode::Fatal);
+    EXPECT_EQ(w.model()->rowCount(), 1312);
+    state.setTrace(nullptr);
+    EXPECT_EQ(w.model()->rowCount(), 0);
+    state.setTrace(cloverleaf());
+    EXPECT_EQ(w.model()->rowCount(), 1312);
+}
+
+TEST_F(KernelTableWidgetTest, DoubleClickRevealsAndOpensTheDetailPane) {
+    KernelTableWidget table(&state);
+    DetailPane pane(&state);
+    table.resize(1200, 600);
+    table.show();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&table));
+    table.view()->sortByColumn(KernelTableModel::Duration, Qt::DescendingOrder);
+    QSignalSpy reveal(&state, &ViewState::revealRequested);
+    QSignalSpy selection(&state, &ViewState::selectionChanged);
+
+    const QModelIndex cell = table.model()->index(0, KernelTableModel::Name);
+    QApplication::processEvents(); // let the view lay out its rows
+    const QRect rect = table.view()->visualRect(cell);
+    ASSERT_TRUE(rect.isValid());
+    QTest::mouseClick(table.view()->viewport(), Qt::LeftButton, {}, rect.center());
+    QTest::mouseDClick(table.view()->viewport(), Qt::LeftButton, {}, rect.center());
+
+    ASSERT_EQ(reveal.count(), 1);
+    EXPECT_EQ(selection.count(), 1);
+    const std::uint32_t longest = *table.model()->kernelAtRow(0);
+    const EventRef ref = cloverleaf()->kernels()[longest].self;
+    EXPECT_EQ(reveal.front().front().value<EventRef>(), ref);
+    EXPECT_EQ(state.selection(), ref);
+    // The longest kernel: the detail pane shows it.
+    EXPECT_EQ(pane.details().title,
+              QStringLiteral("Kernel ") + table.model()->data(cell, Qt::DisplayRole).toString());
+    EXPECT_FALSE(pane.details()
+                     .value(QStringLiteral("Launch configuration"), QStringLiteral("Grid"))
+                     .isEmpty());
+}
+
+TEST_F(KernelTableWidgetTest, SelectingAKernelElsewhereSelectsItsRow) {
+    KernelTableWidget w(&state);
+    const EventRef ref = cloverleaf()->kernels()[700].self;
+    state.setSelection(ref); // what the timeline does on a click
+    const QModelIndex current = w.view()->currentIndex();
+    ASSERT_TRUE(current.isValid());
+    EXPECT_EQ(current.row(), 700); // start order
+    EXPECT_EQ(w.model()->data(current, KernelIndexRole).toLongLong(), 700);
+    // After re-sorting the selection follows the kernel.
+    w.view()->sortByColumn(KernelTableModel::Duration, Qt::AscendingOrder);
+    EXPECT_EQ(*w.model()->kernelAtRow(w.view()->currentIndex().row()), 700u);
+}
+
+TEST_F(KernelTableWidgetTest, FiltersByNameAndRange) {
+    KernelTableWidget w(&state);
+    w.setNameFilter(QStringLiteral("xxx-no-such-kernel"));
+    EXPECT_EQ(w.model()->rowCount(), 0);
+    w.setNameFilter(QStringLiteral("^(?!.*xxx)"), true);
+    EXPECT_EQ(w.model()->rowCount(), 1312);
+    w.setNameFilter(QString());
+    const TimeRange all = cloverleaf()->timeRange();
+    // From the trace start to the 600th kernel's start: kernels 0..599 overlap.
+    const TimeNs mid = cloverleaf()->kernelAt(600).start;
+    state.setVisibleRange(TimeRange{all.start, mid});
+    w.setRangeRestriction(KernelTableWidget::RangeRestriction::VisibleRange);
+    EXPECT_GE(w.model()->rowCount(), 600);
+    EXPECT_LT(w.model()->rowCount(), 1312);
+    state.setVisibleRange(all);
+    EXPECT_EQ(w.model()->rowCount(), 1312); // follows the view
+    w.setRangeRestriction(KernelTableWidget::RangeRestriction::SelectedRange);
+    EXPECT_EQ(w.model()->rowCount(), 1312); // no selected range: all
+    state.setSelectedRange(TimeRange{all.start, all.start + 1});
+    EXPECT_LE(w.model()->rowCount(), 1);
+}
+
+} // namespace

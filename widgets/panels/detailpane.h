@@ -1,0 +1,39 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "eventdetails.h"
+
+#include <QWidget>
+
+class QLabel;
+class QTreeWidget;
+
+namespace strobe {
+
+class ViewState;
+
+// Details of the selected event (ViewState::selection): launch parameters, occupancy and the
+// launching API call for kernels; bytes, direction and bandwidth for memcpys and memsets;
+// basic facts for API calls, NVTX ranges and OS runtime calls. Everything can be copied as
+// text (Copy button, context menu, Ctrl+C).
+class DetailPane : public QWidget {
+    Q_OBJECT
+public:
+    explicit DetailPane(ViewState* state, QWidget* parent = nullptr);
+
+    const EventDetails& details() const { return m_details; }
+    QString text() const { return m_details.toText(); }
+    // Puts text() on the clipboard.
+    void copyToClipboard() const;
+
+private:
+    void showDetailsOf(EventRef ref);
+
+    ViewState* m_state;
+    EventDetails m_details;
+    QLabel* m_title;
+    QLabel* m_warnings;
+    QTreeWidget* m_tree;
+};
+
+} // namespace strobe

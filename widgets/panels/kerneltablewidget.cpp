@@ -1,0 +1,185 @@
+// SPDX-License-Identifier: MIT
+#include "kerneltablewidget.h"
+
+#include "kerneltablemodel.h"
+#include "tableexport.h"
+#include "viewstate.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QShortcut>
+#include <QTableView>
+#include <QToolButton>
+#include <QVBoxLayout>
+
+namespace strobe {
+
+KernelTableWidget::KernelTableWidget(ViewState* state, QWidget* parent)
+    : QWidget(parent)
+    , m_state(state)
+    , m_model(new KernelTableModel(this))
+    , m_view(new QTableView(this))
+    , m_filter(new QLineEdit(this))
+    , m_regex(new QCheckBox(tr("Regex"), this))
+    , m_demangled(new QCheckBox(tr("Demangled"), this))
+    , m_range(new QComboBox(this))
+    , m_configLabel(new QLabel(this))
+    , m_count(new QLabel(this)) {
+    m_filter->setPlaceholderText(tr("Filter kernels by name"));
+    m_filter->setClearButtonEnabled(true);
+    m_range->addItem(tr("Whole trace"), int(RangeRestriction::All));
+    m_range->addItem(tr("Visible range"), int(RangeRestriction::VisibleRange));
+    m_range->addItem(tr("Selected range"), int(RangeRestriction::SelectedRange));
+    m_configLabel->setVisible(false);
+    auto* clearConfigs = new QToolButton(this);
+    clearConfigs->setText(tr("Show all"));
+    clearConfigs->setVisible(false);
+    auto* exportCsv = new QPushButton(tr("Export CSV…"), this);
+
+    auto* bar = new QHBoxLayout;
+    bar->addWidget(m_filter, 1);
+    bar->addWidget(m_regex);
+    bar->addWidget(m_demangled);
+    bar->addWidget(m_range);
+    bar->addWidget(m_configLabel);
+    bar->addWidget(clearConfigs);
+    bar->addWidget(m_count);
+    bar->addWidget(exportCsv);
+
+    m_view->setModel(m_model);
+    m_view->setSortingEnabled(true);
+    m_view->sortByColumn(KernelTableModel::Start, Qt::AscendingOrder);
+    m_view->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_view->setSelectionMode(QAbstractItemView::ExtendedSelection);
+    m_view->setAlternatingRowColors(true);
+    m_view->setWordWrap(false);
+    m_view->verticalHeader()->hide();
+    // Fixed row heights keep a million rows cheap to lay out and scroll.
+    m_view->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
+    m_view->verticalHeader()->setDefaultSectionSize(fontMetrics().height() + 6);
+    m_view->horizontalHeader()->setStretchLastSection(true);
+    m_view->horizontalHeader()->resizeSection(KernelTableModel::Name, 260);
+
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addLayout(bar);
+    layout->addWidget(m_view, 1);
+
+    connect(m_filter, &QLineEdit::textChanged, this,
+            [this](const QString& t) { setNameFilter(t, m_regex->isChecked()); });
+    connect(m_regex, &QCheckBox::toggled, this,
+            [this](bool on) { setNameFilter(m_filter->text(), on); });
+    connect(m_demangled, &QCheckBox::toggled, this, &KernelTableWidget::setShowDemangled);
+    connect(m_range, &QComboBox::currentIndexChanged, this, [this] { applyRange(); });
+    connect(clearConfigs, &QToolButton::clicked, this, [this] { showOnlyConfigs(QString(), {}); });
+    connect(m_model, &QAbstractItemModel::modelReset, this, [this, clearConfigs] {
+        clearConfigs->setVisible(m_configLabel->isVisible());
+        updateCount();
+        followSelection(m_state->selection());
+    });
+    connect(exportCsv, &QPushButton::clicked, this,
+            [this] { saveModelAsCsv(this, *m_model, QStringLiteral("kernels.csv")); });
+    connect(m_view, &QTableView::doubleClicked, this,
+            [this](const QModelIndex& i) { activateRow(i.row()); });
+    auto* copy =
+        new QShortcut(QKeySequence::Copy, m_view, nullptr, nullptr, Qt::WidgetWithChildrenShortcut);
+    connect(copy, &QShortcut::activated, this, [this] { copyViewRowsToClipboard(*m_view); });
+
+    connect(m_state, &ViewState::traceChanged, this, &KernelTableWidget::rebuild);
+    connect(m_state, &ViewState::selectionChanged, this, &KernelTableWidget::followSelection);
+    connect(m_state, &ViewState::visibleRangeChanged, this, [this] {
+        if (m_range->currentData().toInt() == int(RangeRestriction::VisibleRange))
+            applyRange();
+    });
+    connect(m_state, &ViewState::selectedRangeChanged, this, [this] {
+        if (m_range->currentData().toInt() == int(RangeRestriction::SelectedRange))
+            applyRange();
+    });
+    rebuild();
+}
+
+KernelTableWidget::~KernelTableWidget() = default;
+
+void KernelTableWidget::rebuild() {
+    m_configLabel->setVisible(false);
+    m_model->setTrace(m_state->sharedTrace());
+    applyRange();
+}
+
+void KernelTableWidget::setNameFilter(const QString& text, bool regex) {
+    if (m_filter->text() != text)
+        m_filter->setText(text); // re-enters through textChanged
+    if (m_regex->isChecked() != regex)
+        m_regex->setChecked(regex);
+    const bool valid = m_model->setNameFilter(text, regex);
+    m_filter->setStyleSheet(valid ? QString() : QStringLiteral("color: #c62828"));
+    m_filter->setToolTip(valid ? QString() : tr("Invalid regular expression"));
+}
+
+void KernelTableWidget::setRangeRestriction(RangeRestriction r) {
+    m_range->setCurrentIndex(m_range->findData(int(r)));
+    applyRange();
+}
+
+void KernelTableWidget::setShowDemangled(bool demangled) {
+    if (m_demangled->isChecked() != demangled)
+        m_demangled->setChecked(demangled);
+    m_model->setShowDemangled(demangled); // re-matches the filter against the shown names
+}
+
+void KernelTableWidget::showOnlyConfigs(const QString& label,
+                                        const std::vector<std::uint32_t>& configs) {
+    m_configLabel->setText(tr("Only: %1").arg(label));
+    m_configLabel->setToolTip(label);
+    m_configLabel->setVisible(!configs.empty());
+    m_model->setConfigFilter(configs);
+}
+
+void KernelTableWidget::applyRange() {
+    switch (RangeRestriction(m_range->currentData().toInt())) {
+    case RangeRestriction::All:
+        m_model->setTimeRange(std::nullopt);
+        break;
+    case RangeRestriction::VisibleRange:
+        m_model->setTimeRange(m_state->visibleRange());
+        break;
+    case RangeRestriction::SelectedRange:
+        m_model->setTimeRange(m_state->selectedRange());
+        break;
+    }
+    updateCount();
+}
+
+void KernelTableWidget::activateRow(int row) {
+    const auto k = m_model->kernelAtRow(row);
+    if (!k || !m_state->trace())
+        return;
+    m_state->reveal(m_state->trace()->kernels()[*k].self);
+}
+
+void KernelTableWidget::followSelection(EventRef ref) {
+    const Trace* t = m_state->trace();
+    if (!t || m_model->trace() != t)
+        return;
+    const auto k = t->kernelIndexOf(ref);
+    if (!k)
+        return;
+    const auto row = m_model->rowOfKernel(*k);
+    if (!row)
+        return;
+    const QModelIndex i = m_model->index(*row, 0);
+    m_view->selectionModel()->setCurrentIndex(i, QItemSelectionModel::ClearAndSelect |
+                                                     QItemSelectionModel::Rows);
+    m_view->scrollTo(i);
+}
+
+void KernelTableWidget::updateCount() {
+    m_count->setText(tr("%1 of %2 kernels").arg(m_model->rowCount()).arg(m_model->totalKernels()));
+}
+
+} // namespace strobe

@@ -1,0 +1,62 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "types.h"
+
+#include <QWidget>
+#include <optional>
+#include <vector>
+
+class QCheckBox;
+class QComboBox;
+class QLabel;
+class QLineEdit;
+class QTableView;
+
+namespace strobe {
+
+class KernelTableModel;
+class ViewState;
+
+// The kernel table: one row per launch, sortable by any column, filtered by name (substring or
+// regular expression) and by the visible or selected time range. Double-clicking a row reveals
+// the kernel (ViewState::reveal: the timeline jumps to it, the detail pane shows it); selecting
+// a kernel anywhere selects its row.
+class KernelTableWidget : public QWidget {
+    Q_OBJECT
+public:
+    enum class RangeRestriction { All, VisibleRange, SelectedRange };
+
+    explicit KernelTableWidget(ViewState* state, QWidget* parent = nullptr);
+    ~KernelTableWidget() override;
+
+    KernelTableModel* model() const { return m_model; }
+    QTableView* view() const { return m_view; }
+
+    void setNameFilter(const QString& text, bool regex = false);
+    void setRangeRestriction(RangeRestriction r);
+    void setShowDemangled(bool demangled);
+    // Shows only kernels of these launch configurations (a statistics row), named by `label`
+    // in the filter bar; an empty list shows all again.
+    void showOnlyConfigs(const QString& label, const std::vector<std::uint32_t>& configs);
+    // Reveals the kernel at `row` of the table, as a double-click does.
+    void activateRow(int row);
+
+private:
+    void rebuild();
+    void applyRange();
+    void followSelection(EventRef ref);
+    void updateCount();
+
+    ViewState* m_state;
+    KernelTableModel* m_model;
+    QTableView* m_view;
+    QLineEdit* m_filter;
+    QCheckBox* m_regex;
+    QCheckBox* m_demangled;
+    QComboBox* m_range;
+    QLabel* m_configLabel;
+    QLabel* m_count;
+};
+
+} // namespace strobe

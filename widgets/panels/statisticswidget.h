@@ -1,0 +1,66 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "kernelstats.h"
+
+#include <QWidget>
+#include <vector>
+
+class QComboBox;
+class QLabel;
+class QSortFilterProxyModel;
+class QTabWidget;
+class QTableView;
+
+namespace strobe {
+
+class KernelSummaryModel;
+class MemorySummaryModel;
+class NvtxSummaryModel;
+class ViewState;
+
+// Kernel, NVTX and memory-operation statistics, one tab each; every table sorts by any column
+// and exports to CSV (file or clipboard). Double-clicking a kernel row asks for the kernel
+// table to show only that kernel (kernelFilterRequested) and reveals its first instance; the
+// Previous/Next buttons then step through its instances on the timeline.
+class StatisticsWidget : public QWidget {
+    Q_OBJECT
+public:
+    explicit StatisticsWidget(ViewState* state, QWidget* parent = nullptr);
+
+    void setGrouping(KernelGrouping grouping);
+    KernelSummaryModel* kernelModel() const { return m_kernels; }
+    NvtxSummaryModel* nvtxModel() const { return m_nvtx; }
+    MemorySummaryModel* memoryModel() const { return m_memory; }
+    QTableView* kernelView() const { return m_kernelView; }
+    QTabWidget* tabs() const { return m_tabs; }
+
+    // Activates the kernel summary row shown at `viewRow` (as a double-click does).
+    void activateKernelRow(int viewRow);
+    // Reveals the next (+1) or previous (-1) instance of the activated kernel row.
+    void stepInstance(int delta);
+    int currentInstance() const { return m_instance; }
+
+signals:
+    // Connect to KernelTableWidget::showOnlyConfigs.
+    void kernelFilterRequested(const QString& label, const std::vector<std::uint32_t>& configs);
+
+private:
+    void rebuild();
+    void updateStepLabel();
+
+    ViewState* m_state;
+    QTabWidget* m_tabs;
+    KernelSummaryModel* m_kernels;
+    NvtxSummaryModel* m_nvtx;
+    MemorySummaryModel* m_memory;
+    QSortFilterProxyModel* m_kernelProxy;
+    QTableView* m_kernelView;
+    QComboBox* m_grouping;
+    QLabel* m_stepLabel;
+    QLabel* m_nvtxNote;
+    std::vector<std::uint32_t> m_stepKernels; // instances of the activated row, in start order
+    int m_instance = -1;
+};
+
+} // namespace strobe
