@@ -64,6 +64,8 @@ KernelTableWidget::KernelTableWidget(ViewState* state, QWidget* parent)
     m_view->verticalHeader()->setDefaultSectionSize(fontMetrics().height() + 6);
     m_view->horizontalHeader()->setStretchLastSection(true);
     m_view->horizontalHeader()->resizeSection(KernelTableModel::Name, 260);
+    for (int c : {KernelTableModel::Device, KernelTableModel::Stream, KernelTableModel::Registers})
+        m_view->horizontalHeader()->resizeSection(c, 70);
 
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);

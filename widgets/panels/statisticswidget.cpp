@@ -38,7 +38,7 @@ QTableView* addTable(QWidget* page, QAbstractItemModel* model, const QString& fi
     view->setWordWrap(false);
     view->verticalHeader()->hide();
     view->horizontalHeader()->setStretchLastSection(true);
-    view->horizontalHeader()->resizeSection(0, 280);
+    view->horizontalHeader()->resizeSection(0, 420);
     auto* save = new QPushButton(QObject::tr("Export CSV…"), page);
     auto* copy = new QPushButton(QObject::tr("Copy rows"), page);
     copy->setToolTip(QObject::tr("Copy the selected rows (or all) as CSV"));
