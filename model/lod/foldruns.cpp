@@ -8,6 +8,31 @@
 
 namespace strobe {
 
+namespace {
+// First k in [from, limit) with start >= t, else limit. Gallops from `from` before bisecting: the
+// answer is usually a few hundred events ahead, and the nearby probes stay in cache, where a
+// binary search over the whole row would miss it on every step.
+std::uint32_t gallopStartAtOrAfter(const RowView& row, std::uint32_t from, std::uint32_t limit,
+                                   TimeNs t) {
+    std::uint32_t lo = from, step = 1;
+    std::uint32_t hi = from;
+    while (hi < limit && row.start(hi) < t) {
+        lo = hi + 1;
+        hi = std::uint32_t(std::min<std::uint64_t>(limit, std::uint64_t(hi) + step));
+        step *= 2;
+    }
+    hi = std::min(hi, limit);
+    while (lo < hi) { // invariant: start(lo - 1) < t, start(hi) >= t or hi == limit
+        const std::uint32_t mid = lo + (hi - lo) / 2;
+        if (row.start(mid) < t)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+} // namespace
+
 void foldRunsInto(const RowView& row, TimeNs viewStart, double nsPerPx, int widthPx, double minPx,
                   std::vector<DrawItem>& out) {
     if (widthPx <= 0 || nsPerPx <= 0 || row.size() == 0)
@@ -42,7 +67,7 @@ void foldRunsInto(const RowView& row, TimeNs viewStart, double nsPerPx, int widt
         std::uint32_t end = k + 1; // exclusive
         while (end < last) {
             const TimeNs reach = map.viewStart + TimeNs(std::ceil(map.toDuration(right + minPx)));
-            const std::uint32_t j = std::min(last, row.firstStartingAtOrAfter(reach));
+            const std::uint32_t j = gallopStartAtOrAfter(row, end, last, reach);
             if (j <= end)
                 break; // the next event starts too far away
             if (rightPx(j - 1) - leftPx(j - 1) >= minPx) {
