@@ -122,7 +122,7 @@ TEST(KernelTableModel, FiltersByNameRegexRangeAndConfig) {
     EXPECT_EQ(model.rowCount(), 5);
 }
 
-TEST(KernelTableModel, SortsAMillionRowsQuickly) {
+TEST(KernelTableModel, SortsManyRowsByDuration) {
     std::vector<KernelSpec> specs;
     specs.reserve(200'000);
     for (int i = 0; i < 200'000; ++i)
