@@ -20,6 +20,20 @@ const std::array kCommands{
             "synth -o FILE --events N [--seed S] [--schema 2.9|3.13|3.25]\n"
             "      write a realistic synthetic nsys-schema trace, deterministic for a seed",
             &runSynth},
+    Command{"kernels",
+            "kernels FILE [--format csv|json]\n      one row per kernel launch, ordered by start",
+            &runKernels},
+    Command{"kernel-summary",
+            "kernel-summary FILE [--base] [--format csv|json]\n"
+            "      kernel statistics grouped by demangled name (--base: short name)",
+            &runKernelSummary},
+    Command{"nvtx-summary",
+            "nvtx-summary FILE [--format csv|json]\n      NVTX range statistics per name and style",
+            &runNvtxSummary},
+    Command{"memory-summary",
+            "memory-summary FILE [--format csv|json]\n      memory operations per direction: "
+            "count, bytes, time, bandwidth",
+            &runMemorySummary},
 };
 
 void printUsage(QTextStream& s) {

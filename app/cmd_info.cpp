@@ -116,7 +116,7 @@ void writeText(const Trace& t, const QString& path, QTextStream& out) {
         << m.nsysVersion.value_or(QStringLiteral("version unknown")) << ", schema "
         << m.schemaVersion.value_or(QStringLiteral("unknown")) << ")\n";
     out << "Time range:  " << t.timeRange().start << " .. " << t.timeRange().end << " ns ("
-        << formatDuration(t.timeRange().duration()) << ")\n";
+        << formatDurationFixed(t.timeRange().duration()) << ")\n";
     const TraceCounts& c = t.counts();
     out << "Events:      " << c.kernels << " kernels, " << c.memcpys << " memcpys, " << c.memsets
         << " memsets, " << c.cudaApiCalls << " CUDA API calls, " << c.nvtxRanges << " NVTX ranges, "

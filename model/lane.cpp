@@ -113,13 +113,13 @@ void Lane::assignRows(RowPolicy policy) {
         }
     } else {
         // First fit: the lowest row whose last event ended by this start.
-        std::vector<TimeNs> rowEnd;
+        std::vector<TimeNs> rowEnd; // end of each row's last event
         for (std::size_t i = 0; i < n; ++i) {
             std::size_t r = 0;
             while (r < rowEnd.size() && rowEnd[r] > m_start[i])
                 ++r;
             if (r == rowEnd.size() && r < kMaxRows)
-                rowEnd.push_back(0);
+                rowEnd.push_back(std::numeric_limits<TimeNs>::min());
             r = std::min(r, rowEnd.size() - 1);
             rowEnd[r] = std::max(rowEnd[r], effectiveEnd(m_start[i], m_end[i]));
             rows[i] = std::uint16_t(r);

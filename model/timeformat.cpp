@@ -2,11 +2,39 @@
 #include "timeformat.h"
 
 #include <QStringBuilder>
-#include <cstdlib>
+#include <cmath>
 
 namespace strobe {
 
-QString formatDuration(TimeNs ns, int decimals) {
+namespace {
+struct Unit {
+    TimeNs ns;
+    const char16_t* name;
+};
+constexpr Unit kUnits[] = {
+    {1'000'000'000, u"s"}, {1'000'000, u"ms"}, {1'000, u"\u00b5s"}, {1, u"ns"}};
+
+const Unit& unitFor(TimeNs magnitude) {
+    for (const Unit& u : kUnits) {
+        if (magnitude >= u.ns)
+            return u;
+    }
+    return kUnits[3];
+}
+} // namespace
+
+QString formatDuration(TimeNs d) {
+    const TimeNs mag = d < 0 ? -d : d;
+    const Unit& u = unitFor(mag);
+    if (u.ns == 1)
+        return QString::number(d) % QStringLiteral(" ns");
+    const double v = double(d) / double(u.ns);
+    const double a = std::fabs(v);
+    const int decimals = a >= 100 ? 1 : a >= 10 ? 2 : 3;
+    return QString::number(v, 'f', decimals) % u' ' % QString::fromUtf16(u.name);
+}
+
+QString formatDurationFixed(TimeNs ns, int decimals) {
     const TimeNs mag = ns < 0 ? -ns : ns;
     const QString sign = ns < 0 ? QStringLiteral("-") : QString();
     if (mag >= 1'000'000'000)
@@ -18,8 +46,8 @@ QString formatDuration(TimeNs ns, int decimals) {
     return sign % QString::number(mag) % QStringLiteral(" ns");
 }
 
-QString formatTimestamp(TimeNs t, TimeNs origin, int decimals) {
-    return formatDuration(t - origin, decimals);
+QString formatTimestamp(TimeNs t, TimeNs origin) {
+    return formatDuration(t - origin);
 }
 
 QString formatBytes(std::uint64_t bytes) {

@@ -7,11 +7,13 @@
 
 namespace strobe {
 
-// "850 ns", "12.500 us", "3.250 ms", "1.204 s": the unit that keeps the number below 1000,
-// with `decimals` digits after the point (none for plain nanoseconds).
-QString formatDuration(TimeNs ns, int decimals = 3);
+// A duration for people: "523 ns", "12.40 \u00b5s", "1.235 ms", "2.500 s" (4 significant digits).
+QString formatDuration(TimeNs d);
+// "850 ns", "12.500 us", "3.250 ms", "1.204 s": ASCII units, `decimals` digits after the point
+// (none for plain nanoseconds), for terminal output.
+QString formatDurationFixed(TimeNs ns, int decimals = 3);
 // A time relative to `origin` (the trace start), formatted like a duration, signed.
-QString formatTimestamp(TimeNs t, TimeNs origin, int decimals = 3);
+QString formatTimestamp(TimeNs t, TimeNs origin);
 // "1.50 GiB", "512 B": binary units.
 QString formatBytes(std::uint64_t bytes);
 

@@ -19,6 +19,9 @@ class Trace;
 class TraceLoadJob;
 class ViewState;
 class TimelineView;
+class KernelTableWidget;
+class StatisticsWidget;
+class DetailPane;
 
 // The main window: the timeline in the centre, tables and the detail pane in docks, loading in
 // the background with progress and Cancel, errors in a dialog that leaves the open trace open.
@@ -30,6 +33,9 @@ public:
 
     ViewState* viewState() const { return m_state; }
     TimelineView* timeline() const { return m_timeline; }
+    KernelTableWidget* kernelTable() const { return m_kernelTable; }
+    StatisticsWidget* statistics() const { return m_statistics; }
+    DetailPane* details() const { return m_details; }
     // The trace on screen, or null.
     const Trace* trace() const;
     QString traceTitle() const { return m_title; }
@@ -69,6 +75,9 @@ private:
     AppSettings* m_settings;
     ViewState* m_state;
     TimelineView* m_timeline = nullptr;
+    KernelTableWidget* m_kernelTable = nullptr;
+    StatisticsWidget* m_statistics = nullptr;
+    DetailPane* m_details = nullptr;
     QMenu* m_recentMenu = nullptr;
     QMenu* m_viewMenu = nullptr;
     QLabel* m_cursorLabel = nullptr;

@@ -2,6 +2,9 @@
 // The views of the main window: the timeline in the centre, the tables and panels in docks.
 #include "mainwindow.h"
 
+#include "panels/detailpane.h"
+#include "panels/kerneltablewidget.h"
+#include "panels/statisticswidget.h"
 #include "timeline/timelineview.h"
 #include "viewstate.h"
 
@@ -12,6 +15,23 @@ namespace strobe {
 void MainWindow::buildViews() {
     m_timeline = new TimelineView(m_state, this);
     setCentralWidget(m_timeline);
+
+    m_kernelTable = new KernelTableWidget(m_state, this);
+    m_statistics = new StatisticsWidget(m_state, this);
+    m_details = new DetailPane(m_state, this);
+    QDockWidget* kernels = addDock(m_kernelTable, tr("Kernels"), QStringLiteral("kernelsDock"),
+                                   Qt::BottomDockWidgetArea);
+    QDockWidget* stats = addDock(m_statistics, tr("Statistics"), QStringLiteral("statisticsDock"),
+                                 Qt::BottomDockWidgetArea);
+    tabifyDockWidget(kernels, stats);
+    kernels->raise();
+    addDock(m_details, tr("Details"), QStringLiteral("detailsDock"), Qt::RightDockWidgetArea);
+    // A summary row's double-click filters the kernel table to that kernel.
+    connect(m_statistics, &StatisticsWidget::kernelFilterRequested, this,
+            [this, kernels](const QString& label, const std::vector<std::uint32_t>& configs) {
+                m_kernelTable->showOnlyConfigs(label, configs);
+                kernels->raise();
+            });
 }
 
 } // namespace strobe

@@ -51,7 +51,7 @@ QString TraceInfoDialog::html(const Trace& t, const QString& title) {
     h += QStringLiteral("</ul><h4>") % tr("Processes") % QStringLiteral("</h4><ul>");
     for (const ProcessInfo& p : t.processes())
         h += QStringLiteral("<li>") %
-             (t.string(p.name) % QStringLiteral(" [") % QString::number(p.pid) % u']')
+             QString(t.string(p.name) % QStringLiteral(" [") % QString::number(p.pid) % u']')
                  .toHtmlEscaped() %
              QStringLiteral("</li>");
     h += QStringLiteral("</ul><h4>") % tr("Warnings") % QStringLiteral("</h4>");

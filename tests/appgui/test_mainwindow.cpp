@@ -2,6 +2,7 @@
 // The main window as a user meets it: open, fail, cancel, reopen, remember.
 #include "appsettings.h"
 #include "mainwindow.h"
+#include "qtprinters.h"
 #include "sqlitequery.h"
 #include "timeline/timelineview.h"
 #include "trace.h"
@@ -11,6 +12,7 @@
 
 #include <QApplication>
 #include <QFile>
+#include <QFileInfo>
 #include <QMessageBox>
 #include <QSignalSpy>
 #include <QTemporaryDir>
@@ -23,8 +25,7 @@ int argc = 1;
 char arg0[] = "test_mainwindow";
 char* argv[] = {arg0, nullptr};
 
-QApplication& app()
-{
+QApplication& app() {
     static QApplication* a = [] {
         auto* x = new QApplication(argc, argv);
         QApplication::setOrganizationName(QStringLiteral("strobe-tests"));
@@ -33,12 +34,13 @@ QApplication& app()
     return *a;
 }
 
-QString fixture(const char* name) { return QString::fromStdString(test::fixturePath(name)); }
+QString fixture(const char* name) {
+    return QString::fromStdString(test::fixturePath(name));
+}
 
 class MainWindowTest : public ::testing::Test {
 protected:
-    void SetUp() override
-    {
+    void SetUp() override {
         app();
         settings = std::make_unique<AppSettings>(dir.filePath(QStringLiteral("strobe.ini")));
         window = std::make_unique<MainWindow>(settings.get());
@@ -46,8 +48,7 @@ protected:
     }
 
     // Opens `path` and waits for the load to finish; returns (ok, error).
-    std::pair<bool, QString> open(const QString& path)
-    {
+    std::pair<bool, QString> open(const QString& path) {
         QSignalSpy spy(window.get(), &MainWindow::loadFinished);
         window->openFile(path);
         EXPECT_TRUE(spy.wait(30000));
@@ -63,8 +64,7 @@ protected:
 
 } // namespace
 
-TEST_F(MainWindowTest, OpeningARealFixtureFillsTheLanes)
-{
+TEST_F(MainWindowTest, OpeningARealFixtureFillsTheLanes) {
     const auto [ok, error] = open(fixture("nsys2024.5-cloverleaf.sqlite"));
     ASSERT_TRUE(ok) << error.toStdString();
     ASSERT_NE(window->trace(), nullptr);
@@ -75,8 +75,7 @@ TEST_F(MainWindowTest, OpeningARealFixtureFillsTheLanes)
     EXPECT_TRUE(window->windowTitle().startsWith(QStringLiteral("nsys2024.5-cloverleaf.sqlite")));
 }
 
-TEST_F(MainWindowTest, EveryBadInputShowsTheErrorAndKeepsThePreviousTrace)
-{
+TEST_F(MainWindowTest, EveryBadInputShowsTheErrorAndKeepsThePreviousTrace) {
     ASSERT_TRUE(open(fixture("nsys2025.5-cuda-graphs.sqlite")).first);
     const Trace* good = window->trace();
     QFile text(dir.filePath(QStringLiteral("notes.txt")));
@@ -90,8 +89,8 @@ TEST_F(MainWindowTest, EveryBadInputShowsTheErrorAndKeepsThePreviousTrace)
     QFile empty(dir.filePath(QStringLiteral("empty.sqlite")));
     ASSERT_TRUE(empty.open(QIODevice::WriteOnly));
     empty.close();
-    for (const QString& bad : {dir.filePath(QStringLiteral("missing.sqlite")), dir.path(), text.fileName(),
-                               rep.fileName(), empty.fileName()}) {
+    for (const QString& bad : {dir.filePath(QStringLiteral("missing.sqlite")), dir.path(),
+                               text.fileName(), rep.fileName(), empty.fileName()}) {
         const auto [ok, error] = open(bad);
         EXPECT_FALSE(ok) << bad.toStdString();
         ASSERT_FALSE(error.isEmpty());
@@ -105,8 +104,7 @@ TEST_F(MainWindowTest, EveryBadInputShowsTheErrorAndKeepsThePreviousTrace)
     }
 }
 
-TEST_F(MainWindowTest, CancellingALoadLeavesTheWindowUsable)
-{
+TEST_F(MainWindowTest, CancellingALoadLeavesTheWindowUsable) {
     ASSERT_TRUE(open(fixture("nsys2025.5-cuda-graphs.sqlite")).first);
     const Trace* before = window->trace();
     QSignalSpy spy(window.get(), &MainWindow::loadFinished);
@@ -125,8 +123,7 @@ TEST_F(MainWindowTest, CancellingALoadLeavesTheWindowUsable)
     EXPECT_EQ(window->trace()->counts().kernels, 1312u);
 }
 
-TEST_F(MainWindowTest, RecentFilesAndTheLastViewPersist)
-{
+TEST_F(MainWindowTest, RecentFilesAndTheLastViewPersist) {
     const QString path = fixture("nsys2024.5-cloverleaf.sqlite");
     ASSERT_TRUE(open(path).first);
     const TimeRange full = window->trace()->timeRange();
@@ -137,7 +134,7 @@ TEST_F(MainWindowTest, RecentFilesAndTheLastViewPersist)
 
     AppSettings reread(dir.filePath(QStringLiteral("strobe.ini")));
     ASSERT_FALSE(reread.recentFiles().isEmpty());
-    EXPECT_EQ(reread.recentFiles().front(), path);
+    EXPECT_EQ(reread.recentFiles().front(), QFileInfo(path).absoluteFilePath());
     MainWindow second(&reread);
     QSignalSpy spy(&second, &MainWindow::loadFinished);
     second.openFile(path);
@@ -145,8 +142,7 @@ TEST_F(MainWindowTest, RecentFilesAndTheLastViewPersist)
     EXPECT_EQ(second.viewState()->visibleRange(), zoomed) << "reopening restores the last view";
 }
 
-TEST_F(MainWindowTest, TheSampleTraceOpensWithoutAFile)
-{
+TEST_F(MainWindowTest, TheSampleTraceOpensWithoutAFile) {
     QSignalSpy spy(window.get(), &MainWindow::loadFinished);
     window->openSample();
     ASSERT_TRUE(spy.wait(30000));

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "commands.h"
+#include "qtprinters.h"
 #include "sqlitequery.h"
 
 #include <gtest/gtest.h>

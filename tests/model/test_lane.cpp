@@ -103,3 +103,11 @@ TEST(Lane, OverlapQueryAcrossRows) {
     EXPECT_EQ(lane.overlapping(20, 40), (std::vector<std::uint32_t>{0}));
     EXPECT_EQ(lane.overlapping(-10, 0).size(), 0u);
 }
+
+TEST(Lane, FirstFitKeepsNegativeTimesInTheFirstRow) {
+    Lane lane(LaneKind::Kernels, 0);
+    lane.append(-500, -400, 0, 0);
+    lane.append(-300, -100, 0, 1);
+    lane.finalize(RowPolicy::FirstFit);
+    EXPECT_EQ(lane.rowCount(), 1);
+}

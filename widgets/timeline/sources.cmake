@@ -7,7 +7,7 @@ target_sources(strobe_widgets PRIVATE
     ${CMAKE_CURRENT_LIST_DIR}/lanepainter.cpp ${CMAKE_CURRENT_LIST_DIR}/lanepainter.h
     ${CMAKE_CURRENT_LIST_DIR}/navigation.cpp ${CMAKE_CURRENT_LIST_DIR}/navigation.h
     ${CMAKE_CURRENT_LIST_DIR}/paintcontext.h
-    ${CMAKE_CURRENT_LIST_DIR}/timeformat.cpp ${CMAKE_CURRENT_LIST_DIR}/timeformat.h
+    ${CMAKE_CURRENT_LIST_DIR}/rulerticks.cpp ${CMAKE_CURRENT_LIST_DIR}/rulerticks.h
     ${CMAKE_CURRENT_LIST_DIR}/timelinecanvas.cpp ${CMAKE_CURRENT_LIST_DIR}/timelinecanvas.h
     ${CMAKE_CURRENT_LIST_DIR}/timelinecolors.cpp ${CMAKE_CURRENT_LIST_DIR}/timelinecolors.h
     ${CMAKE_CURRENT_LIST_DIR}/timelineoverlay.cpp

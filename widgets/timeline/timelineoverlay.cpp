@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // The live layer of the lane canvas, drawn over the cached lane geometry on every paint.
-#include "timeformat.h"
+#include "rulerticks.h"
 #include "timelineview.h"
 #include "trace.h"
 #include "viewstate.h"

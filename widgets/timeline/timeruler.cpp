@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "timeruler.h"
 
-#include "timeformat.h"
+#include "rulerticks.h"
 #include "timelinecolors.h"
 #include "timelineview.h"
 #include "trace.h"

@@ -24,7 +24,7 @@ TEST(EventDetails, KernelShowsLaunchApiOccupancyAndWarnings) {
     EXPECT_EQ(d.value(QStringLiteral("Launch API call"), QStringLiteral("API call")),
               QStringLiteral("cudaLaunchKernel"));
     EXPECT_EQ(d.value(QStringLiteral("Launch API call"), QStringLiteral("Launch latency")),
-              QStringLiteral("1.000 us"));
+              QStringLiteral("1.000 \u00b5s"));
     EXPECT_EQ(d.value(QStringLiteral("Device"), QStringLiteral("SM count")), QStringLiteral("4"));
     // 128 threads = 4 warps, 32 regs: 16 blocks by registers and warps, 32 by the SM -> 64 warps.
     EXPECT_EQ(d.value(QStringLiteral("Theoretical occupancy"), QStringLiteral("Occupancy")),

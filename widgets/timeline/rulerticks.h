@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "timeformat.h"
 #include "types.h"
 
 #include <QString>
@@ -8,8 +9,6 @@
 
 namespace strobe {
 
-// A duration for people: "523 ns", "12.4 µs", "1.235 ms", "2.5 s" (4 significant digits).
-QString formatDuration(TimeNs d);
 // A ruler label: `t` in the largest unit it reaches, with just enough decimals to tell ticks
 // `step` apart ("1.234567 s" at 2 µs steps, "500 ns", "0").
 QString formatTickLabel(TimeNs t, TimeNs step);

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "timeformat.h"
+#include "rulerticks.h"
 
 #include <QStringBuilder>
 #include <cmath>
@@ -22,17 +22,6 @@ const Unit& unitFor(TimeNs magnitude) {
     return kUnits[3];
 }
 } // namespace
-
-QString formatDuration(TimeNs d) {
-    const TimeNs mag = d < 0 ? -d : d;
-    const Unit& u = unitFor(mag);
-    if (u.ns == 1)
-        return QString::number(d) % QStringLiteral(" ns");
-    const double v = double(d) / double(u.ns);
-    const double a = std::fabs(v);
-    const int decimals = a >= 100 ? 1 : a >= 10 ? 2 : 3;
-    return QString::number(v, 'f', decimals) % u' ' % QString::fromUtf16(u.name);
-}
 
 QString formatTickLabel(TimeNs t, TimeNs step) {
     if (t == 0)
