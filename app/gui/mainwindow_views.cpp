@@ -25,7 +25,11 @@ void MainWindow::buildViews() {
                                  Qt::BottomDockWidgetArea);
     tabifyDockWidget(kernels, stats);
     kernels->raise();
-    addDock(m_details, tr("Details"), QStringLiteral("detailsDock"), Qt::RightDockWidgetArea);
+    QDockWidget* details =
+        addDock(m_details, tr("Details"), QStringLiteral("detailsDock"), Qt::RightDockWidgetArea);
+    // Room for the detail pane's values and ~12 table rows; a saved layout overrides this.
+    resizeDocks({details}, {440}, Qt::Horizontal);
+    resizeDocks({kernels}, {320}, Qt::Vertical);
     // A summary row's double-click filters the kernel table to that kernel.
     connect(m_statistics, &StatisticsWidget::kernelFilterRequested, this,
             [this, kernels](const QString& label, const std::vector<std::uint32_t>& configs) {

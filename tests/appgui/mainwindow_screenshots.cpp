@@ -1,0 +1,91 @@
+// SPDX-License-Identifier: MIT
+// Renders the README's and the user guide's screenshots from the real main window on the
+// embedded sample trace. Not a test: `mainwindow_screenshots OUTDIR` (offscreen platform).
+#include "appsettings.h"
+#include "kerneltablemodel.h"
+#include "mainwindow.h"
+#include "panels/kerneltablewidget.h"
+#include "timeline/timelineview.h"
+#include "trace.h"
+#include "viewstate.h"
+
+#include <QApplication>
+#include <QDockWidget>
+#include <QEventLoop>
+#include <QTableView>
+#include <QTemporaryDir>
+#include <QTimer>
+#include <cstdio>
+
+using namespace strobe;
+
+namespace {
+
+void settle() {
+    for (int i = 0; i < 5; ++i) {
+        QCoreApplication::processEvents();
+        QEventLoop loop;
+        QTimer::singleShot(30, &loop, &QEventLoop::quit);
+        loop.exec();
+    }
+}
+
+bool save(MainWindow& w, const QString& path) {
+    settle();
+    const bool ok = w.grab().save(path);
+    std::printf("%s %s\n", ok ? "wrote" : "FAILED to write", qPrintable(path));
+    return ok;
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+    qputenv("QT_QPA_PLATFORM", "offscreen");
+    QApplication app(argc, argv);
+    if (argc < 2) {
+        std::fprintf(stderr, "usage: mainwindow_screenshots OUTDIR\n");
+        return 2;
+    }
+    const QString out = QString::fromLocal8Bit(argv[1]);
+    QTemporaryDir dir;
+    AppSettings settings(dir.filePath(QStringLiteral("s.ini")));
+    MainWindow w(&settings);
+    w.resize(1600, 1000);
+    w.show();
+    QEventLoop loop;
+    QObject::connect(&w, &MainWindow::loadFinished, &loop, &QEventLoop::quit);
+    w.openSample();
+    loop.exec();
+    if (!w.trace())
+        return 1;
+    const Trace& t = *w.trace();
+
+    // The whole sample with the tiny softmax kernel selected: the README's first screen.
+    std::optional<std::size_t> softmax;
+    for (std::size_t i = 0; i < t.kernelCount() && !softmax; ++i) {
+        if (t.string(t.kernelAt(i).config->shortName) == QLatin1String("softmax_warp_forward"))
+            softmax = i;
+    }
+    w.viewState()->fitAll();
+    if (softmax)
+        w.viewState()->setSelection(t.kernels()[*softmax].self);
+    bool ok = save(w, out + QStringLiteral("/mainwindow.png"));
+
+    // Job 2: kernels sorted by duration, the longest selected.
+    QTableView* view = w.kernelTable()->view();
+    view->sortByColumn(KernelTableModel::Duration, Qt::DescendingOrder);
+    settle();
+    view->selectRow(0);
+    const QModelIndex first = view->model()->index(0, 0);
+    emit view->doubleClicked(first);
+    ok &= save(w, out + QStringLiteral("/kernels-by-duration.png"));
+
+    // Job 3: the softmax launch's parameters, occupancy and warning.
+    if (softmax) {
+        w.kernelTable()->setNameFilter(QStringLiteral("softmax"), false);
+        settle();
+        emit view->doubleClicked(view->model()->index(0, 0));
+        ok &= save(w, out + QStringLiteral("/kernel-details.png"));
+    }
+    return ok ? 0 : 1;
+}
