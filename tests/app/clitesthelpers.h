@@ -4,6 +4,7 @@
 // Helpers for testing strobe-cli commands against independent SQL on the real fixtures.
 
 #include "commands.h"
+#include "qtprinters.h"
 
 #include <QDir>
 #include <QString>
