@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "output.h"
 
+#include "reporttable.h"
+
 #include <QStringBuilder>
 #include <cmath>
 
@@ -42,13 +44,13 @@ void JsonWriter::endArray() {
 
 void JsonWriter::key(const QString& k) {
     separate();
-    m_out << escape(k) << ": ";
+    m_out << jsonString(k) << ": ";
     m_afterKey = true;
 }
 
 void JsonWriter::value(const QString& s) {
     separate();
-    m_out << escape(s);
+    m_out << jsonString(s);
 }
 
 void JsonWriter::value(std::int64_t v) {
@@ -77,62 +79,6 @@ void JsonWriter::value(bool v) {
 void JsonWriter::null() {
     separate();
     m_out << "null";
-}
-
-QString JsonWriter::escape(const QString& s) {
-    QString out;
-    out.reserve(s.size() + 2);
-    out += u'"';
-    for (QChar c : s) {
-        switch (c.unicode()) {
-        case '"':
-            out += QStringLiteral("\\\"");
-            break;
-        case '\\':
-            out += QStringLiteral("\\\\");
-            break;
-        case '\n':
-            out += QStringLiteral("\\n");
-            break;
-        case '\r':
-            out += QStringLiteral("\\r");
-            break;
-        case '\t':
-            out += QStringLiteral("\\t");
-            break;
-        default:
-            if (c.unicode() < 0x20)
-                out += QStringLiteral("\\u") %
-                       QString::number(c.unicode(), 16).rightJustified(4, u'0');
-            else
-                out += c;
-        }
-    }
-    out += u'"';
-    return out;
-}
-
-QString csvField(const QString& s) {
-    if (!s.contains(u',') && !s.contains(u'"') && !s.contains(u'\n') && !s.contains(u'\r'))
-        return s;
-    QString q = s;
-    q.replace(u'"', QStringLiteral("\"\""));
-    return u'"' % q % u'"';
-}
-
-void writeCsvRow(QTextStream& out, const QStringList& fields) {
-    for (qsizetype i = 0; i < fields.size(); ++i) {
-        if (i)
-            out << ',';
-        out << csvField(fields[i]);
-    }
-    out << "\r\n";
-}
-
-QString formatNumber(double v, int decimals) {
-    if (!std::isfinite(v))
-        return QString();
-    return QString::number(v, 'f', decimals);
 }
 
 } // namespace strobe::cli

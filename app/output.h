@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-// Machine-readable output for strobe-cli: ordered JSON (keys appear in the order written, as the
-// README documents them) and RFC 4180 CSV.
+// Ordered JSON for strobe-cli (keys appear in the order written, as the README documents them);
+// tables go through the model's ReportTable (reporttable.h).
 
 #include <QString>
 #include <QStringList>
@@ -35,20 +35,11 @@ public:
         value(v);
     }
 
-    static QString escape(const QString& s);
-
 private:
     void separate();
     QTextStream& m_out;
     std::vector<bool> m_first; // per open container: no element written yet
     bool m_afterKey = false;
 };
-
-// Quotes a CSV field when it holds a comma, quote, CR or LF (RFC 4180).
-QString csvField(const QString& s);
-// One CSV record of already-formatted fields, ending in CRLF as RFC 4180 says.
-void writeCsvRow(QTextStream& out, const QStringList& fields);
-// Plain number formatting for CSV and JSON: no thousands separators, '.' as decimal point.
-QString formatNumber(double v, int decimals);
 
 } // namespace strobe::cli

@@ -7,25 +7,21 @@
 namespace strobe {
 
 namespace {
-struct Unit {
-    TimeNs ns;
-    const char16_t* name;
-};
-constexpr Unit kUnits[] = {
+constexpr TimeUnit kUnits[] = {
     {1'000'000'000, u"s"}, {1'000'000, u"ms"}, {1'000, u"\u00b5s"}, {1, u"ns"}};
+} // namespace
 
-const Unit& unitFor(TimeNs magnitude) {
-    for (const Unit& u : kUnits) {
+const TimeUnit& timeUnitFor(TimeNs magnitude) {
+    for (const TimeUnit& u : kUnits) {
         if (magnitude >= u.ns)
             return u;
     }
     return kUnits[3];
 }
-} // namespace
 
 QString formatDuration(TimeNs d) {
     const TimeNs mag = d < 0 ? -d : d;
-    const Unit& u = unitFor(mag);
+    const TimeUnit& u = timeUnitFor(mag);
     if (u.ns == 1)
         return QString::number(d) % QStringLiteral(" ns");
     const double v = double(d) / double(u.ns);

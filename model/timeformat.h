@@ -7,6 +7,13 @@
 
 namespace strobe {
 
+// The largest of s, ms, \u00b5s, ns that `magnitude` (>= 0) reaches; ns for anything below 1 us.
+struct TimeUnit {
+    TimeNs ns;
+    const char16_t* name;
+};
+const TimeUnit& timeUnitFor(TimeNs magnitude);
+
 // A duration for people: "523 ns", "12.40 \u00b5s", "1.235 ms", "2.500 s" (4 significant digits).
 QString formatDuration(TimeNs d);
 // "850 ns", "12.500 us", "3.250 ms", "1.204 s": ASCII units, `decimals` digits after the point

@@ -5,8 +5,6 @@
 
 namespace strobe {
 
-namespace {
-
 QString csvQuoted(const QString& s) {
     if (!s.contains(u',') && !s.contains(u'"') && !s.contains(u'\n') && !s.contains(u'\r'))
         return s;
@@ -15,7 +13,7 @@ QString csvQuoted(const QString& s) {
     return u'"' % q % u'"';
 }
 
-void csvRecord(QTextStream& out, const QStringList& fields) {
+static void csvRecord(QTextStream& out, const QStringList& fields) {
     for (qsizetype i = 0; i < fields.size(); ++i) {
         if (i)
             out << ',';
@@ -56,8 +54,6 @@ QString jsonString(const QString& s) {
     out += u'"';
     return out;
 }
-
-} // namespace
 
 void writeCsv(QTextStream& out, const ReportTable& table) {
     csvRecord(out, table.columns);

@@ -30,6 +30,11 @@ struct ReportTable {
     std::vector<std::vector<ReportCell>> rows;
 };
 
+// A CSV field, quoted when it holds a comma, quote, CR or LF (RFC 4180).
+QString csvQuoted(const QString& field);
+// A JSON string literal with quotes and escapes.
+QString jsonString(const QString& s);
+
 // RFC 4180: header then one record per row, CRLF line ends, fields quoted when needed.
 void writeCsv(QTextStream& out, const ReportTable& table);
 QString toCsv(const ReportTable& table);

@@ -6,28 +6,11 @@
 
 namespace strobe {
 
-namespace {
-struct Unit {
-    TimeNs ns;
-    const char16_t* name;
-};
-constexpr Unit kUnits[] = {
-    {1'000'000'000, u"s"}, {1'000'000, u"ms"}, {1'000, u"\u00b5s"}, {1, u"ns"}};
-
-const Unit& unitFor(TimeNs magnitude) {
-    for (const Unit& u : kUnits) {
-        if (magnitude >= u.ns)
-            return u;
-    }
-    return kUnits[3];
-}
-} // namespace
-
 QString formatTickLabel(TimeNs t, TimeNs step) {
     if (t == 0)
         return QStringLiteral("0");
     const TimeNs mag = t < 0 ? -t : t;
-    const Unit& u = unitFor(mag);
+    const TimeUnit& u = timeUnitFor(mag);
     int decimals = 0;
     for (TimeNs s = u.ns; s > step && s > 1 && decimals < 9; s /= 10)
         ++decimals;
