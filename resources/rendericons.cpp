@@ -6,8 +6,7 @@
 #include <QSvgRenderer>
 #include <cstdio>
 
-int main(int argc, char** argv)
-{
+int main(int argc, char** argv) {
     if (argc < 4) {
         std::fprintf(stderr, "usage: strobe-render-icons SVG OUTDIR SIZE...\n");
         return 2;
@@ -27,7 +26,8 @@ int main(int argc, char** argv)
         p.setRenderHint(QPainter::Antialiasing);
         svg.render(&p);
         p.end();
-        const QString out = QString::fromLocal8Bit(argv[2]) + QStringLiteral("/strobe-%1.png").arg(size);
+        const QString out =
+            QString::fromLocal8Bit(argv[2]) + QStringLiteral("/strobe-%1.png").arg(size);
         if (!img.save(out)) {
             std::fprintf(stderr, "strobe-render-icons: cannot write %s\n", qPrintable(out));
             return 1;
