@@ -1,7 +1,11 @@
 // SPDX-License-Identifier: MIT
 // The main window as a user meets it: open, fail, cancel, reopen, remember.
 #include "appsettings.h"
+#include "kernelsummarymodel.h"
+#include "kerneltablemodel.h"
 #include "mainwindow.h"
+#include "panels/kerneltablewidget.h"
+#include "panels/statisticswidget.h"
 #include "qtprinters.h"
 #include "sqlitequery.h"
 #include "timeline/timelineview.h"
@@ -73,6 +77,8 @@ TEST_F(MainWindowTest, OpeningARealFixtureFillsTheLanes) {
     EXPECT_EQ(window->viewState()->visibleRange(), window->trace()->timeRange());
     EXPECT_GE(window->timeline()->laneLayout().rows().size(), window->trace()->lanes().size());
     EXPECT_TRUE(window->windowTitle().startsWith(QStringLiteral("nsys2024.5-cloverleaf.sqlite")));
+    EXPECT_EQ(window->kernelTable()->model()->rowCount(), 1312);
+    EXPECT_GT(window->statistics()->kernelModel()->rowCount(), 0);
 }
 
 TEST_F(MainWindowTest, EveryBadInputShowsTheErrorAndKeepsThePreviousTrace) {
