@@ -110,7 +110,12 @@ struct NsysSqliteLoader::Impl {
         return QStringLiteral("SELECT ") % cols.join(u',') % QStringLiteral(" FROM ") % table;
     }
 
-    void checkStatement(const SqliteStatement& st, const QString& table) {
+    // The second connection, stepped by SqliteRowStream's worker, when loading with two threads.
+    SqliteDb scanConnection;
+    bool threaded() const { return options.threads >= 2 && scanConnection.handle(); }
+    const SqliteDb& scanDb() const { return threaded() ? scanConnection : db; }
+
+    template <typename Statement> void checkStatement(const Statement& st, const QString& table) {
         if (st.hasError() || !st.isValid())
             throw LoadFailure{
                 QStringLiteral("Cannot read '") % fileName() % QStringLiteral("': table ") % table %
@@ -353,30 +358,31 @@ void NsysSqliteLoader::Impl::readStreams() {
 void NsysSqliteLoader::Impl::readKernels() {
     if (!db.hasTable(kKernelTable))
         return;
-    SqliteStatement st(db, selectSql(kKernelTable,
-                                     {QStringLiteral("start"), QStringLiteral("end"),
-                                      QStringLiteral("deviceId"), QStringLiteral("contextId"),
-                                      QStringLiteral("streamId"), QStringLiteral("shortName")},
-                                     {QStringLiteral("correlationId"),
-                                      QStringLiteral("globalPid"),
-                                      QStringLiteral("demangledName"),
-                                      QStringLiteral("mangledName"),
-                                      QStringLiteral("launchType"),
-                                      QStringLiteral("cacheConfig"),
-                                      QStringLiteral("registersPerThread"),
-                                      QStringLiteral("gridX"),
-                                      QStringLiteral("gridY"),
-                                      QStringLiteral("gridZ"),
-                                      QStringLiteral("blockX"),
-                                      QStringLiteral("blockY"),
-                                      QStringLiteral("blockZ"),
-                                      QStringLiteral("staticSharedMemory"),
-                                      QStringLiteral("dynamicSharedMemory"),
-                                      QStringLiteral("localMemoryPerThread"),
-                                      QStringLiteral("localMemoryTotal"),
-                                      QStringLiteral("sharedMemoryExecuted"),
-                                      QStringLiteral("graphNodeId"),
-                                      QStringLiteral("sharedMemoryLimitConfig")}));
+    SqliteRowStream st(scanDb(), threaded(), options.cancel,
+                       selectSql(kKernelTable,
+                                 {QStringLiteral("start"), QStringLiteral("end"),
+                                  QStringLiteral("deviceId"), QStringLiteral("contextId"),
+                                  QStringLiteral("streamId"), QStringLiteral("shortName")},
+                                 {QStringLiteral("correlationId"),
+                                  QStringLiteral("globalPid"),
+                                  QStringLiteral("demangledName"),
+                                  QStringLiteral("mangledName"),
+                                  QStringLiteral("launchType"),
+                                  QStringLiteral("cacheConfig"),
+                                  QStringLiteral("registersPerThread"),
+                                  QStringLiteral("gridX"),
+                                  QStringLiteral("gridY"),
+                                  QStringLiteral("gridZ"),
+                                  QStringLiteral("blockX"),
+                                  QStringLiteral("blockY"),
+                                  QStringLiteral("blockZ"),
+                                  QStringLiteral("staticSharedMemory"),
+                                  QStringLiteral("dynamicSharedMemory"),
+                                  QStringLiteral("localMemoryPerThread"),
+                                  QStringLiteral("localMemoryTotal"),
+                                  QStringLiteral("sharedMemoryExecuted"),
+                                  QStringLiteral("graphNodeId"),
+                                  QStringLiteral("sharedMemoryLimitConfig")}));
     const int corr = st.column("correlationId"), gpid = st.column("globalPid"),
               dem = st.column("demangledName"), mang = st.column("mangledName"),
               launch = st.column("launchType"), cache = st.column("cacheConfig"),
@@ -425,15 +431,16 @@ void NsysSqliteLoader::Impl::readKernels() {
 void NsysSqliteLoader::Impl::readMemcpys() {
     if (!db.hasTable(kMemcpyTable))
         return;
-    SqliteStatement st(
-        db, selectSql(kMemcpyTable,
-                      {QStringLiteral("start"), QStringLiteral("end"), QStringLiteral("deviceId"),
-                       QStringLiteral("contextId"), QStringLiteral("streamId"),
-                       QStringLiteral("bytes"), QStringLiteral("copyKind")},
-                      {QStringLiteral("correlationId"), QStringLiteral("globalPid"),
-                       QStringLiteral("srcKind"), QStringLiteral("dstKind"),
-                       QStringLiteral("srcDeviceId"), QStringLiteral("dstDeviceId"),
-                       QStringLiteral("migrationCause")}));
+    SqliteRowStream st(
+        scanDb(), threaded(), options.cancel,
+        selectSql(kMemcpyTable,
+                  {QStringLiteral("start"), QStringLiteral("end"), QStringLiteral("deviceId"),
+                   QStringLiteral("contextId"), QStringLiteral("streamId"), QStringLiteral("bytes"),
+                   QStringLiteral("copyKind")},
+                  {QStringLiteral("correlationId"), QStringLiteral("globalPid"),
+                   QStringLiteral("srcKind"), QStringLiteral("dstKind"),
+                   QStringLiteral("srcDeviceId"), QStringLiteral("dstDeviceId"),
+                   QStringLiteral("migrationCause")}));
     const int corr = st.column("correlationId"), gpid = st.column("globalPid"),
               src = st.column("srcKind"), dst = st.column("dstKind"),
               srcDev = st.column("srcDeviceId"), dstDev = st.column("dstDeviceId"),
@@ -473,12 +480,13 @@ void NsysSqliteLoader::Impl::readMemcpys() {
 void NsysSqliteLoader::Impl::readMemsets() {
     if (!db.hasTable(kMemsetTable))
         return;
-    SqliteStatement st(db, selectSql(kMemsetTable,
-                                     {QStringLiteral("start"), QStringLiteral("end"),
-                                      QStringLiteral("deviceId"), QStringLiteral("contextId"),
-                                      QStringLiteral("streamId"), QStringLiteral("bytes")},
-                                     {QStringLiteral("correlationId"), QStringLiteral("globalPid"),
-                                      QStringLiteral("value"), QStringLiteral("memKind")}));
+    SqliteRowStream st(scanDb(), threaded(), options.cancel,
+                       selectSql(kMemsetTable,
+                                 {QStringLiteral("start"), QStringLiteral("end"),
+                                  QStringLiteral("deviceId"), QStringLiteral("contextId"),
+                                  QStringLiteral("streamId"), QStringLiteral("bytes")},
+                                 {QStringLiteral("correlationId"), QStringLiteral("globalPid"),
+                                  QStringLiteral("value"), QStringLiteral("memKind")}));
     const int corr = st.column("correlationId"), gpid = st.column("globalPid"),
               value = st.column("value"), memKind = st.column("memKind");
     const StringId name = builder.intern("[CUDA memset]");
@@ -503,11 +511,12 @@ void NsysSqliteLoader::Impl::readMemsets() {
 void NsysSqliteLoader::Impl::readRuntime() {
     if (!db.hasTable(kRuntimeTable))
         return;
-    SqliteStatement st(
-        db, selectSql(kRuntimeTable,
-                      {QStringLiteral("start"), QStringLiteral("end"), QStringLiteral("globalTid"),
-                       QStringLiteral("correlationId"), QStringLiteral("nameId")},
-                      {QStringLiteral("eventClass"), QStringLiteral("returnValue")}));
+    SqliteRowStream st(
+        scanDb(), threaded(), options.cancel,
+        selectSql(kRuntimeTable,
+                  {QStringLiteral("start"), QStringLiteral("end"), QStringLiteral("globalTid"),
+                   QStringLiteral("correlationId"), QStringLiteral("nameId")},
+                  {QStringLiteral("eventClass"), QStringLiteral("returnValue")}));
     const int cls = st.column("eventClass"), ret = st.column("returnValue");
     while (st.step()) {
         rowDone();
@@ -530,10 +539,11 @@ void NsysSqliteLoader::Impl::readRuntime() {
 void NsysSqliteLoader::Impl::readSyncs() {
     if (!db.hasTable(kSyncTable))
         return;
-    SqliteStatement st(db, selectSql(kSyncTable, {QStringLiteral("start"), QStringLiteral("end")},
-                                     {QStringLiteral("deviceId"), QStringLiteral("contextId"),
-                                      QStringLiteral("streamId"), QStringLiteral("correlationId"),
-                                      QStringLiteral("globalPid"), QStringLiteral("syncType")}));
+    SqliteRowStream st(scanDb(), threaded(), options.cancel,
+                       selectSql(kSyncTable, {QStringLiteral("start"), QStringLiteral("end")},
+                                 {QStringLiteral("deviceId"), QStringLiteral("contextId"),
+                                  QStringLiteral("streamId"), QStringLiteral("correlationId"),
+                                  QStringLiteral("globalPid"), QStringLiteral("syncType")}));
     const int dev = st.column("deviceId"), ctx = st.column("contextId"),
               stream = st.column("streamId"), corr = st.column("correlationId"),
               gpid = st.column("globalPid"), type = st.column("syncType");
@@ -559,7 +569,7 @@ void NsysSqliteLoader::Impl::readSyncs() {
 void NsysSqliteLoader::Impl::readNvtx() {
     if (!db.hasTable(kNvtxTable))
         return;
-    SqliteStatement st(db,
+    SqliteRowStream st(scanDb(), threaded(), options.cancel,
                        selectSql(kNvtxTable, {QStringLiteral("start"), QStringLiteral("eventType")},
                                  {QStringLiteral("end"), QStringLiteral("globalTid"),
                                   QStringLiteral("endGlobalTid"), QStringLiteral("text"),
@@ -579,38 +589,13 @@ void NsysSqliteLoader::Impl::readNvtx() {
         std::optional<std::int64_t> color, category;
         int type;
     };
-    std::vector<Row> rows;
+    // Rows are added as they come; only those of a domain whose name row (75) has not been seen
+    // yet wait until the end of the table (nsys writes domain creation first, so almost none).
+    std::vector<Row> deferred;
     QHash<quint64, StringId> domains; // (pid, domainId) -> name
     auto domainKey = [](std::uint32_t pid, std::uint64_t id) { return (quint64(pid) << 40) ^ id; };
-    while (st.step()) {
-        rowDone();
-        const int type = int(st.int64(1));
-        const StringId name =
-            !st.isNull(text) ? builder.intern(st.text(text)) : str(st.optInt64(textId));
-        const std::int64_t g = st.int64(gtid);
-        const auto domainId = std::uint64_t(st.int64(domain));
-        switch (type) {
-        case 75: // domain create: the name of (process, domainId)
-            domains.insert(domainKey(pidOf(g), domainId), name);
-            continue;
-        case 39: // nvtxNameOsThread: the user's name for the thread wins
-            builder.setThreadName(pidOf(g), tidOf(g), name);
-            continue;
-        case 59:
-        case 70:
-        case 60:
-        case 71:
-        case 34:
-            break;
-        default:
-            continue;
-        }
-        rows.push_back(Row{st.int64(0), st.optInt64(endCol), g, st.optInt64(egtid), name, domainId,
-                           st.optInt64(color), st.optInt64(category), type});
-    }
-    checkStatement(st, kNvtxTable);
     std::uint64_t openRanges = 0;
-    for (const Row& r : rows) {
+    auto add = [&](const Row& r, StringId domainName) {
         NvtxRecord rec;
         rec.style = r.type == 34                     ? NvtxStyle::Mark
                     : (r.type == 60 || r.type == 71) ? NvtxStyle::StartEnd
@@ -631,14 +616,62 @@ void NsysSqliteLoader::Impl::readNvtx() {
                 ++openRanges;
             }
         }
-        const std::uint32_t pid = pidOf(r.globalTid);
-        const StringId domainName =
-            r.domainId ? domains.value(domainKey(pid, r.domainId), kNoString) : kNoString;
         std::optional<std::uint32_t> endTid;
         if (r.endGlobalTid)
             endTid = tidOf(*r.endGlobalTid);
-        builder.addNvtx(pid, tidOf(r.globalTid), domainName, r.start, end, r.name, rec, endTid);
+        builder.addNvtx(pidOf(r.globalTid), tidOf(r.globalTid), domainName, r.start, end, r.name,
+                        rec, endTid);
+    };
+    // Inline texts repeat in runs: the previous one by content skips most hash lookups.
+    std::string lastText;
+    StringId lastTextId = kNoString;
+    while (st.step()) {
+        rowDone();
+        const int type = int(st.int64(1));
+        StringId name;
+        if (!st.isNull(text)) {
+            const std::string_view t = st.text(text);
+            if (t != lastText) {
+                lastText.assign(t);
+                lastTextId = builder.intern(t);
+            }
+            name = lastTextId;
+        } else {
+            name = str(st.optInt64(textId));
+        }
+        const std::int64_t g = st.int64(gtid);
+        const auto domainId = std::uint64_t(st.int64(domain));
+        switch (type) {
+        case 75: // domain create: the name of (process, domainId)
+            domains.insert(domainKey(pidOf(g), domainId), name);
+            continue;
+        case 39: // nvtxNameOsThread: the user's name for the thread wins
+            builder.setThreadName(pidOf(g), tidOf(g), name);
+            continue;
+        case 59:
+        case 70:
+        case 60:
+        case 71:
+        case 34:
+            break;
+        default:
+            continue;
+        }
+        const Row r{
+            st.int64(0),        st.optInt64(endCol),   g,   st.optInt64(egtid), name, domainId,
+            st.optInt64(color), st.optInt64(category), type};
+        if (domainId == 0) {
+            add(r, kNoString);
+        } else if (auto it = domains.constFind(domainKey(pidOf(g), domainId));
+                   it != domains.constEnd()) {
+            add(r, it.value());
+        } else {
+            deferred.push_back(r);
+        }
     }
+    checkStatement(st, kNvtxTable);
+    for (const Row& r : deferred)
+        add(r, domains.value(domainKey(pidOf(r.globalTid), r.domainId), kNoString));
     builder.warn(QStringLiteral("open-nvtx-range"), openRanges,
                  QStringLiteral("%1 NVTX ranges have no end (NULL); they are drawn to the end of "
                                 "the trace and left out of NVTX statistics."));
@@ -647,11 +680,12 @@ void NsysSqliteLoader::Impl::readNvtx() {
 void NsysSqliteLoader::Impl::readOsrt() {
     if (!db.hasTable(kOsrtTable))
         return;
-    SqliteStatement st(db, selectSql(kOsrtTable,
-                                     {QStringLiteral("start"), QStringLiteral("end"),
-                                      QStringLiteral("globalTid"), QStringLiteral("nameId")},
-                                     {QStringLiteral("eventClass"), QStringLiteral("returnValue"),
-                                      QStringLiteral("nestingLevel")}));
+    SqliteRowStream st(scanDb(), threaded(), options.cancel,
+                       selectSql(kOsrtTable,
+                                 {QStringLiteral("start"), QStringLiteral("end"),
+                                  QStringLiteral("globalTid"), QStringLiteral("nameId")},
+                                 {QStringLiteral("eventClass"), QStringLiteral("returnValue"),
+                                  QStringLiteral("nestingLevel")}));
     const int cls = st.column("eventClass"), ret = st.column("returnValue"),
               nest = st.column("nestingLevel");
     while (st.step()) {
@@ -693,6 +727,9 @@ LoadResult NsysSqliteLoader::load() {
                                "no StringIds table or no trace tables.")};
         }
         d->report(0);
+        if (d->options.threads >= 2 && !d->scanConnection.open(d->path, &error))
+            throw LoadFailure{QStringLiteral("Cannot open '") % d->fileName() %
+                              QStringLiteral("': ") % error % u'.'};
         const QString eventTables[] = {QStringLiteral("StringIds"),
                                        kKernelTable,
                                        kMemcpyTable,

@@ -104,21 +104,27 @@ std::uint32_t TraceBuilder::laneIndex(LaneKind kind, std::uint32_t owner, String
     return idx;
 }
 
-std::uint32_t TraceBuilder::configIndex(const KernelConfig& c) {
-    // Field by field: the struct's padding bytes are not part of its value.
-    QByteArray key;
-    auto put = [&key](auto v) { key.append(reinterpret_cast<const char*>(&v), sizeof(v)); };
-    put(c.shortName), put(c.demangledName), put(c.mangledName);
+std::size_t KernelConfigHash::operator()(const KernelConfig& c) const noexcept {
+    std::uint64_t h = 0x9E3779B97F4A7C15ull;
+    auto mix = [&h](std::uint64_t v) {
+        h ^= v + 0x9E3779B97F4A7C15ull + (h << 6) + (h >> 2);
+        h *= 0xFF51AFD7ED558CCDull;
+    };
+    mix(c.shortName), mix(c.demangledName), mix(c.mangledName);
     for (int d = 0; d < 3; ++d)
-        put(c.grid[d]), put(c.block[d]);
-    put(c.registersPerThread), put(c.staticSharedBytes), put(c.dynamicSharedBytes);
-    put(c.localBytesPerThread), put(c.localBytesTotal), put(c.sharedMemoryExecuted);
-    put(c.launchType), put(c.cacheConfig), put(c.sharedMemLimitConfig);
-    if (auto it = m_configIndex.constFind(key); it != m_configIndex.constEnd())
-        return it.value();
+        mix(std::uint32_t(c.grid[d])), mix(std::uint32_t(c.block[d]));
+    mix(c.registersPerThread), mix(c.staticSharedBytes), mix(c.dynamicSharedBytes);
+    mix(c.localBytesPerThread), mix(c.localBytesTotal), mix(c.sharedMemoryExecuted);
+    mix(c.launchType | c.cacheConfig << 8 | c.sharedMemLimitConfig << 16);
+    return std::size_t(h ^ (h >> 29));
+}
+
+std::uint32_t TraceBuilder::configIndex(const KernelConfig& c) {
+    if (auto it = m_configIndex.find(c); it != m_configIndex.end())
+        return it->second;
     const auto idx = std::uint32_t(m_trace->m_kernelConfigs.size());
     m_trace->m_kernelConfigs.push_back(c);
-    m_configIndex.insert(key, idx);
+    m_configIndex.emplace(c, idx);
     return idx;
 }
 

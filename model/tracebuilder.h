@@ -8,6 +8,7 @@
 #include <map>
 #include <memory>
 #include <tuple>
+#include <unordered_map>
 
 namespace strobe {
 
@@ -15,6 +16,11 @@ namespace strobe {
 // assigns rows, joins GPU work to the API calls that launched it (by process and correlation
 // id), drops processes and threads without events, and puts lanes in display order.
 // Loaders (nsys SQLite, tests) talk to this; nothing else constructs a Trace.
+// Hashes every field of a launch configuration (interning ~all kernel rows goes through it).
+struct KernelConfigHash {
+    std::size_t operator()(const KernelConfig& c) const noexcept;
+};
+
 class TraceBuilder {
 public:
     explicit TraceBuilder(QString filePath);
@@ -84,7 +90,7 @@ private:
              std::pair<std::optional<std::int32_t>, std::uint8_t>>
         m_streamInfo;
     std::map<std::tuple<int, std::uint32_t, StringId>, std::uint32_t> m_laneIndex;
-    QHash<QByteArray, std::uint32_t> m_configIndex;
+    std::unordered_map<KernelConfig, std::uint32_t, KernelConfigHash> m_configIndex;
     std::vector<std::uint32_t> m_apiPid; // pid of each API call, for the correlation join
     std::vector<std::uint32_t> m_kernelPid, m_memcpyPid, m_memsetPid;
 };

@@ -1,0 +1,383 @@
+// SPDX-License-Identifier: MIT
+// The scale benchmark (docs/PERFORMANCE.md): on a synthetic trace of N events (default ten
+// million) it measures, in one run,
+//   - a raw single-threaded sqlite3_step scan of the rows and columns Strobe reads (the floor),
+//   - Strobe's full load (loadTrace, LoadOptions::threads = 2) and the ratio of the two,
+//   - resident memory growth per event after the load, and the peak during it (VmHWM),
+//   - the time to find the visible window in one row (two RowView binary searches),
+//   - the time to sort the kernel table by duration (KernelTableModel),
+//   - the paint time of the real TimelineView offscreen at 2560x1440, at full zoom-out and at
+//     200 random zoom and pan positions, and the same on a ten-thousand-event trace,
+//   - the time from opening the file in the real MainWindow to its first painted frame, and the
+//     longest stall of the GUI thread meanwhile (a 1 ms QTimer on the GUI thread).
+// The last line of its output is one JSON object with the headline numbers.
+//
+//   bench_scale [--events N] [--seed S] [--trace PATH] [--threads T] [--small-events N]
+//               [--no-gui]
+// Without --trace the trace is generated once to /tmp/strobe-scale-<N>-<S>.sqlite and reused.
+#include "appsettings.h"
+#include "kerneltablemodel.h"
+#include "mainwindow.h"
+#include "procstatus.h"
+#include "rawscan.h"
+#include "synthtrace.h"
+#include "timelineview.h"
+#include "traceloader.h"
+#include "viewstate.h"
+
+#include <QApplication>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QImage>
+#include <QPainter>
+#include <QTemporaryDir>
+#include <QTimer>
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <malloc.h>
+#include <random>
+
+using namespace strobe;
+using namespace strobe::bench;
+
+namespace {
+
+const QSize kCanvas(2560, 1440);
+
+struct Options {
+    std::uint64_t events = 10'000'000;
+    std::uint64_t seed = 1;
+    std::uint64_t smallEvents = 10'000;
+    QString trace;
+    int threads = 2;
+    bool gui = true;
+};
+
+double percentile(std::vector<double> v, double p) {
+    if (v.empty())
+        return 0;
+    std::sort(v.begin(), v.end());
+    const double pos = p / 100.0 * double(v.size() - 1);
+    const auto i = std::size_t(pos);
+    const double frac = pos - double(i);
+    return i + 1 < v.size() ? v[i] * (1 - frac) + v[i + 1] * frac : v[i];
+}
+
+double seconds(const QElapsedTimer& t) {
+    return double(t.nsecsElapsed()) / 1e9;
+}
+
+// The synthetic trace of `events` rows, generated once and kept in /tmp.
+QString ensureTrace(std::uint64_t events, std::uint64_t seed) {
+    const QString path = QStringLiteral("/tmp/strobe-scale-%1-%2.sqlite").arg(events).arg(seed);
+    if (QFile::exists(path))
+        return path;
+    std::printf("generating %s ...\n", qPrintable(path));
+    std::fflush(stdout);
+    QElapsedTimer t;
+    t.start();
+    synth::SynthOptions o;
+    o.events = events;
+    o.seed = seed;
+    std::string error;
+    if (!synth::writeSynthTrace(path.toStdString(), o, &error)) {
+        std::fprintf(stderr, "cannot generate the trace: %s\n", error.c_str());
+        std::exit(1);
+    }
+    std::printf("generated in %.1f s\n", seconds(t));
+    return path;
+}
+
+// Reads the whole file once so that neither the raw scan nor the load pays for a cold cache.
+void warmFileCache(const QString& path) {
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly))
+        return;
+    std::vector<char> buf(8 << 20);
+    while (f.read(buf.data(), qint64(buf.size())) > 0) {
+    }
+}
+
+std::uint64_t eventCount(const Trace& t) {
+    std::uint64_t n = 0;
+    for (const Lane& l : t.lanes())
+        n += l.size();
+    return n;
+}
+
+struct PaintStats {
+    std::vector<double> zoomOut, random;
+};
+
+// Paints the real TimelineView into an offscreen image: 50 frames at full zoom-out and 200 at
+// random zoom and pan positions, each with a cold geometry cache (the cost after the view moved).
+PaintStats measurePaint(std::shared_ptr<const Trace> trace) {
+    PaintStats s;
+    ViewState state;
+    state.setTrace(trace);
+    TimelineView view(&state);
+    view.resize(kCanvas + QSize(TimelineView::kHeaderWidth + 20, TimelineView::kRulerHeight));
+    QImage image(kCanvas, QImage::Format_ARGB32_Premultiplied);
+    auto paintOnce = [&] {
+        QElapsedTimer t;
+        t.start();
+        QPainter p(&image);
+        view.paintCanvas(p, kCanvas, 1.0);
+        p.end();
+        return double(t.nsecsElapsed()) / 1e6;
+    };
+    const TimeRange all = trace->timeRange();
+    paintOnce(); // first frame: lazily built per-trace state, measured as first paint elsewhere
+    for (int i = 0; i < 50; ++i) {
+        state.setVisibleRange({all.start, all.end + 1 + i}, false); // new key: cold cache
+        s.zoomOut.push_back(paintOnce());
+    }
+    std::mt19937_64 rng(7);
+    const double minSpan = 10'000.0, maxSpan = std::max(minSpan * 2, double(all.duration()));
+    std::uniform_real_distribution<double> logSpan(std::log(minSpan), std::log(maxSpan));
+    for (int i = 0; i < 200; ++i) {
+        const auto span = TimeNs(std::exp(logSpan(rng)));
+        std::uniform_int_distribution<TimeNs> start(all.start, std::max(all.start, all.end - span));
+        const TimeNs s0 = start(rng);
+        state.setVisibleRange({s0, s0 + span}, false);
+        view.setScrollY(int(rng() % 400));
+        s.random.push_back(paintOnce());
+    }
+    return s;
+}
+
+void printPaint(const char* what, const std::vector<double>& ms) {
+    std::printf("%-34s frames %3zu  p50 %7.2f ms  p95 %7.2f ms  p99 %7.2f ms\n", what, ms.size(),
+                percentile(ms, 50), percentile(ms, 95), percentile(ms, 99));
+}
+
+// Average microseconds to locate the visible window [a, b) in one row: firstEndingAfter(a) and
+// firstStartingAtOrAfter(b), over many random windows in rows of at least 1,000 events.
+double measureWindowQuery(const Trace& t) {
+    struct Query {
+        const Lane* lane;
+        std::uint16_t row;
+        TimeNs a, b;
+    };
+    std::vector<std::pair<const Lane*, std::uint16_t>> rows;
+    for (const Lane& l : t.lanes()) {
+        for (std::uint16_t r = 0; r < l.rowCount(); ++r) {
+            if (l.rowView(r).size() >= 1000)
+                rows.emplace_back(&l, r);
+        }
+    }
+    if (rows.empty())
+        return 0;
+    std::mt19937_64 rng(11);
+    std::vector<Query> queries(400'000);
+    for (Query& q : queries) {
+        const auto& [lane, row] = rows[rng() % rows.size()];
+        const TimeRange range = lane->timeRange();
+        const double span = std::exp(std::uniform_real_distribution<double>(
+            std::log(1e3), std::log(std::max(2e3, double(range.duration()))))(rng));
+        const TimeNs a =
+            range.start + TimeNs(rng() % std::uint64_t(std::max<TimeNs>(1, range.duration())));
+        q = Query{lane, row, a, a + TimeNs(span)};
+    }
+    std::uint64_t sink = 0;
+    QElapsedTimer timer;
+    timer.start();
+    for (const Query& q : queries) {
+        const RowView row = q.lane->rowView(q.row);
+        sink += row.firstEndingAfter(q.a) + row.firstStartingAtOrAfter(q.b);
+    }
+    const double us = double(timer.nsecsElapsed()) / 1e3 / double(queries.size());
+    if (sink == 42)
+        std::printf(" ");
+    return us;
+}
+
+struct GuiResult {
+    double firstPaintS = -1;
+    double loadS = -1;
+    double maxGapMs = 0;
+    bool ok = false;
+};
+
+// Opens the file in the real MainWindow (TraceLoadJob on a worker, then the hand-over:
+// ViewState::setTrace and every widget's rebuild on it), paints the timeline once, and watches
+// the GUI thread with a 1 ms timer all along.
+GuiResult measureGui(const QString& path) {
+    GuiResult g;
+    QTemporaryDir dir;
+    AppSettings settings(dir.filePath(QStringLiteral("strobe.ini")));
+    MainWindow window(&settings);
+    window.resize(kCanvas + QSize(TimelineView::kHeaderWidth + 400, 400));
+    window.show();
+    QApplication::processEvents();
+
+    QElapsedTimer clock;
+    QElapsedTimer sinceTick;
+    QTimer ticker;
+    ticker.setTimerType(Qt::PreciseTimer);
+    ticker.setInterval(1);
+    QObject::connect(&ticker, &QTimer::timeout, [&] {
+        g.maxGapMs = std::max(g.maxGapMs, double(sinceTick.nsecsElapsed()) / 1e6);
+        sinceTick.restart();
+    });
+    QEventLoop loop;
+    QObject::connect(&window, &MainWindow::loadFinished, [&](bool ok, const QString& error) {
+        g.loadS = seconds(clock);
+        g.ok = ok;
+        if (!ok) {
+            std::fprintf(stderr, "GUI load failed: %s\n", qPrintable(error));
+            loop.quit();
+            return;
+        }
+        QImage image(kCanvas, QImage::Format_ARGB32_Premultiplied);
+        QPainter p(&image);
+        window.timeline()->paintCanvas(p, kCanvas, 1.0);
+        p.end();
+        g.firstPaintS = seconds(clock);
+        QTimer::singleShot(500, &loop, &QEventLoop::quit); // let deferred rebuilds run
+    });
+    ticker.start();
+    sinceTick.start();
+    clock.start();
+    window.openFile(path);
+    loop.exec();
+    ticker.stop();
+    return g;
+}
+
+Options parseArgs(const QStringList& args) {
+    Options o;
+    auto count = [](const QString& s) {
+        QString v = s.toLower();
+        std::uint64_t mul = 1;
+        if (v.endsWith(u'k'))
+            mul = 1000, v.chop(1);
+        else if (v.endsWith(u'm'))
+            mul = 1'000'000, v.chop(1);
+        return std::uint64_t(v.toDouble() * double(mul));
+    };
+    for (qsizetype i = 1; i < args.size(); ++i) {
+        const QString& a = args[i];
+        const QString next = i + 1 < args.size() ? args[i + 1] : QString();
+        if (a == QStringLiteral("--events"))
+            o.events = count(next), ++i;
+        else if (a == QStringLiteral("--seed"))
+            o.seed = next.toULongLong(), ++i;
+        else if (a == QStringLiteral("--small-events"))
+            o.smallEvents = count(next), ++i;
+        else if (a == QStringLiteral("--trace"))
+            o.trace = next, ++i;
+        else if (a == QStringLiteral("--threads"))
+            o.threads = next.toInt(), ++i;
+        else if (a == QStringLiteral("--no-gui"))
+            o.gui = false;
+        else {
+            std::fprintf(stderr,
+                         "usage: bench_scale [--events N] [--seed S] [--trace PATH] [--threads T] "
+                         "[--small-events N] [--no-gui]\n");
+            std::exit(2);
+        }
+    }
+    return o;
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
+        qputenv("QT_QPA_PLATFORM", "offscreen");
+    QApplication app(argc, argv);
+    const Options opt = parseArgs(app.arguments());
+    const QString path = opt.trace.isEmpty() ? ensureTrace(opt.events, opt.seed) : opt.trace;
+    warmFileCache(path);
+
+    // 1. The floor: a raw scan of the same rows and columns.
+    const RawScanResult raw = rawScan(path.toStdString());
+    std::printf("raw scan: %llu rows in %.3f s\n", static_cast<unsigned long long>(raw.rows),
+                raw.seconds);
+
+    // 2. Strobe's load, with the memory it keeps and the peak on the way.
+    malloc_trim(0);
+    const std::uint64_t rssBefore = residentBytes();
+    const bool peakReset = resetPeakResident();
+    QElapsedTimer timer;
+    timer.start();
+    LoadOptions lo;
+    lo.threads = opt.threads;
+    LoadResult loaded = loadTrace(path, lo);
+    const double loadS = seconds(timer);
+    if (!loaded.ok()) {
+        std::fprintf(stderr, "load failed: %s\n", qPrintable(loaded.error));
+        return 1;
+    }
+    const std::uint64_t peak = peakResidentBytes();
+    const std::uint64_t rssAfter = residentBytes();
+    std::shared_ptr<const Trace> trace = std::move(loaded.trace);
+    const std::uint64_t events = eventCount(*trace);
+    const double bytesPerEvent = double(rssAfter - std::min(rssAfter, rssBefore)) / double(events);
+    const double peakPerEvent =
+        peakReset ? double(peak - std::min(peak, rssBefore)) / double(events) : -1;
+    std::printf("load: %llu events in %zu lanes in %.3f s (%d threads), %.2f x the raw scan\n",
+                static_cast<unsigned long long>(events), trace->lanes().size(), loadS, opt.threads,
+                loadS / raw.seconds);
+    std::printf(
+        "memory: %.1f B/event resident after load (%.0f MB), peak %.1f B/event (%.0f MB)%s; "
+        "model's own count %.1f B/event\n",
+        bytesPerEvent, double(rssAfter - rssBefore) / 1e6, peakPerEvent,
+        double(peak - rssBefore) / 1e6, peakReset ? "" : " (VmHWM reset refused)",
+        double(trace->memoryBytes()) / double(events));
+
+    // 3. Window query and kernel sort on the loaded trace.
+    const double windowUs = measureWindowQuery(*trace);
+    std::printf("window query: %.3f us per row (two binary searches)\n", windowUs);
+    double sortS = 0;
+    {
+        KernelTableModel model;
+        timer.restart();
+        model.setTrace(trace);
+        const double setS = seconds(timer);
+        timer.restart();
+        model.sort(KernelTableModel::Duration, Qt::DescendingOrder);
+        sortS = seconds(timer);
+        std::printf("kernel table: %d rows, setTrace %.3f s, sort by duration %.3f s\n",
+                    model.rowCount(), setS, sortS);
+    }
+
+    // 4. Paint at this size and at the small size.
+    const PaintStats big = measurePaint(trace);
+    printPaint("paint full zoom-out (large)", big.zoomOut);
+    printPaint("paint random zoom/pan (large)", big.random);
+    trace.reset();
+    malloc_trim(0);
+    const QString smallPath = ensureTrace(opt.smallEvents, opt.seed);
+    LoadResult small = loadTrace(smallPath);
+    if (!small.ok()) {
+        std::fprintf(stderr, "small load failed: %s\n", qPrintable(small.error));
+        return 1;
+    }
+    const PaintStats little = measurePaint(std::shared_ptr<const Trace>(std::move(small.trace)));
+    printPaint("paint full zoom-out (small)", little.zoomOut);
+    printPaint("paint random zoom/pan (small)", little.random);
+    const double scaling =
+        percentile(big.random, 95) / std::max(1e-6, percentile(little.random, 95));
+
+    // 5. The real window: first paint and GUI-thread stalls during a load.
+    GuiResult gui;
+    if (opt.gui) {
+        malloc_trim(0);
+        gui = measureGui(path);
+        std::printf("gui: loaded in %.3f s, first paint at %.3f s, longest GUI stall %.1f ms\n",
+                    gui.loadS, gui.firstPaintS, gui.maxGapMs);
+    }
+
+    std::printf("{\"events\": %llu, \"raw_scan_s\": %.3f, \"load_s\": %.3f, \"load_ratio\": %.3f, "
+                "\"bytes_per_event\": %.2f, \"peak_bytes_per_event\": %.2f, \"first_paint_s\": "
+                "%.3f, \"paint_zoomout_p95_ms\": %.2f, \"paint_random_p99_ms\": %.2f, "
+                "\"paint_scaling_ratio\": %.2f, \"window_query_us\": %.3f, \"kernel_sort_s\": "
+                "%.3f, \"gui_block_max_ms\": %.1f}\n",
+                static_cast<unsigned long long>(events), raw.seconds, loadS, loadS / raw.seconds,
+                bytesPerEvent, peakPerEvent, gui.firstPaintS, percentile(big.zoomOut, 95),
+                percentile(big.random, 99), scaling, windowUs, sortS, gui.maxGapMs);
+    return 0;
+}

@@ -1,0 +1,20 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+namespace strobe::bench {
+
+struct RawScanResult {
+    std::uint64_t rows = 0;
+    std::uint64_t checksum = 0; // keeps the column reads from being optimised away
+    double seconds = 0;
+};
+
+// The physical floor of loading: one thread, one connection, every row of the tables the nsys
+// loader reads, in table order, fetching the same columns (sqlite3_column_int64 or _text), and
+// nothing else: no interning, no lanes, no allocation per row.
+RawScanResult rawScan(const std::string& path);
+
+} // namespace strobe::bench
