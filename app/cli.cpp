@@ -34,6 +34,10 @@ const std::array kCommands{
             "memory-summary FILE [--format csv|json]\n      memory operations per direction: "
             "count, bytes, time, bandwidth",
             &runMemorySummary},
+    Command{"gaps",
+            "gaps FILE [--min-ns N] [--format csv|json]\n      GPU idle gaps of at least N ns "
+            "(default 100000) with their cause",
+            &runGaps},
 };
 
 void printUsage(QTextStream& s) {

@@ -3,6 +3,7 @@
 
 #include "cudaenums.h"
 #include "formatting.h"
+#include "nvtxprojection.h"
 #include "nvtxstats.h"
 #include "occupancy.h"
 
@@ -247,6 +248,23 @@ QString gpuOpName(const Trace& t, EventRef op) {
     return t.string(l.nameId(op.index));
 }
 
+// What an NVTX range launched on the GPU (the kernels, memcpys and memsets whose launch call
+// started inside it on its thread).
+DetailSection projectedSection(const Trace& t, EventRef range) {
+    const NvtxGpuWork w = projectNvtxRange(t, range);
+    DetailSection d{QStringLiteral("GPU work (projected)"),
+                    {{QStringLiteral("Operations"), num(w.count)}}};
+    if (w.isEmpty())
+        return d;
+    d.items.push_back({QStringLiteral("GPU time"), formatDuration(w.gpuTime)});
+    d.items.push_back({QStringLiteral("GPU span"), formatDuration(w.span.duration())});
+    d.items.push_back(
+        {QStringLiteral("First GPU start"), formatTimestamp(w.span.start, t.timeRange().start)});
+    d.items.push_back(
+        {QStringLiteral("Last GPU end"), formatTimestamp(w.span.end, t.timeRange().start)});
+    return d;
+}
+
 } // namespace
 
 EventDetails describeEvent(const Trace& t, EventRef ref) {
@@ -322,6 +340,8 @@ EventDetails describeEvent(const Trace& t, EventRef ref) {
                 {QStringLiteral("End"), QStringLiteral("not recorded (drawn to the trace end)")});
         out.sections.push_back(std::move(d));
         out.sections.push_back(timing(t, lane, i));
+        if (!mark)
+            out.sections.push_back(projectedSection(t, ref));
         break;
     }
     }

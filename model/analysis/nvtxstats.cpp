@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "nvtxstats.h"
 
+#include "nvtxprojection.h"
+
 #include <QStringBuilder>
 #include <map>
 
@@ -76,6 +78,24 @@ NvtxSummary summarizeNvtx(const Trace& trace) {
         return a.style < b.style;
     });
     return out;
+}
+
+void addGpuProjection(const Trace& trace, NvtxSummary& summary) {
+    const NvtxProjector projector(trace);
+    for (NvtxSummaryRow& row : summary.rows) {
+        row.gpuOps = 0;
+        row.gpuTime = row.gpuSpanTotal = 0;
+        row.instancesWithGpu = 0;
+        for (EventRef ref : row.instances) {
+            const NvtxGpuWork w = projector.project(ref);
+            if (w.isEmpty())
+                continue;
+            row.gpuOps += w.count;
+            row.gpuTime += w.gpuTime;
+            row.gpuSpanTotal += w.span.duration();
+            ++row.instancesWithGpu;
+        }
+    }
 }
 
 } // namespace strobe

@@ -16,6 +16,14 @@ struct NvtxSummaryRow {
     DurationStats stats;
     double wallPercent = 0; // total / duration of the trace, 0..100 (nested ranges may exceed it)
     std::vector<EventRef> instances; // in lane order
+    // GPU work launched inside the instances (filled by addGpuProjection; see nvtxprojection.h).
+    std::uint64_t gpuOps = 0;
+    TimeNs gpuTime = 0;                 // sum of the operations' durations
+    TimeNs gpuSpanTotal = 0;            // sum over instances of first GPU start to last GPU end
+    std::uint64_t instancesWithGpu = 0; // instances that launched GPU work
+    double avgGpuSpan() const {
+        return instancesWithGpu ? double(gpuSpanTotal) / double(instancesWithGpu) : 0.0;
+    }
 };
 
 struct NvtxSummary {
@@ -31,5 +39,9 @@ QString nvtxRangeName(const Trace& trace, StringId domain, StringId text);
 
 // Summarises NVTX ranges (marks excluded) per qualified name and style.
 NvtxSummary summarizeNvtx(const Trace& trace);
+
+// Fills the GPU columns of `summary`'s rows: the work each instance launched (the CLI's
+// nvtx-summary leaves them out, so it does not pay for this).
+void addGpuProjection(const Trace& trace, NvtxSummary& summary);
 
 } // namespace strobe

@@ -13,6 +13,8 @@ void NvtxSummaryModel::setTrace(std::shared_ptr<const Trace> trace) {
     beginResetModel();
     m_trace = std::move(trace);
     m_summary = m_trace ? summarizeNvtx(*m_trace) : NvtxSummary{};
+    if (m_trace)
+        addGpuProjection(*m_trace, m_summary);
     endResetModel();
 }
 
@@ -65,6 +67,12 @@ QVariant NvtxSummaryModel::data(const QModelIndex& index, int role) const {
     case WallPercent:
         return raw ? QVariant(QString::number(r.wallPercent, 'f', 2).toDouble())
                    : QVariant(QString::number(r.wallPercent, 'f', 2) + QStringLiteral(" %"));
+    case GpuOps:
+        return raw ? QVariant(qulonglong(r.gpuOps)) : QVariant(QString::number(r.gpuOps));
+    case GpuTime:
+        return duration(r.gpuTime);
+    case AvgGpuSpan:
+        return fractional(r.avgGpuSpan());
     case ColumnCount:
         break;
     }
@@ -75,8 +83,9 @@ QVariant NvtxSummaryModel::headerData(int section, Qt::Orientation orientation, 
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole || section < 0 ||
         section >= ColumnCount)
         return QAbstractTableModel::headerData(section, orientation, role);
-    static const char* const names[] = {"Range",  "Style",   "Instances", "Total",   "Average",
-                                        "Median", "Minimum", "Maximum",   "Std dev", "Wall time %"};
+    static const char* const names[] = {
+        "Range",   "Style",   "Instances",   "Total",   "Average",  "Median",      "Minimum",
+        "Maximum", "Std dev", "Wall time %", "GPU ops", "GPU time", "Avg GPU span"};
     return QString::fromLatin1(names[section]);
 }
 

@@ -23,6 +23,9 @@ public:
         Maximum,
         StdDev,
         WallPercent,
+        GpuOps,     // GPU operations launched inside the instances
+        GpuTime,    // their summed duration
+        AvgGpuSpan, // mean first-start-to-last-end on the GPU, over instances with GPU work
         ColumnCount
     };
 

@@ -5,6 +5,8 @@ target_sources(strobe_model PRIVATE
     ${CMAKE_CURRENT_LIST_DIR}/formatting.cpp ${CMAKE_CURRENT_LIST_DIR}/formatting.h
     ${CMAKE_CURRENT_LIST_DIR}/kernelstats.cpp ${CMAKE_CURRENT_LIST_DIR}/kernelstats.h
     ${CMAKE_CURRENT_LIST_DIR}/nvtxstats.cpp ${CMAKE_CURRENT_LIST_DIR}/nvtxstats.h
+    ${CMAKE_CURRENT_LIST_DIR}/nvtxprojection.cpp ${CMAKE_CURRENT_LIST_DIR}/nvtxprojection.h
+    ${CMAKE_CURRENT_LIST_DIR}/gaps.cpp ${CMAKE_CURRENT_LIST_DIR}/gaps.h
     ${CMAKE_CURRENT_LIST_DIR}/memorystats.cpp ${CMAKE_CURRENT_LIST_DIR}/memorystats.h
     ${CMAKE_CURRENT_LIST_DIR}/occupancy.cpp ${CMAKE_CURRENT_LIST_DIR}/occupancy.h
     ${CMAKE_CURRENT_LIST_DIR}/eventdetails.cpp ${CMAKE_CURRENT_LIST_DIR}/eventdetails.h

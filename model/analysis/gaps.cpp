@@ -1,0 +1,467 @@
+// SPDX-License-Identifier: MIT
+#include "gaps.h"
+
+#include "lod/utilization.h"
+#include "nvtxstats.h"
+#include "timeformat.h"
+
+#include <QStringBuilder>
+#include <algorithm>
+#include <map>
+#include <set>
+#include <unordered_map>
+
+namespace strobe {
+
+QString gapCauseKey(GapCause cause) {
+    switch (cause) {
+    case GapCause::LaunchOverhead:
+        return QStringLiteral("launch-overhead");
+    case GapCause::Sync:
+        return QStringLiteral("sync");
+    case GapCause::CpuBusy:
+        return QStringLiteral("cpu-busy");
+    case GapCause::NoCpuActivity:
+        return QStringLiteral("no-cpu-activity");
+    case GapCause::Unknown:
+        break;
+    }
+    return QStringLiteral("unknown");
+}
+
+QString gapCauseLabel(GapCause cause) {
+    switch (cause) {
+    case GapCause::LaunchOverhead:
+        return QStringLiteral("Launch overhead");
+    case GapCause::Sync:
+        return QStringLiteral("Synchronisation");
+    case GapCause::CpuBusy:
+        return QStringLiteral("CPU busy");
+    case GapCause::NoCpuActivity:
+        return QStringLiteral("No CPU activity");
+    case GapCause::Unknown:
+        break;
+    }
+    return QStringLiteral("Unknown");
+}
+
+namespace {
+
+// "cudaStreamSynchronize_ptsz_v7000" -> "cudaStreamSynchronize".
+QStringView baseApiName(QStringView n) {
+    for (bool changed = true; changed;) {
+        changed = false;
+        const qsizetype us = n.lastIndexOf(u'_');
+        if (us <= 0)
+            break;
+        const QStringView tail = n.mid(us + 1);
+        bool version = tail.size() >= 2 && tail[0] == u'v';
+        for (qsizetype i = 1; version && i < tail.size(); ++i)
+            version = tail[i].isDigit();
+        if (version || tail == u"ptsz" || tail == u"ptds") {
+            n = n.left(us);
+            changed = true;
+        }
+    }
+    return n;
+}
+
+} // namespace
+
+bool isSyncApiName(QStringView name) {
+    const QStringView n = baseApiName(name);
+    static const char16_t* const kExact[] = {u"cudaDeviceSynchronize", u"cudaStreamSynchronize",
+                                             u"cudaEventSynchronize",  u"cudaThreadSynchronize",
+                                             u"cuCtxSynchronize",      u"cuStreamSynchronize",
+                                             u"cuEventSynchronize"};
+    for (const char16_t* s : kExact) {
+        if (n == QStringView(s))
+            return true;
+    }
+    // Blocking copies: every cudaMemcpy*/cuMemcpy* without "Async" (cudaMemcpy, cudaMemcpy2D,
+    // cudaMemcpyToSymbol, cuMemcpyDtoH, ...).
+    const bool copy = n.startsWith(u"cudaMemcpy") || n.startsWith(u"cuMemcpy");
+    return copy && !n.contains(u"Async");
+}
+
+namespace {
+
+TimeNs overlap(TimeNs s, TimeNs e, TimeRange g) {
+    return std::max<TimeNs>(0, std::min(e, g.end) - std::max(s, g.start));
+}
+
+bool coversHalf(TimeNs covered, TimeRange g) {
+    return covered * 2 >= g.duration();
+}
+
+QString percentOf(TimeNs part, TimeRange g) {
+    const double p = g.duration() > 0 ? 100.0 * double(part) / double(g.duration()) : 0.0;
+    return QString::number(std::min(100.0, p), 'f', 0) % u'%';
+}
+
+// Everything the classification looks up per gap, gathered once per trace.
+class GapClassifier {
+public:
+    explicit GapClassifier(const Trace& t)
+        : m_t(t) {
+        const auto threads = t.threads().size();
+        m_api.resize(threads);
+        m_osrt.resize(threads);
+        m_nvtx.resize(threads);
+        for (std::uint32_t li = 0; li < t.lanes().size(); ++li) {
+            const Lane& l = t.lane(li);
+            switch (l.kind()) {
+            case LaneKind::CudaApi:
+                m_api[l.owner()].push_back(li);
+                break;
+            case LaneKind::Osrt:
+                m_osrt[l.owner()].push_back(li);
+                break;
+            case LaneKind::Nvtx:
+                m_nvtx[l.owner()].push_back(li);
+                break;
+            case LaneKind::Kernels:
+            case LaneKind::Memcpy:
+            case LaneKind::Memset: {
+                const StreamInfo& s = t.streams()[l.owner()];
+                m_deviceLanes[s.deviceId].push_back(li);
+                m_devicePids[s.deviceId].insert(s.pid);
+                break;
+            }
+            default:
+                break;
+            }
+        }
+        for (const SyncRecord& s : t.syncs()) {
+            if (s.api.isValid())
+                m_syncCalls.insert({s.api.lane, s.api.index});
+        }
+    }
+
+    std::vector<std::uint32_t> devices() const {
+        std::set<std::uint32_t> ids;
+        for (const auto& [id, lanes] : m_deviceLanes)
+            ids.insert(id);
+        for (const GpuInfo& g : m_t.gpus())
+            ids.insert(g.id);
+        return {ids.begin(), ids.end()};
+    }
+
+    void classify(GpuGap& gap);
+
+private:
+    bool isSyncCall(std::uint32_t lane, std::uint32_t i) {
+        if (m_syncCalls.count({lane, i}))
+            return true;
+        const StringId id = m_t.lane(lane).nameId(i);
+        auto it = m_syncNames.find(id);
+        if (it == m_syncNames.end())
+            it = m_syncNames.emplace(id, isSyncApiName(m_t.string(id))).first;
+        return it->second;
+    }
+    // A GPU operation of the device ending (atEnd) or starting at `t`; prefers one with a
+    // recorded launch call.
+    EventRef gpuOpAt(std::uint32_t device, TimeNs t, bool atEnd) const;
+    std::optional<std::uint32_t> threadOf(EventRef apiCall) const {
+        if (!apiCall.isValid())
+            return std::nullopt;
+        return m_t.lane(apiCall.lane).owner();
+    }
+    // Threads of the processes that use the device, `first` (if any) in front.
+    std::vector<std::uint32_t> processThreads(std::uint32_t device,
+                                              std::optional<std::uint32_t> first) const;
+    QString threadName(std::uint32_t thread) const {
+        const ThreadInfo& th = m_t.threads()[thread];
+        const QString name = th.name != kNoString ? m_t.string(th.name) : QStringLiteral("Thread");
+        return name % QStringLiteral(" [") % QString::number(th.tid) % u']';
+    }
+    QString eventName(EventRef ref) const {
+        const Lane& l = m_t.lane(ref.lane);
+        return Trace::stripApiVersionSuffix(m_t.string(l.nameId(ref.index)));
+    }
+    QString nvtxName(EventRef ref) const {
+        const Lane& l = m_t.lane(ref.lane);
+        return nvtxRangeName(m_t, l.domain(), l.nameId(ref.index));
+    }
+    EventRef innermostNvtxAt(std::uint32_t thread, TimeNs t) const;
+
+    const Trace& m_t;
+    std::vector<std::vector<std::uint32_t>> m_api, m_osrt, m_nvtx; // lanes per thread
+    std::map<std::uint32_t, std::vector<std::uint32_t>> m_deviceLanes;
+    std::map<std::uint32_t, std::set<std::uint32_t>> m_devicePids;
+    std::set<std::pair<std::uint32_t, std::uint32_t>> m_syncCalls;
+    std::unordered_map<StringId, bool> m_syncNames;
+};
+
+EventRef GapClassifier::gpuOpAt(std::uint32_t device, TimeNs t, bool atEnd) const {
+    EventRef found;
+    auto it = m_deviceLanes.find(device);
+    if (it == m_deviceLanes.end())
+        return found;
+    // Within a row both starts and ends are sorted: one binary search per row finds the
+    // operation whose start (or effective end) is exactly t.
+    for (std::uint32_t li : it->second) {
+        const Lane& l = m_t.lane(li);
+        for (std::uint16_t r = 0; r < l.rowCount(); ++r) {
+            const RowView rv = l.rowView(r);
+            const std::uint32_t k =
+                atEnd ? rv.firstEndingAfter(t - 1) : rv.firstStartingAtOrAfter(t);
+            if (k >= rv.size())
+                continue;
+            const bool match = atEnd ? effectiveEnd(rv.start(k), rv.end(k)) == t : rv.start(k) == t;
+            if (!match)
+                continue;
+            const EventRef ref{li, rv.laneIndex(k)};
+            if (!found.isValid() ||
+                (!m_t.partnerOf(found).isValid() && m_t.partnerOf(ref).isValid()))
+                found = ref;
+        }
+    }
+    return found;
+}
+
+std::vector<std::uint32_t> GapClassifier::processThreads(std::uint32_t device,
+                                                         std::optional<std::uint32_t> first) const {
+    std::vector<std::uint32_t> out;
+    if (first)
+        out.push_back(*first);
+    const auto pids = m_devicePids.find(device);
+    for (std::uint32_t th = 0; th < m_t.threads().size(); ++th) {
+        if (first && th == *first)
+            continue;
+        if (pids == m_devicePids.end() || pids->second.count(m_t.threads()[th].pid))
+            out.push_back(th);
+    }
+    return out;
+}
+
+EventRef GapClassifier::innermostNvtxAt(std::uint32_t thread, TimeNs t) const {
+    EventRef best;
+    int bestDepth = -1;
+    for (std::uint32_t li : m_nvtx[thread]) {
+        const Lane& l = m_t.lane(li);
+        for (std::uint32_t i : l.stabbing(t)) {
+            const NvtxRecord& n = m_t.nvtx()[l.payload(i)];
+            if (n.style != NvtxStyle::Mark && int(n.depth) > bestDepth) {
+                bestDepth = n.depth;
+                best = {li, i};
+            }
+        }
+    }
+    return best;
+}
+
+void GapClassifier::classify(GpuGap& gap) {
+    const TimeRange g = gap.range;
+    gap.before = gpuOpAt(gap.deviceId, g.start, true);
+    gap.after = gpuOpAt(gap.deviceId, g.end, false);
+    const EventRef launch = gap.after.isValid() ? m_t.partnerOf(gap.after) : EventRef{};
+    std::optional<std::uint32_t> th = threadOf(launch);
+    if (!th && gap.before.isValid())
+        th = threadOf(m_t.partnerOf(gap.before));
+    gap.thread = th;
+    if (th)
+        gap.enclosingNvtx = innermostNvtxAt(*th, g.start + g.duration() / 2);
+    const QString dur = formatDuration(g.duration());
+
+    // 1. Launch overhead: the call that launched the next work was running for half the gap.
+    if (launch.isValid()) {
+        const Lane& l = m_t.lane(launch.lane);
+        const TimeNs s = l.start(launch.index);
+        const TimeNs covered = overlap(s, g.end, g);
+        if (s < g.end && coversHalf(covered, g)) {
+            gap.cause = GapCause::LaunchOverhead;
+            gap.event = launch;
+            gap.detail = threadName(*th) % QStringLiteral(" was in ") % eventName(launch) %
+                         QStringLiteral(" for ") % percentOf(covered, g) %
+                         QStringLiteral(" of the gap: ") % formatDuration(g.end - s) %
+                         QStringLiteral(" from the call to the start of the work it launched.");
+            return;
+        }
+    }
+
+    // 2. Sync wait: a synchronisation call of the device's processes (the launching thread's
+    // first) covers at least half of the gap.
+    struct Best {
+        EventRef ref;
+        std::uint32_t thread = 0;
+        TimeNs covered = 0;
+    };
+    Best wait;
+    for (std::uint32_t t : processThreads(gap.deviceId, th)) {
+        for (std::uint32_t li : m_api[t]) {
+            const Lane& l = m_t.lane(li);
+            l.forEachOverlapping(g.start, g.end, [&](std::uint32_t i) {
+                const TimeNs c = overlap(l.start(i), l.end(i), g);
+                if (c > wait.covered && coversHalf(c, g) && isSyncCall(li, i))
+                    wait = {EventRef{li, i}, t, c};
+            });
+        }
+        if (wait.ref.isValid())
+            break; // the launching thread's own wait wins over other threads'
+    }
+    if (wait.ref.isValid()) {
+        gap.cause = GapCause::Sync;
+        gap.thread = wait.thread;
+        gap.event = wait.ref;
+        gap.detail = threadName(wait.thread) % QStringLiteral(" waited in ") % eventName(wait.ref) %
+                     QStringLiteral(" for ") % percentOf(wait.covered, g) %
+                     QStringLiteral(" of the gap (") % dur %
+                     QStringLiteral(") while the GPU idled.");
+        return;
+    }
+
+    // A sync call of the launching thread in progress when the GPU went idle and returning
+    // inside the gap: it drained the queue (rule 4, after CPU work that followed it).
+    Best drain;
+    if (th) {
+        for (std::uint32_t li : m_api[*th]) {
+            const Lane& l = m_t.lane(li);
+            l.forEachOverlapping(g.start, g.start + 1, [&](std::uint32_t i) {
+                if (l.start(i) <= g.start && l.end(i) > g.start && l.end(i) <= g.end &&
+                    isSyncCall(li, i) && (!drain.ref.isValid() || l.end(i) > drain.covered))
+                    drain = {EventRef{li, i}, *th, l.end(i)}; // covered holds the return time
+            });
+        }
+    }
+
+    // 3. CPU busy: the launching thread spent half the gap in an NVTX range (the deepest such,
+    // begun after a draining sync returned), an OS runtime call or a CUDA call that neither
+    // synchronises nor launches the next work.
+    if (th) {
+        EventRef range;
+        int depth = -1;
+        TimeNs rangeCovered = 0;
+        for (std::uint32_t li : m_nvtx[*th]) {
+            const Lane& l = m_t.lane(li);
+            l.forEachOverlapping(g.start, g.end, [&](std::uint32_t i) {
+                const NvtxRecord& n = m_t.nvtx()[l.payload(i)];
+                const TimeNs c = overlap(l.start(i), l.end(i), g);
+                if (n.style == NvtxStyle::Mark || !coversHalf(c, g) || int(n.depth) <= depth)
+                    return;
+                if (drain.ref.isValid() && l.start(i) < drain.covered)
+                    return; // encloses the sync: context, not what the thread did after it
+                range = {li, i};
+                depth = n.depth;
+                rangeCovered = c;
+            });
+        }
+        EventRef call;
+        TimeNs callCovered = 0;
+        for (std::uint32_t li : m_osrt[*th]) {
+            const Lane& l = m_t.lane(li);
+            l.forEachOverlapping(g.start, g.end, [&](std::uint32_t i) {
+                const TimeNs c = overlap(l.start(i), l.end(i), g);
+                if (c > callCovered && coversHalf(c, g)) {
+                    call = {li, i};
+                    callCovered = c;
+                }
+            });
+        }
+        // A CUDA call that is neither a sync nor the launch (cudaMalloc, cudaFree, ...) keeps
+        // the thread as busy as any other host work.
+        EventRef api;
+        TimeNs apiCovered = 0;
+        for (std::uint32_t li : m_api[*th]) {
+            const Lane& l = m_t.lane(li);
+            l.forEachOverlapping(g.start, g.end, [&](std::uint32_t i) {
+                const TimeNs c = overlap(l.start(i), l.end(i), g);
+                if (c > apiCovered && coversHalf(c, g) && !isSyncCall(li, i)) {
+                    api = {li, i};
+                    apiCovered = c;
+                }
+            });
+        }
+        if (!call.isValid() && api.isValid()) {
+            call = api;
+            callCovered = apiCovered;
+        }
+        if (range.isValid() || call.isValid()) {
+            gap.cause = GapCause::CpuBusy;
+            gap.event = range.isValid() ? range : call;
+            QString s = threadName(*th) % QStringLiteral(" was ");
+            if (range.isValid()) {
+                s = s % QStringLiteral("in NVTX range \"") % nvtxName(range) %
+                    QStringLiteral("\" for ") % percentOf(rangeCovered, g) %
+                    QStringLiteral(" of the gap");
+                if (call.isValid())
+                    s = s % QStringLiteral(", in ") % eventName(call) % QStringLiteral(" for ") %
+                        percentOf(callCovered, g);
+            } else {
+                s = s % QStringLiteral("in ") % eventName(call) % QStringLiteral(" for ") %
+                    percentOf(callCovered, g) % QStringLiteral(" of the gap");
+            }
+            gap.detail = s % QStringLiteral(", launching no GPU work for ") % dur % u'.';
+            return;
+        }
+    }
+
+    // 4. Sync drain.
+    if (drain.ref.isValid()) {
+        gap.cause = GapCause::Sync;
+        gap.event = drain.ref;
+        gap.detail = threadName(*th) % QStringLiteral(" waited in ") % eventName(drain.ref) %
+                     QStringLiteral(" until the GPU drained; it returned ") %
+                     formatDuration(drain.covered - g.start) %
+                     QStringLiteral(" into the gap and the next work started ") %
+                     formatDuration(g.end - drain.covered) % QStringLiteral(" later.");
+        return;
+    }
+
+    // 5. No CPU activity: no CUDA call of the device's processes overlaps the gap, apart from
+    // the call launching the next work.
+    std::uint64_t calls = 0;
+    for (std::uint32_t t : processThreads(gap.deviceId, th)) {
+        for (std::uint32_t li : m_api[t]) {
+            m_t.lane(li).forEachOverlapping(g.start, g.end, [&](std::uint32_t i) {
+                if (!(EventRef{li, i} == launch))
+                    ++calls;
+            });
+        }
+    }
+    gap.event = launch.isValid() ? launch : gap.after;
+    const QString next = launch.isValid() ? threadName(*th) %
+                                                QStringLiteral(" launched the next "
+                                                               "work with ") %
+                                                eventName(launch) % u'.'
+                                          : QStringLiteral("No launch call of the next work was "
+                                                           "recorded.");
+    if (calls == 0) {
+        gap.cause = GapCause::NoCpuActivity;
+        gap.detail = QStringLiteral("No CUDA API call on the CPU side for ") % dur %
+                     QStringLiteral(". ") % next;
+        return;
+    }
+    gap.cause = GapCause::Unknown;
+    gap.detail =
+        QString::number(calls) %
+        (calls == 1 ? QStringLiteral(" CUDA API call") : QStringLiteral(" CUDA API calls")) %
+        QStringLiteral(" during the gap, none of which explains it. ") % next;
+}
+
+} // namespace
+
+GapAnalysis findGaps(const Trace& trace, TimeNs minDuration) {
+    GapAnalysis out;
+    out.threshold = std::max<TimeNs>(1, minDuration);
+    GapClassifier classifier(trace);
+    const TimeNs wall = trace.timeRange().duration();
+    for (std::uint32_t device : classifier.devices()) {
+        DeviceIdleSummary sum;
+        sum.deviceId = device;
+        for (const TimeRange& r : idleGaps(busyIntervals(trace, device), out.threshold)) {
+            GpuGap gap;
+            gap.deviceId = device;
+            gap.range = r;
+            classifier.classify(gap);
+            ++sum.gapCount;
+            sum.idleNs += r.duration();
+            out.gaps.push_back(std::move(gap));
+        }
+        sum.tracePercent = wall > 0 ? 100.0 * double(sum.idleNs) / double(wall) : 0.0;
+        out.devices.push_back(sum);
+    }
+    return out;
+}
+
+} // namespace strobe

@@ -1,0 +1,262 @@
+// SPDX-License-Identifier: MIT
+// findGaps: the gap list against a brute-force union on every real fixture, each cause on a
+// trace built to show it, and the sample's data-loading gaps.
+#include "gaps.h"
+#include "gaptestdata.h"
+#include "nvtxstats.h"
+#include "tracebuilder.h"
+
+#include <QDir>
+#include <gtest/gtest.h>
+
+using namespace strobe;
+
+namespace {
+
+std::vector<TimeRange> gapsOf(const GapAnalysis& a, std::uint32_t device) {
+    std::vector<TimeRange> out;
+    for (const GpuGap& g : a.gaps) {
+        if (g.deviceId == device)
+            out.push_back(g.range);
+    }
+    return out;
+}
+
+class FixtureGaps : public ::testing::TestWithParam<QString> {};
+
+TEST_P(FixtureGaps, EqualBruteForceUnion) {
+    LoadResult r = loadTrace(QStringLiteral(STROBE_FIXTURES_DIR "/nsys/") + GetParam());
+    ASSERT_TRUE(r.ok()) << r.error.toStdString();
+    for (TimeNs threshold : {TimeNs(1), TimeNs(10'000), TimeNs(100'000), TimeNs(5'000'000)}) {
+        const GapAnalysis a = findGaps(*r.trace, threshold);
+        const auto expected = test::bruteForceGaps(*r.trace, threshold);
+        std::size_t total = 0;
+        for (const auto& [device, gaps] : expected) {
+            EXPECT_EQ(gapsOf(a, device), gaps) << "device " << device << " >= " << threshold;
+            total += gaps.size();
+        }
+        EXPECT_EQ(a.gaps.size(), total);
+        // Ordered by device, then start; every gap explained with a sentence.
+        for (std::size_t i = 1; i < a.gaps.size(); ++i) {
+            const GpuGap &p = a.gaps[i - 1], &g = a.gaps[i];
+            EXPECT_TRUE(p.deviceId < g.deviceId ||
+                        (p.deviceId == g.deviceId && p.range.start < g.range.start));
+        }
+        for (const GpuGap& g : a.gaps) {
+            EXPECT_GE(g.duration(), threshold);
+            EXPECT_FALSE(g.detail.isEmpty());
+            EXPECT_TRUE(g.after.isValid());
+            EXPECT_TRUE(g.before.isValid());
+        }
+    }
+}
+
+INSTANTIATE_TEST_SUITE_P(AllFixtures, FixtureGaps,
+                         ::testing::ValuesIn(QDir(QStringLiteral(STROBE_FIXTURES_DIR "/nsys"))
+                                                 .entryList({QStringLiteral("*.sqlite")},
+                                                            QDir::Files, QDir::Name)),
+                         [](const auto& info) {
+                             std::string n = info.param.toStdString();
+                             for (char& c : n)
+                                 c = std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
+                             return n;
+                         });
+
+// Two kernels on GPU 0 with a 490 us gap [10 us, 500 us); thread 101 ("Main") of pid 100.
+// K1's launch call is at [-2 us, -1 us); K2's is given by each test.
+class GapTrace {
+public:
+    static constexpr TimeNs kGapStart = 10'000, kGapEnd = 500'000;
+    GapTrace()
+        : b(QStringLiteral("gaps")) {
+        GpuInfo g;
+        g.id = 0;
+        b.addGpu(g);
+        b.setThreadName(100, 101, b.intern("Main"));
+        launch(-2000, -1000, 0, kGapStart);
+    }
+    void launch(TimeNs apiStart, TimeNs apiEnd, TimeNs kStart, TimeNs kEnd,
+                std::uint32_t tid = 101) {
+        ApiCallRecord a;
+        a.correlationId = ++corr;
+        b.addApiCall(100, tid, apiStart, apiEnd, b.intern("cudaLaunchKernel_v7000"), a);
+        KernelConfig c;
+        c.shortName = b.intern("k" + std::to_string(corr));
+        b.addKernel(100, 0, 1, 7, kStart, kEnd, c, corr, std::nullopt);
+    }
+    void api(const char* name, TimeNs s, TimeNs e, std::uint32_t tid = 101) {
+        ApiCallRecord a;
+        a.correlationId = ++corr;
+        b.addApiCall(100, tid, s, e, b.intern(name), a);
+    }
+    void nvtx(const char* name, TimeNs s, TimeNs e, std::uint16_t depth = 0) {
+        NvtxRecord r;
+        r.depth = depth;
+        b.addNvtx(100, 101, kNoString, s, e, b.intern(name), r, std::nullopt);
+    }
+    void osrt(const char* name, TimeNs s, TimeNs e) {
+        b.addOsrtCall(100, 101, s, e, b.intern(name), OsrtRecord{});
+    }
+    // Finishes with K2 launched by a call at [apiStart, apiStart + 3 us) and analyses.
+    GpuGap finish(TimeNs apiStart = kGapEnd - 8000) {
+        launch(apiStart, apiStart + 3000, kGapEnd, kGapEnd + 10'000);
+        trace = b.finish();
+        const GapAnalysis a = findGaps(*trace, 100'000);
+        EXPECT_EQ(a.gaps.size(), 1u);
+        return a.gaps.empty() ? GpuGap{} : a.gaps.front();
+    }
+    QString eventName(EventRef r) const {
+        return trace->string(trace->lane(r.lane).nameId(r.index));
+    }
+
+    TraceBuilder b;
+    std::unique_ptr<Trace> trace;
+    std::uint32_t corr = 0;
+};
+
+TEST(GapCauses, LaunchOverhead) {
+    GapTrace t;
+    const GpuGap g = t.finish(20'000); // the launch call starts 10 us into the gap
+    EXPECT_EQ(g.range, (TimeRange{GapTrace::kGapStart, GapTrace::kGapEnd}));
+    EXPECT_EQ(g.cause, GapCause::LaunchOverhead);
+    EXPECT_EQ(gapCauseKey(g.cause), QStringLiteral("launch-overhead"));
+    EXPECT_EQ(t.eventName(g.event), QStringLiteral("cudaLaunchKernel_v7000"));
+    EXPECT_EQ(t.trace->partnerOf(g.event), g.after);
+    ASSERT_TRUE(g.thread);
+    EXPECT_EQ(t.trace->threads()[*g.thread].tid, 101u);
+    EXPECT_TRUE(g.detail.contains(QStringLiteral("Main [101]"))) << g.detail.toStdString();
+    EXPECT_TRUE(g.detail.contains(QStringLiteral("cudaLaunchKernel"))) << g.detail.toStdString();
+}
+
+TEST(GapCauses, SyncWait) {
+    GapTrace t;
+    t.api("cudaStreamSynchronize_v3020", 15'000, 480'000);
+    t.nvtx("Outer", 12'000, 490'000); // the sync outranks CPU-busy
+    const GpuGap g = t.finish();
+    EXPECT_EQ(g.cause, GapCause::Sync);
+    EXPECT_EQ(gapCauseKey(g.cause), QStringLiteral("sync"));
+    EXPECT_EQ(t.eventName(g.event), QStringLiteral("cudaStreamSynchronize_v3020"));
+    EXPECT_TRUE(g.detail.contains(QStringLiteral("cudaStreamSynchronize")));
+}
+
+TEST(GapCauses, SyncRecordMarksAnyCallAsSync) {
+    GapTrace t;
+    t.api("cudaUnusualWait", 15'000, 480'000);
+    SyncRecord s;
+    s.start = 16'000;
+    s.end = 479'000;
+    s.contextId = 1;
+    s.correlationId = t.corr; // the call just added
+    s.pid = 100;
+    t.b.addSync(s);
+    const GpuGap g = t.finish();
+    EXPECT_EQ(g.cause, GapCause::Sync);
+    EXPECT_EQ(t.eventName(g.event), QStringLiteral("cudaUnusualWait"));
+}
+
+TEST(GapCauses, SyncDrainedThenUnrecordedWork) {
+    GapTrace t;
+    t.nvtx("Iteration", -5000, 1'000'000); // encloses the sync: context, not the cause
+    t.api("cudaDeviceSynchronize_v3020", 5000, 12'000);
+    const GpuGap g = t.finish();
+    EXPECT_EQ(g.cause, GapCause::Sync);
+    EXPECT_EQ(t.eventName(g.event), QStringLiteral("cudaDeviceSynchronize_v3020"));
+    EXPECT_TRUE(g.detail.contains(QStringLiteral("drained"))) << g.detail.toStdString();
+    EXPECT_EQ(t.eventName(g.enclosingNvtx), QStringLiteral("Iteration"));
+}
+
+TEST(GapCauses, CpuBusyInNvtxRangeAndOsrtCall) {
+    GapTrace t;
+    t.nvtx("Iteration", -5000, 1'000'000, 0);
+    t.api("cudaDeviceSynchronize_v3020", 5000, 12'000); // drains, then the thread loads data
+    t.nvtx("Data Load", 14'000, 485'000, 1);
+    t.osrt("read", 20'000, 400'000);
+    const GpuGap g = t.finish();
+    EXPECT_EQ(g.cause, GapCause::CpuBusy);
+    EXPECT_EQ(gapCauseKey(g.cause), QStringLiteral("cpu-busy"));
+    EXPECT_EQ(t.eventName(g.event), QStringLiteral("Data Load"));
+    EXPECT_EQ(t.eventName(g.enclosingNvtx), QStringLiteral("Data Load"));
+    EXPECT_TRUE(g.detail.contains(QStringLiteral("\"Data Load\""))) << g.detail.toStdString();
+    EXPECT_TRUE(g.detail.contains(QStringLiteral("read"))) << g.detail.toStdString();
+}
+
+TEST(GapCauses, CpuBusyInOsrtCallOnly) {
+    GapTrace t;
+    t.osrt("read", 20'000, 400'000);
+    const GpuGap g = t.finish();
+    EXPECT_EQ(g.cause, GapCause::CpuBusy);
+    EXPECT_EQ(t.eventName(g.event), QStringLiteral("read"));
+    EXPECT_FALSE(g.enclosingNvtx.isValid());
+}
+
+TEST(GapCauses, NoCpuActivity) {
+    GapTrace t;
+    t.nvtx("Short", 20'000, 30'000); // covers far less than half: no cause
+    const GpuGap g = t.finish();
+    EXPECT_EQ(g.cause, GapCause::NoCpuActivity);
+    EXPECT_EQ(gapCauseKey(g.cause), QStringLiteral("no-cpu-activity"));
+    EXPECT_EQ(t.trace->partnerOf(g.event), g.after); // the launch of the next work
+}
+
+TEST(GapCauses, Unknown) {
+    GapTrace t;
+    t.api("cudaMalloc_v3020", 100'000, 120'000); // a CUDA call, but too short to explain it
+    const GpuGap g = t.finish();
+    EXPECT_EQ(g.cause, GapCause::Unknown);
+    EXPECT_EQ(gapCauseKey(g.cause), QStringLiteral("unknown"));
+    EXPECT_TRUE(g.detail.startsWith(QStringLiteral("1 CUDA API call"))) << g.detail.toStdString();
+}
+
+TEST(GapCauses, LongCudaCallIsCpuBusy) {
+    GapTrace t;
+    t.api("cudaMalloc_v3020", 20'000, 450'000);
+    const GpuGap g = t.finish();
+    EXPECT_EQ(g.cause, GapCause::CpuBusy);
+    EXPECT_EQ(t.eventName(g.event), QStringLiteral("cudaMalloc_v3020"));
+}
+
+TEST(Gaps, ThresholdIsInclusive) {
+    for (TimeNs threshold : {TimeNs(489'999), TimeNs(490'000), TimeNs(490'001)}) {
+        GapTrace t;
+        t.finish();
+        const GapAnalysis a = findGaps(*t.trace, threshold);
+        EXPECT_EQ(a.gaps.size(), threshold <= 490'000 ? 1u : 0u) << threshold;
+        ASSERT_EQ(a.devices.size(), 1u);
+        EXPECT_EQ(a.devices[0].idleNs, threshold <= 490'000 ? 490'000 : 0);
+    }
+}
+
+TEST(Gaps, SyncApiNames) {
+    for (const char* n :
+         {"cudaDeviceSynchronize_v3020", "cudaStreamSynchronize_ptsz_v7000", "cudaEventSynchronize",
+          "cudaMemcpy_v3020", "cudaMemcpy2D_v3020", "cuCtxSynchronize", "cuStreamSynchronize",
+          "cuEventSynchronize", "cuMemcpyDtoH_v2"})
+        EXPECT_TRUE(isSyncApiName(QString::fromLatin1(n))) << n;
+    for (const char* n : {"cudaMemcpyAsync_v3020", "cuMemcpyHtoDAsync_v2", "cudaLaunchKernel",
+                          "cudaStreamWaitEvent_v3020", "cudaMalloc_v3020"})
+        EXPECT_FALSE(isSyncApiName(QString::fromLatin1(n))) << n;
+}
+
+TEST(SampleGaps, DataLoadStarvesTheGpu) {
+    const auto trace = test::sampleTrace();
+    ASSERT_TRUE(trace);
+    const GapAnalysis a = findGaps(*trace, 100'000);
+    EXPECT_EQ(gapsOf(a, 0), test::bruteForceGaps(*trace, 100'000)[0]);
+    int dataLoad = 0;
+    for (const GpuGap& g : a.gaps) {
+        if (g.duration() < 5'000'000)
+            continue;
+        const Lane& l = trace->lane(g.event.lane);
+        EXPECT_EQ(g.cause, GapCause::CpuBusy) << g.detail.toStdString();
+        EXPECT_EQ(trace->string(l.nameId(g.event.index)), QStringLiteral("Data Load"));
+        EXPECT_EQ(l.kind(), LaneKind::Nvtx);
+        EXPECT_TRUE(g.detail.contains(QStringLiteral("MainThread"))) << g.detail.toStdString();
+        ++dataLoad;
+    }
+    // 20 iterations; the first loads data before the GPU's first work.
+    EXPECT_EQ(dataLoad, 19);
+    ASSERT_EQ(a.devices.size(), 1u);
+    EXPECT_GT(a.devices[0].tracePercent, 20.0);
+}
+
+} // namespace

@@ -1,0 +1,153 @@
+// SPDX-License-Identifier: MIT
+// NVTX ranges projected onto the GPU: exactly the work launched inside a range on its thread.
+#include "gaptestdata.h"
+#include "nvtxprojection.h"
+#include "nvtxstats.h"
+#include "nvtxsummarymodel.h"
+#include "tableroles.h"
+#include "tracebuilder.h"
+
+#include <QAbstractItemModelTester>
+#include <gtest/gtest.h>
+
+using namespace strobe;
+
+namespace {
+
+// Thread 101: NVTX "Forward" [1000, 10000) with "inner" [3000, 6000) inside. Launch calls on
+// 101 at 2000 (k1), 4000 (k2, on GPU 1), 5000 (k3), 9000 (k4) are inside Forward, 12000 (k5)
+// after it; thread 102 launches k6 at 4500, inside Forward's time but not its thread.
+struct ProjectionTrace {
+    std::unique_ptr<Trace> trace;
+    std::map<std::string, EventRef> kernels; // by name
+    EventRef forward, inner;
+
+    ProjectionTrace() {
+        TraceBuilder b(QStringLiteral("projection"));
+        for (std::uint32_t id : {0u, 1u}) {
+            GpuInfo g;
+            g.id = id;
+            b.addGpu(g);
+        }
+        std::uint32_t corr = 0;
+        auto launch = [&](const char* name, std::uint32_t tid, TimeNs api, TimeNs start, TimeNs dur,
+                          std::uint32_t device = 0) {
+            ApiCallRecord a;
+            a.correlationId = ++corr;
+            b.addApiCall(100, tid, api, api + 300, b.intern("cudaLaunchKernel_v7000"), a);
+            KernelConfig c;
+            c.shortName = b.intern(name);
+            b.addKernel(100, device, 1, 7, start, start + dur, c, corr, std::nullopt);
+        };
+        launch("k1", 101, 2000, 20'000, 1000);
+        launch("k2", 101, 4000, 21'000, 2000, 1);
+        launch("k3", 101, 5000, 23'000, 500);
+        launch("k4", 101, 9000, 30'000, 4000);
+        launch("k5", 101, 12'000, 40'000, 1000);
+        launch("k6", 102, 4500, 50'000, 1000);
+        NvtxRecord outer;
+        b.addNvtx(100, 101, kNoString, 1000, 10'000, b.intern("Forward"), outer, std::nullopt);
+        NvtxRecord in;
+        in.depth = 1;
+        b.addNvtx(100, 101, kNoString, 3000, 6000, b.intern("inner"), in, std::nullopt);
+        trace = b.finish();
+        for (std::uint32_t k = 0; k < trace->kernelCount(); ++k) {
+            const KernelLaunch kl = trace->kernelAt(k);
+            kernels[trace->string(kl.config->shortName).toStdString()] = kl.record->self;
+        }
+        for (std::uint32_t li = 0; li < trace->lanes().size(); ++li) {
+            const Lane& l = trace->lane(li);
+            for (std::uint32_t i = 0; l.kind() == LaneKind::Nvtx && i < l.size(); ++i)
+                (trace->string(l.nameId(i)) == QStringLiteral("Forward") ? forward : inner) = {li,
+                                                                                               i};
+        }
+    }
+    TimeRange span(const char* k) const {
+        const EventRef r = kernels.at(k);
+        return {trace->lane(r.lane).start(r.index), trace->lane(r.lane).end(r.index)};
+    }
+};
+
+TEST(NvtxProjection, HoldsExactlyTheKernelsLaunchedInside) {
+    ProjectionTrace p;
+    const NvtxProjector projector(*p.trace);
+    const NvtxGpuWork w = projector.project(p.forward, std::nullopt, true);
+    const std::vector<EventRef> expected{p.kernels.at("k1"), p.kernels.at("k2"), p.kernels.at("k3"),
+                                         p.kernels.at("k4")};
+    EXPECT_EQ(w.ops, expected);
+    EXPECT_EQ(w.count, 4u);
+    EXPECT_EQ(w.gpuTime, 1000 + 2000 + 500 + 4000);
+    EXPECT_EQ(w.span, (TimeRange{20'000, 34'000}));
+
+    const NvtxGpuWork in = projector.project(p.inner, std::nullopt, true);
+    EXPECT_EQ(in.ops, (std::vector<EventRef>{p.kernels.at("k2"), p.kernels.at("k3")}));
+    EXPECT_EQ(in.span, (TimeRange{21'000, 23'500}));
+
+    const NvtxGpuWork gpu0 = projector.project(p.forward, 0u);
+    EXPECT_EQ(gpu0.count, 3u);
+    EXPECT_EQ(gpu0.gpuTime, 5500);
+    EXPECT_EQ(projector.project(p.inner, 1u).span, (TimeRange{21'000, 23'000}));
+    EXPECT_TRUE(projector.project(EventRef{}).isEmpty());
+    EXPECT_TRUE(projector.project(p.kernels.at("k1")).isEmpty()); // not an NVTX range
+    EXPECT_EQ(projectNvtxRange(*p.trace, p.forward).count, 4u);
+}
+
+TEST(NvtxProjection, ProjectedLanesPerGpuNestByRange) {
+    ProjectionTrace p;
+    const std::vector<ProjectedNvtxLane> lanes = buildProjectedNvtx(*p.trace);
+    ASSERT_EQ(lanes.size(), 2u);
+    const ProjectedNvtxLane& g0 = lanes[0];
+    EXPECT_EQ(g0.deviceId, 0u);
+    ASSERT_EQ(g0.lane.size(), 2u);
+    EXPECT_EQ(g0.lane.rowCount(), 2);
+    EXPECT_EQ(g0.lane.start(0), 20'000); // Forward on GPU 0: k1, k3, k4
+    EXPECT_EQ(g0.lane.end(0), 34'000);
+    EXPECT_EQ(g0.source[g0.lane.payload(0)], p.forward);
+    EXPECT_EQ(g0.lane.start(1), 23'000); // inner on GPU 0: k3 only
+    EXPECT_EQ(g0.lane.row(1), 1);
+    EXPECT_EQ(g0.source[g0.lane.payload(1)], p.inner);
+    EXPECT_EQ(lanes[1].deviceId, 1u);
+    EXPECT_EQ(lanes[1].lane.size(), 2u); // Forward and inner both launched k2 there
+}
+
+TEST(NvtxProjection, SummaryModelGpuColumns) {
+    ProjectionTrace p;
+    NvtxSummaryModel model;
+    QAbstractItemModelTester tester(&model);
+    model.setTrace(std::shared_ptr<const Trace>(std::move(p.trace)));
+    ASSERT_EQ(model.rowCount(), 2);
+    EXPECT_EQ(model.columnCount(), int(NvtxSummaryModel::ColumnCount));
+    const NvtxSummaryRow& forward = model.summary().rows[0];
+    ASSERT_EQ(forward.range, QStringLiteral("Forward"));
+    EXPECT_EQ(forward.gpuOps, 4u);
+    EXPECT_EQ(forward.gpuTime, 7500);
+    EXPECT_EQ(model.data(model.index(0, NvtxSummaryModel::GpuOps), Qt::DisplayRole).toString(),
+              QStringLiteral("4"));
+    EXPECT_EQ(model.data(model.index(0, NvtxSummaryModel::AvgGpuSpan), SortRole).toDouble(),
+              14'000.0);
+    EXPECT_EQ(model.headerData(NvtxSummaryModel::GpuTime, Qt::Horizontal).toString(),
+              QStringLiteral("GPU time"));
+}
+
+TEST(NvtxProjection, SampleForwardLaunchesItsKernels) {
+    const auto trace = test::sampleTrace();
+    ASSERT_TRUE(trace);
+    NvtxSummary s = summarizeNvtx(*trace);
+    addGpuProjection(*trace, s);
+    bool found = false;
+    for (const NvtxSummaryRow& r : s.rows) {
+        if (r.range != QStringLiteral("Forward"))
+            continue;
+        found = true;
+        EXPECT_EQ(r.stats.count, 20u);
+        EXPECT_EQ(r.gpuOps, 20u * (50 * 3 + 3)); // 50 layers x 3 ops + fc's 3, per iteration
+        EXPECT_EQ(r.instancesWithGpu, 20u);
+        // The GPU runs Forward's kernels after the CPU launched them: the span starts later.
+        const EventRef first = r.instances.front();
+        const NvtxGpuWork w = projectNvtxRange(*trace, first);
+        EXPECT_GT(w.span.start, trace->lane(first.lane).start(first.index));
+    }
+    EXPECT_TRUE(found);
+}
+
+} // namespace
