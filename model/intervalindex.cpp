@@ -5,17 +5,8 @@
 
 namespace strobe {
 
-void IntervalIndex::build(std::span<const TimeNs> starts, std::span<const TimeNs> ends) {
-    const std::size_t count = starts.size();
-    const std::size_t n = (count + kBlock - 1) / kBlock;
-    m_blockMax.assign(n, 0);
-    for (std::size_t blk = 0; blk < n; ++blk) {
-        TimeNs mx = std::numeric_limits<TimeNs>::min();
-        const std::size_t last = std::min(count, (blk + 1) * kBlock);
-        for (std::size_t i = blk * kBlock; i < last; ++i)
-            mx = std::max(mx, effectiveEnd(starts[i], ends[i]));
-        m_blockMax[blk] = mx;
-    }
+void IntervalIndex::buildTree() {
+    const std::size_t n = m_blockMax.size();
     m_max = m_blockMax;
     m_levels = -1;
     if (n == 0)

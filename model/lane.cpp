@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "lane.h"
 
+#include <QtGlobal>
 #include <numeric>
 #include <queue>
 
@@ -42,16 +43,32 @@ RowView Lane::rowView(std::uint16_t r) const {
     return RowView(*this, idx.data(), std::uint32_t(idx.size()));
 }
 
+std::uint16_t Lane::row(std::uint32_t i) const {
+    for (std::size_t r = 0; r < m_rowIdx.size(); ++r) {
+        const auto& idx = m_rowIdx[r];
+        if (std::binary_search(idx.begin(), idx.end(), i))
+            return std::uint16_t(r);
+    }
+    return 0;
+}
+
+TimeNs Lane::longEnd(std::uint32_t i) const {
+    const auto it = std::lower_bound(m_longEnds.begin(), m_longEnds.end(), i,
+                                     [](const auto& e, std::uint32_t k) { return e.first < k; });
+    return it->second;
+}
+
 void Lane::reserve(std::size_t n) {
-    m_start.reserve(n);
-    m_end.reserve(n);
+    m_wideStart.reserve(n);
+    m_stageEnd.reserve(n);
     m_name.reserve(n);
     m_payload.reserve(n);
 }
 
 void Lane::append(TimeNs start, TimeNs end, StringId name, std::uint32_t payload) {
-    m_start.push_back(start);
-    m_end.push_back(end);
+    Q_ASSERT(!m_frozen);
+    m_wideStart.push_back(start);
+    m_stageEnd.push_back(end);
     m_name.push_back(name);
     m_payload.push_back(payload);
 }
@@ -65,88 +82,129 @@ static void permute(std::vector<T>& v, const std::vector<std::uint32_t>& order) 
 }
 
 std::vector<std::uint32_t> Lane::finalize(RowPolicy policy) {
-    std::vector<std::uint32_t> order(m_start.size());
+    const std::vector<TimeNs>& st = m_wideStart;
+    const std::vector<TimeNs>& en = m_stageEnd;
+    std::vector<std::uint32_t> order(st.size());
     std::iota(order.begin(), order.end(), 0u);
-    const bool sorted = std::is_sorted(order.begin(), order.end(), [&](auto a, auto b) {
-        return m_start[a] < m_start[b] || (m_start[a] == m_start[b] && m_end[a] > m_end[b]);
-    });
-    if (!sorted) {
-        std::stable_sort(order.begin(), order.end(), [&](auto a, auto b) {
-            return m_start[a] < m_start[b] || (m_start[a] == m_start[b] && m_end[a] > m_end[b]);
-        });
-        permute(m_start, order);
-        permute(m_end, order);
+    auto before = [&](auto a, auto b) {
+        return st[a] < st[b] || (st[a] == st[b] && en[a] > en[b]);
+    };
+    if (!std::is_sorted(order.begin(), order.end(), before)) {
+        std::stable_sort(order.begin(), order.end(), before);
+        permute(m_wideStart, order);
+        permute(m_stageEnd, order);
         permute(m_name, order);
         permute(m_payload, order);
     }
-    m_start.shrink_to_fit();
-    m_end.shrink_to_fit();
     m_name.shrink_to_fit();
     m_payload.shrink_to_fit();
     assignRows(policy);
-    m_index.build(m_start, m_end);
-    if (!m_start.empty()) {
-        m_range.start = m_start.front();
-        m_range.end = m_start.front();
-        for (std::size_t i = 0; i < m_start.size(); ++i)
-            m_range.end = std::max(m_range.end, effectiveEnd(m_start[i], m_end[i]));
+    m_range = {};
+    if (!st.empty()) {
+        m_range.start = st.front();
+        m_range.end = st.front();
+        for (std::size_t i = 0; i < st.size(); ++i)
+            m_range.end = std::max(m_range.end, effectiveEnd(st[i], en[i]));
     }
+    m_index.build(m_wideStart, m_stageEnd);
+    compress();
     return order;
 }
 
+void Lane::compress() {
+    const std::size_t n = m_wideStart.size();
+    m_duration.resize(n);
+    m_longEnds.clear();
+    for (std::size_t i = 0; i < n; ++i) {
+        const TimeNs d = m_stageEnd[i] - m_wideStart[i];
+        if (d >= 0 && d < TimeNs(kLongDuration)) {
+            m_duration[i] = std::uint32_t(d);
+        } else {
+            m_duration[i] = kLongDuration;
+            m_longEnds.emplace_back(std::uint32_t(i), m_stageEnd[i]);
+        }
+    }
+    m_longEnds.shrink_to_fit();
+    std::vector<TimeNs>().swap(m_stageEnd);
+    // Starts are sorted, so a block fits 32-bit offsets when its last start is within 2^32 - 1
+    // of its first.
+    const std::size_t blocks = (n + kStartBlock - 1) / kStartBlock;
+    bool fits = true;
+    for (std::size_t b = 0; b < blocks && fits; ++b) {
+        const std::size_t last = std::min(n, (b + 1) * kStartBlock) - 1;
+        fits = m_wideStart[last] - m_wideStart[b * kStartBlock] <= TimeNs(0xFFFFFFFF);
+    }
+    if (fits) {
+        m_startBase.resize(blocks);
+        m_startOffset.resize(n);
+        for (std::size_t i = 0; i < n; ++i) {
+            if ((i & (kStartBlock - 1)) == 0)
+                m_startBase[i >> kStartShift] = m_wideStart[i];
+            m_startOffset[i] = std::uint32_t(m_wideStart[i] - m_startBase[i >> kStartShift]);
+        }
+        std::vector<TimeNs>().swap(m_wideStart);
+    } else {
+        m_wideStart.shrink_to_fit();
+    }
+    m_frozen = true;
+}
+
 void Lane::assignRows(RowPolicy policy) {
-    const std::size_t n = m_start.size();
+    const std::vector<TimeNs>& st = m_wideStart;
+    const std::vector<TimeNs>& en = m_stageEnd;
+    const std::size_t n = st.size();
     std::vector<std::uint16_t> rows(n, 0);
-    std::uint16_t rowCount = n ? 1 : 1;
+    std::uint16_t rowCount = 1;
     constexpr std::size_t kMaxRows = 0xFFFF;
     if (policy == RowPolicy::Nesting) {
         // Stack of open events; an event nested in the top goes one row deeper. An event that
         // starts inside but ends outside its parent still goes deeper, so rows never overlap.
         std::vector<TimeNs> openEnds;
         for (std::size_t i = 0; i < n; ++i) {
-            while (!openEnds.empty() && openEnds.back() <= m_start[i])
+            while (!openEnds.empty() && openEnds.back() <= st[i])
                 openEnds.pop_back();
             const std::size_t depth = std::min(openEnds.size(), kMaxRows - 1);
             rows[i] = std::uint16_t(depth);
             rowCount = std::max<std::uint16_t>(rowCount, std::uint16_t(depth + 1));
-            openEnds.push_back(effectiveEnd(m_start[i], m_end[i]));
+            openEnds.push_back(effectiveEnd(st[i], en[i]));
         }
     } else {
         // First fit: the lowest row whose last event ended by this start.
         std::vector<TimeNs> rowEnd; // end of each row's last event
         for (std::size_t i = 0; i < n; ++i) {
             std::size_t r = 0;
-            while (r < rowEnd.size() && rowEnd[r] > m_start[i])
+            while (r < rowEnd.size() && rowEnd[r] > st[i])
                 ++r;
             if (r == rowEnd.size() && r < kMaxRows)
                 rowEnd.push_back(std::numeric_limits<TimeNs>::min());
             r = std::min(r, rowEnd.size() - 1);
-            rowEnd[r] = std::max(rowEnd[r], effectiveEnd(m_start[i], m_end[i]));
+            rowEnd[r] = std::max(rowEnd[r], effectiveEnd(st[i], en[i]));
             rows[i] = std::uint16_t(r);
         }
         rowCount = std::uint16_t(std::max<std::size_t>(1, rowEnd.size()));
     }
     m_rowCount = rowCount;
-    m_row.clear();
     m_rowIdx.clear();
     if (rowCount > 1) {
-        m_row = std::move(rows);
+        // Only the per-row index lists are kept; row(i) searches them.
         m_rowIdx.resize(rowCount);
         std::vector<std::uint32_t> counts(rowCount, 0);
-        for (auto r : m_row)
+        for (auto r : rows)
             ++counts[r];
         for (std::uint16_t r = 0; r < rowCount; ++r)
             m_rowIdx[r].reserve(counts[r]);
         for (std::uint32_t i = 0; i < n; ++i)
-            m_rowIdx[m_row[i]].push_back(i);
+            m_rowIdx[rows[i]].push_back(i);
     }
 }
 
 std::size_t Lane::memoryBytes() const {
-    std::size_t bytes = m_start.capacity() * sizeof(TimeNs) + m_end.capacity() * sizeof(TimeNs) +
-                        m_name.capacity() * sizeof(StringId) +
-                        m_payload.capacity() * sizeof(std::uint32_t) +
-                        m_row.capacity() * sizeof(std::uint16_t) + m_index.memoryBytes();
+    std::size_t bytes =
+        m_wideStart.capacity() * sizeof(TimeNs) + m_stageEnd.capacity() * sizeof(TimeNs) +
+        m_startBase.capacity() * sizeof(TimeNs) + m_startOffset.capacity() * sizeof(std::uint32_t) +
+        m_duration.capacity() * sizeof(std::uint32_t) +
+        m_longEnds.capacity() * sizeof(m_longEnds[0]) + m_name.capacity() * sizeof(StringId) +
+        m_payload.capacity() * sizeof(std::uint32_t) + m_index.memoryBytes();
     for (const auto& r : m_rowIdx)
         bytes += r.capacity() * sizeof(std::uint32_t);
     return bytes;

@@ -5,13 +5,69 @@
 #include "types.h"
 
 #include <algorithm>
+#include <compare>
 #include <cstdint>
+#include <iterator>
 #include <span>
 #include <vector>
 
 namespace strobe {
 
 class Lane;
+
+// A read-only, random-access view of one time column of a lane (starts or ends), decoded on the
+// fly from the compressed storage: works with std::lower_bound and friends.
+class LaneTimes {
+public:
+    using Getter = TimeNs (Lane::*)(std::uint32_t) const;
+    class iterator {
+    public:
+        using iterator_category = std::random_access_iterator_tag;
+        using value_type = TimeNs;
+        using difference_type = std::ptrdiff_t;
+        using pointer = void;
+        using reference = TimeNs;
+        iterator() = default;
+        iterator(const Lane* l, Getter g, std::uint32_t i)
+            : m_lane(l)
+            , m_get(g)
+            , m_i(i) {}
+        TimeNs operator*() const { return (m_lane->*m_get)(m_i); }
+        TimeNs operator[](difference_type d) const { return *(*this + d); }
+        iterator& operator++() { return ++m_i, *this; }
+        iterator operator++(int) { return iterator(m_lane, m_get, m_i++); }
+        iterator& operator--() { return --m_i, *this; }
+        iterator operator--(int) { return iterator(m_lane, m_get, m_i--); }
+        iterator& operator+=(difference_type d) { return m_i = std::uint32_t(m_i + d), *this; }
+        iterator& operator-=(difference_type d) { return m_i = std::uint32_t(m_i - d), *this; }
+        friend iterator operator+(iterator a, difference_type d) { return a += d; }
+        friend iterator operator+(difference_type d, iterator a) { return a += d; }
+        friend iterator operator-(iterator a, difference_type d) { return a -= d; }
+        friend difference_type operator-(const iterator& a, const iterator& b) {
+            return difference_type(a.m_i) - difference_type(b.m_i);
+        }
+        friend bool operator==(const iterator& a, const iterator& b) { return a.m_i == b.m_i; }
+        friend auto operator<=>(const iterator& a, const iterator& b) { return a.m_i <=> b.m_i; }
+
+    private:
+        const Lane* m_lane = nullptr;
+        Getter m_get = nullptr;
+        std::uint32_t m_i = 0;
+    };
+    LaneTimes(const Lane& l, Getter g, std::uint32_t n)
+        : m_lane(&l)
+        , m_get(g)
+        , m_size(n) {}
+    iterator begin() const { return iterator(m_lane, m_get, 0); }
+    iterator end() const { return iterator(m_lane, m_get, m_size); }
+    std::size_t size() const { return m_size; }
+    TimeNs operator[](std::size_t i) const { return (m_lane->*m_get)(std::uint32_t(i)); }
+
+private:
+    const Lane* m_lane;
+    Getter m_get;
+    std::uint32_t m_size;
+};
 
 // The events of one row of a lane, in start order. Within a row intervals do not overlap, so
 // both starts and ends are sorted and windows are found with two binary searches.
@@ -45,6 +101,11 @@ enum class RowPolicy : std::uint8_t {
 
 // One row group of the timeline: events of one kind of one thread or one GPU stream.
 // Struct-of-arrays, sorted by start (ties: longer first), frozen after finalize().
+//
+// Frozen storage is compressed to ~16 bytes per event plus the row lists: a start is a 64-bit
+// base per block of kStartBlock events plus a 32-bit offset (lanes where some block spans more
+// than 4.29 s keep 64-bit starts), and an end is a 32-bit duration, with durations that do not
+// fit (or negative ones) kept exactly in a small side table. Every value round-trips.
 class Lane {
 public:
     Lane(LaneKind kind, std::uint32_t owner);
@@ -57,16 +118,29 @@ public:
     StringId domain() const { return m_domain; }
     void setDomain(StringId d) { m_domain = d; }
 
-    std::uint32_t size() const { return std::uint32_t(m_start.size()); }
-    bool isEmpty() const { return m_start.empty(); }
-    TimeNs start(std::uint32_t i) const { return m_start[i]; }
-    TimeNs end(std::uint32_t i) const { return m_end[i]; }
+    static constexpr std::uint32_t kStartShift = 6; // kStartBlock = 64 events per start base
+    static constexpr std::uint32_t kStartBlock = 1u << kStartShift;
+
+    std::uint32_t size() const { return std::uint32_t(m_name.size()); }
+    bool isEmpty() const { return m_name.empty(); }
+    TimeNs start(std::uint32_t i) const {
+        return m_wideStart.empty() ? m_startBase[i >> kStartShift] + TimeNs(m_startOffset[i])
+                                   : m_wideStart[i];
+    }
+    TimeNs end(std::uint32_t i) const {
+        if (!m_frozen)
+            return m_stageEnd[i];
+        const std::uint32_t d = m_duration[i];
+        return d != kLongDuration ? start(i) + TimeNs(d) : longEnd(i);
+    }
     StringId nameId(std::uint32_t i) const { return m_name[i]; }
     // Index of the event in its kind's record table of the Trace (kernels, memcpys, API calls...).
     std::uint32_t payload(std::uint32_t i) const { return m_payload[i]; }
-    std::uint16_t row(std::uint32_t i) const { return m_row.empty() ? 0 : m_row[i]; }
-    std::span<const TimeNs> starts() const { return m_start; }
-    std::span<const TimeNs> ends() const { return m_end; }
+    // Views of all starts (sorted) and all ends, decoded on access.
+    LaneTimes starts() const { return LaneTimes(*this, &Lane::start, size()); }
+    LaneTimes ends() const { return LaneTimes(*this, &Lane::end, size()); }
+    // The row of event i (a binary search per row: meant for building and tests, not painting).
+    std::uint16_t row(std::uint32_t i) const;
 
     std::uint16_t rowCount() const { return m_rowCount; }
     RowView rowView(std::uint16_t r) const;
@@ -74,14 +148,16 @@ public:
 
     // Every event overlapping [a, b), across rows, ascending index.
     template <typename Fn> void forEachOverlapping(TimeNs a, TimeNs b, Fn&& fn) const {
-        m_index.forEachOverlapping(m_start, m_end, a, b, std::forward<Fn>(fn));
+        m_index.forEachOverlappingIn(*this, a, b, std::forward<Fn>(fn));
     }
     std::vector<std::uint32_t> overlapping(TimeNs a, TimeNs b) const {
-        return m_index.overlapping(m_start, m_end, a, b);
+        std::vector<std::uint32_t> out;
+        forEachOverlapping(a, b, [&](std::uint32_t i) { out.push_back(i); });
+        return out;
     }
-    std::vector<std::uint32_t> stabbing(TimeNs t) const {
-        return m_index.stabbing(m_start, m_end, t);
-    }
+    std::vector<std::uint32_t> stabbing(TimeNs t) const { return overlapping(t, t + 1); }
+    // True when starts are stored as 32-bit offsets from per-block bases (see the class comment).
+    bool hasCompactStarts() const { return m_frozen && m_wideStart.empty(); }
 
     // Building. Events may be appended in any order; finalize() sorts them, assigns rows and
     // builds the index, and returns the permutation applied (old index of each new position).
@@ -93,16 +169,25 @@ public:
 
 private:
     friend class TraceBuilder; // fixes ends of open ranges and payloads while building
+    static constexpr std::uint32_t kLongDuration = 0xFFFFFFFF;
     void assignRows(RowPolicy policy);
+    void compress();
+    TimeNs longEnd(std::uint32_t i) const;
 
     LaneKind m_kind;
     std::uint32_t m_owner;
     StringId m_domain = 0;
-    std::vector<TimeNs> m_start;
-    std::vector<TimeNs> m_end;
+    bool m_frozen = false;
+    // While building: plain 64-bit starts and ends. Frozen: the compressed form (m_wideStart stays
+    // when some block does not fit 32-bit offsets).
+    std::vector<TimeNs> m_wideStart;
+    std::vector<TimeNs> m_stageEnd;
+    std::vector<TimeNs> m_startBase;                          // per block of kStartBlock events
+    std::vector<std::uint32_t> m_startOffset;                 // start - base of its block
+    std::vector<std::uint32_t> m_duration;                    // end - start, or kLongDuration
+    std::vector<std::pair<std::uint32_t, TimeNs>> m_longEnds; // (index, end) for kLongDuration
     std::vector<StringId> m_name;
     std::vector<std::uint32_t> m_payload;
-    std::vector<std::uint16_t> m_row;                 // empty when the lane has one row
     std::vector<std::vector<std::uint32_t>> m_rowIdx; // per row lane indices; empty with one row
     std::uint16_t m_rowCount = 1;
     TimeRange m_range;

@@ -224,7 +224,7 @@ std::unique_ptr<Trace> TraceBuilder::finish(const std::atomic<bool>* cancel) {
             continue;
         for (std::uint32_t i = 0; i < l.size(); ++i) {
             if (!t.m_nvtx[l.payload(i)].hasEnd)
-                l.m_end[i] = std::max(last, l.m_start[i]);
+                l.m_stageEnd[i] = std::max(last, l.m_wideStart[i]);
         }
     }
     if (isCancelled(cancel))
@@ -251,10 +251,18 @@ std::unique_ptr<Trace> TraceBuilder::finish(const std::atomic<bool>* cancel) {
                 break;
             case LaneKind::Nvtx:
             case LaneKind::NvtxStartEnd:
-                t.m_nvtx[p].depth = l.row(i);
+                t.m_nvtx[p].depth = 0; // rows below
                 break;
             default:
                 break;
+            }
+        }
+        if ((l.kind() == LaneKind::Nvtx || l.kind() == LaneKind::NvtxStartEnd) &&
+            l.rowCount() > 1) {
+            for (std::uint16_t r = 0; r < l.rowCount(); ++r) {
+                const RowView row = l.rowView(r);
+                for (std::uint32_t k = 0; k < row.size(); ++k)
+                    t.m_nvtx[l.payload(row.laneIndex(k))].depth = r;
             }
         }
         if (isCancelled(cancel))

@@ -7,6 +7,10 @@
 #include <QFileInfo>
 #include <QStringBuilder>
 
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
+
 namespace strobe {
 
 namespace {
@@ -93,7 +97,13 @@ LoadResult loadTrace(const QString& path, const LoadOptions& options) {
         r.error = error;
         return r;
     }
-    return NsysSqliteLoader(path, options).load();
+    LoadResult result = NsysSqliteLoader(path, options).load();
+#if defined(__GLIBC__)
+    // The builder's staging arrays were freed in pieces; hand the pages back so that the resident
+    // size after a load is the trace's, not the peak's.
+    malloc_trim(0);
+#endif
+    return result;
 }
 
 } // namespace strobe

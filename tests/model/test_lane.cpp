@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "lane.h"
 
+#include <algorithm>
 #include <gtest/gtest.h>
 
 #include <random>
@@ -110,4 +111,66 @@ TEST(Lane, FirstFitKeepsNegativeTimesInTheFirstRow) {
     lane.append(-300, -100, 0, 1);
     lane.finalize(RowPolicy::FirstFit);
     EXPECT_EQ(lane.rowCount(), 1);
+}
+
+// Compressed storage: every start and end round-trips, including durations that need the side
+// table (negative, zero, >= 2^32 - 1 ns), starts before zero and a lane whose blocks span more
+// than 32 bits (kept as 64-bit starts).
+TEST(LaneCompression, EveryValueRoundTrips) {
+    for (const TimeNs stride : {TimeNs(7), TimeNs(100'000'000), TimeNs(1) << 40}) {
+        Lane l(LaneKind::Kernels, 0);
+        std::vector<std::pair<TimeNs, TimeNs>> in;
+        std::uint64_t x = 12345;
+        for (int i = 0; i < 1000; ++i) {
+            x = x * 6364136223846793005ull + 1442695040888963407ull;
+            const TimeNs s = -5'000'000'000 + TimeNs(i) * stride;
+            TimeNs e = s + TimeNs(x >> 40);
+            if (i % 97 == 0)
+                e = s + (TimeNs(1) << 33); // too long for 32 bits
+            if (i % 89 == 0)
+                e = s - 3; // inverted: kept exactly
+            if (i % 83 == 0)
+                e = s; // zero-length
+            if (i == 500)
+                e = s + TimeNs(0xFFFFFFFF); // exactly the sentinel value
+            in.emplace_back(s, e);
+            l.append(s, e, StringId(i % 5), std::uint32_t(i));
+        }
+        l.finalize(RowPolicy::FirstFit);
+        ASSERT_EQ(l.size(), in.size());
+        EXPECT_EQ(l.hasCompactStarts(), stride < (TimeNs(1) << 26));
+        for (std::uint32_t i = 0; i < l.size(); ++i) {
+            const auto& [s, e] = in[l.payload(i)];
+            ASSERT_EQ(l.start(i), s) << "stride " << stride << " event " << i;
+            ASSERT_EQ(l.end(i), e) << "stride " << stride << " event " << i;
+            ASSERT_EQ(l.nameId(i), StringId(l.payload(i) % 5));
+        }
+        // The views decode the same values and keep starts sorted for binary search.
+        const auto starts = l.starts();
+        EXPECT_TRUE(std::is_sorted(starts.begin(), starts.end()));
+        const TimeNs probe = in[600].first;
+        EXPECT_EQ(l.start(std::uint32_t(std::lower_bound(starts.begin(), starts.end(), probe) -
+                                        starts.begin())),
+                  probe);
+    }
+}
+
+// Rows of a first-fit lane partition its events, and row() agrees with the row lists.
+TEST(LaneCompression, RowsPartitionTheEvents) {
+    Lane l(LaneKind::Kernels, 0);
+    for (int i = 0; i < 300; ++i)
+        l.append(TimeNs(i) * 10, TimeNs(i) * 10 + (i % 3 == 0 ? 35 : 5), 0, std::uint32_t(i));
+    l.finalize(RowPolicy::FirstFit);
+    ASSERT_GT(l.rowCount(), 1);
+    std::vector<int> seen(l.size(), 0);
+    for (std::uint16_t r = 0; r < l.rowCount(); ++r) {
+        const RowView row = l.rowView(r);
+        for (std::uint32_t k = 0; k < row.size(); ++k) {
+            ++seen[row.laneIndex(k)];
+            EXPECT_EQ(l.row(row.laneIndex(k)), r);
+            if (k > 0)
+                EXPECT_LE(effectiveEnd(row.start(k - 1), row.end(k - 1)), row.start(k));
+        }
+    }
+    EXPECT_TRUE(std::all_of(seen.begin(), seen.end(), [](int n) { return n == 1; }));
 }
