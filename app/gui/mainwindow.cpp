@@ -5,6 +5,7 @@
 #include "shortcutsdialog.h"
 #include "theme.h"
 #include "timeformat.h"
+#include "timeline/timelineview.h"
 #include "traceinfodialog.h"
 #include "traceloadjob.h"
 #include "viewstate.h"
@@ -96,6 +97,9 @@ void MainWindow::buildMenus() {
     undo->setShortcut(QKeySequence(Qt::Key_Backspace));
     undo->setShortcutContext(Qt::WidgetWithChildrenShortcut);
     m_viewMenu->addAction(tr("Idle-Gap &Threshold…"), this, &MainWindow::chooseIdleThreshold);
+    QAction* projected = m_viewMenu->addAction(tr("&NVTX Projected onto GPU"));
+    projected->setCheckable(true);
+    connect(projected, &QAction::toggled, m_timeline, &TimelineView::setShowProjectedNvtx);
     QMenu* theme = m_viewMenu->addMenu(tr("T&heme"));
     auto* group = new QActionGroup(this);
     const std::pair<Theme, QString> themes[] = {{Theme::System, tr("Follow the &System")},

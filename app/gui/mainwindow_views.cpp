@@ -3,6 +3,7 @@
 #include "mainwindow.h"
 
 #include "panels/detailpane.h"
+#include "panels/gapspanel.h"
 #include "panels/kerneltablewidget.h"
 #include "panels/statisticswidget.h"
 #include "timeline/timelineview.h"
@@ -24,6 +25,9 @@ void MainWindow::buildViews() {
     QDockWidget* stats = addDock(m_statistics, tr("Statistics"), QStringLiteral("statisticsDock"),
                                  Qt::BottomDockWidgetArea);
     tabifyDockWidget(kernels, stats);
+    QDockWidget* gaps = addDock(new GapsPanel(m_state, this), tr("GPU Gaps"),
+                                QStringLiteral("gapsDock"), Qt::BottomDockWidgetArea);
+    tabifyDockWidget(kernels, gaps);
     kernels->raise();
     QDockWidget* details =
         addDock(m_details, tr("Details"), QStringLiteral("detailsDock"), Qt::RightDockWidgetArea);

@@ -7,3 +7,6 @@ target_sources(strobe_widgets PRIVATE
     ${CMAKE_CURRENT_LIST_DIR}/statisticswidget.cpp ${CMAKE_CURRENT_LIST_DIR}/statisticswidget.h
 )
 target_include_directories(strobe_widgets PUBLIC ${CMAKE_CURRENT_LIST_DIR})
+target_sources(strobe_widgets PRIVATE
+    ${CMAKE_CURRENT_LIST_DIR}/gapspanel.cpp ${CMAKE_CURRENT_LIST_DIR}/gapspanel.h
+)

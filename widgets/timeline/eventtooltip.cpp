@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "eventtooltip.h"
 
+#include "nvtxprojection.h"
 #include "timeformat.h"
 #include "trace.h"
 
@@ -125,6 +126,16 @@ QString eventTooltip(const Trace& t, EventRef ref) {
             l.domain() != kNoString ? t.string(l.domain()) : QStringLiteral("default");
         s = s % QStringLiteral("\nDomain: ") % domain % QStringLiteral("\nDepth: ") %
             QString::number(t.nvtx()[p].depth);
+        if (t.nvtx()[p].style != NvtxStyle::Mark) {
+            const NvtxGpuWork w = projectNvtxRange(t, ref);
+            if (w.isEmpty())
+                s = s % QStringLiteral("\nGPU work: none launched");
+            else
+                s = s % QStringLiteral("\nGPU work: ") % QString::number(w.count) %
+                    (w.count == 1 ? QStringLiteral(" operation") : QStringLiteral(" operations")) %
+                    QStringLiteral("\nGPU time: ") % formatDuration(w.gpuTime) %
+                    QStringLiteral("\nGPU span: ") % formatDuration(w.span.duration());
+        }
         break;
     }
     }

@@ -50,6 +50,7 @@ void LaneLayout::setTrace(const Trace* trace) {
     m_trace = trace;
     m_hidden.clear();
     m_pinned.clear();
+    m_projectedRows.clear();
     buildGroups();
     relayout();
 }
@@ -172,6 +173,13 @@ void LaneLayout::setLanePinned(std::uint32_t lane, bool pinned) {
         relayout();
 }
 
+void LaneLayout::setProjectedNvtxRows(std::map<std::uint32_t, std::uint16_t> rowsPerDevice) {
+    if (rowsPerDevice == m_projectedRows)
+        return;
+    m_projectedRows = std::move(rowsPerDevice);
+    relayout();
+}
+
 void LaneLayout::setHideIdle(bool hide) {
     if (hide == m_hideIdle)
         return;
@@ -250,6 +258,24 @@ void LaneLayout::appendGroup(std::uint32_t g, int indent) {
     }
     if (!grp.expanded)
         return;
+    if (grp.kind == GroupKind::Gpu) {
+        const auto projected = m_projectedRows.find(grp.deviceId);
+        const std::uint16_t n = projected == m_projectedRows.end() ? 0 : projected->second;
+        for (std::uint16_t r = 0; r < n; ++r) {
+            LayoutRow row;
+            row.kind = LayoutRowKind::ProjectedNvtx;
+            row.y = m_contentHeight;
+            row.height = kRowHeight;
+            row.indent = indent + 1;
+            row.group = g;
+            row.row = r;
+            row.deviceId = grp.deviceId;
+            if (r == 0)
+                row.label = QStringLiteral("NVTX (projected)");
+            m_rows.push_back(std::move(row));
+            m_contentHeight += kRowHeight;
+        }
+    }
     for (std::uint32_t c : grp.children)
         appendGroup(c, indent + 1);
     for (std::uint32_t l : grp.lanes) {

@@ -5,6 +5,7 @@
 
 #include <QString>
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <set>
 #include <vector>
@@ -29,7 +30,9 @@ struct LaneGroup {
     bool expanded = true;
 };
 
-enum class LayoutRowKind : std::uint8_t { GroupHeader, Utilization, LaneRow };
+// ProjectedNvtx: one row of a GPU's "NVTX (projected)" lane (NVTX ranges drawn over the span of
+// the GPU work they launched; see nvtxprojection.h), between its utilisation strip and streams.
+enum class LayoutRowKind : std::uint8_t { GroupHeader, Utilization, LaneRow, ProjectedNvtx };
 
 // One horizontal strip of the timeline. y is in content coordinates for scrolling rows and in
 // view coordinates for pinned rows (which stay on top).
@@ -40,8 +43,8 @@ struct LayoutRow {
     int indent = 0;             // tree depth, for the header column
     std::uint32_t group = 0;    // the header's group, or the group a lane row belongs to
     std::uint32_t lane = 0;     // LaneRow only
-    std::uint16_t row = 0;      // LaneRow only: the row (depth) within the lane
-    std::uint32_t deviceId = 0; // Utilization only
+    std::uint16_t row = 0;      // LaneRow and ProjectedNvtx: the row (depth) within the lane
+    std::uint32_t deviceId = 0; // Utilization and ProjectedNvtx only
     bool pinned = false;
     QString label; // header column text; empty for a lane's deeper rows
 };
@@ -70,6 +73,9 @@ public:
     // Hides threads and processes that have no CUDA API calls and no NVTX ranges.
     void setHideIdle(bool hide);
     bool hideIdle() const { return m_hideIdle; }
+    // Rows of the projected NVTX lane of each GPU (device id -> row count); empty hides them.
+    void setProjectedNvtxRows(std::map<std::uint32_t, std::uint16_t> rowsPerDevice);
+    bool showsProjectedNvtx() const { return !m_projectedRows.empty(); }
     // Expands the groups above `lane`, unhides it; false when the lane is hidden by hideIdle.
     bool ensureShown(std::uint32_t lane);
 
@@ -102,6 +108,7 @@ private:
     std::vector<std::uint32_t> m_laneGroup; // owning group of each lane
     std::set<std::uint32_t> m_hidden, m_pinned;
     bool m_hideIdle = false;
+    std::map<std::uint32_t, std::uint16_t> m_projectedRows;
     std::vector<LayoutRow> m_rows, m_pinnedRows;
     int m_contentHeight = 0, m_pinnedHeight = 0;
     std::uint64_t m_generation = 0;

@@ -29,11 +29,7 @@ void LanePainter::setTrace(const Trace* trace) {
 
 const std::vector<DrawItem>& LanePainter::rowItems(const PaintContext& ctx, std::uint32_t lane,
                                                    std::uint16_t row) {
-    const CacheKey key{ctx.view, ctx.width, m_generation};
-    if (!(key == m_key)) {
-        m_key = key;
-        m_rows.clear();
-    }
+    checkCacheKey(ctx);
     const std::uint64_t id = (std::uint64_t(lane) << 16) | row;
     auto [it, inserted] = m_rows.try_emplace(id);
     if (inserted && m_trace && lane < m_trace->lanes().size() &&
@@ -41,6 +37,43 @@ const std::vector<DrawItem>& LanePainter::rowItems(const PaintContext& ctx, std:
         foldRunsInto(m_trace->lane(lane).rowView(row), ctx.view.start, ctx.nsPerPx, ctx.width,
                      kMinPx, it->second);
     }
+    return it->second;
+}
+
+void LanePainter::checkCacheKey(const PaintContext& ctx) {
+    const CacheKey key{ctx.view, ctx.width, m_generation};
+    if (!(key == m_key)) {
+        m_key = key;
+        m_rows.clear();
+    }
+}
+
+void LanePainter::setProjectedNvtx(const std::vector<ProjectedNvtxLane>* lanes) {
+    m_projected = lanes;
+    ++m_generation;
+    m_rows.clear();
+}
+
+const ProjectedNvtxLane* LanePainter::projectedNvtx(std::uint32_t deviceId) const {
+    if (!m_projected)
+        return nullptr;
+    for (const ProjectedNvtxLane& p : *m_projected) {
+        if (p.deviceId == deviceId)
+            return &p;
+    }
+    return nullptr;
+}
+
+const std::vector<DrawItem>&
+LanePainter::projectedItems(const PaintContext& ctx, std::uint32_t deviceId, std::uint16_t row) {
+    checkCacheKey(ctx);
+    // Bit 63 keeps projected rows apart from trace lanes in the cache.
+    const std::uint64_t id = (std::uint64_t(1) << 63) | (std::uint64_t(deviceId) << 16) | row;
+    auto [it, inserted] = m_rows.try_emplace(id);
+    const ProjectedNvtxLane* p = projectedNvtx(deviceId);
+    if (inserted && p && row < p->lane.rowCount())
+        foldRunsInto(p->lane.rowView(row), ctx.view.start, ctx.nsPerPx, ctx.width, kMinPx,
+                     it->second);
     return it->second;
 }
 
@@ -127,6 +160,8 @@ void LanePainter::paint(QPainter& p, const PaintContext& ctx) {
                 p.fillRect(QRect(0, y, ctx.width, r.height), ctx.palette.groupHeader);
             else if (r.kind == LayoutRowKind::Utilization)
                 paintUtilization(p, ctx, r, y);
+            else if (r.kind == LayoutRowKind::ProjectedNvtx)
+                paintProjectedRow(p, ctx, r, y);
             else
                 paintLaneRow(p, ctx, r, y);
         }
@@ -220,6 +255,41 @@ void LanePainter::paintUtilization(QPainter& p, const PaintContext& ctx, const L
         const double x1 =
             std::max(x0 + 1.0, ctx.snap(std::min(ctx.width + 1.0, ctx.map.toPx(g->end))));
         p.fillRect(QRectF(x0, y + row.height - 5, x1 - x0, 4), ctx.palette.idleMark);
+    }
+}
+
+void LanePainter::paintProjectedRow(QPainter& p, const PaintContext& ctx, const LayoutRow& row,
+                                    int y) {
+    if ((row.y / LaneLayout::kRowHeight) % 2)
+        p.fillRect(QRect(0, y, ctx.width, row.height), ctx.palette.rowAlternate);
+    const ProjectedNvtxLane* proj = projectedNvtx(row.deviceId);
+    if (!proj)
+        return;
+    const std::vector<DrawItem>& items = projectedItems(ctx, row.deviceId, row.row);
+    const RowView rv = proj->lane.rowView(row.row);
+    const QFontMetrics fm(ctx.font);
+    const double top = y + 1, h = row.height - 2;
+    const int textBase = y + (row.height + fm.ascent() - fm.descent()) / 2;
+    for (const DrawItem& it : items) {
+        const double x0 = ctx.snap(it.x0);
+        const double x1 = std::max(ctx.snap(it.x1), x0 + 1.0);
+        const std::uint32_t mid = rv.laneIndex(it.first + it.count / 2);
+        // The colour of the CPU-side range, so the two line up by eye.
+        const EventRef src = proj->source[proj->lane.payload(mid)];
+        QColor c = eventColor(ctx.palette, src.lane, src.index);
+        if (it.isFolded) {
+            const QColor f = ctx.palette.folded;
+            c = QColor((c.red() + f.red()) / 2, (c.green() + f.green()) / 2,
+                       (c.blue() + f.blue()) / 2);
+        }
+        p.fillRect(QRectF(x0, top, x1 - x0, h), c);
+        const double vis0 = std::max(0.0, x0), vis1 = std::min(double(ctx.width), x1);
+        if (it.isFolded || vis1 - vis0 < kLabelMinPx)
+            continue;
+        const QString& name = eventName(src.lane, src.index);
+        const int avail = int(vis1 - vis0) - 2 * kLabelPad;
+        p.setPen(ctx.palette.dark ? QColor(0x10, 0x10, 0x10) : ctx.palette.textOnBar);
+        p.drawText(QPointF(vis0 + kLabelPad, textBase), fm.elidedText(name, Qt::ElideRight, avail));
     }
 }
 

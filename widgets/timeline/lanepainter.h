@@ -3,6 +3,7 @@
 
 #include "lod/foldruns.h"
 #include "lod/utilization.h"
+#include "nvtxprojection.h"
 #include "paintcontext.h"
 
 #include <QColor>
@@ -32,6 +33,13 @@ public:
     // Every visible row of the layout, then nothing else (overlays are drawn by the canvas).
     void paint(QPainter& p, const PaintContext& ctx);
 
+    // The projected NVTX lanes to draw in ProjectedNvtx rows (owned by the view); nullptr: none.
+    void setProjectedNvtx(const std::vector<ProjectedNvtxLane>* lanes);
+    const ProjectedNvtxLane* projectedNvtx(std::uint32_t deviceId) const;
+    // The draw items of row `row` of a device's projected NVTX lane in `ctx`'s range.
+    const std::vector<DrawItem>& projectedItems(const PaintContext& ctx, std::uint32_t deviceId,
+                                                std::uint16_t row);
+
     const DeviceUtilization* utilization(std::uint32_t deviceId) const;
     // Idle stretches at least `threshold` long of a device, all of them (cached per threshold).
     const std::vector<TimeRange>& idleGaps(std::uint32_t deviceId, TimeNs threshold);
@@ -49,6 +57,8 @@ private:
     };
     void paintLaneRow(QPainter& p, const PaintContext& ctx, const LayoutRow& row, int y);
     void paintUtilization(QPainter& p, const PaintContext& ctx, const LayoutRow& row, int y);
+    void paintProjectedRow(QPainter& p, const PaintContext& ctx, const LayoutRow& row, int y);
+    void checkCacheKey(const PaintContext& ctx);
     ColorCategory categoryOf(std::uint32_t lane, std::uint32_t index) const;
 
     const Trace* m_trace = nullptr;
@@ -56,6 +66,7 @@ private:
     CacheKey m_key;
     std::unordered_map<std::uint64_t, std::vector<DrawItem>> m_rows;
     std::vector<DeviceUtilization> m_util;
+    const std::vector<ProjectedNvtxLane>* m_projected = nullptr;
     std::unordered_map<std::uint32_t, std::pair<TimeNs, std::vector<TimeRange>>> m_gaps;
     QHash<StringId, QString> m_names;
     QHash<StringId, int> m_textWidth;

@@ -81,6 +81,7 @@ void TimelineView::onTraceChanged() {
     const Trace* t = m_state->trace();
     m_layout.setTrace(t);
     m_painter.setTrace(t);
+    updateProjectedNvtx();
     m_hover = {};
     m_scrollY = 0;
     layoutChanged();
@@ -146,10 +147,16 @@ TimelineHit TimelineView::hitTest(QPoint pos) const {
     TimelineHit hit;
     hit.row = rowAt(pos.y());
     const Trace* t = m_state->trace();
-    if (!hit.row || !t || hit.row->kind != LayoutRowKind::LaneRow)
+    const bool projected = hit.row && hit.row->kind == LayoutRowKind::ProjectedNvtx;
+    if (!hit.row || !t || (hit.row->kind != LayoutRowKind::LaneRow && !projected))
         return hit;
     const PaintContext ctx = makeContext(canvasSize(), 1.0);
-    const auto& items = m_painter.rowItems(ctx, hit.row->lane, hit.row->row);
+    const ProjectedNvtxLane* proj =
+        projected ? m_painter.projectedNvtx(hit.row->deviceId) : nullptr;
+    if (projected && !proj)
+        return hit;
+    const auto& items = projected ? m_painter.projectedItems(ctx, hit.row->deviceId, hit.row->row)
+                                  : m_painter.rowItems(ctx, hit.row->lane, hit.row->row);
     // The pixel column [x, x + 1) under the point; items are sorted by x, so the last one
     // starting left of the column's end is the only candidate.
     const double x = pos.x();
@@ -161,13 +168,15 @@ TimelineHit TimelineView::hitTest(QPoint pos) const {
     if (it->x1 <= x)
         return hit;
     hit.item = *it;
-    const RowView rv = t->lane(hit.row->lane).rowView(hit.row->row);
+    const RowView rv =
+        projected ? proj->lane.rowView(hit.row->row) : t->lane(hit.row->lane).rowView(hit.row->row);
     std::uint32_t k = it->first;
     if (it->isFolded) { // the covered event nearest the point
         const TimeNs time = ctx.map.toTime(x + 0.5);
         k = std::clamp(rv.firstEndingAfter(time), it->first, it->first + it->count - 1);
     }
-    hit.event = EventRef{hit.row->lane, rv.laneIndex(k)};
+    hit.event = projected ? proj->source[proj->lane.payload(rv.laneIndex(k))]
+                          : EventRef{hit.row->lane, rv.laneIndex(k)};
     return hit;
 }
 
@@ -181,6 +190,10 @@ QString TimelineView::toolTipAt(QPoint pos) const {
     const Trace* t = m_state->trace();
     if (!t || !hit.item)
         return {};
+    if (hit.row->kind == LayoutRowKind::ProjectedNvtx)
+        return hit.item->isFolded
+                   ? QString::number(hit.item->count) + QStringLiteral(" projected NVTX ranges")
+                   : QStringLiteral("Projected onto the GPU\n") + eventTooltip(*t, hit.event);
     if (hit.item->isFolded)
         return foldedTooltip(*t, hit.row->lane, hit.row->row, *hit.item);
     return eventTooltip(*t, hit.event);
@@ -294,6 +307,25 @@ void TimelineView::setLanePinned(std::uint32_t lane, bool pinned) {
 void TimelineView::setGroupExpanded(std::uint32_t group, bool expanded) {
     m_layout.setExpanded(group, expanded);
     layoutChanged();
+}
+
+void TimelineView::setShowProjectedNvtx(bool show) {
+    if (show == m_showProjected)
+        return;
+    m_showProjected = show;
+    updateProjectedNvtx();
+    layoutChanged();
+}
+
+void TimelineView::updateProjectedNvtx() {
+    const Trace* t = m_state->trace();
+    m_painter.setProjectedNvtx(nullptr);
+    m_projected = m_showProjected && t ? buildProjectedNvtx(*t) : std::vector<ProjectedNvtxLane>{};
+    std::map<std::uint32_t, std::uint16_t> rows;
+    for (const ProjectedNvtxLane& p : m_projected)
+        rows[p.deviceId] = p.lane.rowCount();
+    m_painter.setProjectedNvtx(m_projected.empty() ? nullptr : &m_projected);
+    m_layout.setProjectedNvtxRows(std::move(rows));
 }
 
 void TimelineView::showAllLanes() {

@@ -27,6 +27,7 @@ struct TimelineHit {
     const LayoutRow* row = nullptr;
     std::optional<DrawItem> item; // the drawn item under the point, if any
     EventRef event; // the event (for a folded item: the one nearest the point); invalid if none
+                    // (in a projected NVTX row: the CPU-side NVTX range)
 };
 
 // The timeline: a lane header column, a time ruler, the lane canvas and a vertical scrollbar,
@@ -86,6 +87,11 @@ public:
     void setLanePinned(std::uint32_t lane, bool pinned);
     void setGroupExpanded(std::uint32_t group, bool expanded);
     void showAllLanes();
+    // Draws each GPU's "NVTX (projected)" row: every NVTX range over the span of the GPU work it
+    // launched, above the GPU's streams (built when first shown, per trace).
+    void setShowProjectedNvtx(bool show);
+    bool showProjectedNvtx() const { return m_showProjected; }
+    const std::vector<ProjectedNvtxLane>& projectedNvtx() const { return m_projected; }
 
     // Paints lanes and overlays as the canvas would (the benchmark and screenshots use it).
     void paintCanvas(QPainter& p, QSize size, qreal dpr);
@@ -106,6 +112,7 @@ private:
     void layoutChanged();
     void updateScrollBar();
     void repaintAll();
+    void updateProjectedNvtx();
 
     ViewState* m_state;
     LaneLayout m_layout;
@@ -117,6 +124,8 @@ private:
     int m_scrollY = 0;
     EventRef m_hover;
     TimelinePalette m_palette;
+    bool m_showProjected = false;
+    std::vector<ProjectedNvtxLane> m_projected;
 };
 
 } // namespace strobe

@@ -1,0 +1,61 @@
+// SPDX-License-Identifier: MIT
+// Renders the GPU gaps panel and the timeline zoomed to the longest gap, on the sample trace:
+//   xvfb-run -a -s "-screen 0 1600x1000x24" gaps_screenshot PANEL.png ZOOMED.png
+#include "detailpane.h"
+#include "gapspanel.h"
+#include "sampletrace.h"
+#include "timelineview.h"
+#include "traceloader.h"
+#include "viewstate.h"
+
+#include <QApplication>
+#include <QSplitter>
+#include <QTemporaryDir>
+#include <QTest>
+#include <cstdio>
+
+using namespace strobe;
+
+int main(int argc, char** argv) {
+    QApplication app(argc, argv);
+    if (argc < 3) {
+        std::fprintf(stderr, "usage: gaps_screenshot PANEL.png ZOOMED.png\n");
+        return 2;
+    }
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("sample.sqlite"));
+    std::string error;
+    if (!sample::writeSampleTrace(path.toStdString(), &error)) {
+        std::fprintf(stderr, "%s\n", error.c_str());
+        return 1;
+    }
+    LoadResult r = loadTrace(path);
+    if (!r.ok()) {
+        std::fprintf(stderr, "%s\n", qPrintable(r.error));
+        return 1;
+    }
+    ViewState state;
+    state.setTrace(std::shared_ptr<const Trace>(std::move(r.trace)));
+
+    GapsPanel panel(&state);
+    panel.resize(1200, 420);
+    panel.show();
+    if (!QTest::qWaitForWindowExposed(&panel))
+        return 1;
+    QApplication::processEvents();
+    if (!panel.grab().save(QString::fromLocal8Bit(argv[1])))
+        return 1;
+
+    QSplitter window(Qt::Horizontal);
+    auto* timeline = new TimelineView(&state, &window);
+    new DetailPane(&state, &window);
+    timeline->setShowProjectedNvtx(true);
+    window.setSizes({1150, 450});
+    window.resize(1600, 900);
+    window.show();
+    if (!QTest::qWaitForWindowExposed(&window))
+        return 1;
+    panel.activateRow(0); // the longest gap
+    QApplication::processEvents();
+    return window.grab().save(QString::fromLocal8Bit(argv[2])) ? 0 : 1;
+}

@@ -1,0 +1,91 @@
+// SPDX-License-Identifier: MIT
+// The GPU gaps panel on the sample trace: rows, sorting, totals, threshold, double-click.
+#include "../../model/analysis/gaptestdata.h"
+#include "gapspanel.h"
+#include "paneltesthelpers.h"
+#include "tableexport.h"
+#include "tableroles.h"
+
+#include <QAbstractItemModelTester>
+#include <QSignalSpy>
+#include <QTableView>
+#include <gtest/gtest.h>
+
+using namespace strobe;
+
+namespace {
+
+class GapsPanelTest : public ::testing::Test {
+protected:
+    void SetUp() override {
+        test::ensureApplication();
+        trace = test::sampleTrace();
+        ASSERT_TRUE(trace);
+        state.setTrace(trace);
+    }
+    std::shared_ptr<const Trace> trace;
+    ViewState state;
+};
+
+TEST_F(GapsPanelTest, ListsFindGapsSortedByDuration) {
+    GapsPanel panel(&state);
+    QAbstractItemModelTester tester(panel.model());
+    const GapAnalysis expected = findGaps(*trace, state.idleThresholdNs());
+    ASSERT_EQ(panel.model()->rowCount(), int(expected.gaps.size()));
+    ASSERT_EQ(panel.model()->rowCount(), 19); // one per iteration after the first
+    for (int r = 1; r < panel.model()->rowCount(); ++r)
+        EXPECT_GE(panel.gapAtRow(r - 1)->duration(), panel.gapAtRow(r)->duration());
+    const GpuGap* longest = panel.gapAtRow(0);
+    EXPECT_EQ(longest->cause, GapCause::CpuBusy);
+    const QAbstractItemModel* view = panel.view()->model();
+    EXPECT_EQ(view->index(0, 3).data().toString(), QStringLiteral("CPU busy"));
+    EXPECT_EQ(view->index(0, 4).data().toString(), QStringLiteral("Data Load"));
+    EXPECT_EQ(view->index(0, 0).data().toString(), QStringLiteral("GPU 0"));
+    EXPECT_TRUE(panel.totalsText().contains(QStringLiteral("GPU 0:")))
+        << panel.totalsText().toStdString();
+    EXPECT_TRUE(panel.totalsText().contains(QString::number(expected.devices[0].gapCount) +
+                                            QStringLiteral(" gaps")));
+    // Sortable by any column: by start, ascending.
+    panel.view()->sortByColumn(1, Qt::AscendingOrder);
+    for (int r = 1; r < panel.model()->rowCount(); ++r)
+        EXPECT_LT(panel.gapAtRow(r - 1)->range.start, panel.gapAtRow(r)->range.start);
+}
+
+TEST_F(GapsPanelTest, FollowsTheIdleThreshold) {
+    GapsPanel panel(&state);
+    QSignalSpy reset(panel.model(), &QAbstractItemModel::modelReset);
+    state.setIdleThresholdNs(10'000'000);
+    EXPECT_GE(reset.count(), 1);
+    EXPECT_EQ(panel.model()->rowCount(), 19); // only the data-loading gaps are over 10 ms
+    EXPECT_EQ(panel.analysis().threshold, 10'000'000);
+}
+
+TEST_F(GapsPanelTest, DoubleClickZoomsToTheGapAndSelectsItsCause) {
+    GapsPanel panel(&state);
+    const GpuGap gap = *panel.gapAtRow(0);
+    QSignalSpy reveal(&state, &ViewState::revealRequested);
+    panel.activateRow(0);
+    const TimeRange v = state.visibleRange();
+    EXPECT_EQ(v, GapsPanel::zoomRangeFor(*trace, gap));
+    EXPECT_LT(v.start, gap.range.start); // margins on both sides
+    EXPECT_GT(v.end, gap.range.end);
+    EXPECT_LT(v.duration(), 2 * gap.duration());
+    EXPECT_EQ(state.selection(), gap.event);
+    EXPECT_EQ(state.selectedRange(), std::optional<TimeRange>(gap.range));
+    EXPECT_EQ(reveal.count(), 1);
+}
+
+TEST_F(GapsPanelTest, CsvExportHasRawValues) {
+    GapsPanel panel(&state);
+    const ReportTable t = modelToReport(*panel.model());
+    EXPECT_EQ(t.columns, (QStringList{QStringLiteral("Device"), QStringLiteral("Start"),
+                                      QStringLiteral("Duration"), QStringLiteral("Cause"),
+                                      QStringLiteral("NVTX range"), QStringLiteral("Detail")}));
+    ASSERT_FALSE(t.rows.empty());
+    const GpuGap& first = panel.analysis().gaps.front();
+    EXPECT_EQ(t.rows[0][1].text, QString::number(first.range.start));
+    EXPECT_EQ(t.rows[0][2].text, QString::number(first.duration()));
+    EXPECT_EQ(t.rows[0][3].text, gapCauseKey(first.cause));
+}
+
+} // namespace

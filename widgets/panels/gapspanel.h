@@ -1,0 +1,53 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "gaps.h"
+
+#include <QWidget>
+#include <optional>
+
+class QAbstractItemModel;
+class QLabel;
+class QSortFilterProxyModel;
+class QTableView;
+
+namespace strobe {
+
+class GapTableModel;
+class ViewState;
+
+// The GPU gaps panel: every idle gap of every GPU at least ViewState::idleThresholdNs() long,
+// with its cause (findGaps, docs/GAPS.md), sorted by duration (any column sorts), under a
+// per-device total of idle time. Double-clicking a gap zooms the timeline to it, marks it as
+// the selected range and selects the event that explains it.
+class GapsPanel : public QWidget {
+    Q_OBJECT
+public:
+    explicit GapsPanel(ViewState* state, QWidget* parent = nullptr);
+    ~GapsPanel() override;
+
+    const GapAnalysis& analysis() const { return m_analysis; }
+    // The table's source model (rows in findGaps order) and the view (sorted through a proxy).
+    QAbstractItemModel* model() const;
+    QTableView* view() const { return m_view; }
+    QString totalsText() const;
+    // The gap shown at `row` of the view, in view order.
+    const GpuGap* gapAtRow(int row) const;
+    // Zooms to the gap at view row `row` and selects its context, as a double-click does.
+    void activateRow(int row);
+    // The visible range activateRow shows for `gap`: the gap (and its cause's event when that is
+    // at most 4x as long) with a margin of a fifth of that span on each side.
+    static TimeRange zoomRangeFor(const Trace& trace, const GpuGap& gap);
+
+private:
+    void rebuild();
+
+    ViewState* m_state;
+    GapAnalysis m_analysis;
+    GapTableModel* m_model;
+    QSortFilterProxyModel* m_proxy;
+    QTableView* m_view;
+    QLabel* m_totals;
+};
+
+} // namespace strobe
