@@ -29,7 +29,8 @@ void IntervalIndex::buildTree() {
             const TimeNs right = i + x < std::int64_t(n) ? m_max[std::size_t(i + x)] : last;
             m_max[std::size_t(i)] = std::max({m_blockMax[std::size_t(i)], left, right});
         }
-        lastIndex = (lastIndex >> k & 1) ? lastIndex : lastIndex - x;
+        // Up to the parent: a right child (bit k set) sits x above it, a left child x below.
+        lastIndex = (lastIndex >> k & 1) ? lastIndex - x : lastIndex + x;
         if (lastIndex < std::int64_t(n) && m_max[std::size_t(lastIndex)] > last)
             last = m_max[std::size_t(lastIndex)];
     }

@@ -124,3 +124,21 @@ TEST(IntervalIndex, EmptyWindowContainsNothing) {
     EXPECT_TRUE(idx.overlapping(s, e, 50, 50).empty());
     EXPECT_TRUE(idx.overlapping(s, e, 60, 50).empty());
 }
+
+TEST(IntervalIndex, FindsEveryIntervalOfARegularGridWhateverItsSize) {
+    // A last block at an odd position is an internal node whose right child lies beyond the
+    // array; its max must still come from the rightmost subtree (a once-missed case: n = 1300).
+    for (std::size_t n = 1; n <= 3000; n += n < 100 ? 1 : 37) {
+        std::vector<TimeNs> s, e;
+        for (std::size_t i = 0; i < n; ++i) {
+            s.push_back(TimeNs(i) * 100);
+            e.push_back(TimeNs(i) * 100 + 50);
+        }
+        IntervalIndex idx;
+        idx.build(s, e);
+        for (std::size_t i = 0; i < n; ++i)
+            ASSERT_EQ(idx.stabbing(s, e, TimeNs(i) * 100),
+                      (std::vector<std::uint32_t>{std::uint32_t(i)}))
+                << "n=" << n << " i=" << i;
+    }
+}
