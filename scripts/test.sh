@@ -9,7 +9,6 @@ strobe_install_deps
 
 jobs="$(nproc)"
 build="${STROBE_TEST_BUILD_DIR:-$root/build/ci}"
-export CCACHE_DIR="${CCACHE_DIR:-$root/build/.ccache}"
 
 echo "== Formatting (.clang-format)"
 "$root/scripts/check-format.sh"
