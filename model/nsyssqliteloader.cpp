@@ -746,10 +746,16 @@ LoadResult NsysSqliteLoader::load() {
         d->readProcessesAndThreads();
         d->readGpus();
         d->readStreams();
-        d->readRuntime();
+        // The GPU side first, so that a preview can show it while the CPU side is read.
         d->readKernels();
         d->readMemcpys();
         d->readMemsets();
+        if (d->options.preview && d->rowsTotal >= d->options.previewMinRows) {
+            if (auto preview = d->builder.finishGpuPreview(d->options.cancel))
+                d->options.preview(std::move(preview));
+            d->checkCancel();
+        }
+        d->readRuntime();
         d->readSyncs();
         d->readNvtx();
         d->readOsrt();

@@ -293,6 +293,7 @@ std::unique_ptr<Trace> TraceBuilder::finish(const std::atomic<bool>* cancel) {
     std::sort(t.m_gpus.begin(), t.m_gpus.end(),
               [](const GpuInfo& a, const GpuInfo& b) { return a.id < b.id; });
 
+    sortProcessesAndThreads();
     orderLanes();
     joinCorrelations();
     orderKernels();
@@ -300,6 +301,90 @@ std::unique_ptr<Trace> TraceBuilder::finish(const std::atomic<bool>* cancel) {
     for (auto& [kind, w] : m_pendingWarnings)
         t.m_warnings.push_back(TraceWarning{kind, w.count, w.message.arg(w.count)});
     return std::move(m_trace);
+}
+
+std::unique_ptr<Trace> TraceBuilder::finishGpuPreview(const std::atomic<bool>* cancel) const {
+    const Trace& src = *m_trace;
+    TraceBuilder copy(src.m_filePath);
+    Trace& dst = *copy.m_trace;
+    dst.m_meta = src.m_meta;
+    dst.m_counts = src.m_counts;
+    dst.m_strings = src.m_strings;
+    dst.m_processes = src.m_processes;
+    dst.m_gpus = src.m_gpus;
+    dst.m_streams = src.m_streams;
+    dst.m_kernelConfigs = src.m_kernelConfigs;
+    dst.m_kernels = src.m_kernels;
+    dst.m_memcpys = src.m_memcpys;
+    dst.m_memsets = src.m_memsets;
+    std::vector<std::uint32_t> laneMap(src.m_lanes.size(), 0);
+    for (std::uint32_t li = 0; li < src.m_lanes.size(); ++li) {
+        if (!isGpuLane(src.m_lanes[li].kind()))
+            continue;
+        laneMap[li] = std::uint32_t(dst.m_lanes.size());
+        dst.m_lanes.push_back(src.m_lanes[li]);
+    }
+    for (auto& k : dst.m_kernels)
+        k.self.lane = laneMap[k.self.lane];
+    for (auto& m : dst.m_memcpys)
+        m.self.lane = laneMap[m.self.lane];
+    for (auto& m : dst.m_memsets)
+        m.self.lane = laneMap[m.self.lane];
+    copy.m_processNames = m_processNames;
+    copy.m_processIndex = m_processIndex;
+    copy.m_streamInfo = m_streamInfo;
+    copy.m_kernelPid = m_kernelPid;
+    copy.m_memcpyPid = m_memcpyPid;
+    copy.m_memsetPid = m_memsetPid;
+    std::unique_ptr<Trace> preview = copy.finish(cancel);
+    if (preview)
+        preview->m_warnings.clear(); // the CPU side, which resolves them, is still to come
+    return preview;
+}
+
+void TraceBuilder::sortProcessesAndThreads() {
+    // Events arrive table by table, so first-seen order says little: show processes by pid
+    // and threads by (pid, tid), and follow the new indices wherever they are stored.
+    Trace& t = *m_trace;
+    auto sortedOrder = [](std::size_t n, auto less) {
+        std::vector<std::uint32_t> order(n);
+        std::iota(order.begin(), order.end(), 0u);
+        std::stable_sort(order.begin(), order.end(), less);
+        std::vector<std::uint32_t> newIndex(n);
+        for (std::uint32_t i = 0; i < n; ++i)
+            newIndex[order[i]] = i;
+        return std::make_pair(order, newIndex);
+    };
+    const auto [pOrder, pNew] =
+        sortedOrder(t.m_processes.size(), [&](std::uint32_t a, std::uint32_t b) {
+            return t.m_processes[a].pid < t.m_processes[b].pid;
+        });
+    const auto [tOrder, tNew] =
+        sortedOrder(t.m_threads.size(), [&](std::uint32_t a, std::uint32_t b) {
+            const ThreadInfo &x = t.m_threads[a], &y = t.m_threads[b];
+            return std::tie(x.pid, x.tid) < std::tie(y.pid, y.tid);
+        });
+    std::vector<ProcessInfo> processes;
+    for (std::uint32_t i : pOrder)
+        processes.push_back(t.m_processes[i]);
+    std::vector<ThreadInfo> threads;
+    for (std::uint32_t i : tOrder) {
+        threads.push_back(t.m_threads[i]);
+        threads.back().process = pNew[threads.back().process];
+    }
+    t.m_processes = std::move(processes);
+    t.m_threads = std::move(threads);
+    for (Lane& l : t.m_lanes) {
+        if (l.kind() == LaneKind::NvtxStartEnd)
+            l.m_owner = pNew[l.m_owner];
+        else if (!isGpuLane(l.kind()))
+            l.m_owner = tNew[l.m_owner];
+    }
+    for (NvtxRecord& r : t.m_nvtx) {
+        r.thread = tNew[r.thread];
+        if (r.endThread)
+            r.endThread = tNew[*r.endThread];
+    }
 }
 
 void TraceBuilder::orderLanes() {

@@ -62,6 +62,10 @@ public:
 
     // Freezes the trace; returns nullptr when `cancel` became true meanwhile.
     std::unique_ptr<Trace> finish(const std::atomic<bool>* cancel = nullptr);
+    // A frozen copy of what was added so far on the GPU side only (kernels, memcpys, memsets and
+    // their lanes, GPUs, streams, processes), for showing a large trace before its CPU side is
+    // read. This builder is left as it was. No warnings; launching API calls are not joined.
+    std::unique_ptr<Trace> finishGpuPreview(const std::atomic<bool>* cancel = nullptr) const;
 
 private:
     struct PendingWarning {
@@ -74,6 +78,7 @@ private:
                               std::uint32_t streamId);
     std::uint32_t laneIndex(LaneKind kind, std::uint32_t owner, StringId domain = 0);
     std::uint32_t configIndex(const KernelConfig& config);
+    void sortProcessesAndThreads();
     void orderLanes();
     void joinCorrelations();
     void orderKernels();

@@ -17,6 +17,12 @@ struct LoadOptions {
     std::function<void(int)> progress;
     // Threads used to scan tables (1 or 2).
     int threads = 2;
+    // Called once, from the loading thread, with a first Trace that holds only the GPU side
+    // (kernels, memcpys, memsets) as soon as those tables are read and before the CPU side is,
+    // when the trace has at least previewMinRows event rows; the full Trace follows in the
+    // LoadResult. Lets a viewer show a big trace's GPU lanes seconds before the rest.
+    std::function<void(std::unique_ptr<Trace>)> preview;
+    std::uint64_t previewMinRows = 1'000'000;
 };
 
 struct LoadResult {
