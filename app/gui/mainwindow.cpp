@@ -205,10 +205,11 @@ void MainWindow::openSample() {
 void MainWindow::startLoad(const QString& path, const QString& title, bool isSample) {
     if (m_job)
         m_job->cancel();
-    m_job = std::make_unique<TraceLoadJob>(path);
+    m_job = std::make_unique<TraceLoadJob>(path, m_previewMinRows);
     m_pendingTitle = title;
     m_pendingIsSample = isSample;
     connect(m_job.get(), &TraceLoadJob::progress, m_progress, &QProgressBar::setValue);
+    connect(m_job.get(), &TraceLoadJob::preview, this, &MainWindow::onPreview);
     connect(m_job.get(), &TraceLoadJob::finished, this, &MainWindow::onLoadFinished);
     m_progress->setValue(0);
     m_progress->show();
@@ -222,6 +223,18 @@ void MainWindow::cancelLoading() {
         m_job->cancel();
 }
 
+void MainWindow::onPreview(std::shared_ptr<const Trace> gpuSide) {
+    if (sender() != m_job.get())
+        return;
+    rememberView();
+    m_beforePreview = Shown{m_state->sharedTrace(), m_state->visibleRange(), m_title};
+    m_preview = gpuSide;
+    m_title = m_pendingTitle % tr(" (GPU side; reading the CPU side…)");
+    m_state->setTrace(std::move(gpuSide));
+    setWindowTitle(m_pendingTitle % QStringLiteral(" — Strobe"));
+    updateStatus();
+}
+
 void MainWindow::onLoadFinished(std::shared_ptr<const Trace> trace, const QString& error,
                                 bool cancelled) {
     auto* job = qobject_cast<TraceLoadJob*>(sender());
@@ -233,6 +246,16 @@ void MainWindow::onLoadFinished(std::shared_ptr<const Trace> trace, const QStrin
     statusBar()->clearMessage();
     // The worker has finished; release it after this slot returns.
     m_job.release()->deleteLater();
+    const std::optional<Shown> before = std::exchange(m_beforePreview, std::nullopt);
+    const std::shared_ptr<const Trace> preview = std::exchange(m_preview, nullptr);
+    if (before && !trace) { // the load failed after its preview: back to what was shown
+        m_state->setTrace(before->trace);
+        m_state->setVisibleRange(before->view, false);
+        m_title = before->title;
+        setWindowTitle(m_title.isEmpty() ? QStringLiteral("Strobe")
+                                         : m_title % QStringLiteral(" — Strobe"));
+        updateStatus();
+    }
     if (cancelled) {
         statusBar()->showMessage(tr("Loading %1 was cancelled.").arg(QFileInfo(path).fileName()),
                                  5000);
@@ -244,12 +267,20 @@ void MainWindow::onLoadFinished(std::shared_ptr<const Trace> trace, const QStrin
         emit loadFinished(false, error);
         return;
     }
-    rememberView();
+    if (!preview)
+        rememberView(); // (a preview already saved the previous trace's view)
+    // Where the user went while the preview was up wins over the last saved view.
+    const std::optional<TimeRange> navigated =
+        preview && m_state->visibleRange() != preview->timeRange()
+            ? std::optional<TimeRange>(m_state->visibleRange())
+            : std::nullopt;
     m_path = path;
     m_title = m_pendingTitle;
     m_isSample = m_pendingIsSample;
     m_state->setTrace(trace);
-    if (const auto view = m_settings->lastView(path); view && !m_isSample)
+    if (navigated)
+        m_state->setVisibleRange(*navigated, false);
+    else if (const auto view = m_settings->lastView(path); view && !m_isSample)
         m_state->setVisibleRange(*view, false);
     if (!m_isSample) {
         m_settings->addRecentFile(path);

@@ -2,10 +2,12 @@
 #pragma once
 
 #include "appsettings.h"
+#include "traceloader.h"
 #include "types.h"
 
 #include <QMainWindow>
 #include <memory>
+#include <optional>
 
 class QLabel;
 class QMenu;
@@ -40,6 +42,8 @@ public:
     const Trace* trace() const;
     QString traceTitle() const { return m_title; }
     bool isLoading() const;
+    // Traces with at least this many event rows show their GPU side while the rest loads.
+    void setPreviewMinRows(std::uint64_t rows) { m_previewMinRows = rows; }
 
 public slots:
     // Starts loading `path` in the background; the current trace stays until it succeeds.
@@ -63,6 +67,7 @@ private:
     void buildStatusBar();
     void rebuildRecentMenu();
     void startLoad(const QString& path, const QString& title, bool isSample);
+    void onPreview(std::shared_ptr<const Trace> gpuSide);
     void onLoadFinished(std::shared_ptr<const Trace> trace, const QString& error, bool cancelled);
     void showError(const QString& message);
     void rememberView();
@@ -86,6 +91,15 @@ private:
     QProgressBar* m_progress = nullptr;
     QPushButton* m_cancelButton = nullptr;
     std::unique_ptr<TraceLoadJob> m_job;
+    // What was on screen before a preview replaced it: restored if the load then fails.
+    struct Shown {
+        std::shared_ptr<const Trace> trace;
+        TimeRange view;
+        QString title;
+    };
+    std::optional<Shown> m_beforePreview;
+    std::shared_ptr<const Trace> m_preview;
+    std::uint64_t m_previewMinRows = LoadOptions().previewMinRows;
     QString m_pendingTitle;
     bool m_pendingIsSample = false;
     QString m_title;

@@ -6,9 +6,10 @@
 
 namespace strobe {
 
-TraceLoadJob::TraceLoadJob(QString path, QObject* parent)
+TraceLoadJob::TraceLoadJob(QString path, std::uint64_t previewMinRows, QObject* parent)
     : QObject(parent)
-    , m_path(std::move(path)) {}
+    , m_path(std::move(path))
+    , m_previewMinRows(previewMinRows) {}
 
 TraceLoadJob::~TraceLoadJob() {
     cancel();
@@ -36,6 +37,17 @@ void TraceLoadJob::start() {
                 [self, permille] {
                     if (self)
                         emit self->progress(permille);
+                },
+                Qt::QueuedConnection);
+        };
+        options.previewMinRows = m_previewMinRows;
+        options.preview = [this, self](std::unique_ptr<Trace> gpuSide) {
+            std::shared_ptr<const Trace> shared(std::move(gpuSide));
+            QMetaObject::invokeMethod(
+                this,
+                [self, shared] {
+                    if (self)
+                        emit self->preview(shared);
                 },
                 Qt::QueuedConnection);
         };

@@ -15,7 +15,9 @@ namespace strobe {
 class TraceLoadJob : public QObject {
     Q_OBJECT
 public:
-    explicit TraceLoadJob(QString path, QObject* parent = nullptr);
+    // `previewMinRows`: traces with at least this many event rows send preview() first.
+    explicit TraceLoadJob(QString path, std::uint64_t previewMinRows = LoadOptions().previewMinRows,
+                          QObject* parent = nullptr);
     ~TraceLoadJob() override; // cancels and waits for the worker
 
     QString path() const { return m_path; }
@@ -26,11 +28,14 @@ public:
 
 signals:
     void progress(int permille);
+    // At most once, before finished(): the trace's GPU side, while its CPU side is being read.
+    void preview(std::shared_ptr<const strobe::Trace> gpuSide);
     // Exactly once per start(). `trace` is null on error or cancel.
     void finished(std::shared_ptr<const strobe::Trace> trace, QString error, bool cancelled);
 
 private:
     QString m_path;
+    std::uint64_t m_previewMinRows;
     std::atomic<bool> m_cancel{false};
     std::unique_ptr<QThread> m_thread;
 };

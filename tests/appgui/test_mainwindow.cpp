@@ -157,3 +157,39 @@ TEST_F(MainWindowTest, TheSampleTraceOpensWithoutAFile) {
     EXPECT_GT(window->trace()->counts().kernels, 1000u);
     EXPECT_TRUE(settings->recentFiles().isEmpty()) << "the sample is not a recent file";
 }
+
+TEST_F(MainWindowTest, ABigTraceShowsItsGpuSideFirst) {
+    window->setPreviewMinRows(0);
+    QSignalSpy traces(window->viewState(), &ViewState::traceChanged);
+    std::vector<std::size_t> laneCounts;
+    QObject::connect(window->viewState(), &ViewState::traceChanged, window.get(),
+                     [&] { laneCounts.push_back(window->trace()->lanes().size()); });
+    ASSERT_TRUE(open(fixture("nsys2024.5-cloverleaf.sqlite")).first);
+    ASSERT_EQ(traces.size(), 2) << "the GPU side, then the whole trace";
+    EXPECT_EQ(laneCounts[0], 2u) << "kernels and memcpys of one stream";
+    EXPECT_EQ(laneCounts[1], window->trace()->lanes().size());
+    EXPECT_GT(laneCounts[1], laneCounts[0]);
+    EXPECT_EQ(window->traceTitle(), QStringLiteral("nsys2024.5-cloverleaf.sqlite"));
+}
+
+TEST_F(MainWindowTest, AFailureAfterThePreviewBringsBackThePreviousTrace) {
+    ASSERT_TRUE(open(fixture("nsys2025.5-cuda-graphs.sqlite")).first);
+    const Trace* before = window->trace();
+    const TimeRange beforeView = window->viewState()->visibleRange();
+    // GPU tables intact, the CPU side broken: the load fails after its preview was shown.
+    const QString broken = dir.filePath(QStringLiteral("broken-runtime.sqlite"));
+    ASSERT_TRUE(QFile::copy(fixture("nsys2024.5-cloverleaf.sqlite"), broken));
+    QFile::setPermissions(broken, QFileDevice::ReadOwner | QFileDevice::WriteOwner);
+    test::exec(broken.toStdString(),
+               "DROP TABLE CUPTI_ACTIVITY_KIND_RUNTIME; "
+               "CREATE TABLE CUPTI_ACTIVITY_KIND_RUNTIME(start INTEGER, end INTEGER);");
+    window->setPreviewMinRows(0);
+    QSignalSpy traces(window->viewState(), &ViewState::traceChanged);
+    const auto [ok, error] = open(broken);
+    EXPECT_FALSE(ok);
+    EXPECT_TRUE(error.contains(QStringLiteral("lacks the required column"))) << error.toStdString();
+    EXPECT_EQ(traces.size(), 2) << "the preview, then the previous trace again";
+    EXPECT_EQ(window->trace(), before);
+    EXPECT_EQ(window->viewState()->visibleRange(), beforeView);
+    EXPECT_EQ(window->traceTitle(), QStringLiteral("nsys2025.5-cuda-graphs.sqlite"));
+}

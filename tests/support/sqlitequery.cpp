@@ -49,6 +49,21 @@ std::vector<std::vector<std::string>> query(const std::string& path, const std::
     return rows;
 }
 
+void exec(const std::string& path, const std::string& sql) {
+    sqlite3* db = nullptr;
+    if (sqlite3_open(path.c_str(), &db) != SQLITE_OK) {
+        sqlite3_close(db);
+        throw std::runtime_error("cannot open " + path);
+    }
+    char* err = nullptr;
+    const int rc = sqlite3_exec(db, sql.c_str(), nullptr, nullptr, &err);
+    const std::string msg = err ? err : "";
+    sqlite3_free(err);
+    sqlite3_close(db);
+    if (rc != SQLITE_OK)
+        throw std::runtime_error("SQL failed: " + msg + ": " + sql);
+}
+
 std::int64_t queryInt(const std::string& path, const std::string& sql) {
     const auto rows = query(path, sql);
     return rows.empty() || rows[0].empty() || rows[0][0].empty() ? 0 : std::stoll(rows[0][0]);

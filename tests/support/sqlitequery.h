@@ -17,6 +17,8 @@ std::vector<std::string> nsysFixtures();          // every *.sqlite there, sorte
 std::vector<std::vector<std::string>> query(const std::string& path, const std::string& sql);
 // The first column of the first row as an integer (0 when there is no row).
 std::int64_t queryInt(const std::string& path, const std::string& sql);
+// Runs statements that change `path` (for tests that break a copy of a fixture on purpose).
+void exec(const std::string& path, const std::string& sql);
 bool hasTable(const std::string& path, const std::string& table);
 bool hasColumn(const std::string& path, const std::string& table, const std::string& column);
 
