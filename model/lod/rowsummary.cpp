@@ -1,0 +1,155 @@
+// SPDX-License-Identifier: MIT
+#include "rowsummary.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace strobe {
+
+RowSummary RowSummary::build(const RowView& row) {
+    RowSummary s;
+    const std::uint32_t n = row.size();
+    if (n == 0)
+        return s;
+    s.m_origin = row.start(0);
+    // Level 0 gets about n / kEventsPerBucket buckets over the row's span (a guess from the last
+    // event; the vector grows if an earlier event reaches further).
+    const TimeNs lastEnd = effectiveEnd(row.start(n - 1), row.end(n - 1));
+    const auto span = std::uint64_t(std::max<TimeNs>(1, lastEnd - s.m_origin));
+    const std::uint64_t want = std::max<std::uint64_t>(1, n / kEventsPerBucket);
+    while ((std::uint64_t(1) << s.m_shift) * want < span && s.m_shift < 62)
+        ++s.m_shift;
+    const TimeNs width = TimeNs(1) << s.m_shift;
+    std::vector<Bucket> level0(std::size_t((span + std::uint64_t(width) - 1) >> s.m_shift));
+    std::vector<TimeNs> best(level0.size(), 0); // covered ns of each bucket's `rep`
+
+    TimeNs coveredUntil = std::numeric_limits<TimeNs>::min();
+    for (std::uint32_t k = 0; k < n; ++k) {
+        const TimeNs a = row.start(k), b = effectiveEnd(a, row.end(k));
+        const auto first = std::size_t((a - s.m_origin) >> s.m_shift);
+        const auto last = std::size_t((b - 1 - s.m_origin) >> s.m_shift);
+        if (last >= level0.size()) {
+            level0.resize(last + 1);
+            best.resize(last + 1, 0);
+        }
+        ++level0[first].count;
+        // Busy time counts each nanosecond once, even where zero-length events (1 ns wide)
+        // touch or sit inside their neighbours.
+        const TimeNs newFrom = std::max(a, coveredUntil);
+        for (std::size_t j = first; j <= last; ++j) {
+            const TimeNs bs = s.m_origin + (TimeNs(j) << s.m_shift), be = bs + width;
+            const TimeNs mine = std::min(b, be) - std::max(a, bs);
+            if (mine > best[j]) {
+                best[j] = mine;
+                level0[j].rep = k;
+            }
+            const TimeNs fresh = std::min(b, be) - std::max(newFrom, bs);
+            if (fresh > 0)
+                level0[j].busy += fresh;
+        }
+        coveredUntil = std::max(coveredUntil, b);
+    }
+
+    s.m_levels.push_back(std::move(level0));
+    while (s.m_levels.back().size() > 1) {
+        const std::vector<Bucket>& lower = s.m_levels.back();
+        std::vector<Bucket> upper((lower.size() + 1) / 2);
+        std::vector<TimeNs> upperBest(upper.size(), 0);
+        for (std::size_t j = 0; j < lower.size(); ++j) {
+            Bucket& u = upper[j / 2];
+            u.busy += lower[j].busy;
+            u.count += lower[j].count;
+            if (lower[j].rep != kNone && best[j] > upperBest[j / 2]) {
+                upperBest[j / 2] = best[j];
+                u.rep = lower[j].rep;
+            }
+        }
+        best = std::move(upperBest);
+        s.m_levels.push_back(std::move(upper));
+    }
+    for (auto& l : s.m_levels)
+        l.shrink_to_fit();
+    return s;
+}
+
+std::optional<int> RowSummary::levelFor(double nsPerColumn) const {
+    std::optional<int> out;
+    for (int l = 0; l < levelCount() && double(bucketWidth(l)) * 2.0 <= nsPerColumn; ++l)
+        out = l;
+    return out;
+}
+
+void RowSummary::columns(const RowView& row, TimeNs viewStart, double nsPerColumn, int columnCount,
+                         int level, std::vector<SummaryColumn>& out) const {
+    out.assign(std::size_t(std::max(0, columnCount)), SummaryColumn{});
+    if (isEmpty() || level < 0 || level >= levelCount() || nsPerColumn <= 0)
+        return;
+    const std::vector<Bucket>& buckets = m_levels[std::size_t(level)];
+    const std::uint32_t shift = m_shift + std::uint32_t(level);
+    const TimeNs width = TimeNs(1) << shift;
+    const TimeNs dataEnd = m_origin + TimeNs(buckets.size()) * width;
+    const std::uint32_t n = row.size();
+    // Columns start at whole nanoseconds: the same boundaries for every row and every test.
+    auto boundary = [&](int i) { return viewStart + TimeNs(std::floor(double(i) * nsPerColumn)); };
+    // Skip the columns before the row's first bucket.
+    int i = 0;
+    if (viewStart < m_origin)
+        i = std::clamp(int(std::floor(double(m_origin - viewStart) / nsPerColumn)) - 1, 0,
+                       columnCount);
+    TimeNs a = boundary(i);
+    for (; i < columnCount; ++i) {
+        const TimeNs b = boundary(i + 1);
+        if (a >= dataEnd)
+            break;
+        if (b <= a || b <= m_origin) {
+            a = b;
+            continue;
+        }
+        SummaryColumn& c = out[std::size_t(i)];
+        const auto j0 = std::size_t(a <= m_origin ? 0 : (a - m_origin) >> shift);
+        const auto j1 = std::min(buckets.size() - 1, std::size_t((b - 1 - m_origin) >> shift));
+        double busy = 0;
+        TimeNs bestBusy = 0;
+        bool wholeBusy = false, edgeBusy = false;
+        for (std::size_t j = j0; j <= j1; ++j) {
+            const Bucket& bk = buckets[j];
+            if (bk.busy == 0)
+                continue;
+            const TimeNs bs = m_origin + (TimeNs(j) << shift), be = bs + width;
+            if (bs >= a && be <= b) {
+                wholeBusy = true;
+                busy += double(bk.busy);
+            } else {
+                edgeBusy = true;
+                busy += double(bk.busy) * double(std::min(be, b) - std::max(bs, a)) / double(width);
+            }
+            if (bs >= a) // each bucket's count goes to the column holding its start
+                c.count += bk.count;
+            if (bk.busy > bestBusy && bk.rep != kNone) {
+                bestBusy = bk.busy;
+                c.rep = bk.rep;
+            }
+        }
+        if (wholeBusy) {
+            c.covered = true;
+        } else if (edgeBusy) { // the busy part may lie outside the column: ask the row
+            const std::uint32_t k = row.firstEndingAfter(a);
+            c.covered = k < n && row.start(k) < b;
+        }
+        if (c.covered)
+            c.busy = float(std::min(1.0, busy / double(b - a)));
+        else
+            c = SummaryColumn{};
+        a = b;
+    }
+}
+
+std::size_t RowSummary::memoryBytes() const {
+    std::size_t bytes = sizeof(*this);
+    for (const auto& l : m_levels)
+        bytes += l.capacity() * sizeof(Bucket);
+    return bytes;
+}
+
+} // namespace strobe

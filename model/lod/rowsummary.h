@@ -1,0 +1,68 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "lane.h"
+#include "types.h"
+
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+namespace strobe {
+
+// What one pixel column of a summarised row shows.
+struct SummaryColumn {
+    bool covered = false;    // exact: at least one event overlaps the column
+    float busy = 0.0f;       // covered fraction of the column, 0..1 (edge buckets prorated)
+    std::uint32_t count = 0; // events starting in buckets that start in the column
+    std::uint32_t rep = 0;   // row position of the event covering most of the busiest bucket
+};
+
+// The coarse per-row summary of the level-of-detail rule (shared/DESIGN.md): a pyramid of
+// power-of-two time buckets, level 0 holding about kEventsPerBucket events per bucket on average
+// and each level above merging pairs. Per bucket: the covered nanoseconds (the union of the
+// events' [start, effectiveEnd) clipped to the bucket), the number of events starting in it and
+// the event that covers most of it (its colour stands for the bucket). Built once per row in
+// O(n + buckets); a frame then costs O(pixels) per row, whatever n is.
+class RowSummary {
+public:
+    struct Bucket {
+        TimeNs busy = 0;           // covered ns inside the bucket
+        std::uint32_t count = 0;   // events starting inside the bucket
+        std::uint32_t rep = kNone; // row position of the event covering most of it
+    };
+    static constexpr std::uint32_t kNone = 0xFFFFFFFF;
+    static constexpr std::uint32_t kEventsPerBucket = 16;
+    // Rows with fewer events are never dense enough to need a summary (see TIMELINE.md).
+    static constexpr std::uint32_t kMinEvents = 4096;
+
+    RowSummary() = default;
+    // Summarises every event of `row`; an empty row gives an empty summary.
+    static RowSummary build(const RowView& row);
+
+    bool isEmpty() const { return m_levels.empty(); }
+    // Start of bucket 0 of every level (the row's first start).
+    TimeNs origin() const { return m_origin; }
+    int levelCount() const { return int(m_levels.size()); }
+    TimeNs bucketWidth(int level) const { return TimeNs(1) << (m_shift + std::uint32_t(level)); }
+    const std::vector<Bucket>& level(int level) const { return m_levels[std::size_t(level)]; }
+    // The coarsest level whose buckets are at most half a column wide (so every column holds a
+    // whole bucket); nullopt when even level 0 is too coarse for columns of `nsPerColumn`.
+    std::optional<int> levelFor(double nsPerColumn) const;
+
+    // One SummaryColumn per column i, covering [viewStart + floor(i * nsPerColumn),
+    // viewStart + floor((i + 1) * nsPerColumn)). `row` must be the row this summary was built
+    // from: it settles, with one binary search, the columns whose only busy buckets straddle an
+    // edge. `level` as from levelFor(nsPerColumn).
+    void columns(const RowView& row, TimeNs viewStart, double nsPerColumn, int columnCount,
+                 int level, std::vector<SummaryColumn>& out) const;
+
+    std::size_t memoryBytes() const;
+
+private:
+    TimeNs m_origin = 0;
+    std::uint32_t m_shift = 0; // level 0 bucket width is 1 << m_shift ns
+    std::vector<std::vector<Bucket>> m_levels;
+};
+
+} // namespace strobe
