@@ -21,6 +21,15 @@ void KernelSummaryModel::setGrouping(KernelGrouping grouping) {
     rebuild();
 }
 
+void KernelSummaryModel::setPrecomputed(std::shared_ptr<const Trace> trace, KernelGrouping grouping,
+                                        std::vector<KernelSummaryRow> rows) {
+    beginResetModel();
+    m_trace = std::move(trace);
+    m_grouping = grouping;
+    m_rows.swap(rows);
+    endResetModel();
+}
+
 void KernelSummaryModel::rebuild() {
     beginResetModel();
     m_rows = m_trace ? summarizeKernels(*m_trace, m_grouping) : std::vector<KernelSummaryRow>{};

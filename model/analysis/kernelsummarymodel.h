@@ -32,8 +32,13 @@ public:
 
     explicit KernelSummaryModel(QObject* parent = nullptr);
 
+    // Both summarise here: O(kernels log kernels). The widget summarises on a worker instead
+    // and hands the rows over with setPrecomputed.
     void setTrace(std::shared_ptr<const Trace> trace);
     void setGrouping(KernelGrouping grouping);
+    // Shows `rows` = summarizeKernels(*trace, grouping) computed elsewhere; O(1) besides the reset.
+    void setPrecomputed(std::shared_ptr<const Trace> trace, KernelGrouping grouping,
+                        std::vector<KernelSummaryRow> rows);
     KernelGrouping grouping() const { return m_grouping; }
     const std::vector<KernelSummaryRow>& rows() const { return m_rows; }
     const KernelSummaryRow* rowAt(int row) const;

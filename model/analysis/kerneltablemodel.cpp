@@ -18,114 +18,43 @@ std::int64_t product(const std::array<std::int32_t, 3>& d) {
 
 } // namespace
 
-KernelTableModel::KernelTableModel(QObject* parent)
-    : QAbstractTableModel(parent) {}
-
-KernelTableModel::~KernelTableModel() = default;
-
-void KernelTableModel::setTrace(std::shared_ptr<const Trace> trace) {
-    m_trace = std::move(trace);
-    for (auto& p : m_perm)
-        p.clear();
-    m_start.clear();
-    m_end.clear();
-    m_configFilter.clear();
-    if (m_trace) {
-        const std::size_t n = m_trace->kernelCount();
-        m_start.resize(n);
-        m_end.resize(n);
-        for (std::size_t k = 0; k < n; ++k) {
-            const EventRef self = m_trace->kernels()[k].self;
-            const Lane& lane = m_trace->lane(self.lane);
-            m_start[k] = lane.start(self.index);
-            m_end[k] = lane.end(self.index);
-        }
+KernelTableData gatherKernelTableData(std::shared_ptr<const Trace> trace) {
+    KernelTableData d;
+    d.trace = std::move(trace);
+    if (!d.trace)
+        return d;
+    const Trace& t = *d.trace;
+    const std::size_t n = t.kernelCount();
+    d.start.resize(n);
+    d.end.resize(n);
+    for (std::size_t k = 0; k < n; ++k) {
+        const EventRef self = t.kernels()[k].self;
+        const Lane& lane = t.lane(self.lane);
+        d.start[k] = lane.start(self.index);
+        d.end[k] = lane.end(self.index);
     }
-    computeNameMatches();
-    rebuildRows();
+    return d;
 }
 
-QString KernelTableModel::displayName(const KernelConfig& c) const {
-    return m_trace->string(m_demangled ? c.demangledName : c.shortName);
-}
-
-bool KernelTableModel::setNameFilter(const QString& text, bool regex) {
-    m_filterText = text;
-    m_filterIsRegex = regex;
-    bool valid = true;
-    if (regex) {
-        m_filterRegex = QRegularExpression(text, QRegularExpression::CaseInsensitiveOption);
-        valid = m_filterRegex.isValid();
-    }
-    computeNameMatches();
-    rebuildRows();
-    return valid;
-}
-
-void KernelTableModel::setTimeRange(std::optional<TimeRange> range) {
-    if (range == m_range)
-        return;
-    m_range = range;
-    rebuildRows();
-}
-
-void KernelTableModel::setConfigFilter(const std::vector<std::uint32_t>& configs) {
-    m_configFilter = configs;
-    computeNameMatches();
-    rebuildRows();
-}
-
-void KernelTableModel::setShowDemangled(bool demangled) {
-    if (demangled == m_demangled)
-        return;
-    m_demangled = demangled;
-    computeNameMatches();
-    rebuildRows();
-}
-
-void KernelTableModel::computeNameMatches() {
-    m_configPass.assign(m_trace ? m_trace->kernelConfigs().size() : 0, 1);
-    if (!m_configFilter.empty()) {
-        std::fill(m_configPass.begin(), m_configPass.end(), 0);
-        for (std::uint32_t c : m_configFilter) {
-            if (c < m_configPass.size())
-                m_configPass[c] = 1;
-        }
-    }
-    if (m_filterText.isEmpty() || (m_filterIsRegex && !m_filterRegex.isValid()))
-        return;
-    // Names are per configuration, and configurations are few: match each once.
-    for (std::size_t c = 0; c < m_configPass.size(); ++c) {
-        if (!m_configPass[c])
-            continue;
-        const QString name = displayName(m_trace->kernelConfigs()[c]);
-        const bool match = m_filterIsRegex ? m_filterRegex.match(name).hasMatch()
-                                           : name.contains(m_filterText, Qt::CaseInsensitive);
-        m_configPass[c] = match;
-    }
-}
-
-const std::vector<std::uint32_t>& KernelTableModel::permutation(int column) const {
-    const int slot = column == Name && m_demangled ? int(ColumnCount) : column;
-    std::vector<std::uint32_t>& perm = m_perm[std::size_t(slot)];
-    const std::size_t n = m_start.size();
-    if (perm.size() == n)
-        return perm;
-    perm.resize(n);
-    if (column == Start) { // kernels are stored in start order
+std::vector<std::uint32_t> kernelPermutation(const KernelTableData& data, int column,
+                                             bool demangled) {
+    using Column = KernelTableModel::Column;
+    const std::size_t n = data.start.size();
+    std::vector<std::uint32_t> perm(n);
+    if (column == Column::Start || !data.trace) { // kernels are stored in start order
         std::iota(perm.begin(), perm.end(), 0u);
         return perm;
     }
-    const Trace& t = *m_trace;
+    const Trace& t = *data.trace;
     const auto& configs = t.kernelConfigs();
     std::vector<std::int64_t> configKey(configs.size());
-    if (column == Name) {
+    if (column == Column::Name) {
         // Rank of each configuration's name: one string sort over the few configurations.
         std::vector<std::uint32_t> order(configs.size());
         std::iota(order.begin(), order.end(), 0u);
         std::vector<QString> names(configs.size());
         for (std::size_t c = 0; c < configs.size(); ++c)
-            names[c] = displayName(configs[c]);
+            names[c] = t.string(demangled ? configs[c].demangledName : configs[c].shortName);
         std::stable_sort(order.begin(), order.end(), [&](auto a, auto b) {
             return QString::compare(names[a], names[b], Qt::CaseInsensitive) < 0;
         });
@@ -139,38 +68,38 @@ const std::vector<std::uint32_t>& KernelTableModel::permutation(int column) cons
         const StreamInfo& s = t.streams()[rec.stream];
         std::int64_t key = 0;
         switch (Column(column)) {
-        case Name:
+        case Column::Name:
             key = configKey[rec.config];
             break;
-        case Duration:
-            key = m_end[k] - m_start[k];
+        case Column::Duration:
+            key = data.end[k] - data.start[k];
             break;
-        case End:
-            key = m_end[k];
+        case Column::End:
+            key = data.end[k];
             break;
-        case Device:
+        case Column::Device:
             key = s.deviceId;
             break;
-        case Stream:
+        case Column::Stream:
             key = (std::int64_t(s.deviceId) << 32) | s.streamId;
             break;
-        case Grid:
+        case Column::Grid:
             key = product(c.grid);
             break;
-        case Block:
+        case Column::Block:
             key = product(c.block);
             break;
-        case Registers:
+        case Column::Registers:
             key = c.registersPerThread;
             break;
-        case SharedMemory:
+        case Column::SharedMemory:
             key = std::int64_t(c.staticSharedBytes) + c.dynamicSharedBytes;
             break;
-        case CorrelationId:
+        case Column::CorrelationId:
             key = rec.correlationId ? std::int64_t(*rec.correlationId) : -1;
             break;
-        case Start:
-        case ColumnCount:
+        case Column::Start:
+        case Column::ColumnCount:
             break;
         }
         keyed[k] = {key, k};
@@ -181,29 +110,167 @@ const std::vector<std::uint32_t>& KernelTableModel::permutation(int column) cons
     return perm;
 }
 
-void KernelTableModel::rebuildRows() {
-    beginResetModel();
-    m_rows.clear();
-    m_rowOf.assign(m_start.size(), -1);
-    if (m_trace && !m_start.empty()) {
-        const std::vector<std::uint32_t>& perm = permutation(m_sortColumn);
-        const auto& kernels = m_trace->kernels();
+KernelRows computeKernelRows(KernelRowQuery query) {
+    KernelRows out;
+    const KernelTableData* d = query.data.get();
+    const std::size_t n = d ? d->start.size() : 0;
+    if (d && n > 0 && (!query.permutation || query.permutation->size() != n))
+        query.permutation = std::make_shared<const std::vector<std::uint32_t>>(
+            kernelPermutation(*d, query.column, query.demangled));
+    out.rowOf.assign(n, -1);
+    if (n > 0) {
+        const std::vector<std::uint32_t>& perm = *query.permutation;
+        const auto& kernels = d->trace->kernels();
+        const auto& range = query.range;
         auto consider = [&](std::uint32_t k) {
-            if (!m_configPass[kernels[k].config])
+            const std::uint32_t config = kernels[k].config;
+            if (config >= query.configPass.size() || !query.configPass[config])
                 return;
-            if (m_range && (m_start[k] >= m_range->end ||
-                            effectiveEnd(m_start[k], m_end[k]) <= m_range->start))
+            if (range &&
+                (d->start[k] >= range->end || effectiveEnd(d->start[k], d->end[k]) <= range->start))
                 return;
-            m_rowOf[k] = std::int32_t(m_rows.size());
-            m_rows.push_back(k);
+            out.rowOf[k] = std::int32_t(out.rows.size());
+            out.rows.push_back(k);
         };
-        m_rows.reserve(perm.size());
-        if (m_sortOrder == Qt::AscendingOrder)
+        out.rows.reserve(perm.size());
+        if (query.order == Qt::AscendingOrder)
             std::for_each(perm.begin(), perm.end(), consider);
         else
             std::for_each(perm.rbegin(), perm.rend(), consider);
+        out.rows.shrink_to_fit();
     }
+    out.query = std::move(query);
+    return out;
+}
+
+KernelTableModel::KernelTableModel(QObject* parent)
+    : QAbstractTableModel(parent) {}
+
+KernelTableModel::~KernelTableModel() = default;
+
+void KernelTableModel::setTrace(std::shared_ptr<const Trace> trace) {
+    setData(trace ? std::make_shared<const KernelTableData>(gatherKernelTableData(std::move(trace)))
+                  : nullptr);
+}
+
+void KernelTableModel::setData(std::shared_ptr<const KernelTableData> data) {
+    const bool newTrace = !data || !m_data || data->trace != m_data->trace;
+    m_data = std::move(data);
+    for (auto& p : m_perm)
+        p.reset();
+    if (newTrace) {
+        m_configFilter.clear();
+        if (m_deferRows && !m_rows.empty()) {
+            // The rows index the old trace's kernels: show none until the new ones arrive.
+            beginResetModel();
+            m_rows = {};
+            m_rowOf = {};
+            endResetModel();
+        }
+    }
+    computeNameMatches();
+    requestRows();
+}
+
+std::size_t KernelTableModel::permutationSlot(int column, bool demangled) {
+    return column == Name && demangled ? std::size_t(ColumnCount) : std::size_t(column);
+}
+
+QString KernelTableModel::displayName(const KernelConfig& c) const {
+    return m_data->trace->string(m_demangled ? c.demangledName : c.shortName);
+}
+
+bool KernelTableModel::setNameFilter(const QString& text, bool regex) {
+    m_filterText = text;
+    m_filterIsRegex = regex;
+    bool valid = true;
+    if (regex) {
+        m_filterRegex = QRegularExpression(text, QRegularExpression::CaseInsensitiveOption);
+        valid = m_filterRegex.isValid();
+    }
+    computeNameMatches();
+    requestRows();
+    return valid;
+}
+
+void KernelTableModel::setTimeRange(std::optional<TimeRange> range) {
+    if (range == m_range)
+        return;
+    m_range = range;
+    requestRows();
+}
+
+void KernelTableModel::setConfigFilter(const std::vector<std::uint32_t>& configs) {
+    m_configFilter = configs;
+    computeNameMatches();
+    requestRows();
+}
+
+void KernelTableModel::setShowDemangled(bool demangled) {
+    if (demangled == m_demangled)
+        return;
+    m_demangled = demangled;
+    computeNameMatches();
+    requestRows();
+}
+
+void KernelTableModel::computeNameMatches() {
+    const Trace* t = trace();
+    m_configPass.assign(t ? t->kernelConfigs().size() : 0, 1);
+    if (!m_configFilter.empty()) {
+        std::fill(m_configPass.begin(), m_configPass.end(), 0);
+        for (std::uint32_t c : m_configFilter) {
+            if (c < m_configPass.size())
+                m_configPass[c] = 1;
+        }
+    }
+    if (m_filterText.isEmpty() || (m_filterIsRegex && !m_filterRegex.isValid()))
+        return;
+    // Names are per configuration, and configurations are few: match each once.
+    for (std::size_t c = 0; c < m_configPass.size(); ++c) {
+        if (!m_configPass[c])
+            continue;
+        const QString name = displayName(t->kernelConfigs()[c]);
+        const bool match = m_filterIsRegex ? m_filterRegex.match(name).hasMatch()
+                                           : name.contains(m_filterText, Qt::CaseInsensitive);
+        m_configPass[c] = match;
+    }
+}
+
+KernelRowQuery KernelTableModel::rowQuery() const {
+    KernelRowQuery q;
+    q.data = m_data;
+    q.column = m_sortColumn;
+    q.order = m_sortOrder;
+    q.demangled = m_demangled;
+    q.configPass = m_configPass;
+    q.range = m_range;
+    q.permutation = m_perm[permutationSlot(m_sortColumn, m_demangled)];
+    q.request = m_request;
+    return q;
+}
+
+void KernelTableModel::requestRows() {
+    ++m_request;
+    // Nothing to sort or filter: answer at once, even when deferred.
+    if (m_deferRows && m_data && !m_data->start.empty())
+        emit rowsRequested();
+    else
+        applyRows(computeKernelRows(rowQuery()));
+}
+
+bool KernelTableModel::applyRows(KernelRows rows) {
+    const KernelRowQuery& q = rows.query;
+    if (q.request != m_request || q.data != m_data)
+        return false;
+    if (q.permutation)
+        m_perm[permutationSlot(q.column, q.demangled)] = q.permutation;
+    beginResetModel();
+    m_rows.swap(rows.rows);
+    m_rowOf.swap(rows.rowOf);
+    m_appliedRequest = m_request;
     endResetModel();
+    return true;
 }
 
 void KernelTableModel::sort(int column, Qt::SortOrder order) {
@@ -211,11 +278,11 @@ void KernelTableModel::sort(int column, Qt::SortOrder order) {
         return;
     m_sortColumn = column;
     m_sortOrder = order;
-    rebuildRows();
+    requestRows();
 }
 
 int KernelTableModel::totalKernels() const {
-    return int(m_start.size());
+    return m_data ? int(m_data->start.size()) : 0;
 }
 
 std::optional<std::uint32_t> KernelTableModel::kernelAtRow(int row) const {
@@ -242,12 +309,14 @@ QVariant KernelTableModel::data(const QModelIndex& index, int role) const {
     if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
         return {};
     const std::uint32_t k = m_rows[std::size_t(index.row())];
-    const Trace& t = *m_trace;
+    const Trace& t = *m_data->trace;
+    const std::vector<TimeNs>& starts = m_data->start;
+    const std::vector<TimeNs>& ends = m_data->end;
     const KernelRecord& rec = t.kernels()[k];
     const KernelConfig& c = t.kernelConfigs()[rec.config];
     const StreamInfo& s = t.streams()[rec.stream];
     const int col = index.column();
-    const TimeNs duration = m_end[k] - m_start[k];
+    const TimeNs duration = ends[k] - starts[k];
     const std::int64_t shared = std::int64_t(c.staticSharedBytes) + c.dynamicSharedBytes;
     if (role == KernelIndexRole)
         return qlonglong(k);
@@ -270,9 +339,9 @@ QVariant KernelTableModel::data(const QModelIndex& index, int role) const {
         case Duration:
             return qlonglong(duration);
         case Start:
-            return qlonglong(m_start[k]);
+            return qlonglong(starts[k]);
         case End:
-            return qlonglong(m_end[k]);
+            return qlonglong(ends[k]);
         case Device:
             return qlonglong(s.deviceId);
         case Stream:
@@ -302,9 +371,9 @@ QVariant KernelTableModel::data(const QModelIndex& index, int role) const {
     case Duration:
         return formatDuration(duration);
     case Start:
-        return formatTimestamp(m_start[k], m_trace->timeRange().start);
+        return formatTimestamp(starts[k], t.timeRange().start);
     case End:
-        return formatTimestamp(m_end[k], m_trace->timeRange().start);
+        return formatTimestamp(ends[k], t.timeRange().start);
     case Device:
         return QString::number(s.deviceId);
     case Stream:

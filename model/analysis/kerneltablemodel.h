@@ -12,9 +12,48 @@
 
 namespace strobe {
 
+// Per-kernel times the table sorts and filters by, gathered once per trace (O(kernels)).
+// Immutable once built: worker threads share it.
+struct KernelTableData {
+    std::shared_ptr<const Trace> trace;
+    std::vector<TimeNs> start, end; // per kernel
+};
+
+// Gathers `trace`'s kernel times; safe on any thread. Empty data for a null trace.
+KernelTableData gatherKernelTableData(std::shared_ptr<const Trace> trace);
+
+using KernelPermutation = std::shared_ptr<const std::vector<std::uint32_t>>;
+
+// A snapshot of everything the table's rows depend on, by value, so that a worker thread can
+// compute them (computeKernelRows) while the model keeps showing the previous rows.
+struct KernelRowQuery {
+    std::shared_ptr<const KernelTableData> data;
+    int column = 0; // KernelTableModel::Column
+    Qt::SortOrder order = Qt::AscendingOrder;
+    bool demangled = false;
+    std::vector<std::uint8_t> configPass; // per config: passes the name and config filters
+    std::optional<TimeRange> range;
+    KernelPermutation permutation; // `column`'s cached ascending order; null: computed
+    std::uint64_t request = 0;     // which request of the model this answers
+};
+
+struct KernelRows {
+    KernelRowQuery query;            // with the permutation filled in
+    std::vector<std::uint32_t> rows; // visible kernels in display order
+    std::vector<std::int32_t> rowOf; // per kernel: row, or -1
+};
+
+// The kernels in ascending order of `column` (ties by start); O(n log n), safe on any thread.
+std::vector<std::uint32_t> kernelPermutation(const KernelTableData& data, int column,
+                                             bool demangled);
+// Sorts (when the query carries no permutation) and filters; safe on any thread.
+KernelRows computeKernelRows(KernelRowQuery query);
+
 // One row per kernel launch of a trace, filtered and sorted without QVariant comparisons:
 // every column's order is a permutation of the kernels computed once (on first use) and reused,
-// so re-sorting or re-filtering a million rows is one linear pass.
+// so re-sorting or re-filtering a million rows is one linear pass. By default every change
+// computes the rows inline; with setDeferredRows(true) a change only emits rowsRequested() and
+// the owner computes rowQuery() elsewhere (computeKernelRows) and hands it back (applyRows).
 class KernelTableModel : public QAbstractTableModel {
     Q_OBJECT
 public:
@@ -36,8 +75,21 @@ public:
     explicit KernelTableModel(QObject* parent = nullptr);
     ~KernelTableModel() override;
 
+    // Gathers the trace's kernel times here (O(kernels)) and shows all its kernels.
     void setTrace(std::shared_ptr<const Trace> trace);
-    const Trace* trace() const { return m_trace.get(); }
+    // The same with data gathered elsewhere (gatherKernelTableData): O(configurations). A new
+    // trace clears the config filter and, with deferred rows, empties the table until its rows
+    // arrive.
+    void setData(std::shared_ptr<const KernelTableData> data);
+    const Trace* trace() const { return m_data ? m_data->trace.get() : nullptr; }
+
+    void setDeferredRows(bool deferred) { m_deferRows = deferred; }
+    // The current state as a query for computeKernelRows.
+    KernelRowQuery rowQuery() const;
+    // Shows `rows` if they answer the latest request (rowQuery()); false (ignored) otherwise.
+    bool applyRows(KernelRows rows);
+    // True while the rows shown do not answer the latest request yet (deferred rows only).
+    bool rowsPending() const { return m_appliedRequest != m_request; }
 
     // Keeps rows whose displayed name contains `text` (case-insensitive) or matches it as a
     // regular expression; returns false (and filters nothing) for an invalid expression.
@@ -65,16 +117,20 @@ public:
                         int role = Qt::DisplayRole) const override;
     void sort(int column, Qt::SortOrder order = Qt::AscendingOrder) override;
 
-private:
-    const std::vector<std::uint32_t>& permutation(int column) const;
-    void computeNameMatches();
-    void rebuildRows();
-    QString displayName(const KernelConfig& c) const;
+signals:
+    // Deferred rows only: the rows no longer match the state; compute rowQuery() and applyRows.
+    void rowsRequested();
 
-    std::shared_ptr<const Trace> m_trace;
-    std::vector<TimeNs> m_start, m_end; // per kernel, cached for sorting and range filtering
-    // Per column (plus one for demangled names), the kernels in ascending order; built lazily.
-    mutable std::array<std::vector<std::uint32_t>, ColumnCount + 1> m_perm;
+private:
+    void computeNameMatches();
+    void requestRows();
+    QString displayName(const KernelConfig& c) const;
+    static std::size_t permutationSlot(int column, bool demangled);
+
+    std::shared_ptr<const KernelTableData> m_data;
+    // Per column (plus one for demangled names), the kernels in ascending order; built on first
+    // use and kept for the trace.
+    std::array<KernelPermutation, ColumnCount + 1> m_perm;
     std::vector<std::uint8_t> m_configPass; // per config: passes name and config filters
     QString m_filterText;
     QRegularExpression m_filterRegex;
@@ -86,6 +142,8 @@ private:
     Qt::SortOrder m_sortOrder = Qt::AscendingOrder;
     std::vector<std::uint32_t> m_rows; // visible kernels in display order
     std::vector<std::int32_t> m_rowOf; // per kernel: row, or -1
+    bool m_deferRows = false;
+    std::uint64_t m_request = 0, m_appliedRequest = 0;
 };
 
 } // namespace strobe

@@ -10,8 +10,12 @@ MemorySummaryModel::MemorySummaryModel(QObject* parent)
     : QAbstractTableModel(parent) {}
 
 void MemorySummaryModel::setTrace(std::shared_ptr<const Trace> trace) {
+    setPrecomputed(trace ? summarizeMemory(*trace) : std::vector<MemorySummaryRow>{});
+}
+
+void MemorySummaryModel::setPrecomputed(std::vector<MemorySummaryRow> rows) {
     beginResetModel();
-    m_rows = trace ? summarizeMemory(*trace) : std::vector<MemorySummaryRow>{};
+    m_rows.swap(rows);
     endResetModel();
 }
 

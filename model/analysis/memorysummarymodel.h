@@ -24,6 +24,8 @@ public:
 
     explicit MemorySummaryModel(QObject* parent = nullptr);
     void setTrace(std::shared_ptr<const Trace> trace);
+    // Shows `rows` = summarizeMemory(trace) computed elsewhere.
+    void setPrecomputed(std::vector<MemorySummaryRow> rows);
     const std::vector<MemorySummaryRow>& rows() const { return m_rows; }
 
     int rowCount(const QModelIndex& parent = {}) const override;

@@ -6,15 +6,24 @@
 
 namespace strobe {
 
+NvtxSummary summarizeNvtxWithGpu(const Trace& trace) {
+    NvtxSummary summary = summarizeNvtx(trace);
+    addGpuProjection(trace, summary);
+    return summary;
+}
+
 NvtxSummaryModel::NvtxSummaryModel(QObject* parent)
     : QAbstractTableModel(parent) {}
 
 void NvtxSummaryModel::setTrace(std::shared_ptr<const Trace> trace) {
+    NvtxSummary summary = trace ? summarizeNvtxWithGpu(*trace) : NvtxSummary{};
+    setPrecomputed(std::move(trace), std::move(summary));
+}
+
+void NvtxSummaryModel::setPrecomputed(std::shared_ptr<const Trace> trace, NvtxSummary summary) {
     beginResetModel();
     m_trace = std::move(trace);
-    m_summary = m_trace ? summarizeNvtx(*m_trace) : NvtxSummary{};
-    if (m_trace)
-        addGpuProjection(*m_trace, m_summary);
+    std::swap(m_summary, summary);
     endResetModel();
 }
 

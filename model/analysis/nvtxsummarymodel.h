@@ -8,6 +8,9 @@
 
 namespace strobe {
 
+// What the table shows: summarizeNvtx with the GPU columns (addGpuProjection); safe on any thread.
+NvtxSummary summarizeNvtxWithGpu(const Trace& trace);
+
 // The NVTX range summary as a table (sort with a QSortFilterProxyModel on SortRole).
 class NvtxSummaryModel : public QAbstractTableModel {
     Q_OBJECT
@@ -30,7 +33,10 @@ public:
     };
 
     explicit NvtxSummaryModel(QObject* parent = nullptr);
+    // Summarises here: O(ranges log ranges) plus the GPU projection.
     void setTrace(std::shared_ptr<const Trace> trace);
+    // Shows `summary` = summarizeNvtxWithGpu(*trace) computed elsewhere.
+    void setPrecomputed(std::shared_ptr<const Trace> trace, NvtxSummary summary);
     const NvtxSummary& summary() const { return m_summary; }
 
     int rowCount(const QModelIndex& parent = {}) const override;

@@ -7,6 +7,7 @@
 #include "tableroles.h"
 
 #include <QAbstractItemModelTester>
+#include <QSignalSpy>
 #include <QSortFilterProxyModel>
 #include <gtest/gtest.h>
 
@@ -133,6 +134,67 @@ TEST(KernelTableModel, SortsManyRowsByDuration) {
     const auto d = column(model, KernelTableModel::Duration);
     EXPECT_TRUE(std::is_sorted(d.rbegin(), d.rend()));
     EXPECT_EQ(d.front(), 97);
+}
+
+TEST(KernelTableModel, DeferredRowsComeFromTheQueryAndStaleOnesAreRefused) {
+    KernelTableModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::Fatal);
+    model.setDeferredRows(true);
+    QSignalSpy requested(&model, &KernelTableModel::rowsRequested);
+    auto data = std::make_shared<const KernelTableData>(gatherKernelTableData(sample()));
+    ASSERT_EQ(data->start.size(), 5u);
+    EXPECT_EQ(data->end[0] - data->start[0], 300);
+    model.setData(data);
+    EXPECT_EQ(requested.count(), 1);
+    EXPECT_EQ(model.rowCount(), 0); // nothing shown until the rows arrive
+    EXPECT_TRUE(model.rowsPending());
+    const KernelRowQuery first = model.rowQuery();
+    model.sort(KernelTableModel::Duration, Qt::DescendingOrder); // a newer request
+    EXPECT_EQ(requested.count(), 2);
+    EXPECT_FALSE(model.applyRows(computeKernelRows(first))); // answers an older request
+    EXPECT_EQ(model.rowCount(), 0);
+    // What a worker would compute, off the model's thread.
+    KernelRows rows = computeKernelRows(model.rowQuery());
+    ASSERT_TRUE(rows.query.permutation);
+    EXPECT_TRUE(model.applyRows(std::move(rows)));
+    EXPECT_FALSE(model.rowsPending());
+    EXPECT_EQ(column(model, KernelTableModel::Duration),
+              (std::vector<qlonglong>{1200, 300, 90, 20, 5}));
+    // The permutation is kept: the next query for the same column carries it.
+    model.sort(KernelTableModel::Duration, Qt::AscendingOrder);
+    EXPECT_TRUE(model.rowQuery().permutation);
+    EXPECT_TRUE(model.applyRows(computeKernelRows(model.rowQuery())));
+    EXPECT_EQ(column(model, KernelTableModel::Duration),
+              (std::vector<qlonglong>{5, 20, 90, 300, 1200}));
+    // Rows for another trace's data are refused.
+    KernelRowQuery other = model.rowQuery();
+    other.data = std::make_shared<const KernelTableData>(gatherKernelTableData(sample()));
+    EXPECT_FALSE(model.applyRows(computeKernelRows(other)));
+}
+
+TEST(SummaryModels, TakePrecomputedSummaries) {
+    const auto trace = sample();
+    KernelSummaryModel kernels;
+    QAbstractItemModelTester t1(&kernels, QAbstractItemModelTester::FailureReportingMode::Fatal);
+    kernels.setPrecomputed(trace, KernelGrouping::LaunchConfig,
+                           summarizeKernels(*trace, KernelGrouping::LaunchConfig));
+    EXPECT_EQ(kernels.grouping(), KernelGrouping::LaunchConfig);
+    EXPECT_EQ(kernels.columnCount(), int(KernelSummaryModel::ColumnCount));
+    EXPECT_EQ(kernels.rowCount(), 4);
+    EXPECT_EQ(kernels.rows()[0].name, QStringLiteral("copy"));
+    kernels.setPrecomputed(nullptr, KernelGrouping::ShortName, {});
+    EXPECT_EQ(kernels.rowCount(), 0);
+    MemorySummaryModel memory;
+    memory.setPrecomputed({MemorySummaryRow{MemoryDirection::HostToDevice, 3, 300, 30, 10, 20}});
+    EXPECT_EQ(memory.rowCount(), 1);
+    EXPECT_EQ(memory.data(memory.index(0, MemorySummaryModel::Count), SortRole).toULongLong(), 3u);
+    NvtxSummaryModel nvtx;
+    NvtxSummary s;
+    s.rows.resize(2);
+    s.openRanges = 7;
+    nvtx.setPrecomputed(trace, std::move(s));
+    EXPECT_EQ(nvtx.rowCount(), 2);
+    EXPECT_EQ(nvtx.summary().openRanges, 7u);
 }
 
 TEST(SummaryModels, PassTheModelTesterAndSortWithAProxy) {
