@@ -20,6 +20,7 @@
 #include <QMessageBox>
 #include <QSignalSpy>
 #include <QTemporaryDir>
+#include <QTest>
 
 using namespace strobe;
 
@@ -77,6 +78,9 @@ TEST_F(MainWindowTest, OpeningARealFixtureFillsTheLanes) {
     EXPECT_EQ(window->viewState()->visibleRange(), window->trace()->timeRange());
     EXPECT_GE(window->timeline()->laneLayout().rows().size(), window->trace()->lanes().size());
     EXPECT_TRUE(window->windowTitle().startsWith(QStringLiteral("nsys2024.5-cloverleaf.sqlite")));
+    // The panels compute on workers after the hand-over; their rows follow.
+    ASSERT_TRUE(QTest::qWaitFor([&] { return !window->kernelTable()->isComputing(); }, 30000));
+    ASSERT_TRUE(QTest::qWaitFor([&] { return !window->statistics()->isComputing(); }, 30000));
     EXPECT_EQ(window->kernelTable()->model()->rowCount(), 1312);
     EXPECT_GT(window->statistics()->kernelModel()->rowCount(), 0);
 }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "detailpane.h"
 
+#include "backgroundtask.h"
 #include "viewstate.h"
 
 #include <QAction>
@@ -21,7 +22,8 @@ DetailPane::DetailPane(ViewState* state, QWidget* parent)
     , m_state(state)
     , m_title(new QLabel(this))
     , m_warnings(new QLabel(this))
-    , m_tree(new QTreeWidget(this)) {
+    , m_tree(new QTreeWidget(this))
+    , m_task(new BackgroundTask(this)) {
     QFont bold = m_title->font();
     bold.setBold(true);
     m_title->setFont(bold);
@@ -68,9 +70,27 @@ void DetailPane::copyToClipboard() const {
     QApplication::clipboard()->setText(text());
 }
 
+bool DetailPane::isComputing() const {
+    return m_task->isRunning();
+}
+
 void DetailPane::showDetailsOf(EventRef ref) {
-    const Trace* t = m_state->trace();
-    m_details = t ? describeEvent(*t, ref) : EventDetails{};
+    std::shared_ptr<const Trace> trace = m_state->sharedTrace();
+    if (!trace || !ref.isValid()) {
+        m_task->cancel();
+        showDetails({});
+        return;
+    }
+    // The previous details stay, greyed, until these arrive (usually within milliseconds).
+    m_title->setText(tr("Computing details…"));
+    m_tree->setEnabled(false);
+    m_task->start([trace, ref] { return describeEvent(*trace, ref); },
+                  [this](EventDetails details) { showDetails(std::move(details)); });
+}
+
+void DetailPane::showDetails(EventDetails details) {
+    m_details = std::move(details);
+    m_tree->setEnabled(true);
     m_tree->clear();
     m_title->setText(m_details.isEmpty() ? tr("Select an event to see its details")
                                          : m_details.title);
@@ -87,6 +107,7 @@ void DetailPane::showDetailsOf(EventRef ref) {
     }
     m_warnings->setText(m_details.warnings.join(u'\n'));
     m_warnings->setVisible(!m_details.warnings.isEmpty());
+    emit ready();
 }
 
 } // namespace strobe

@@ -10,12 +10,14 @@ class QTreeWidget;
 
 namespace strobe {
 
+class BackgroundTask;
 class ViewState;
 
 // Details of the selected event (ViewState::selection): launch parameters, occupancy and the
 // launching API call for kernels; bytes, direction and bandwidth for memcpys and memsets;
 // basic facts for API calls, NVTX ranges and OS runtime calls. Everything can be copied as
-// text (Copy button, context menu, Ctrl+C).
+// text (Copy button, context menu, Ctrl+C). The details are gathered on a worker (describing
+// an NVTX range projects it onto the GPU, which can visit millions of operations).
 class DetailPane : public QWidget {
     Q_OBJECT
 public:
@@ -25,15 +27,23 @@ public:
     QString text() const { return m_details.toText(); }
     // Puts text() on the clipboard.
     void copyToClipboard() const;
+    // True while the details of the current selection are being gathered.
+    bool isComputing() const;
+
+signals:
+    // details() describe the current selection (after each computation).
+    void ready();
 
 private:
     void showDetailsOf(EventRef ref);
+    void showDetails(EventDetails details);
 
     ViewState* m_state;
     EventDetails m_details;
     QLabel* m_title;
     QLabel* m_warnings;
     QTreeWidget* m_tree;
+    BackgroundTask* m_task;
 };
 
 } // namespace strobe

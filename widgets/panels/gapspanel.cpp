@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "gapspanel.h"
 
+#include "backgroundtask.h"
 #include "nvtxstats.h"
 #include "tableexport.h"
 #include "tableroles.h"
@@ -102,7 +103,8 @@ GapsPanel::GapsPanel(ViewState* state, QWidget* parent)
     , m_model(new GapTableModel(this))
     , m_proxy(new QSortFilterProxyModel(this))
     , m_view(new QTableView(this))
-    , m_totals(new QLabel(this)) {
+    , m_totals(new QLabel(this))
+    , m_task(new BackgroundTask(this)) {
     m_totals->setWordWrap(true);
     m_totals->setTextInteractionFlags(Qt::TextSelectableByMouse);
     auto* exportCsv = new QPushButton(tr("Export CSV…"), this);
@@ -156,13 +158,34 @@ QString GapsPanel::totalsText() const {
     return m_totals->text();
 }
 
+bool GapsPanel::isComputing() const {
+    return m_task->isRunning();
+}
+
 void GapsPanel::rebuild() {
-    const Trace* t = m_state->trace();
+    std::shared_ptr<const Trace> trace = m_state->sharedTrace();
+    const TimeNs threshold = m_state->idleThresholdNs();
+    if (!trace) {
+        m_task->cancel();
+        showAnalysis(nullptr, {});
+        return;
+    }
     m_model->reset(nullptr, nullptr);
-    m_analysis = t ? findGaps(*t, m_state->idleThresholdNs()) : GapAnalysis{};
-    m_model->reset(t, &m_analysis);
-    if (!t) {
+    m_analysis = {};
+    m_trace.reset();
+    m_totals->setText(tr("Finding gaps of at least %1…").arg(formatDuration(threshold)));
+    m_task->start([trace, threshold] { return findGaps(*trace, threshold); },
+                  [this, trace](GapAnalysis result) { showAnalysis(trace, std::move(result)); });
+}
+
+void GapsPanel::showAnalysis(std::shared_ptr<const Trace> trace, GapAnalysis result) {
+    m_model->reset(nullptr, nullptr);
+    std::swap(m_analysis, result);
+    m_trace = std::move(trace);
+    m_model->reset(m_trace.get(), &m_analysis);
+    if (!m_trace) {
         m_totals->setText(tr("No trace loaded."));
+        emit ready();
         return;
     }
     QStringList parts;
@@ -177,6 +200,7 @@ void GapsPanel::rebuild() {
         parts << tr("No GPU work in this trace.");
     m_totals->setText(tr("Gaps of at least %1.  ").arg(formatDuration(m_analysis.threshold)) %
                       parts.join(QStringLiteral("  \u00b7  ")));
+    emit ready();
 }
 
 const GpuGap* GapsPanel::gapAtRow(int row) const {

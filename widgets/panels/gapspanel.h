@@ -13,13 +13,15 @@ class QTableView;
 
 namespace strobe {
 
+class BackgroundTask;
 class GapTableModel;
 class ViewState;
 
 // The GPU gaps panel: every idle gap of every GPU at least ViewState::idleThresholdNs() long,
 // with its cause (findGaps, docs/GAPS.md), sorted by duration (any column sorts), under a
 // per-device total of idle time. Double-clicking a gap zooms the timeline to it, marks it as
-// the selected range and selects the event that explains it.
+// the selected range and selects the event that explains it. findGaps runs on a worker
+// (BackgroundTask): until its result arrives the table is empty and the totals say so.
 class GapsPanel : public QWidget {
     Q_OBJECT
 public:
@@ -38,16 +40,25 @@ public:
     // The visible range activateRow shows for `gap`: the gap (and its cause's event when that is
     // at most 4x as long) with a margin of a fifth of that span on each side.
     static TimeRange zoomRangeFor(const Trace& trace, const GpuGap& gap);
+    // True while the gaps of the current trace and threshold are being computed.
+    bool isComputing() const;
+
+signals:
+    // The table shows the gaps of the current trace and threshold (after each computation).
+    void ready();
 
 private:
     void rebuild();
+    void showAnalysis(std::shared_ptr<const Trace> trace, GapAnalysis result);
 
     ViewState* m_state;
+    std::shared_ptr<const Trace> m_trace; // the trace m_analysis describes
     GapAnalysis m_analysis;
     GapTableModel* m_model;
     QSortFilterProxyModel* m_proxy;
     QTableView* m_view;
     QLabel* m_totals;
+    BackgroundTask* m_task;
 };
 
 } // namespace strobe

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "kerneltablewidget.h"
 
+#include "backgroundtask.h"
 #include "kerneltablemodel.h"
 #include "tableexport.h"
 #include "viewstate.h"
@@ -29,7 +30,11 @@ KernelTableWidget::KernelTableWidget(ViewState* state, QWidget* parent)
     , m_demangled(new QCheckBox(tr("Demangled"), this))
     , m_range(new QComboBox(this))
     , m_configLabel(new QLabel(this))
-    , m_count(new QLabel(this)) {
+    , m_count(new QLabel(this))
+    , m_dataTask(new BackgroundTask(this))
+    , m_rowsTask(new BackgroundTask(this)) {
+    m_model->setDeferredRows(true);
+    connect(m_model, &KernelTableModel::rowsRequested, this, &KernelTableWidget::computeRows);
     m_filter->setPlaceholderText(tr("Filter kernels by name"));
     m_filter->setClearButtonEnabled(true);
     m_range->addItem(tr("Whole trace"), int(RangeRestriction::All));
@@ -109,8 +114,39 @@ KernelTableWidget::~KernelTableWidget() = default;
 
 void KernelTableWidget::rebuild() {
     m_configLabel->setVisible(false);
-    m_model->setTrace(m_state->sharedTrace());
+    m_model->setData(nullptr); // empty (O(1)) until the new trace's data arrives
     applyRange();
+    std::shared_ptr<const Trace> trace = m_state->sharedTrace();
+    if (!trace) {
+        m_dataTask->cancel();
+        updateCount();
+        emit ready();
+        return;
+    }
+    m_dataTask->start(
+        [trace] { return std::make_shared<const KernelTableData>(gatherKernelTableData(trace)); },
+        [this](std::shared_ptr<const KernelTableData> data) {
+            m_model->setData(std::move(data)); // asks for rows (computeRows) unless empty
+            updateCount();
+            if (!isComputing())
+                emit ready();
+        });
+    updateCount();
+}
+
+void KernelTableWidget::computeRows() {
+    m_rowsTask->start([query = m_model->rowQuery()] { return computeKernelRows(query); },
+                      [this](KernelRows rows) {
+                          m_model->applyRows(std::move(rows));
+                          updateCount();
+                          if (!isComputing())
+                              emit ready();
+                      });
+    updateCount();
+}
+
+bool KernelTableWidget::isComputing() const {
+    return m_dataTask->isRunning() || m_model->rowsPending();
 }
 
 void KernelTableWidget::setNameFilter(const QString& text, bool regex) {
@@ -181,7 +217,13 @@ void KernelTableWidget::followSelection(EventRef ref) {
 }
 
 void KernelTableWidget::updateCount() {
-    m_count->setText(tr("%1 of %2 kernels").arg(m_model->rowCount()).arg(m_model->totalKernels()));
+    if (m_dataTask->isRunning())
+        m_count->setText(tr("Computing…"));
+    else if (m_model->rowsPending())
+        m_count->setText(tr("Sorting and filtering…"));
+    else
+        m_count->setText(
+            tr("%1 of %2 kernels").arg(m_model->rowCount()).arg(m_model->totalKernels()));
 }
 
 } // namespace strobe

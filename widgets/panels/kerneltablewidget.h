@@ -15,13 +15,15 @@ class QTableView;
 
 namespace strobe {
 
+class BackgroundTask;
 class KernelTableModel;
 class ViewState;
 
 // The kernel table: one row per launch, sortable by any column, filtered by name (substring or
 // regular expression) and by the visible or selected time range. Double-clicking a row reveals
 // the kernel (ViewState::reveal: the timeline jumps to it, the detail pane shows it); selecting
-// a kernel anywhere selects its row.
+// a kernel anywhere selects its row. Gathering the trace's kernels, sorting and filtering run on
+// a worker (BackgroundTask); the table says "Computing…" until the rows arrive (ready()).
 class KernelTableWidget : public QWidget {
     Q_OBJECT
 public:
@@ -41,12 +43,19 @@ public:
     void showOnlyConfigs(const QString& label, const std::vector<std::uint32_t>& configs);
     // Reveals the kernel at `row` of the table, as a double-click does.
     void activateRow(int row);
+    // True while the rows shown do not reflect the trace, sort order and filters yet.
+    bool isComputing() const;
+
+signals:
+    // The rows reflect the current trace, order and filters (after each computation).
+    void ready();
 
 private:
     void rebuild();
     void applyRange();
     void followSelection(EventRef ref);
     void updateCount();
+    void computeRows();
 
     ViewState* m_state;
     KernelTableModel* m_model;
@@ -57,6 +66,8 @@ private:
     QComboBox* m_range;
     QLabel* m_configLabel;
     QLabel* m_count;
+    BackgroundTask* m_dataTask; // gathers the trace's kernel times
+    BackgroundTask* m_rowsTask; // sorts and filters
 };
 
 } // namespace strobe

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "statisticswidget.h"
 
+#include "backgroundtask.h"
 #include "kernelsummarymodel.h"
 #include "memorysummarymodel.h"
 #include "nvtxsummarymodel.h"
@@ -73,7 +74,11 @@ StatisticsWidget::StatisticsWidget(ViewState* state, QWidget* parent)
     , m_memory(new MemorySummaryModel(this))
     , m_grouping(new QComboBox(this))
     , m_stepLabel(new QLabel(this))
-    , m_nvtxNote(new QLabel(this)) {
+    , m_nvtxNote(new QLabel(this))
+    , m_status(new QLabel(this))
+    , m_kernelTask(new BackgroundTask(this))
+    , m_nvtxTask(new BackgroundTask(this))
+    , m_memoryTask(new BackgroundTask(this)) {
     m_grouping->addItem(tr("By name"), int(KernelGrouping::DemangledName));
     m_grouping->addItem(tr("By base name"), int(KernelGrouping::ShortName));
     m_grouping->addItem(tr("By launch configuration"), int(KernelGrouping::LaunchConfig));
@@ -103,6 +108,8 @@ StatisticsWidget::StatisticsWidget(ViewState* state, QWidget* parent)
     auto* memoryPage = new QWidget(m_tabs);
     addTable(memoryPage, m_memory, QStringLiteral("memory-summary.csv"));
     m_tabs->addTab(memoryPage, tr("Memory operations"));
+    m_status->setContentsMargins(8, 0, 8, 0);
+    m_tabs->setCornerWidget(m_status, Qt::TopRightCorner);
 
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
@@ -119,22 +126,75 @@ StatisticsWidget::StatisticsWidget(ViewState* state, QWidget* parent)
 }
 
 void StatisticsWidget::rebuild() {
-    const auto trace = m_state->sharedTrace();
-    m_kernels->setTrace(trace);
-    m_nvtx->setTrace(trace);
-    m_memory->setTrace(trace);
-    const std::uint64_t open = m_nvtx->summary().openRanges;
-    m_nvtxNote->setText(open ? tr("%1 ranges without an end are left out.").arg(open) : QString());
+    std::shared_ptr<const Trace> trace = m_state->sharedTrace();
+    // Empty tables at once (O(1)): the old rows name the old trace's kernels and ranges.
+    m_kernels->setPrecomputed(nullptr, m_kernels->grouping(), {});
+    m_nvtx->setPrecomputed(nullptr, {});
+    m_memory->setPrecomputed({});
+    m_nvtxNote->clear();
     m_stepKernels.clear();
     m_instance = -1;
     updateStepLabel();
+    if (!trace) {
+        m_kernelTask->cancel();
+        m_nvtxTask->cancel();
+        m_memoryTask->cancel();
+        taskDone();
+        return;
+    }
+    computeKernelSummary();
+    m_nvtxTask->start([trace] { return summarizeNvtxWithGpu(*trace); },
+                      [this, trace](NvtxSummary summary) {
+                          const std::uint64_t open = summary.openRanges;
+                          m_nvtx->setPrecomputed(trace, std::move(summary));
+                          m_nvtxNote->setText(
+                              open ? tr("%1 ranges without an end are left out.").arg(open)
+                                   : QString());
+                          taskDone();
+                      });
+    m_memoryTask->start([trace] { return summarizeMemory(*trace); },
+                        [this](std::vector<MemorySummaryRow> rows) {
+                            m_memory->setPrecomputed(std::move(rows));
+                            taskDone();
+                        });
+    taskDone();
+}
+
+void StatisticsWidget::computeKernelSummary() {
+    std::shared_ptr<const Trace> trace = m_state->sharedTrace();
+    const auto grouping = KernelGrouping(m_grouping->currentData().toInt());
+    if (!trace) {
+        m_kernels->setPrecomputed(nullptr, grouping, {});
+        return;
+    }
+    m_kernelTask->start([trace, grouping] { return summarizeKernels(*trace, grouping); },
+                        [this, trace, grouping](std::vector<KernelSummaryRow> rows) {
+                            m_kernels->setPrecomputed(trace, grouping, std::move(rows));
+                            taskDone();
+                        });
+}
+
+bool StatisticsWidget::isComputing() const {
+    return m_kernelTask->isRunning() || m_nvtxTask->isRunning() || m_memoryTask->isRunning();
+}
+
+void StatisticsWidget::taskDone() {
+    m_status->setText(isComputing() ? tr("Computing…") : QString());
+    if (!isComputing())
+        emit ready();
 }
 
 void StatisticsWidget::setGrouping(KernelGrouping grouping) {
     const int i = m_grouping->findData(int(grouping));
-    if (m_grouping->currentIndex() != i)
+    if (m_grouping->currentIndex() != i) {
         m_grouping->setCurrentIndex(i); // re-enters through currentIndexChanged
-    m_kernels->setGrouping(grouping);
+        return;
+    }
+    if (grouping == m_kernels->grouping() && !m_kernelTask->isRunning())
+        return;
+    // The rows shown stay (and stay consistent) until the regrouped ones arrive.
+    computeKernelSummary();
+    taskDone();
 }
 
 void StatisticsWidget::activateKernelRow(int viewRow) {

@@ -14,6 +14,7 @@ class QTableView;
 
 namespace strobe {
 
+class BackgroundTask;
 class KernelSummaryModel;
 class MemorySummaryModel;
 class NvtxSummaryModel;
@@ -22,7 +23,9 @@ class ViewState;
 // Kernel, NVTX and memory-operation statistics, one tab each; every table sorts by any column
 // and exports to CSV (file or clipboard). Double-clicking a kernel row asks for the kernel
 // table to show only that kernel (kernelFilterRequested) and reveals its first instance; the
-// Previous/Next buttons then step through its instances on the timeline.
+// Previous/Next buttons then step through its instances on the timeline. The three summaries
+// are computed on workers (BackgroundTask); until they arrive their tables are empty and the
+// tab bar says "Computing…".
 class StatisticsWidget : public QWidget {
     Q_OBJECT
 public:
@@ -40,14 +43,20 @@ public:
     // Reveals the next (+1) or previous (-1) instance of the activated kernel row.
     void stepInstance(int delta);
     int currentInstance() const { return m_instance; }
+    // True while a summary for the current trace or grouping is still being computed.
+    bool isComputing() const;
 
 signals:
+    // Every summary reflects the current trace and grouping (after each computation).
+    void ready();
     // Connect to KernelTableWidget::showOnlyConfigs.
     void kernelFilterRequested(const QString& label, const std::vector<std::uint32_t>& configs);
 
 private:
     void rebuild();
     void updateStepLabel();
+    void computeKernelSummary();
+    void taskDone();
 
     ViewState* m_state;
     QTabWidget* m_tabs;
@@ -59,6 +68,10 @@ private:
     QComboBox* m_grouping;
     QLabel* m_stepLabel;
     QLabel* m_nvtxNote;
+    QLabel* m_status;
+    BackgroundTask* m_kernelTask;
+    BackgroundTask* m_nvtxTask;
+    BackgroundTask* m_memoryTask;
     std::vector<std::uint32_t> m_stepKernels; // instances of the activated row, in start order
     int m_instance = -1;
 };

@@ -5,6 +5,7 @@
 #include "viewstate.h"
 
 #include <QApplication>
+#include <QTest>
 #include <memory>
 
 namespace strobe::test {
@@ -25,6 +26,12 @@ inline std::shared_ptr<const Trace> cloverleaf() {
         return std::shared_ptr<const Trace>(std::move(r.trace));
     }();
     return trace;
+}
+
+// Panels compute on worker threads: waits (processing events) until `panel` shows the data of
+// the current trace and settings; false on timeout.
+template <class Panel> bool waitUntilReady(const Panel& panel, int timeoutMs = 30000) {
+    return QTest::qWaitFor([&] { return !panel.isComputing(); }, timeoutMs);
 }
 
 } // namespace strobe::test

@@ -20,6 +20,7 @@ TEST(DetailPane, ShowsTheSelectionAndCopiesItAsText) {
 
     const Trace& t = *cloverleaf();
     state.setSelection(t.kernels()[0].self);
+    ASSERT_TRUE(waitUntilReady(pane));
     ASSERT_FALSE(pane.details().isEmpty());
     EXPECT_EQ(pane.details().value(QStringLiteral("Device"), QStringLiteral("SM count")),
               QStringLiteral("108"));
@@ -35,6 +36,7 @@ TEST(DetailPane, ShowsTheSelectionAndCopiesItAsText) {
 
     // A memcpy shows bytes and bandwidth.
     state.setSelection(t.memcpys().front().self);
+    ASSERT_TRUE(waitUntilReady(pane));
     EXPECT_TRUE(pane.details().title.startsWith(QStringLiteral("Memcpy")));
     EXPECT_FALSE(
         pane.details().value(QStringLiteral("Memory copy"), QStringLiteral("Bytes")).isEmpty());
@@ -49,6 +51,28 @@ TEST(DetailPane, ShowsTheSelectionAndCopiesItAsText) {
     EXPECT_EQ(QApplication::clipboard()->text(), pane.text());
 
     state.setSelection(EventRef{});
+    EXPECT_TRUE(pane.details().isEmpty());
+}
+
+TEST(DetailPane, DetailsArriveFromTheWorkerAndStaleOnesAreDiscarded) {
+    ensureApplication();
+    ViewState state;
+    state.setTrace(cloverleaf());
+    DetailPane pane(&state);
+    const Trace& t = *cloverleaf();
+    std::vector<QString> shown; // the title of every description that reached the pane
+    QObject::connect(&pane, &DetailPane::ready, &pane,
+                     [&] { shown.push_back(pane.details().title); });
+    state.setSelection(t.kernels()[0].self); // starts describing the kernel...
+    EXPECT_TRUE(pane.isComputing());
+    state.setSelection(t.memcpys().front().self); // ...replaced before it can arrive
+    ASSERT_TRUE(waitUntilReady(pane));
+    QTest::qWait(100); // a stale result, were it delivered, would arrive by now
+    ASSERT_EQ(shown.size(), 1u);
+    EXPECT_TRUE(shown[0].startsWith(QStringLiteral("Memcpy"))) << shown[0].toStdString();
+    // A new trace clears the selection: the pane empties at once.
+    state.setTrace(cloverleaf());
+    EXPECT_FALSE(pane.isComputing());
     EXPECT_TRUE(pane.details().isEmpty());
 }
 

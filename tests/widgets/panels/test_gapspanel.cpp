@@ -29,6 +29,7 @@ protected:
 
 TEST_F(GapsPanelTest, ListsFindGapsSortedByDuration) {
     GapsPanel panel(&state);
+    ASSERT_TRUE(test::waitUntilReady(panel));
     QAbstractItemModelTester tester(panel.model());
     const GapAnalysis expected = findGaps(*trace, state.idleThresholdNs());
     ASSERT_EQ(panel.model()->rowCount(), int(expected.gaps.size()));
@@ -53,8 +54,10 @@ TEST_F(GapsPanelTest, ListsFindGapsSortedByDuration) {
 
 TEST_F(GapsPanelTest, FollowsTheIdleThreshold) {
     GapsPanel panel(&state);
+    ASSERT_TRUE(test::waitUntilReady(panel));
     QSignalSpy reset(panel.model(), &QAbstractItemModel::modelReset);
     state.setIdleThresholdNs(10'000'000);
+    ASSERT_TRUE(test::waitUntilReady(panel));
     EXPECT_GE(reset.count(), 1);
     EXPECT_EQ(panel.model()->rowCount(), 19); // only the data-loading gaps are over 10 ms
     EXPECT_EQ(panel.analysis().threshold, 10'000'000);
@@ -62,6 +65,7 @@ TEST_F(GapsPanelTest, FollowsTheIdleThreshold) {
 
 TEST_F(GapsPanelTest, DoubleClickZoomsToTheGapAndSelectsItsCause) {
     GapsPanel panel(&state);
+    ASSERT_TRUE(test::waitUntilReady(panel));
     const GpuGap gap = *panel.gapAtRow(0);
     QSignalSpy reveal(&state, &ViewState::revealRequested);
     panel.activateRow(0);
@@ -77,6 +81,7 @@ TEST_F(GapsPanelTest, DoubleClickZoomsToTheGapAndSelectsItsCause) {
 
 TEST_F(GapsPanelTest, CsvExportHasRawValues) {
     GapsPanel panel(&state);
+    ASSERT_TRUE(test::waitUntilReady(panel));
     const ReportTable t = modelToReport(*panel.model());
     EXPECT_EQ(t.columns, (QStringList{QStringLiteral("Device"), QStringLiteral("Start"),
                                       QStringLiteral("Duration"), QStringLiteral("Cause"),
@@ -86,6 +91,34 @@ TEST_F(GapsPanelTest, CsvExportHasRawValues) {
     EXPECT_EQ(t.rows[0][1].text, QString::number(first.range.start));
     EXPECT_EQ(t.rows[0][2].text, QString::number(first.duration()));
     EXPECT_EQ(t.rows[0][3].text, gapCauseKey(first.cause));
+}
+
+TEST_F(GapsPanelTest, GapsArriveFromTheWorkerAndStaleOnesAreDiscarded) {
+    GapsPanel panel(&state);
+    ASSERT_TRUE(test::waitUntilReady(panel));
+    // The threshold of every analysis that reaches the table.
+    std::vector<TimeNs> shown;
+    QObject::connect(panel.model(), &QAbstractItemModel::modelReset, &panel, [&] {
+        if (panel.model()->rowCount() > 0)
+            shown.push_back(panel.analysis().threshold);
+    });
+    QSignalSpy ready(&panel, &GapsPanel::ready);
+    state.setIdleThresholdNs(10'000'000); // starts an analysis...
+    state.setIdleThresholdNs(1'000'000);  // ...replaced before it can arrive
+    EXPECT_TRUE(panel.isComputing());
+    EXPECT_EQ(panel.model()->rowCount(), 0);
+    EXPECT_TRUE(panel.totalsText().startsWith(QStringLiteral("Finding gaps")))
+        << panel.totalsText().toStdString();
+    ASSERT_TRUE(test::waitUntilReady(panel));
+    QTest::qWait(100); // a stale result, were it delivered, would arrive by now
+    EXPECT_EQ(ready.count(), 1);
+    EXPECT_EQ(shown, std::vector<TimeNs>{1'000'000});
+    EXPECT_EQ(panel.model()->rowCount(), int(findGaps(*trace, 1'000'000).gaps.size()));
+    // A new trace empties the table at once, then fills it.
+    state.setTrace(test::cloverleaf());
+    EXPECT_EQ(panel.model()->rowCount(), 0);
+    ASSERT_TRUE(test::waitUntilReady(panel));
+    EXPECT_EQ(panel.model()->rowCount(), int(findGaps(*test::cloverleaf(), 1'000'000).gaps.size()));
 }
 
 } // namespace

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+#include "../../model/analysis/analysistestdata.h"
 #include "detailpane.h"
 #include "kerneltablemodel.h"
 #include "kerneltablewidget.h"
@@ -32,11 +33,69 @@ TEST_F(KernelTableWidgetTest, FollowsTheTraceAndPassesTheModelTester) {
     KernelTableWidget w(&state);
     QAbstractItemModelTester tester(w.model(),
                                     QAbstractItemModelTester::FailureReportingMode::Fatal);
+    ASSERT_TRUE(waitUntilReady(w));
     EXPECT_EQ(w.model()->rowCount(), 1312);
     state.setTrace(nullptr);
     EXPECT_EQ(w.model()->rowCount(), 0);
     state.setTrace(cloverleaf());
+    ASSERT_TRUE(waitUntilReady(w));
     EXPECT_EQ(w.model()->rowCount(), 1312);
+}
+
+TEST_F(KernelTableWidgetTest, RowsArriveFromTheWorkerAfterTheHandOver) {
+    KernelTableWidget w(&state);
+    ASSERT_TRUE(waitUntilReady(w));
+    QSignalSpy ready(&w, &KernelTableWidget::ready);
+    state.setTrace(nullptr);
+    state.setTrace(cloverleaf());
+    // The hand-over itself only empties the table; the rows come later.
+    EXPECT_TRUE(w.isComputing());
+    EXPECT_EQ(w.model()->rowCount(), 0);
+    ASSERT_TRUE(waitUntilReady(w));
+    EXPECT_EQ(w.model()->rowCount(), 1312);
+    EXPECT_EQ(w.model()->totalKernels(), 1312);
+    EXPECT_GE(ready.count(), 1);
+}
+
+TEST_F(KernelTableWidgetTest, AResultForAReplacedTraceIsDiscarded) {
+    KernelTableWidget w(&state);
+    ASSERT_TRUE(waitUntilReady(w));
+    std::shared_ptr<const Trace> small = kernelTrace({{"a", "a", 1000, 10}, {"b", "b", 2000, 5}});
+    // Every trace whose data reaches the model asks for rows once.
+    std::vector<const Trace*> delivered;
+    QObject::connect(w.model(), &KernelTableModel::rowsRequested, &w,
+                     [&] { delivered.push_back(w.model()->trace()); });
+    QSignalSpy ready(&w, &KernelTableWidget::ready);
+    state.setTrace(small);        // starts gathering the small trace...
+    state.setTrace(cloverleaf()); // ...which is replaced before its result can arrive
+    ASSERT_TRUE(waitUntilReady(w));
+    QTest::qWait(100); // a stale result, were it delivered, would arrive by now
+    EXPECT_EQ(w.model()->trace(), cloverleaf().get());
+    EXPECT_EQ(w.model()->rowCount(), 1312);
+    EXPECT_EQ(ready.count(), 1);
+    EXPECT_EQ(delivered, std::vector<const Trace*>{cloverleaf().get()});
+}
+
+TEST_F(KernelTableWidgetTest, SortingRunsOnTheWorker) {
+    KernelTableWidget w(&state);
+    ASSERT_TRUE(waitUntilReady(w));
+    w.view()->sortByColumn(KernelTableModel::Duration, Qt::DescendingOrder);
+    EXPECT_TRUE(w.isComputing()); // the old order stays on screen meanwhile
+    ASSERT_TRUE(waitUntilReady(w));
+    ASSERT_EQ(w.model()->rowCount(), 1312);
+    const auto duration = [&](int row) {
+        return w.model()
+            ->data(w.model()->index(row, KernelTableModel::Duration), SortRole)
+            .toLongLong();
+    };
+    for (int r = 1; r < w.model()->rowCount(); ++r)
+        ASSERT_GE(duration(r - 1), duration(r));
+    // A newer request wins over one still computing.
+    w.view()->sortByColumn(KernelTableModel::Grid, Qt::AscendingOrder);
+    w.view()->sortByColumn(KernelTableModel::Start, Qt::AscendingOrder);
+    ASSERT_TRUE(waitUntilReady(w));
+    EXPECT_EQ(*w.model()->kernelAtRow(0), 0u);
+    EXPECT_EQ(*w.model()->kernelAtRow(1311), 1311u);
 }
 
 TEST_F(KernelTableWidgetTest, DoubleClickRevealsAndOpensTheDetailPane) {
@@ -46,6 +105,7 @@ TEST_F(KernelTableWidgetTest, DoubleClickRevealsAndOpensTheDetailPane) {
     table.show();
     ASSERT_TRUE(QTest::qWaitForWindowExposed(&table));
     table.view()->sortByColumn(KernelTableModel::Duration, Qt::DescendingOrder);
+    ASSERT_TRUE(waitUntilReady(table));
     QSignalSpy reveal(&state, &ViewState::revealRequested);
     QSignalSpy selection(&state, &ViewState::selectionChanged);
 
@@ -58,6 +118,7 @@ TEST_F(KernelTableWidgetTest, DoubleClickRevealsAndOpensTheDetailPane) {
 
     ASSERT_EQ(reveal.count(), 1);
     EXPECT_EQ(selection.count(), 1);
+    ASSERT_TRUE(waitUntilReady(pane));
     const std::uint32_t longest = *table.model()->kernelAtRow(0);
     const EventRef ref = cloverleaf()->kernels()[longest].self;
     EXPECT_EQ(reveal.front().front().value<EventRef>(), ref);
@@ -72,6 +133,7 @@ TEST_F(KernelTableWidgetTest, DoubleClickRevealsAndOpensTheDetailPane) {
 
 TEST_F(KernelTableWidgetTest, SelectingAKernelElsewhereSelectsItsRow) {
     KernelTableWidget w(&state);
+    ASSERT_TRUE(waitUntilReady(w));
     const EventRef ref = cloverleaf()->kernels()[700].self;
     state.setSelection(ref); // what the timeline does on a click
     const QModelIndex current = w.view()->currentIndex();
@@ -80,14 +142,18 @@ TEST_F(KernelTableWidgetTest, SelectingAKernelElsewhereSelectsItsRow) {
     EXPECT_EQ(w.model()->data(current, KernelIndexRole).toLongLong(), 700);
     // After re-sorting the selection follows the kernel.
     w.view()->sortByColumn(KernelTableModel::Duration, Qt::AscendingOrder);
+    ASSERT_TRUE(waitUntilReady(w));
     EXPECT_EQ(*w.model()->kernelAtRow(w.view()->currentIndex().row()), 700u);
 }
 
 TEST_F(KernelTableWidgetTest, FiltersByNameAndRange) {
     KernelTableWidget w(&state);
+    ASSERT_TRUE(waitUntilReady(w));
     w.setNameFilter(QStringLiteral("xxx-no-such-kernel"));
+    ASSERT_TRUE(waitUntilReady(w));
     EXPECT_EQ(w.model()->rowCount(), 0);
     w.setNameFilter(QStringLiteral("^(?!.*xxx)"), true);
+    ASSERT_TRUE(waitUntilReady(w));
     EXPECT_EQ(w.model()->rowCount(), 1312);
     w.setNameFilter(QString());
     const TimeRange all = cloverleaf()->timeRange();
@@ -95,13 +161,17 @@ TEST_F(KernelTableWidgetTest, FiltersByNameAndRange) {
     const TimeNs mid = cloverleaf()->kernelAt(600).start;
     state.setVisibleRange(TimeRange{all.start, mid});
     w.setRangeRestriction(KernelTableWidget::RangeRestriction::VisibleRange);
+    ASSERT_TRUE(waitUntilReady(w));
     EXPECT_GE(w.model()->rowCount(), 600);
     EXPECT_LT(w.model()->rowCount(), 1312);
     state.setVisibleRange(all);
+    ASSERT_TRUE(waitUntilReady(w));
     EXPECT_EQ(w.model()->rowCount(), 1312); // follows the view
     w.setRangeRestriction(KernelTableWidget::RangeRestriction::SelectedRange);
+    ASSERT_TRUE(waitUntilReady(w));
     EXPECT_EQ(w.model()->rowCount(), 1312); // no selected range: all
     state.setSelectedRange(TimeRange{all.start, all.start + 1});
+    ASSERT_TRUE(waitUntilReady(w));
     EXPECT_LE(w.model()->rowCount(), 1);
 }
 

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+#include "../../model/analysis/analysistestdata.h"
 #include "kernelsummarymodel.h"
 #include "kerneltablemodel.h"
 #include "kerneltablewidget.h"
@@ -32,6 +33,8 @@ TEST(StatisticsWidget, ActivatingARowFiltersTheTableAndStepsThroughInstances) {
                                 QAbstractItemModelTester::FailureReportingMode::Fatal);
     QAbstractItemModelTester t3(stats.memoryModel(),
                                 QAbstractItemModelTester::FailureReportingMode::Fatal);
+    ASSERT_TRUE(waitUntilReady(stats));
+    ASSERT_TRUE(waitUntilReady(table));
     ASSERT_GT(stats.kernelModel()->rowCount(), 1);
     EXPECT_EQ(stats.memoryModel()->rowCount(), 2); // HtoD and DtoH
 
@@ -40,6 +43,7 @@ TEST(StatisticsWidget, ActivatingARowFiltersTheTableAndStepsThroughInstances) {
     QSignalSpy reveal(&state, &ViewState::revealRequested);
     stats.activateKernelRow(0); // view order is model order until the user sorts
     ASSERT_EQ(filter.count(), 1);
+    ASSERT_TRUE(waitUntilReady(table));
     EXPECT_EQ(table.model()->rowCount(), int(top.stats.count));
     ASSERT_EQ(reveal.count(), 1);
     EXPECT_EQ(state.selection(), cloverleaf()->kernels()[top.instances[0]].self);
@@ -57,7 +61,11 @@ TEST(StatisticsWidget, GroupingAndSortedExport) {
     ViewState state;
     state.setTrace(cloverleaf());
     StatisticsWidget stats(&state);
+    ASSERT_TRUE(waitUntilReady(stats));
     stats.setGrouping(KernelGrouping::LaunchConfig);
+    EXPECT_TRUE(stats.isComputing());
+    ASSERT_TRUE(waitUntilReady(stats));
+    EXPECT_EQ(stats.kernelModel()->grouping(), KernelGrouping::LaunchConfig);
     EXPECT_EQ(stats.kernelModel()->columnCount(), int(KernelSummaryModel::ColumnCount));
     // Sort by instances ascending in the view; the CSV follows the view's order.
     stats.kernelView()->sortByColumn(KernelSummaryModel::Instances, Qt::AscendingOrder);
@@ -75,6 +83,33 @@ TEST(StatisticsWidget, GroupingAndSortedExport) {
         EXPECT_GE(n, previous);
         previous = n;
     }
+}
+
+TEST(StatisticsWidget, SummariesArriveFromWorkersAndStaleOnesAreDiscarded) {
+    ensureApplication();
+    ViewState state;
+    StatisticsWidget stats(&state);
+    ASSERT_TRUE(waitUntilReady(stats));
+    EXPECT_EQ(stats.kernelModel()->rowCount(), 0);
+    // Kernel names each summary shows when it reaches the model.
+    std::vector<QString> shown;
+    QObject::connect(stats.kernelModel(), &QAbstractItemModel::modelReset, &stats, [&] {
+        for (const KernelSummaryRow& r : stats.kernelModel()->rows())
+            shown.push_back(r.name);
+    });
+    QSignalSpy ready(&stats, &StatisticsWidget::ready);
+    std::shared_ptr<const Trace> small = kernelTrace({{"stale_kernel", "stale_kernel", 1000, 10}});
+    state.setTrace(small);        // starts the summaries of the small trace...
+    state.setTrace(cloverleaf()); // ...replaced before they can arrive
+    EXPECT_TRUE(stats.isComputing());
+    EXPECT_EQ(stats.kernelModel()->rowCount(), 0); // the hand-over only empties the tables
+    ASSERT_TRUE(waitUntilReady(stats));
+    QTest::qWait(100); // a stale result, were it delivered, would arrive by now
+    EXPECT_EQ(ready.count(), 1);
+    EXPECT_GT(stats.kernelModel()->rowCount(), 1);
+    EXPECT_EQ(stats.memoryModel()->rowCount(), 2);
+    EXPECT_EQ(std::count(shown.begin(), shown.end(), QStringLiteral("stale_kernel")), 0);
+    EXPECT_EQ(int(shown.size()), stats.kernelModel()->rowCount());
 }
 
 } // namespace
