@@ -15,7 +15,7 @@ struct SummaryColumn {
     bool covered = false;    // exact: at least one event overlaps the column
     float busy = 0.0f;       // covered fraction of the column, 0..1 (edge buckets prorated)
     std::uint32_t count = 0; // events starting in buckets that start in the column
-    std::uint32_t rep = 0;   // row position of the event covering most of the busiest bucket
+    std::uint32_t rep = 0;   // the busiest bucket's representative (Bucket::rep)
 };
 
 // The coarse per-row summary of the level-of-detail rule (shared/DESIGN.md): a pyramid of
@@ -29,10 +29,12 @@ public:
     struct Bucket {
         TimeNs busy = 0;           // covered ns inside the bucket
         std::uint32_t count = 0;   // events starting inside the bucket
-        std::uint32_t rep = kNone; // row position of the event covering most of it
+        std::uint32_t rep = kNone; // row position of the event covering most of it (see
+                                   // mapRepresentatives)
     };
     static constexpr std::uint32_t kNone = 0xFFFFFFFF;
-    static constexpr std::uint32_t kEventsPerBucket = 16;
+    // Level 0 is usable from about this many events per pixel column (memory: ~4 B per event).
+    static constexpr std::uint32_t kEventsPerBucket = 8;
     // Rows with fewer events are never dense enough to need a summary (see TIMELINE.md).
     static constexpr std::uint32_t kMinEvents = 4096;
 
@@ -46,8 +48,8 @@ public:
     int levelCount() const { return int(m_levels.size()); }
     TimeNs bucketWidth(int level) const { return TimeNs(1) << (m_shift + std::uint32_t(level)); }
     const std::vector<Bucket>& level(int level) const { return m_levels[std::size_t(level)]; }
-    // The coarsest level whose buckets are at most half a column wide (so every column holds a
-    // whole bucket); nullopt when even level 0 is too coarse for columns of `nsPerColumn`.
+    // The coarsest level whose buckets are at most a column wide; nullopt when even level 0 is
+    // too coarse for columns of `nsPerColumn`.
     std::optional<int> levelFor(double nsPerColumn) const;
 
     // One SummaryColumn per column i, covering [viewStart + floor(i * nsPerColumn),
@@ -56,6 +58,17 @@ public:
     // edge. `level` as from levelFor(nsPerColumn).
     void columns(const RowView& row, TimeNs viewStart, double nsPerColumn, int columnCount,
                  int level, std::vector<SummaryColumn>& out) const;
+
+    // Replaces every bucket's representative (a row position) by fn(position), e.g. a small
+    // colour class, so a painter needs no per-event lookup. Call once, right after build().
+    template <typename Fn> void mapRepresentatives(Fn&& fn) {
+        for (auto& l : m_levels) {
+            for (Bucket& b : l) {
+                if (b.rep != kNone)
+                    b.rep = fn(b.rep);
+            }
+        }
+    }
 
     std::size_t memoryBytes() const;
 

@@ -141,13 +141,15 @@ TEST(RowSummary, ColumnsMarkExactlyThePixelsHoldingAnEvent) {
     EXPECT_GT(empty, 1'000);
 }
 
-TEST(RowSummary, LevelForKeepsAWholeBucketInEveryColumn) {
+TEST(RowSummary, LevelForPicksTheCoarsestBucketsNoWiderThanAColumn) {
     const Lane lane = randomLane(3, 2'000, 0, 1'000'000);
     const RowSummary s = RowSummary::build(lane.rowView(0));
     const TimeNs w0 = s.bucketWidth(0);
-    EXPECT_FALSE(s.levelFor(double(w0) * 1.9).has_value());
-    EXPECT_EQ(s.levelFor(double(w0) * 2.0), 0);
-    EXPECT_EQ(s.levelFor(double(w0) * 4.5), 1);
+    EXPECT_FALSE(s.levelFor(double(w0) * 0.99).has_value());
+    EXPECT_EQ(s.levelFor(double(w0)), 0);
+    EXPECT_EQ(s.levelFor(double(w0) * 1.9), 0);
+    EXPECT_EQ(s.levelFor(double(w0) * 2.0), 1);
+    EXPECT_EQ(s.levelFor(double(w0) * 4.5), 2);
     EXPECT_EQ(s.levelFor(1e18), s.levelCount() - 1);
 }
 
