@@ -23,6 +23,7 @@ bool isDeviceWorkLane(const Trace& trace, const Lane& lane, std::uint32_t device
 
 std::vector<TimeRange> busyIntervals(const Trace& trace, std::uint32_t deviceId) {
     std::vector<TimeRange> all;
+    std::vector<std::size_t> runs{0}; // each lane adds one start-sorted run to `all`
     for (const Lane& lane : trace.lanes()) {
         if (!isDeviceWorkLane(trace, lane, deviceId))
             continue;
@@ -42,9 +43,24 @@ std::vector<TimeRange> busyIntervals(const Trace& trace, std::uint32_t deviceId)
         }
         if (open)
             all.push_back(cur);
+        if (all.size() > runs.back())
+            runs.push_back(all.size());
     }
-    std::sort(all.begin(), all.end(),
-              [](const TimeRange& a, const TimeRange& b) { return a.start < b.start; });
+    // Merge the sorted runs pairwise, O(n log lanes): a full sort of millions of intervals was
+    // most of the time this takes.
+    const auto byStart = [](const TimeRange& a, const TimeRange& b) { return a.start < b.start; };
+    while (runs.size() > 2) {
+        std::vector<std::size_t> merged{0};
+        for (std::size_t r = 0; r + 1 < runs.size(); r += 2) {
+            const std::size_t mid = runs[r + 1];
+            const std::size_t end = r + 2 < runs.size() ? runs[r + 2] : mid;
+            std::inplace_merge(all.begin() + std::ptrdiff_t(runs[r]),
+                               all.begin() + std::ptrdiff_t(mid), all.begin() + std::ptrdiff_t(end),
+                               byStart);
+            merged.push_back(end);
+        }
+        runs = std::move(merged);
+    }
     std::vector<TimeRange> merged;
     for (const TimeRange& r : all) {
         if (!merged.empty() && r.start <= merged.back().end)
@@ -92,14 +108,42 @@ TimeNs DeviceUtilization::busyTime(TimeNs a, TimeNs b) const {
 std::vector<float> DeviceUtilization::busyFractions(TimeNs start, double nsPerBucket,
                                                     int buckets) const {
     std::vector<float> out(std::size_t(std::max(0, buckets)), 0.0f);
-    if (nsPerBucket <= 0)
+    if (nsPerBucket <= 0 || m_busy.empty())
         return out;
+    // Busy time before t, for t that never decrease: the interval cursor only moves forward, so
+    // each bucket costs O(log of the intervals it holds) rather than O(log n).
+    std::size_t next =
+        std::size_t(std::upper_bound(m_busy.begin(), m_busy.end(), start,
+                                     [](TimeNs v, const TimeRange& r) { return v < r.start; }) -
+                    m_busy.begin()); // intervals starting at or before the current t
+    auto before = [&](TimeNs t) {
+        // Gallop, then bisect: zoomed out, thousands of intervals can lie between two buckets.
+        std::size_t lo = next, hi = next, step = 1;
+        while (hi < m_busy.size() && m_busy[hi].start <= t) {
+            lo = hi + 1;
+            hi = std::min(m_busy.size(), hi + step);
+            step *= 2;
+        }
+        next = std::size_t(
+            std::upper_bound(m_busy.begin() + std::ptrdiff_t(lo),
+                             m_busy.begin() + std::ptrdiff_t(std::min(hi, m_busy.size())), t,
+                             [](TimeNs v, const TimeRange& r) { return v < r.start; }) -
+            m_busy.begin());
+        if (next == 0)
+            return TimeNs(0);
+        const TimeRange& r = m_busy[next - 1];
+        return m_prefix[next - 1] + (std::min(t, r.end) - r.start);
+    };
     TimeNs a = start;
+    TimeNs busyBeforeA = before(a);
     for (int i = 0; i < buckets; ++i) {
         const TimeNs b = start + TimeNs(std::llround(double(i + 1) * nsPerBucket));
-        if (b > a)
-            out[std::size_t(i)] = float(double(busyTime(a, b)) / double(b - a));
-        a = std::max(a, b);
+        if (b > a) {
+            const TimeNs busyBeforeB = before(b);
+            out[std::size_t(i)] = float(double(busyBeforeB - busyBeforeA) / double(b - a));
+            busyBeforeA = busyBeforeB;
+            a = b;
+        }
     }
     return out;
 }
