@@ -8,6 +8,7 @@
 #include <QPainter>
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 
 namespace strobe {
 
@@ -16,15 +17,16 @@ constexpr int kLabelMinPx = 24;
 constexpr int kLabelPad = 3;
 } // namespace
 
-void LanePainter::setTrace(const Trace* trace) {
+void LanePainter::setTrace(const Trace* trace, std::shared_ptr<const TimelineLod> lod) {
     m_trace = trace;
+    m_lod = std::move(lod);
     ++m_generation;
     m_rows.clear();
     m_gaps.clear();
     m_names.clear();
     m_textWidth.clear();
     m_colors.clear();
-    m_util = trace ? buildUtilization(*trace) : std::vector<DeviceUtilization>{};
+    m_classColors.clear();
 }
 
 const std::vector<DrawItem>& LanePainter::rowItems(const PaintContext& ctx, std::uint32_t lane,
@@ -78,7 +80,10 @@ LanePainter::projectedItems(const PaintContext& ctx, std::uint32_t deviceId, std
 }
 
 const DeviceUtilization* LanePainter::utilization(std::uint32_t deviceId) const {
-    for (const auto& u : m_util) {
+    const std::vector<DeviceUtilization>* all = m_lod ? m_lod->utilization() : nullptr;
+    if (!all)
+        return nullptr;
+    for (const auto& u : *all) {
         if (u.deviceId() == deviceId)
             return &u;
     }
@@ -86,11 +91,14 @@ const DeviceUtilization* LanePainter::utilization(std::uint32_t deviceId) const 
 }
 
 const std::vector<TimeRange>& LanePainter::idleGaps(std::uint32_t deviceId, TimeNs threshold) {
+    static const std::vector<TimeRange> none;
+    const DeviceUtilization* u = utilization(deviceId);
+    if (!u)
+        return none; // still being built: cache nothing
     auto& entry = m_gaps[deviceId];
     if (entry.first != threshold) {
-        const DeviceUtilization* u = utilization(deviceId);
         entry.first = threshold;
-        entry.second = u ? strobe::idleGaps(u->busy(), threshold) : std::vector<TimeRange>{};
+        entry.second = strobe::idleGaps(u->busy(), threshold);
     }
     return entry.second;
 }
@@ -116,6 +124,11 @@ ColorCategory LanePainter::categoryOf(std::uint32_t lane, std::uint32_t index) c
     return ColorCategory::OtherKernel;
 }
 
+quint64 LanePainter::colorKey(bool dark, std::uint32_t lane, std::uint32_t index) const {
+    const quint64 id = colorIdentity(*m_trace, lane, index);
+    return id >> 62 ? id : (quint64(dark) << 63) | id; // NVTX colours do not follow the theme
+}
+
 QColor LanePainter::eventColor(const TimelinePalette& palette, std::uint32_t lane,
                                std::uint32_t index) {
     const Lane& l = m_trace->lane(lane);
@@ -123,10 +136,7 @@ QColor LanePainter::eventColor(const TimelinePalette& palette, std::uint32_t lan
         if (const auto argb = m_trace->nvtx()[l.payload(index)].color)
             return QColor::fromRgb(QRgb(*argb | 0xff000000u));
     }
-    std::uint64_t sub = l.nameId(index);
-    if (l.kind() == LaneKind::Memcpy || l.kind() == LaneKind::Uvm)
-        sub = std::uint64_t(m_trace->memcpys()[l.payload(index)].copyKind);
-    const quint64 key = (quint64(palette.dark) << 63) | (quint64(l.kind()) << 40) | sub;
+    const quint64 key = colorKey(palette.dark, lane, index);
     if (auto it = m_colors.constFind(key); it != m_colors.constEnd())
         return it.value();
     const QColor c = palette.eventColor(categoryOf(lane, index),
@@ -148,7 +158,89 @@ const QString& LanePainter::eventName(std::uint32_t lane, std::uint32_t index) {
     return it.value();
 }
 
+QRgb LanePainter::classColor(const TimelinePalette& palette, std::uint32_t lane,
+                             std::uint32_t cls) {
+    auto& cache = m_classColors[lane];
+    const std::span<const std::uint32_t> examples = m_lod->colorClasses(lane);
+    if (cache.size() != examples.size())
+        cache.assign(examples.size(), ClassColor{});
+    ClassColor& slot = cache[cls];
+    if (slot.paint != m_paintCount) { // colours follow the palette of this paint
+        const QColor c = eventColor(palette, lane, examples[cls]), f = palette.folded;
+        slot.paint = m_paintCount;
+        slot.rgb =
+            qRgb((c.red() + f.red()) / 2, (c.green() + f.green()) / 2, (c.blue() + f.blue()) / 2);
+    }
+    return slot.rgb;
+}
+
+std::optional<int> LanePainter::summaryLevel(const PaintContext& ctx, std::uint32_t lane,
+                                             std::uint16_t row) const {
+    const RowSummary* s = m_lod ? m_lod->rowSummary(lane, row) : nullptr;
+    if (!s || !m_trace || ctx.width <= 0)
+        return std::nullopt;
+    const int cols = std::max(1, int(std::ceil(ctx.width * ctx.dpr)));
+    const auto level = s->levelFor(ctx.nsPerPx / ctx.dpr);
+    if (!level)
+        return std::nullopt;
+    const RowView rv = m_trace->lane(lane).rowView(row);
+    const std::uint32_t first = rv.firstEndingAfter(ctx.view.start);
+    const std::uint32_t last = rv.firstStartingAtOrAfter(ctx.view.end);
+    if (last <= first || last - first <= std::uint64_t(kSummaryEventsPerPx) * std::uint64_t(cols))
+        return std::nullopt;
+    return level;
+}
+
+bool LanePainter::paintsFromSummary(const PaintContext& ctx, std::uint32_t lane,
+                                    std::uint16_t row) const {
+    return summaryLevel(ctx, lane, row).has_value();
+}
+
+bool LanePainter::paintSummaryRow(QPainter& p, const PaintContext& ctx, const LayoutRow& row, int y,
+                                  QColor background) {
+    const auto level = summaryLevel(ctx, row.lane, row.row);
+    if (!level)
+        return false;
+    const RowSummary& s = *m_lod->rowSummary(row.lane, row.row);
+    const RowView rv = m_trace->lane(row.lane).rowView(row.row);
+    const int cols = std::max(1, int(std::ceil(ctx.width * ctx.dpr)));
+    s.columns(rv, ctx.view.start, ctx.nsPerPx / ctx.dpr, cols, *level, m_columns);
+    // One device pixel per column, every covered column drawn: its representative event's
+    // colour, washed like a folded run, stronger the busier the column (never below 45%).
+    // The line is copied down the row's height, so the image is blitted, never scaled.
+    const int h = std::max(1, int(std::lround((row.height - 2) * ctx.dpr)));
+    if (m_line.width() != cols || m_line.height() != h) {
+        m_line = QImage(cols, h, QImage::Format_RGB32);
+        m_line.setDevicePixelRatio(ctx.dpr);
+    }
+    auto* px = reinterpret_cast<QRgb*>(m_line.scanLine(0));
+    const QRgb bg = background.rgb();
+    std::uint32_t lastRep = RowSummary::kNone;
+    QRgb fg = 0;
+    for (int i = 0; i < cols; ++i) {
+        const SummaryColumn& c = m_columns[std::size_t(i)];
+        if (!c.covered) {
+            px[i] = bg;
+            continue;
+        }
+        if (c.rep != lastRep) { // long events span many columns: look their colour up once
+            lastRep = c.rep;
+            fg = classColor(ctx.palette, row.lane, c.rep);
+        }
+        const int a = 115 + int(140.0f * c.busy); // of 255
+        auto mix = [a](int b, int f) { return b + (f - b) * a / 255; };
+        px[i] =
+            qRgb(mix(qRed(bg), qRed(fg)), mix(qGreen(bg), qGreen(fg)), mix(qBlue(bg), qBlue(fg)));
+    }
+    const auto bytes = std::size_t(cols) * sizeof(QRgb);
+    for (int line = 1; line < h; ++line)
+        std::memcpy(m_line.scanLine(line), px, bytes);
+    p.drawImage(QPointF(0, y + 1), m_line);
+    return true;
+}
+
 void LanePainter::paint(QPainter& p, const PaintContext& ctx) {
+    ++m_paintCount;
     p.setRenderHint(QPainter::Antialiasing, false);
     p.setFont(ctx.font);
     auto paintRows = [&](const std::vector<LayoutRow>& rows, int clipTop) {
@@ -178,8 +270,12 @@ void LanePainter::paint(QPainter& p, const PaintContext& ctx) {
 }
 
 void LanePainter::paintLaneRow(QPainter& p, const PaintContext& ctx, const LayoutRow& row, int y) {
-    if ((row.y / LaneLayout::kRowHeight) % 2)
+    const bool alternate = (row.y / LaneLayout::kRowHeight) % 2;
+    if (alternate)
         p.fillRect(QRect(0, y, ctx.width, row.height), ctx.palette.rowAlternate);
+    if (paintSummaryRow(p, ctx, row, y,
+                        alternate ? ctx.palette.rowAlternate : ctx.palette.background))
+        return;
     const std::vector<DrawItem>& items = rowItems(ctx, row.lane, row.row);
     const Lane& lane = m_trace->lane(row.lane);
     const RowView rv = lane.rowView(row.row);
@@ -217,10 +313,15 @@ void LanePainter::paintLaneRow(QPainter& p, const PaintContext& ctx, const Layou
 
 void LanePainter::paintUtilization(QPainter& p, const PaintContext& ctx, const LayoutRow& row,
                                    int y) {
-    p.fillRect(QRect(0, y, ctx.width, row.height), ctx.palette.utilIdle);
     const DeviceUtilization* u = utilization(row.deviceId);
-    if (!u)
+    if (!u) { // still being built on the worker: say so rather than show an idle GPU
+        p.fillRect(QRect(0, y, ctx.width, row.height), ctx.palette.rowAlternate);
+        p.setPen(ctx.palette.text);
+        p.drawText(QRect(4, y, ctx.width - 8, row.height), Qt::AlignVCenter | Qt::AlignLeft,
+                   QStringLiteral("Computing utilisation\u2026"));
         return;
+    }
+    p.fillRect(QRect(0, y, ctx.width, row.height), ctx.palette.utilIdle);
     // One busy fraction per device pixel column; runs of equal shade become one rect.
     const int cols = std::max(1, int(std::ceil(ctx.width * ctx.dpr)));
     const double nsPerCol = ctx.nsPerPx / ctx.dpr;

@@ -5,10 +5,14 @@
 #include "lod/utilization.h"
 #include "nvtxprojection.h"
 #include "paintcontext.h"
+#include "timelinelod.h"
 
 #include <QColor>
 #include <QHash>
+#include <QImage>
 #include <QString>
+#include <memory>
+#include <optional>
 #include <unordered_map>
 #include <vector>
 
@@ -19,13 +23,21 @@ namespace strobe {
 struct LayoutRow;
 
 // Builds and draws the geometry of lane rows and GPU utilisation strips. Geometry is cached per
-// (visible range, width, data generation); only rows that become visible are built.
+// (visible range, width, data generation); only rows that become visible are built. A row whose
+// visible window holds more than kSummaryEventsPerPx events per device pixel column is drawn
+// from its RowSummary (one column per pixel) once the TimelineLod has it; other rows, and every
+// row until then, fold with foldRuns.
 class LanePainter {
 public:
     // Minimum width of an unfolded event; narrower runs fold (see foldRuns).
     static constexpr double kMinPx = 3.0;
+    // Above this many visible events per pixel column on average, a row paints from its summary.
+    static constexpr std::uint32_t kSummaryEventsPerPx = 4;
 
-    void setTrace(const Trace* trace);
+    // `lod` is the trace's level-of-detail data, possibly still being built (nullptr: none).
+    void setTrace(const Trace* trace, std::shared_ptr<const TimelineLod> lod = nullptr);
+    // True when (lane, row) paints from its summary in `ctx` (not through rowItems).
+    bool paintsFromSummary(const PaintContext& ctx, std::uint32_t lane, std::uint16_t row) const;
 
     // The draw items of (lane, row) in `ctx`'s range, from the cache when the key matches.
     const std::vector<DrawItem>& rowItems(const PaintContext& ctx, std::uint32_t lane,
@@ -56,16 +68,34 @@ private:
         bool operator==(const CacheKey&) const = default;
     };
     void paintLaneRow(QPainter& p, const PaintContext& ctx, const LayoutRow& row, int y);
+    // Draws the row from its summary; false (nothing drawn) when the row does not qualify.
+    bool paintSummaryRow(QPainter& p, const PaintContext& ctx, const LayoutRow& row, int y,
+                         QColor background);
+    // The colour of a lane's colour class (TimelineLod::colorClasses) washed towards the folded
+    // grey, cached per class and paint.
+    QRgb classColor(const TimelinePalette& palette, std::uint32_t lane, std::uint32_t cls);
+    std::optional<int> summaryLevel(const PaintContext& ctx, std::uint32_t lane,
+                                    std::uint16_t row) const;
     void paintUtilization(QPainter& p, const PaintContext& ctx, const LayoutRow& row, int y);
     void paintProjectedRow(QPainter& p, const PaintContext& ctx, const LayoutRow& row, int y);
     void checkCacheKey(const PaintContext& ctx);
     ColorCategory categoryOf(std::uint32_t lane, std::uint32_t index) const;
+    // What eventColor caches on: kind and name (copy kind for memcpys), or an NVTX range's colour.
+    quint64 colorKey(bool dark, std::uint32_t lane, std::uint32_t index) const;
 
     const Trace* m_trace = nullptr;
+    std::shared_ptr<const TimelineLod> m_lod;
     std::uint64_t m_generation = 0;
     CacheKey m_key;
     std::unordered_map<std::uint64_t, std::vector<DrawItem>> m_rows;
-    std::vector<DeviceUtilization> m_util;
+    std::vector<SummaryColumn> m_columns; // scratch, one per device pixel column
+    QImage m_line;                        // one device pixel high, stretched over the row
+    struct ClassColor {
+        std::uint64_t paint = 0; // m_paintCount when computed
+        QRgb rgb = 0;
+    };
+    std::unordered_map<std::uint32_t, std::vector<ClassColor>> m_classColors; // per lane
+    std::uint64_t m_paintCount = 0;
     const std::vector<ProjectedNvtxLane>* m_projected = nullptr;
     std::unordered_map<std::uint32_t, std::pair<TimeNs, std::vector<TimeRange>>> m_gaps;
     QHash<StringId, QString> m_names;

@@ -10,6 +10,7 @@ target_sources(strobe_widgets PRIVATE
     ${CMAKE_CURRENT_LIST_DIR}/rulerticks.cpp ${CMAKE_CURRENT_LIST_DIR}/rulerticks.h
     ${CMAKE_CURRENT_LIST_DIR}/timelinecanvas.cpp ${CMAKE_CURRENT_LIST_DIR}/timelinecanvas.h
     ${CMAKE_CURRENT_LIST_DIR}/timelinecolors.cpp ${CMAKE_CURRENT_LIST_DIR}/timelinecolors.h
+    ${CMAKE_CURRENT_LIST_DIR}/timelinelod.cpp ${CMAKE_CURRENT_LIST_DIR}/timelinelod.h
     ${CMAKE_CURRENT_LIST_DIR}/timelineoverlay.cpp
     ${CMAKE_CURRENT_LIST_DIR}/timelineview.cpp ${CMAKE_CURRENT_LIST_DIR}/timelineview.h
     ${CMAKE_CURRENT_LIST_DIR}/timeruler.cpp ${CMAKE_CURRENT_LIST_DIR}/timeruler.h

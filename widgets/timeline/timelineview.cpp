@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "timelineview.h"
 
+#include "backgroundtask.h"
 #include "eventtooltip.h"
 #include "laneheader.h"
 #include "navigation.h"
@@ -12,6 +13,7 @@
 #include <QEvent>
 #include <QPainter>
 #include <QScrollBar>
+#include <QThreadPool>
 #include <algorithm>
 #include <cmath>
 
@@ -20,6 +22,7 @@ namespace strobe {
 TimelineView::TimelineView(ViewState* state, QWidget* parent)
     : QWidget(parent)
     , m_state(state) {
+    m_lodTask = new BackgroundTask(this);
     m_header = new LaneHeader(this);
     m_ruler = new TimeRuler(this);
     m_canvas = new TimelineCanvas(this);
@@ -42,7 +45,10 @@ TimelineView::TimelineView(ViewState* state, QWidget* parent)
     onTraceChanged();
 }
 
-TimelineView::~TimelineView() = default;
+TimelineView::~TimelineView() {
+    if (m_lodCancel)
+        m_lodCancel->store(true); // a build still running stops early; nobody reads it
+}
 
 QWidget* TimelineView::canvas() const {
     return m_canvas;
@@ -80,11 +86,45 @@ void TimelineView::changeEvent(QEvent* event) {
 void TimelineView::onTraceChanged() {
     const Trace* t = m_state->trace();
     m_layout.setTrace(t);
-    m_painter.setTrace(t);
+    startLevelOfDetail();
     updateProjectedNvtx();
     m_hover = {};
     m_scrollY = 0;
     layoutChanged();
+}
+
+void TimelineView::startLevelOfDetail() {
+    if (m_lodCancel)
+        m_lodCancel->store(true); // the previous trace's build stops at its next lane, unseen
+    std::shared_ptr<const Trace> trace = m_state->sharedTrace();
+    m_lod = trace ? std::make_shared<TimelineLod>(trace) : nullptr;
+    m_lodCancel = std::make_shared<std::atomic<bool>>(false);
+    m_painter.setTrace(trace.get(), m_lod);
+    if (!m_lod) {
+        m_lodTask->cancel();
+        return;
+    }
+    // Paint reads whatever part is ready (TimelineLod publishes lane by lane); the delivery only
+    // asks for one more paint once everything is there.
+    m_lodTask->start(
+        [lod = m_lod, cancel = m_lodCancel] {
+            lod->build(*cancel);
+            return true;
+        },
+        [this](bool) { repaintAll(); });
+}
+
+bool TimelineView::isLevelOfDetailReady() const {
+    return !m_lod || m_lod->isComplete();
+}
+
+void TimelineView::waitForLevelOfDetail() {
+    BackgroundTask::pool()->waitForDone();
+    repaintAll();
+}
+
+bool TimelineView::rowPaintsFromSummary(std::uint32_t lane, std::uint16_t row) const {
+    return m_painter.paintsFromSummary(makeContext(canvasSize(), 1.0), lane, row);
 }
 
 void TimelineView::layoutChanged() {

@@ -9,6 +9,7 @@
 
 #include <QRectF>
 #include <QWidget>
+#include <atomic>
 #include <memory>
 #include <optional>
 #include <vector>
@@ -17,6 +18,7 @@ class QScrollBar;
 
 namespace strobe {
 
+class BackgroundTask;
 class LaneHeader;
 class TimeRuler;
 class TimelineCanvas;
@@ -98,6 +100,15 @@ public:
     EventRef hovered() const { return m_hover; }
     void setHovered(EventRef ref);
 
+    // The trace's level-of-detail data (row summaries, GPU utilisation) is built on a worker
+    // thread after each trace change; until it is ready rows fold with foldRuns and the
+    // utilisation strips say they are being computed. True once everything is built.
+    bool isLevelOfDetailReady() const;
+    // Blocks until the worker is done (tests and benchmarks), then repaints.
+    void waitForLevelOfDetail();
+    // True when (lane, row) is drawn from its summary at the current view and canvas width.
+    bool rowPaintsFromSummary(std::uint32_t lane, std::uint16_t row) const;
+
 protected:
     void resizeEvent(QResizeEvent* event) override;
     void changeEvent(QEvent* event) override;
@@ -113,6 +124,7 @@ private:
     void updateScrollBar();
     void repaintAll();
     void updateProjectedNvtx();
+    void startLevelOfDetail();
 
     ViewState* m_state;
     LaneLayout m_layout;
@@ -126,6 +138,11 @@ private:
     TimelinePalette m_palette;
     bool m_showProjected = false;
     std::vector<ProjectedNvtxLane> m_projected;
+    // Builds m_lod on a worker (widgets/backgroundtask.h); a stale build stops at its next lane
+    // once its cancel flag is set, and its results are never shown.
+    BackgroundTask* m_lodTask = nullptr;
+    std::shared_ptr<TimelineLod> m_lod;
+    std::shared_ptr<std::atomic<bool>> m_lodCancel;
 };
 
 } // namespace strobe

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "synthtraces.h"
 #include "timelineview.h"
+#include "tracebuilder.h"
 #include "traceloader.h"
 #include "viewstate.h"
 
@@ -10,7 +11,10 @@
 #include <QWheelEvent>
 #include <gtest/gtest.h>
 
+#include <QPainter>
 #include <algorithm>
+#include <cmath>
+#include <random>
 
 using namespace strobe;
 
@@ -29,6 +33,7 @@ struct Fixture {
     explicit Fixture(std::shared_ptr<const Trace> trace, QSize size = {1400, 700}) {
         state.setTrace(std::move(trace));
         view.resize(size);
+        view.waitForLevelOfDetail(); // utilisation and row summaries are built on a worker
     }
     void show() {
         view.show();
@@ -342,4 +347,104 @@ TEST_F(TimelineViewTest, EveryKernelOfARealFixtureIsDrawnWhenZoomedToIt) {
         ++drawn;
     }
     EXPECT_EQ(drawn, t.kernelCount());
+}
+
+namespace {
+// One stream of `n` short kernels in bursts separated by idle stretches, around time zero.
+std::shared_ptr<const Trace> denseKernelTrace(std::uint32_t seed, int n) {
+    TraceBuilder b(QStringLiteral("dense"));
+    KernelConfig cfg[3];
+    const char* names[] = {"sgemm_128x64", "vectorized_elementwise", "softmax_forward"};
+    for (int i = 0; i < 3; ++i)
+        cfg[i].shortName = b.intern(names[i]);
+    GpuInfo g;
+    g.id = 0;
+    b.addGpu(g);
+    std::mt19937 rng(seed);
+    std::uniform_int_distribution<int> len(0, 300), gap(0, 200), pick(0, 2), burst(0, 400);
+    TimeNs t = -1'000'000;
+    for (int i = 0; i < n; ++i) {
+        if (burst(rng) == 0)
+            t += 400'000; // an idle stretch: empty pixel columns
+        const TimeNs s = t + gap(rng);
+        const TimeNs e = s + len(rng); // zero-length ones included
+        b.addKernel(1, 0, 1, 7, s, e, cfg[pick(rng)], std::nullopt, std::nullopt);
+        t = std::max(e, s + 1);
+    }
+    return std::shared_ptr<const Trace>(b.finish());
+}
+} // namespace
+
+TEST_F(TimelineViewTest, SummarisedRowMarksExactlyThePixelColumnsHoldingEvents) {
+    Fixture f(denseKernelTrace(5, 60'000), {900, 300});
+    const Trace& t = *f.state.trace();
+    const std::uint32_t lane = laneOfKind(t, LaneKind::Kernels);
+    ASSERT_EQ(t.lane(lane).rowCount(), 1);
+    const TimeRange all = t.timeRange();
+    const QSize size = f.view.canvasSize();
+    QImage image(size, QImage::Format_ARGB32_Premultiplied);
+    int checkedViews = 0;
+    std::mt19937 rng(17);
+    for (int v = 0; v < 6; ++v) {
+        // Wide views over a random part of the trace, some reaching past its ends.
+        std::uniform_int_distribution<TimeNs> span(all.duration() / 4, all.duration() * 2);
+        const TimeNs w = span(rng);
+        std::uniform_int_distribution<TimeNs> start(all.start - w / 4, all.end - w / 2);
+        const TimeNs s = start(rng);
+        f.state.setVisibleRange({s, s + w}, false);
+        ASSERT_TRUE(f.view.rowPaintsFromSummary(lane, 0)) << v;
+        QPainter p(&image);
+        f.view.paintCanvas(p, size, 1.0);
+        p.end();
+        const int y = rowCentre(f.view, lane, 0);
+        const RowView rv = t.lane(lane).rowView(0);
+        const double nsPerPx = f.view.mapping().nsPerPx();
+        std::vector<bool> want(std::size_t(size.width()));
+        for (int x = 0; x < size.width(); ++x) {
+            const TimeNs a = s + TimeNs(std::floor(x * nsPerPx));
+            const TimeNs b = s + TimeNs(std::floor((x + 1) * nsPerPx));
+            for (std::uint32_t k = 0; k < rv.size() && !want[std::size_t(x)]; ++k)
+                want[std::size_t(x)] = rv.start(k) < b && effectiveEnd(rv.start(k), rv.end(k)) > a;
+        }
+        const auto firstEmpty = std::find(want.begin(), want.end(), false);
+        ASSERT_NE(firstEmpty, want.end());
+        const QRgb background = image.pixel(int(firstEmpty - want.begin()), y);
+        int covered = 0;
+        for (int x = 0; x < size.width(); ++x) {
+            ASSERT_EQ(image.pixel(x, y) != background, bool(want[std::size_t(x)]))
+                << "view " << v << " x " << x;
+            covered += want[std::size_t(x)] ? 1 : 0;
+        }
+        EXPECT_GT(covered, 10);
+        ++checkedViews;
+        // Folded columns still say what they stand for.
+        const auto firstCovered = std::find(want.begin(), want.end(), true);
+        const QString tip = f.view.toolTipAt(QPoint(int(firstCovered - want.begin()), y));
+        EXPECT_TRUE(tip.contains(QStringLiteral("kernels"))) << tip.toStdString();
+    }
+    EXPECT_EQ(checkedViews, 6);
+}
+
+TEST_F(TimelineViewTest, ZoomedInDenseRowFoldsAsBefore) {
+    Fixture f(denseKernelTrace(6, 20'000), {900, 300});
+    const Trace& t = *f.state.trace();
+    const std::uint32_t lane = laneOfKind(t, LaneKind::Kernels);
+    const TimeNs s = t.lane(lane).start(100);
+    f.state.setVisibleRange({s, s + 200'000}, false); // ~1,000 events over 800+ px: fold
+    EXPECT_FALSE(f.view.rowPaintsFromSummary(lane, 0));
+    f.state.fitAll();
+    EXPECT_TRUE(f.view.rowPaintsFromSummary(lane, 0));
+}
+
+TEST_F(TimelineViewTest, ANewTraceDiscardsTheOldLevelOfDetail) {
+    ViewState state;
+    TimelineView view(&state);
+    view.resize(1400, 700);
+    state.setTrace(denseKernelTrace(7, 50'000));
+    state.setTrace(synth_traces::smallTrace()); // the first build is stale at once
+    view.waitForLevelOfDetail();
+    EXPECT_TRUE(view.isLevelOfDetailReady());
+    state.fitAll();
+    state.setIdleThresholdNs(500);
+    EXPECT_EQ(view.idleMarks(0), idleByHand(*state.trace(), 0, 500));
 }
