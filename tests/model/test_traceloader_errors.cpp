@@ -242,3 +242,25 @@ TEST_F(LoaderErrors, ProgressIsMonotonicAndEndsAtOneThousand) {
     EXPECT_EQ(seen.front(), 0);
     EXPECT_EQ(seen.back(), 1000);
 }
+
+TEST_F(LoaderErrors, SurvivesRandomCorruption) {
+    // Bytes flipped anywhere past the header: every load either succeeds or says what is wrong.
+    QFile src(QString::fromStdString(strobe::test::fixturePath("nsys2025.5-cuda-graphs.sqlite")));
+    ASSERT_TRUE(src.open(QIODevice::ReadOnly));
+    const QByteArray original = src.readAll();
+    std::mt19937 rng(11);
+    int failures = 0;
+    for (int round = 0; round < 40; ++round) {
+        QByteArray bytes = original;
+        std::uniform_int_distribution<qsizetype> at(100, bytes.size() - 1);
+        for (int k = 0; k < 24; ++k)
+            bytes[at(rng)] = char(rng());
+        const QString f = write(QStringLiteral("corrupt-%1.sqlite").arg(round), bytes);
+        LoadResult r = loadTrace(f);
+        if (!r.ok()) {
+            ++failures;
+            EXPECT_TRUE(r.error.contains(QStringLiteral("corrupt-"))) << r.error.toStdString();
+        }
+    }
+    EXPECT_GT(failures, 0) << "some of the damage must be noticed";
+}
