@@ -3,8 +3,21 @@
 
 #include <QMetaObject>
 #include <QPointer>
+#include <thread>
 
 namespace strobe {
+
+namespace {
+// Shares a loaded trace with a deleter that frees it on a thread of its own: freeing millions
+// of events takes tens of milliseconds, and the last reference usually drops on the GUI thread.
+// (Not a Qt pool: the last reference may also drop on a worker while the application exits.)
+std::shared_ptr<const Trace> shareTrace(std::unique_ptr<Trace> trace) {
+    if (!trace)
+        return nullptr;
+    return std::shared_ptr<const Trace>(
+        trace.release(), [](const Trace* t) { std::thread([t] { delete t; }).detach(); });
+}
+} // namespace
 
 TraceLoadJob::TraceLoadJob(QString path, std::uint64_t previewMinRows, QObject* parent)
     : QObject(parent)
@@ -42,7 +55,7 @@ void TraceLoadJob::start() {
         };
         options.previewMinRows = m_previewMinRows;
         options.preview = [this, self](std::unique_ptr<Trace> gpuSide) {
-            std::shared_ptr<const Trace> shared(std::move(gpuSide));
+            std::shared_ptr<const Trace> shared = shareTrace(std::move(gpuSide));
             QMetaObject::invokeMethod(
                 this,
                 [self, shared] {
@@ -52,7 +65,7 @@ void TraceLoadJob::start() {
                 Qt::QueuedConnection);
         };
         LoadResult result = loadTrace(m_path, options);
-        std::shared_ptr<const Trace> trace(std::move(result.trace));
+        std::shared_ptr<const Trace> trace = shareTrace(std::move(result.trace));
         QMetaObject::invokeMethod(
             this,
             [self, trace, error = result.error, cancelled = result.cancelled] {
