@@ -8,6 +8,17 @@
 namespace strobe {
 
 namespace {
+// Widens a bucket's covered extent to include [from, to) (offsets from its start).
+void extendCovered(RowSummary::Bucket& b, TimeNs from, TimeNs to) {
+    if (b.firstCovered == RowSummary::kNone) {
+        b.firstCovered = std::uint32_t(from);
+        b.coveredEnd = std::uint32_t(to);
+        return;
+    }
+    b.firstCovered = std::min(b.firstCovered, std::uint32_t(from));
+    b.coveredEnd = std::max(b.coveredEnd, std::uint32_t(to));
+}
+
 // RowView::firstEndingAfter(t) for a t at or after the one that gave `from`: gallops ahead from
 // `from`, then bisects, so a left-to-right sweep costs O(log gap) per call, not O(log n).
 std::uint32_t firstEndingAfterFrom(const RowView& row, std::uint32_t from, TimeNs t) {
@@ -31,26 +42,27 @@ std::uint32_t firstEndingAfterFrom(const RowView& row, std::uint32_t from, TimeN
 }
 } // namespace
 
-RowSummary RowSummary::build(const RowView& row) {
+template <typename StartOf, typename EndOf>
+RowSummary RowSummary::buildFrom(std::uint32_t n, StartOf startOf, EndOf endOf) {
     RowSummary s;
-    const std::uint32_t n = row.size();
     if (n == 0)
         return s;
-    s.m_origin = row.start(0);
-    // Level 0 gets about n / kEventsPerBucket buckets over the row's span (a guess from the last
-    // event; the vector grows if an earlier event reaches further).
-    const TimeNs lastEnd = effectiveEnd(row.start(n - 1), row.end(n - 1));
+    s.m_origin = startOf(0);
+    // Level 0 gets about max(n / kEventsPerBucket, kMinBuckets) buckets over the row's span (a
+    // guess from the last event; the vector grows if an earlier event reaches further).
+    const TimeNs lastEnd = endOf(n - 1);
     const auto span = std::uint64_t(std::max<TimeNs>(1, lastEnd - s.m_origin));
-    const std::uint64_t want = std::max<std::uint64_t>(1, n / kEventsPerBucket);
+    const std::uint64_t want = std::max<std::uint64_t>(n / kEventsPerBucket, kMinBuckets);
     while ((std::uint64_t(1) << s.m_shift) * want < span && s.m_shift < 62)
         ++s.m_shift;
     const TimeNs width = TimeNs(1) << s.m_shift;
     std::vector<Bucket> level0(std::size_t((span + std::uint64_t(width) - 1) >> s.m_shift));
     std::vector<TimeNs> best(level0.size(), 0); // covered ns of each bucket's `rep`
 
+    const bool edges0 = s.edgesKnown(0);
     TimeNs coveredUntil = std::numeric_limits<TimeNs>::min();
     for (std::uint32_t k = 0; k < n; ++k) {
-        const TimeNs a = row.start(k), b = effectiveEnd(a, row.end(k));
+        const TimeNs a = startOf(k), b = endOf(k);
         const auto first = std::size_t((a - s.m_origin) >> s.m_shift);
         const auto last = std::size_t((b - 1 - s.m_origin) >> s.m_shift);
         if (last >= level0.size()) {
@@ -71,6 +83,8 @@ RowSummary RowSummary::build(const RowView& row) {
             const TimeNs fresh = std::min(b, be) - std::max(newFrom, bs);
             if (fresh > 0)
                 level0[j].busy += fresh;
+            if (edges0)
+                extendCovered(level0[j], std::max(a, bs) - bs, std::min(b, be) - bs);
         }
         coveredUntil = std::max(coveredUntil, b);
     }
@@ -80,10 +94,17 @@ RowSummary RowSummary::build(const RowView& row) {
         const std::vector<Bucket>& lower = s.m_levels.back();
         std::vector<Bucket> upper((lower.size() + 1) / 2);
         std::vector<TimeNs> upperBest(upper.size(), 0);
+        const int upperLevel = int(s.m_levels.size());
+        const bool edges = s.edgesKnown(upperLevel);
+        const TimeNs lowerWidth = s.bucketWidth(upperLevel - 1);
         for (std::size_t j = 0; j < lower.size(); ++j) {
             Bucket& u = upper[j / 2];
             u.busy += lower[j].busy;
             u.count += lower[j].count;
+            if (edges && lower[j].busy > 0) {
+                const TimeNs at = (j % 2) ? lowerWidth : 0;
+                extendCovered(u, at + lower[j].firstCovered, at + lower[j].coveredEnd);
+            }
             if (lower[j].rep != kNone && best[j] > upperBest[j / 2]) {
                 upperBest[j / 2] = best[j];
                 u.rep = lower[j].rep;
@@ -97,6 +118,18 @@ RowSummary RowSummary::build(const RowView& row) {
     return s;
 }
 
+RowSummary RowSummary::build(const RowView& row) {
+    return buildFrom(
+        row.size(), [&](std::uint32_t k) { return row.start(k); },
+        [&](std::uint32_t k) { return effectiveEnd(row.start(k), row.end(k)); });
+}
+
+RowSummary RowSummary::build(std::span<const TimeRange> intervals) {
+    return buildFrom(
+        std::uint32_t(intervals.size()), [&](std::uint32_t k) { return intervals[k].start; },
+        [&](std::uint32_t k) { return effectiveEnd(intervals[k].start, intervals[k].end); });
+}
+
 std::optional<int> RowSummary::levelFor(double nsPerColumn) const {
     std::optional<int> out;
     for (int l = 0; l < levelCount() && double(bucketWidth(l)) <= nsPerColumn; ++l)
@@ -104,8 +137,9 @@ std::optional<int> RowSummary::levelFor(double nsPerColumn) const {
     return out;
 }
 
-void RowSummary::columns(const RowView& row, TimeNs viewStart, double nsPerColumn, int columnCount,
-                         int level, std::vector<SummaryColumn>& out) const {
+template <typename Exact>
+void RowSummary::columnsWith(Exact&& coveredExactly, TimeNs viewStart, double nsPerColumn,
+                             int columnCount, int level, std::vector<SummaryColumn>& out) const {
     out.assign(std::size_t(std::max(0, columnCount)), SummaryColumn{});
     if (isEmpty() || level < 0 || level >= levelCount() || nsPerColumn <= 0)
         return;
@@ -113,10 +147,11 @@ void RowSummary::columns(const RowView& row, TimeNs viewStart, double nsPerColum
     const std::uint32_t shift = m_shift + std::uint32_t(level);
     const TimeNs width = TimeNs(1) << shift;
     const TimeNs dataEnd = m_origin + TimeNs(buckets.size()) * width;
-    const std::uint32_t n = row.size();
-    std::uint32_t hint = 0; // columns move right, so each row search starts where the last ended
+    const bool edges = edgesKnown(level);
+    const double perColumn = 1.0 / nsPerColumn;
     // Columns start at whole nanoseconds: the same boundaries for every row and every test.
-    auto boundary = [&](int i) { return viewStart + TimeNs(std::floor(double(i) * nsPerColumn)); };
+    // (i * nsPerColumn >= 0, so truncation is floor, without a libm call per column.)
+    auto boundary = [&](int i) { return viewStart + TimeNs(double(i) * nsPerColumn); };
     // Skip the columns before the row's first bucket.
     int i = 0;
     if (viewStart < m_origin)
@@ -136,18 +171,29 @@ void RowSummary::columns(const RowView& row, TimeNs viewStart, double nsPerColum
         const auto j1 = std::min(buckets.size() - 1, std::size_t((b - 1 - m_origin) >> shift));
         double busy = 0;
         TimeNs bestBusy = 0;
-        bool wholeBusy = false, edgeBusy = false;
+        bool covered = false, unsure = false;
         for (std::size_t j = j0; j <= j1; ++j) {
             const Bucket& bk = buckets[j];
             if (bk.busy == 0)
                 continue;
             const TimeNs bs = m_origin + (TimeNs(j) << shift), be = bs + width;
             if (bs >= a && be <= b) {
-                wholeBusy = true;
+                covered = true;
                 busy += double(bk.busy);
             } else {
-                edgeBusy = true;
-                busy += double(bk.busy) * double(std::min(be, b) - std::max(bs, a)) / double(width);
+                // Prorated over the bucket's covered extent, so busy time moves between
+                // columns but does not leak into a column the extent does not reach.
+                const TimeNs lo = edges ? bs + TimeNs(bk.firstCovered) : bs;
+                const TimeNs hi = edges ? bs + TimeNs(bk.coveredEnd) : be;
+                const TimeNs part = std::min(hi, b) - std::max(lo, a);
+                if (part > 0) // a shade, not a measurement: float keeps the division cheap
+                    busy += double(float(bk.busy) * float(part) / float(hi - lo));
+                if (!edges || (bs < a && be > b))
+                    unsure = true; // the busy part may lie outside the column
+                else if (bs < a)
+                    covered = covered || bs + TimeNs(bk.coveredEnd) > a;
+                else
+                    covered = covered || bs + TimeNs(bk.firstCovered) < b;
             }
             if (bs >= a) // each bucket's count goes to the column holding its start
                 c.count += bk.count;
@@ -156,18 +202,38 @@ void RowSummary::columns(const RowView& row, TimeNs viewStart, double nsPerColum
                 c.rep = bk.rep;
             }
         }
-        if (wholeBusy) {
+        if (covered) {
             c.covered = true;
-        } else if (edgeBusy) { // the busy part may lie outside the column: ask the row
-            hint = firstEndingAfterFrom(row, hint, a);
-            c.covered = hint < n && row.start(hint) < b;
+        } else if (unsure) { // ask the row
+            c.covered = coveredExactly(a, b);
         }
         if (c.covered)
-            c.busy = float(std::min(1.0, busy / double(b - a)));
+            c.busy = float(std::min(1.0, busy * perColumn)); // b - a is nsPerColumn, +-1 ns
         else
             c = SummaryColumn{};
         a = b;
     }
+}
+
+void RowSummary::columns(const RowView& row, TimeNs viewStart, double nsPerColumn, int columnCount,
+                         int level, std::vector<SummaryColumn>& out) const {
+    std::uint32_t hint = 0; // columns move right, so each search starts where the last ended
+    auto exact = [&](TimeNs a, TimeNs b) {
+        hint = firstEndingAfterFrom(row, hint, a);
+        return hint < row.size() && row.start(hint) < b;
+    };
+    columnsWith(exact, viewStart, nsPerColumn, columnCount, level, out);
+}
+
+void RowSummary::columns(std::span<const TimeRange> intervals, TimeNs viewStart, double nsPerColumn,
+                         int columnCount, int level, std::vector<SummaryColumn>& out) const {
+    auto exact = [&](TimeNs a, TimeNs b) {
+        const auto it = std::lower_bound(
+            intervals.begin(), intervals.end(), a,
+            [](const TimeRange& r, TimeNs t) { return effectiveEnd(r.start, r.end) <= t; });
+        return it != intervals.end() && it->start < b;
+    };
+    columnsWith(exact, viewStart, nsPerColumn, columnCount, level, out);
 }
 
 std::size_t RowSummary::memoryBytes() const {

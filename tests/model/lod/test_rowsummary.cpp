@@ -64,9 +64,14 @@ TEST(RowSummary, BucketsMatchBruteForceOnRandomRows) {
                 const auto& buckets = s.level(l);
                 for (std::size_t j = 0; j < buckets.size(); ++j) {
                     const TimeNs bs = s.origin() + TimeNs(j) * w, be = bs + w;
-                    TimeNs busy = 0;
-                    for (TimeNs t = bs; t < be; ++t)
-                        busy += coversNs(row, t) ? 1 : 0;
+                    TimeNs busy = 0, firstNs = -1, lastNs = -1;
+                    for (TimeNs t = bs; t < be; ++t) {
+                        if (!coversNs(row, t))
+                            continue;
+                        ++busy;
+                        firstNs = firstNs < 0 ? t - bs : firstNs;
+                        lastNs = t - bs;
+                    }
                     std::uint32_t count = 0;
                     TimeNs bestCover = 0;
                     for (std::uint32_t k = 0; k < row.size(); ++k) {
@@ -80,6 +85,8 @@ TEST(RowSummary, BucketsMatchBruteForceOnRandomRows) {
                         total += count;
                     if (busy == 0)
                         continue;
+                    ASSERT_EQ(buckets[j].firstCovered, std::uint32_t(firstNs)) << l << " " << j;
+                    ASSERT_EQ(buckets[j].coveredEnd, std::uint32_t(lastNs + 1)) << l << " " << j;
                     // The colour of a busy bucket comes from an event covering it, at level 0
                     // the one covering most of it.
                     ASSERT_NE(buckets[j].rep, RowSummary::kNone);
