@@ -87,6 +87,8 @@ DeviceUtilization::DeviceUtilization(std::uint32_t deviceId, std::vector<TimeRan
     m_prefix.resize(m_busy.size() + 1, 0);
     for (std::size_t i = 0; i < m_busy.size(); ++i)
         m_prefix[i + 1] = m_prefix[i] + m_busy[i].duration();
+    if (m_busy.size() >= RowSummary::kMinEvents)
+        m_summary = RowSummary::build(m_busy);
 }
 
 TimeNs DeviceUtilization::busyTime(TimeNs a, TimeNs b) const {
@@ -110,6 +112,20 @@ std::vector<float> DeviceUtilization::busyFractions(TimeNs start, double nsPerBu
     std::vector<float> out(std::size_t(std::max(0, buckets)), 0.0f);
     if (nsPerBucket <= 0 || m_busy.empty())
         return out;
+    if (const auto level = m_summary.levelFor(nsPerBucket)) {
+        const TimeNs end = start + TimeNs(double(buckets) * nsPerBucket);
+        const auto from = std::lower_bound(m_busy.begin(), m_busy.end(), start,
+                                           [](const TimeRange& r, TimeNs t) { return r.end <= t; });
+        const auto to = std::lower_bound(from, m_busy.end(), end,
+                                         [](const TimeRange& r, TimeNs t) { return r.start < t; });
+        if (to - from > std::ptrdiff_t(kSummaryIntervalsPerBucket) * buckets) {
+            std::vector<SummaryColumn> cols;
+            m_summary.columns(m_busy, start, nsPerBucket, buckets, *level, cols);
+            for (std::size_t i = 0; i < cols.size(); ++i) // covered: never shown as idle
+                out[i] = cols[i].covered ? std::max(cols[i].busy, 1e-6f) : 0.0f;
+            return out;
+        }
+    }
     // Busy time before t, for t that never decrease: the interval cursor only moves forward, so
     // each bucket costs O(log of the intervals it holds) rather than O(log n).
     std::size_t next =

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "rowsummary.h"
 #include "types.h"
 
 #include <cstdint>
@@ -31,12 +32,18 @@ public:
     // Busy nanoseconds inside [a, b).
     TimeNs busyTime(TimeNs a, TimeNs b) const;
     // Busy fraction (0..1) of each of `buckets` consecutive windows of `nsPerBucket` from `start`.
+    // Exact, unless the windows hold more than kSummaryIntervalsPerBucket intervals on average:
+    // then it comes from the summary pyramid in O(buckets), windows start at
+    // start + floor(i * nsPerBucket), and each window is exact in whether it is zero and
+    // within two pyramid buckets of busy time otherwise.
     std::vector<float> busyFractions(TimeNs start, double nsPerBucket, int buckets) const;
+    static constexpr int kSummaryIntervalsPerBucket = 4;
 
 private:
     std::uint32_t m_deviceId = 0;
     std::vector<TimeRange> m_busy;
     std::vector<TimeNs> m_prefix; // m_prefix[i]: busy time of intervals before i
+    RowSummary m_summary;         // of m_busy, for strips zoomed far out
 };
 
 // One DeviceUtilization per GPU of the trace, in Trace::gpus() order. Built once per trace.

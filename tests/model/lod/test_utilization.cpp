@@ -4,6 +4,9 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <random>
+
 using namespace strobe;
 
 namespace {
@@ -71,4 +74,37 @@ TEST(Utilization, BuildsOnePerGpu) {
     ASSERT_EQ(all.size(), 2u);
     EXPECT_EQ(all[0].deviceId(), 0u);
     EXPECT_EQ(all[0].busy().size(), 3u);
+}
+
+TEST(Utilization, ZoomedOutFractionsComeFromTheSummaryAndKeepEveryBusyColumn) {
+    // 20,000 busy intervals with gaps, some long idle stretches: ~50 per column at 400 columns.
+    std::mt19937 rng(4);
+    std::uniform_int_distribution<TimeNs> len(1, 3'000), gap(1, 4'000), pause(0, 60);
+    std::vector<TimeRange> busy;
+    TimeNs t = -5'000'000;
+    for (int i = 0; i < 20'000; ++i) {
+        t += gap(rng) + (pause(rng) == 0 ? 2'000'000 : 0);
+        const TimeNs e = t + len(rng);
+        busy.push_back({t, e});
+        t = e;
+    }
+    const DeviceUtilization u(0, busy);
+    const TimeNs v0 = busy.front().start - 1'000, v1 = busy.back().end + 1'000;
+    const int cols = 400;
+    const double npc = double(v1 - v0) / cols;
+    const std::vector<float> f = u.busyFractions(v0, npc, cols);
+    ASSERT_EQ(f.size(), std::size_t(cols));
+    double total = 0;
+    int idle = 0;
+    for (int i = 0; i < cols; ++i) {
+        const TimeNs a = v0 + TimeNs(std::floor(i * npc)),
+                     b = v0 + TimeNs(std::floor((i + 1) * npc));
+        const TimeNs exact = u.busyTime(a, b);
+        ASSERT_EQ(f[std::size_t(i)] > 0.0f, exact > 0) << i;
+        idle += exact == 0 ? 1 : 0;
+        total += double(f[std::size_t(i)]) * double(b - a);
+    }
+    EXPECT_GT(idle, 5); // the pauses show as idle columns
+    const double want = double(u.busyTime(v0, v1));
+    EXPECT_NEAR(total, want, want * 0.01); // prorated edges move busy time, never lose it
 }
