@@ -158,9 +158,8 @@ const QString& LanePainter::eventName(std::uint32_t lane, std::uint32_t index) {
     return it.value();
 }
 
-QRgb LanePainter::classColor(const TimelinePalette& palette, std::uint32_t lane,
-                             std::uint32_t cls) {
-    auto& cache = m_classColors[lane];
+QRgb LanePainter::classColor(const TimelinePalette& palette, std::uint32_t lane, std::uint32_t cls,
+                             std::vector<ClassColor>& cache) {
     const std::span<const std::uint32_t> examples = m_lod->colorClasses(lane);
     if (cache.size() != examples.size())
         cache.assign(examples.size(), ClassColor{});
@@ -196,6 +195,29 @@ bool LanePainter::paintsFromSummary(const PaintContext& ctx, std::uint32_t lane,
     return summaryLevel(ctx, lane, row).has_value();
 }
 
+QRgb LanePainter::blend(QRgb under, QRgb over, int alpha) {
+    auto mix = [alpha](int b, int f) { return b + (f - b) * alpha / 255; };
+    return qRgb(mix(qRed(under), qRed(over)), mix(qGreen(under), qGreen(over)),
+                mix(qBlue(under), qBlue(over)));
+}
+
+QRgb* LanePainter::lineImage(int columns, int logicalHeight, qreal dpr) {
+    const int h = std::max(1, int(std::lround(logicalHeight * dpr)));
+    if (m_line.width() != columns || m_line.height() != h) {
+        m_line = QImage(columns, h, QImage::Format_RGB32);
+        m_line.setDevicePixelRatio(dpr);
+    }
+    return reinterpret_cast<QRgb*>(m_line.scanLine(0));
+}
+
+void LanePainter::blitLine(QPainter& p, int y) {
+    // The first line copied down the image, so the image is blitted, never scaled.
+    const auto bytes = std::size_t(m_line.width()) * sizeof(QRgb);
+    for (int line = 1; line < m_line.height(); ++line)
+        std::memcpy(m_line.scanLine(line), m_line.constScanLine(0), bytes);
+    p.drawImage(QPointF(0, y), m_line);
+}
+
 bool LanePainter::paintSummaryRow(QPainter& p, const PaintContext& ctx, const LayoutRow& row, int y,
                                   QColor background) {
     const auto level = summaryLevel(ctx, row.lane, row.row);
@@ -207,14 +229,9 @@ bool LanePainter::paintSummaryRow(QPainter& p, const PaintContext& ctx, const La
     s.columns(rv, ctx.view.start, ctx.nsPerPx / ctx.dpr, cols, *level, m_columns);
     // One device pixel per column, every covered column drawn: its representative event's
     // colour, washed like a folded run, stronger the busier the column (never below 45%).
-    // The line is copied down the row's height, so the image is blitted, never scaled.
-    const int h = std::max(1, int(std::lround((row.height - 2) * ctx.dpr)));
-    if (m_line.width() != cols || m_line.height() != h) {
-        m_line = QImage(cols, h, QImage::Format_RGB32);
-        m_line.setDevicePixelRatio(ctx.dpr);
-    }
-    auto* px = reinterpret_cast<QRgb*>(m_line.scanLine(0));
+    QRgb* px = lineImage(cols, row.height - 2, ctx.dpr);
     const QRgb bg = background.rgb();
+    std::vector<ClassColor>& classCache = m_classColors[row.lane];
     std::uint32_t lastRep = RowSummary::kNone;
     QRgb fg = 0;
     for (int i = 0; i < cols; ++i) {
@@ -225,17 +242,11 @@ bool LanePainter::paintSummaryRow(QPainter& p, const PaintContext& ctx, const La
         }
         if (c.rep != lastRep) { // long events span many columns: look their colour up once
             lastRep = c.rep;
-            fg = classColor(ctx.palette, row.lane, c.rep);
+            fg = classColor(ctx.palette, row.lane, c.rep, classCache);
         }
-        const int a = 115 + int(140.0f * c.busy); // of 255
-        auto mix = [a](int b, int f) { return b + (f - b) * a / 255; };
-        px[i] =
-            qRgb(mix(qRed(bg), qRed(fg)), mix(qGreen(bg), qGreen(fg)), mix(qBlue(bg), qBlue(fg)));
+        px[i] = blend(bg, fg, 115 + int(140.0f * c.busy));
     }
-    const auto bytes = std::size_t(cols) * sizeof(QRgb);
-    for (int line = 1; line < h; ++line)
-        std::memcpy(m_line.scanLine(line), px, bytes);
-    p.drawImage(QPointF(0, y + 1), m_line);
+    blitLine(p, y + 1);
     return true;
 }
 
@@ -322,41 +333,47 @@ void LanePainter::paintUtilization(QPainter& p, const PaintContext& ctx, const L
         return;
     }
     p.fillRect(QRect(0, y, ctx.width, row.height), ctx.palette.utilIdle);
-    // One busy fraction per device pixel column; runs of equal shade become one rect.
+    // One busy fraction per device pixel column, blended over the idle colour into one image
+    // line: any work in a column shows, at least 35% opaque, so short bursts stay visible.
     const int cols = std::max(1, int(std::ceil(ctx.width * ctx.dpr)));
     const double nsPerCol = ctx.nsPerPx / ctx.dpr;
     const std::vector<float> f = u->busyFractions(ctx.view.start, nsPerCol, cols);
-    const QColor busy = ctx.palette.utilBusy;
-    int runStart = 0, runShade = -1;
-    auto flush = [&](int end) {
-        if (runShade > 0) {
-            QColor c = busy;
-            c.setAlpha(runShade);
-            p.fillRect(
-                QRectF(runStart / ctx.dpr, y + 1, (end - runStart) / ctx.dpr, row.height - 2), c);
-        }
-    };
+    const QRgb idle = ctx.palette.utilIdle.rgb(), busy = ctx.palette.utilBusy.rgb();
+    QRgb* px = lineImage(cols, row.height - 2, ctx.dpr);
     for (int i = 0; i < cols; ++i) {
-        // Any work in a column shows: at least 35% opacity, so short bursts stay visible.
-        const int shade =
-            f[std::size_t(i)] <= 0.f ? 0 : int(90 + 165 * f[std::size_t(i)]) / 16 * 16;
-        if (shade != runShade) {
-            flush(i);
-            runStart = i;
-            runShade = shade;
-        }
+        const float v = f[std::size_t(i)];
+        px[i] = v <= 0.f ? idle : blend(idle, busy, int(90 + 165 * v));
     }
-    flush(cols);
+    blitLine(p, y + 1);
     // Idle stretches longer than the threshold: a marker band along the bottom, 1 px minimum.
+    // Zoomed out, thousands of gaps share a pixel: merge those that touch on screen and jump
+    // past the ones inside what is already drawn.
     const std::vector<TimeRange>& gaps = idleGaps(row.deviceId, ctx.idleThreshold);
-    auto first = std::lower_bound(gaps.begin(), gaps.end(), ctx.view.start,
-                                  [](const TimeRange& g, TimeNs t) { return g.end <= t; });
-    for (auto g = first; g != gaps.end() && g->start < ctx.view.end; ++g) {
+    auto firstEndingAfter = [&](auto from, TimeNs t) {
+        return std::lower_bound(from, gaps.end(), t,
+                                [](const TimeRange& g, TimeNs v) { return g.end <= v; });
+    };
+    auto flush = [&](double x0, double x1) {
+        p.fillRect(QRectF(x0, y + row.height - 5, x1 - x0, 4), ctx.palette.idleMark);
+    };
+    std::optional<std::pair<double, double>> run;
+    for (auto g = firstEndingAfter(gaps.begin(), ctx.view.start);
+         g != gaps.end() && g->start < ctx.view.end;) {
         const double x0 = ctx.snap(std::max(-1.0, ctx.map.toPx(g->start)));
         const double x1 =
             std::max(x0 + 1.0, ctx.snap(std::min(ctx.width + 1.0, ctx.map.toPx(g->end))));
-        p.fillRect(QRectF(x0, y + row.height - 5, x1 - x0, 4), ctx.palette.idleMark);
+        if (run && x0 <= run->second) {
+            run->second = std::max(run->second, x1);
+        } else {
+            if (run)
+                flush(run->first, run->second);
+            run = std::make_pair(x0, x1);
+        }
+        // The next gap that can still add pixels ends after the run's right edge.
+        g = firstEndingAfter(g + 1, ctx.map.toTime(run->second));
     }
+    if (run)
+        flush(run->first, run->second);
 }
 
 void LanePainter::paintProjectedRow(QPainter& p, const PaintContext& ctx, const LayoutRow& row,

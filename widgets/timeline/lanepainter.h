@@ -71,9 +71,19 @@ private:
     // Draws the row from its summary; false (nothing drawn) when the row does not qualify.
     bool paintSummaryRow(QPainter& p, const PaintContext& ctx, const LayoutRow& row, int y,
                          QColor background);
+    // One opaque line of `columns` device pixels, `logicalHeight` high, drawn by blitLine: the
+    // caller fills the returned first scan line.
+    QRgb* lineImage(int columns, int logicalHeight, qreal dpr);
+    void blitLine(QPainter& p, int y);
+    static QRgb blend(QRgb under, QRgb over, int alpha);
     // The colour of a lane's colour class (TimelineLod::colorClasses) washed towards the folded
     // grey, cached per class and paint.
-    QRgb classColor(const TimelinePalette& palette, std::uint32_t lane, std::uint32_t cls);
+    struct ClassColor {
+        std::uint64_t paint = 0; // m_paintCount when computed
+        QRgb rgb = 0;
+    };
+    QRgb classColor(const TimelinePalette& palette, std::uint32_t lane, std::uint32_t cls,
+                    std::vector<ClassColor>& cache);
     std::optional<int> summaryLevel(const PaintContext& ctx, std::uint32_t lane,
                                     std::uint16_t row) const;
     void paintUtilization(QPainter& p, const PaintContext& ctx, const LayoutRow& row, int y);
@@ -89,11 +99,7 @@ private:
     CacheKey m_key;
     std::unordered_map<std::uint64_t, std::vector<DrawItem>> m_rows;
     std::vector<SummaryColumn> m_columns; // scratch, one per device pixel column
-    QImage m_line;                        // one device pixel high, stretched over the row
-    struct ClassColor {
-        std::uint64_t paint = 0; // m_paintCount when computed
-        QRgb rgb = 0;
-    };
+    QImage m_line;                        // see lineImage
     std::unordered_map<std::uint32_t, std::vector<ClassColor>> m_classColors; // per lane
     std::uint64_t m_paintCount = 0;
     const std::vector<ProjectedNvtxLane>* m_projected = nullptr;
