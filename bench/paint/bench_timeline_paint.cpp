@@ -5,9 +5,10 @@
 // full zoom-out frames while the level-of-detail data is still being built on its worker (rows
 // fold with foldRuns meanwhile), then waits for it and reports how long the build took.
 //
-//   bench_timeline_paint [events=1000000] [--png out.png]
+//   bench_timeline_paint [events=1000000] [--png out.png] [--trace FILE]
 #include "timelineview.h"
 #include "tracebuilder.h"
+#include "traceloader.h"
 #include "viewstate.h"
 
 #include <QApplication>
@@ -110,17 +111,29 @@ int main(int argc, char** argv) {
         qputenv("QT_QPA_PLATFORM", "offscreen");
     QApplication app(argc, argv);
     std::uint64_t events = 1'000'000;
-    QString png;
+    QString png, file;
     for (int i = 1; i < argc; ++i) {
         const QString a = QString::fromLocal8Bit(argv[i]);
         if (a == QStringLiteral("--png") && i + 1 < argc)
             png = QString::fromLocal8Bit(argv[++i]);
+        else if (a == QStringLiteral("--trace") && i + 1 < argc)
+            file = QString::fromLocal8Bit(argv[++i]);
         else
             events = a.toULongLong();
     }
     QElapsedTimer timer;
     timer.start();
-    std::shared_ptr<const Trace> trace = buildTrace(events, 42);
+    std::shared_ptr<const Trace> trace;
+    if (file.isEmpty()) {
+        trace = buildTrace(events, 42);
+    } else {
+        LoadResult r = loadTrace(file);
+        if (!r.ok()) {
+            std::fprintf(stderr, "%s\n", qPrintable(r.error));
+            return 1;
+        }
+        trace = std::move(r.trace);
+    }
     std::size_t total = 0;
     for (const Lane& l : trace->lanes())
         total += l.size();
