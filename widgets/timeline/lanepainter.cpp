@@ -280,6 +280,16 @@ void LanePainter::paint(QPainter& p, const PaintContext& ctx) {
     }
 }
 
+QColor LanePainter::itemColor(const TimelinePalette& palette, std::uint32_t lane, const RowView& rv,
+                              const DrawItem& it) {
+    QColor c = eventColor(palette, lane, rv.laneIndex(it.first + it.count / 2));
+    if (it.isFolded) { // folded runs: the middle event's hue, washed towards grey
+        const QColor f = palette.folded;
+        c = QColor((c.red() + f.red()) / 2, (c.green() + f.green()) / 2, (c.blue() + f.blue()) / 2);
+    }
+    return c;
+}
+
 void LanePainter::paintLaneRow(QPainter& p, const PaintContext& ctx, const LayoutRow& row, int y) {
     const bool alternate = (row.y / LaneLayout::kRowHeight) % 2;
     if (alternate)
@@ -293,17 +303,29 @@ void LanePainter::paintLaneRow(QPainter& p, const PaintContext& ctx, const Layou
     const QFontMetrics fm(ctx.font);
     const double top = y + 1, h = row.height - 2;
     const int textBase = y + (row.height + fm.ascent() - fm.descent()) / 2;
+    // Many items (a row folded at a middle zoom): colour one image line and blit it, as
+    // fillRect per item costs more than the folding; labels still go on top, per item.
+    const bool asLine = items.size() > kLineItems;
+    if (asLine) {
+        const int cols = std::max(1, int(std::ceil(ctx.width * ctx.dpr)));
+        QRgb* px = lineImage(cols, row.height - 2, ctx.dpr);
+        std::fill(px, px + cols,
+                  (alternate ? ctx.palette.rowAlternate : ctx.palette.background).rgb());
+        for (const DrawItem& it : items) {
+            const int d0 = std::clamp(int(std::floor(it.x0 * ctx.dpr + 0.5)), 0, cols);
+            const int d1 =
+                std::clamp(std::max(int(std::floor(it.x1 * ctx.dpr + 0.5)), d0 + 1), 0, cols);
+            const QColor c = itemColor(ctx.palette, row.lane, rv, it);
+            std::fill(px + d0, px + d1, c.rgb());
+        }
+        blitLine(p, y + 1);
+    }
     for (const DrawItem& it : items) {
         const double x0 = ctx.snap(it.x0);
         const double x1 = std::max(ctx.snap(it.x1), x0 + 1.0);
         const std::uint32_t mid = rv.laneIndex(it.first + it.count / 2);
-        QColor c = eventColor(ctx.palette, row.lane, mid);
-        if (it.isFolded) { // folded runs: the middle event's hue, washed towards grey
-            const QColor f = ctx.palette.folded;
-            c = QColor((c.red() + f.red()) / 2, (c.green() + f.green()) / 2,
-                       (c.blue() + f.blue()) / 2);
-        }
-        p.fillRect(QRectF(x0, top, x1 - x0, h), c);
+        if (!asLine)
+            p.fillRect(QRectF(x0, top, x1 - x0, h), itemColor(ctx.palette, row.lane, rv, it));
         const double vis0 = std::max(0.0, x0), vis1 = std::min(double(ctx.width), x1);
         if (it.isFolded || vis1 - vis0 < kLabelMinPx)
             continue;

@@ -31,6 +31,8 @@ class LanePainter {
 public:
     // Minimum width of an unfolded event; narrower runs fold (see foldRuns).
     static constexpr double kMinPx = 3.0;
+    // A folded row with more items than this is coloured into one image line and blitted.
+    static constexpr std::size_t kLineItems = 96;
     // Above this many visible events per pixel column on average, a row paints from its summary.
     static constexpr std::uint32_t kSummaryEventsPerPx = 4;
 
@@ -76,6 +78,9 @@ private:
     QRgb* lineImage(int columns, int logicalHeight, qreal dpr);
     void blitLine(QPainter& p, int y);
     static QRgb blend(QRgb under, QRgb over, int alpha);
+    // A draw item's colour: its middle event's, washed towards grey when folded.
+    QColor itemColor(const TimelinePalette& palette, std::uint32_t lane, const RowView& rv,
+                     const DrawItem& it);
     // The colour of a lane's colour class (TimelineLod::colorClasses) washed towards the folded
     // grey, cached per class and paint.
     struct ClassColor {
