@@ -165,8 +165,10 @@ int main(int argc, char** argv) {
     if (!pending.empty())
         report("zoom-out, LOD pending", pending);
     view.waitForLevelOfDetail();
-    std::printf("level of detail (row summaries, utilisation) ready %.0f ms after the view\n",
-                double(timer.elapsed()));
+    std::printf("level of detail (row summaries, utilisation) ready %.0f ms after the view, "
+                "summaries %.1f MB (%.2f B/event)\n",
+                double(timer.elapsed()), double(view.levelOfDetailBytes()) / 1e6,
+                double(view.levelOfDetailBytes()) / double(std::max<std::size_t>(1, total)));
     std::vector<double> zoomOut;
     for (int i = 0; i < 50; ++i) {
         state.setVisibleRange({all.start, all.end + i}, false); // new key: cold geometry cache

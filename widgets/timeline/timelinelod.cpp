@@ -40,6 +40,18 @@ std::span<const std::uint32_t> TimelineLod::colorClasses(std::uint32_t lane) con
     return m_classes[lane];
 }
 
+std::size_t TimelineLod::memoryBytes() const {
+    std::size_t bytes = 0;
+    for (std::size_t lane = 0; lane < m_rows.size(); ++lane) {
+        if (!m_laneReady[lane].load(std::memory_order_acquire))
+            continue;
+        for (const RowSummary& r : m_rows[lane])
+            bytes += r.memoryBytes();
+        bytes += m_classes[lane].capacity() * sizeof(std::uint32_t);
+    }
+    return bytes;
+}
+
 const std::vector<DeviceUtilization>* TimelineLod::utilization() const {
     return m_utilReady.load(std::memory_order_acquire) ? &m_util : nullptr;
 }

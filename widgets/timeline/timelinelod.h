@@ -37,6 +37,8 @@ public:
     // One DeviceUtilization per GPU (Trace::gpus() order); nullptr until built.
     const std::vector<DeviceUtilization>* utilization() const;
     bool isComplete() const { return m_complete.load(std::memory_order_acquire); }
+    // Bytes held by the summaries built so far (utilisation's busy intervals not counted).
+    std::size_t memoryBytes() const;
 
     // Worker side, called once: summaries (biggest lanes first), then utilisation. Stops early
     // once `cancelled` is true; `progress` runs on the worker after each stage.

@@ -123,6 +123,10 @@ void TimelineView::waitForLevelOfDetail() {
     repaintAll();
 }
 
+std::size_t TimelineView::levelOfDetailBytes() const {
+    return m_lod ? m_lod->memoryBytes() : 0;
+}
+
 bool TimelineView::rowPaintsFromSummary(std::uint32_t lane, std::uint16_t row) const {
     return m_painter.paintsFromSummary(makeContext(canvasSize(), 1.0), lane, row);
 }

@@ -106,6 +106,8 @@ public:
     bool isLevelOfDetailReady() const;
     // Blocks until the worker is done (tests and benchmarks), then repaints.
     void waitForLevelOfDetail();
+    // Bytes of level-of-detail data built so far for the current trace.
+    std::size_t levelOfDetailBytes() const;
     // True when (lane, row) is drawn from its summary at the current view and canvas width.
     bool rowPaintsFromSummary(std::uint32_t lane, std::uint16_t row) const;
 
