@@ -87,19 +87,26 @@ static QString kindLabel(LaneKind kind) {
     return {};
 }
 
-QString Trace::laneLabel(std::uint32_t laneIdx) const {
+QString Trace::gpuLabel(std::uint32_t deviceId) const {
+    const GpuInfo* g = gpuById(deviceId);
+    QString s = QStringLiteral("GPU ") % QString::number(deviceId);
+    if (g && g->name != kNoString)
+        s = s % QStringLiteral(" (") % string(g->name) % u')';
+    return s;
+}
+
+QString Trace::laneKindLabel(std::uint32_t laneIdx) const {
     const Lane& l = m_lanes[laneIdx];
     QString kind = kindLabel(l.kind());
     if ((l.kind() == LaneKind::Nvtx || l.kind() == LaneKind::NvtxStartEnd) &&
         l.domain() != kNoString)
         kind = kind % QStringLiteral(" (") % string(l.domain()) % u')';
-    auto gpuLabel = [&](std::uint32_t deviceId) {
-        const GpuInfo* g = gpuById(deviceId);
-        QString s = QStringLiteral("GPU ") % QString::number(deviceId);
-        if (g && g->name != kNoString)
-            s = s % QStringLiteral(" (") % string(g->name) % u')';
-        return s;
-    };
+    return kind;
+}
+
+QString Trace::laneLabel(std::uint32_t laneIdx) const {
+    const Lane& l = m_lanes[laneIdx];
+    const QString kind = laneKindLabel(laneIdx);
     switch (l.kind()) {
     case LaneKind::CudaApi:
     case LaneKind::Osrt:

@@ -87,8 +87,13 @@ public:
     // The launching API call of a GPU operation, or the GPU operation of an API call.
     EventRef partnerOf(EventRef ref) const;
 
-    // Label shown in the lane header and by `strobe-cli info`.
+    // Label shown in the lane header and by `strobe-cli info`: owner and kind,
+    // "python [4242] / CUDA API", "GPU 0 (NVIDIA H100) / Stream 7 / Kernels".
     QString laneLabel(std::uint32_t lane) const;
+    // The kind part alone: "CUDA API", "NVTX (MPI)", "Kernels".
+    QString laneKindLabel(std::uint32_t lane) const;
+    // "GPU 0 (NVIDIA H100 80GB HBM3)", or "GPU 0" when the export did not name it.
+    QString gpuLabel(std::uint32_t deviceId) const;
     // API names without the runtime's `_vNNNN` suffix ("cudaLaunchKernel_v7000" ->
     // "cudaLaunchKernel").
     static QString stripApiVersionSuffix(const QString& name);

@@ -9,43 +9,6 @@
 
 namespace strobe {
 
-namespace {
-QString laneKindLabel(const Trace& t, const Lane& l) {
-    QString s;
-    switch (l.kind()) {
-    case LaneKind::CudaApi:
-        return QStringLiteral("CUDA API");
-    case LaneKind::Osrt:
-        return QStringLiteral("OS runtime");
-    case LaneKind::Nvtx:
-        s = QStringLiteral("NVTX");
-        break;
-    case LaneKind::NvtxStartEnd:
-        s = QStringLiteral("NVTX start/end");
-        break;
-    case LaneKind::Kernels:
-        return QStringLiteral("Kernels");
-    case LaneKind::Memcpy:
-        return QStringLiteral("Memcpy");
-    case LaneKind::Memset:
-        return QStringLiteral("Memset");
-    case LaneKind::Uvm:
-        return QStringLiteral("Unified memory");
-    }
-    if (l.domain() != kNoString)
-        s = s % QStringLiteral(" (") % t.string(l.domain()) % u')';
-    return s;
-}
-
-QString gpuLabel(const Trace& t, std::uint32_t deviceId) {
-    const GpuInfo* g = t.gpuById(deviceId);
-    QString s = QStringLiteral("GPU ") % QString::number(deviceId);
-    if (g && g->name != kNoString)
-        s = s % QStringLiteral(" (") % t.string(g->name) % u')';
-    return s;
-}
-} // namespace
-
 void LaneLayout::setTrace(const Trace* trace) {
     m_trace = trace;
     m_hidden.clear();
@@ -92,7 +55,7 @@ void LaneLayout::buildGroups() {
     };
     auto gpuGroup = [&](std::uint32_t deviceId) {
         const std::uint32_t g =
-            group(GroupKind::Gpu, deviceId, std::nullopt, [&] { return gpuLabel(t, deviceId); });
+            group(GroupKind::Gpu, deviceId, std::nullopt, [&] { return t.gpuLabel(deviceId); });
         m_groups[g].deviceId = deviceId;
         return g;
     };
@@ -126,8 +89,8 @@ void LaneLayout::buildGroups() {
             const StreamInfo& s = t.streams()[l.owner()];
             const std::uint32_t gpu = gpuGroup(s.deviceId);
             g = group(GroupKind::Stream, l.owner(), gpu, [&]() -> QString {
-                return gpuLabel(t, s.deviceId) % QStringLiteral(" / Stream ") %
-                       QString::number(s.streamId);
+                // Under its GPU's header, the stream's number says it all.
+                return QStringLiteral("Stream ") % QString::number(s.streamId);
             });
             break;
         }
@@ -216,9 +179,9 @@ void LaneLayout::appendLane(std::uint32_t lane, std::uint32_t group, int indent,
         row.row = r;
         row.pinned = pinned;
         if (r == 0) {
-            row.label = laneKindLabel(*m_trace, l);
+            row.label = m_trace->laneKindLabel(lane);
             if (pinned) // out of its tree: say whose lane it is
-                row.label = m_groups[group].label % QStringLiteral(" / ") % row.label;
+                row.label = m_trace->laneLabel(lane);
         }
         out.push_back(std::move(row));
         y += kRowHeight;
