@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
 // The live layer of the lane canvas, drawn over the cached lane geometry on every paint.
-#include "rulerticks.h"
 #include "timelineview.h"
 #include "trace.h"
 #include "viewstate.h"
 
+#include <QFontMetricsF>
 #include <QPainter>
 #include <QPainterPath>
 #include <QStringBuilder>
@@ -30,7 +30,8 @@ void arrowHead(QPainter& p, QPointF from, QPointF to, const QColor& c) {
 }
 
 // A small triangle at the canvas edge pointing towards an event that is off screen.
-void offscreenIndicator(QPainter& p, const PaintContext& ctx, QRectF target, const QColor& c) {
+void offscreenIndicator(QPainter& p, const PaintContext& ctx, QRectF target, const QColor& c,
+                        const QString& name) {
     const double cx = std::clamp(target.center().x(), 10.0, ctx.width - 10.0);
     const double cy = std::clamp(target.center().y(), 10.0, ctx.height - 10.0);
     const QPointF at(cx, cy);
@@ -40,10 +41,17 @@ void offscreenIndicator(QPainter& p, const PaintContext& ctx, QRectF target, con
         return;
     dir /= n;
     arrowHead(p, at - dir * 12, at + dir * 4, c);
+    // The partner's name on a plate of its own, so it never mixes with the bars' labels.
+    const QFontMetricsF fm(p.font());
+    const QString text = fm.elidedText(name, Qt::ElideRight, 220);
+    const double w = fm.horizontalAdvance(text) + 8, h = fm.height() + 2;
+    const double x = std::clamp(dir.x() > 0.5 ? cx - 16 - w : cx + 10, 2.0, ctx.width - w - 2);
+    const QRectF plate(x, std::clamp(cy - h / 2, 0.0, ctx.height - h), w, h);
     p.setPen(c);
-    const QString text = QStringLiteral("partner");
-    const double tx = dir.x() > 0.5 ? cx - 60 : cx + 8;
-    p.drawText(QPointF(std::clamp(tx, 2.0, ctx.width - 60.0), cy + 4), text);
+    p.setBrush(ctx.palette.background);
+    p.drawRoundedRect(plate, 3, 3);
+    p.setPen(ctx.palette.text);
+    p.drawText(plate, Qt::AlignCenter, text);
 }
 } // namespace
 
@@ -83,10 +91,12 @@ void TimelineView::paintOverlay(QPainter& p, const PaintContext& ctx) const {
                 arrowHead(p, from, to, ctx.palette.partner);
             }
             if (!canvasRect.intersects(*partRect))
-                offscreenIndicator(p, ctx, *partRect, ctx.palette.partner);
+                offscreenIndicator(p, ctx, *partRect, ctx.palette.partner,
+                                   t->string(t->lane(partner.lane).nameId(partner.index)));
         } else if (selRect && !partRect) {
             // The partner's row is collapsed or hidden: point up or down at its group.
-            offscreenIndicator(p, ctx, selRect->translated(0, -ctx.height), ctx.palette.partner);
+            offscreenIndicator(p, ctx, selRect->translated(0, -ctx.height), ctx.palette.partner,
+                               t->string(t->lane(partner.lane).nameId(partner.index)));
         }
     }
 
