@@ -168,8 +168,9 @@ TEST(LaneCompression, RowsPartitionTheEvents) {
         for (std::uint32_t k = 0; k < row.size(); ++k) {
             ++seen[row.laneIndex(k)];
             EXPECT_EQ(l.row(row.laneIndex(k)), r);
-            if (k > 0)
+            if (k > 0) {
                 EXPECT_LE(effectiveEnd(row.start(k - 1), row.end(k - 1)), row.start(k));
+            }
         }
     }
     EXPECT_TRUE(std::all_of(seen.begin(), seen.end(), [](int n) { return n == 1; }));
