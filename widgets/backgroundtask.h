@@ -51,6 +51,10 @@ private:
         std::atomic<quint64> current{0};
     };
     bool isCurrent(quint64 generation) const { return generation == m_generation; }
+    // Queues `deliver` to run on the GUI thread, one delivery per pass of the event loop, so
+    // that results finishing together (every panel after a new trace) never add up to one
+    // long stall; dropped if this task is destroyed first.
+    void deliverSoon(std::function<void()> deliver);
 
     std::shared_ptr<Shared> m_shared;
     quint64 m_generation = 0;
@@ -80,11 +84,13 @@ void BackgroundTask::start(Compute compute, Deliver deliver) {
         QMetaObject::invokeMethod(
             owner,
             [owner, job, result, generation] {
-                if (!owner->isCurrent(generation))
-                    return;
-                owner->m_running = false;
-                job->second(std::move(*result));
-                emit owner->finished();
+                owner->deliverSoon([owner, job, result, generation] {
+                    if (!owner->isCurrent(generation))
+                        return;
+                    owner->m_running = false;
+                    job->second(std::move(*result));
+                    emit owner->finished();
+                });
             },
             Qt::QueuedConnection);
     });
