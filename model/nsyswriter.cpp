@@ -520,6 +520,10 @@ struct Writer::Impl {
             fail((std::string("inserting into ") + t.name()).c_str());
     }
 
+    // Writes the shared leading columns of a kernel, memcpy, memset or sync row (greenContextId
+    // is left to the caller) and notes the row's context.
+    template <typename Row> void writeActivityHead(Table& t, const Row& r);
+
     void noteContext(std::uint32_t pid, std::uint32_t contextId, std::uint32_t deviceId) {
         const std::pair key{pid, contextId};
         if (key == lastContext)
@@ -611,6 +615,32 @@ void Writer::addStream(const StreamRow& r) {
     d->streams.push_back(r);
 }
 
+// The leading columns every CUPTI activity table shares (kernel, memcpy, memset, sync), at the
+// same positions in each.
+enum ActivityHeadCol {
+    A_start,
+    A_end,
+    A_deviceId,
+    A_contextId,
+    A_greenContextId,
+    A_streamId,
+    A_correlationId,
+    A_globalPid
+};
+static_assert(K_globalPid == A_globalPid && C_globalPid == A_globalPid &&
+              S_globalPid == A_globalPid && Y_globalPid == A_globalPid);
+
+template <typename Row> void Writer::Impl::writeActivityHead(Table& t, const Row& r) {
+    noteContext(r.pid, r.contextId, r.deviceId);
+    t.i64(A_start, r.start);
+    t.i64(A_end, r.end);
+    t.i64(A_deviceId, r.deviceId);
+    t.i64(A_contextId, r.contextId);
+    t.i64(A_streamId, r.streamId);
+    t.opt(A_correlationId, r.correlationId);
+    t.i64(A_globalPid, globalPid(r.pid));
+}
+
 void Writer::addKernel(const KernelRow& r) {
     Table& t = d->kernels;
     if (!d->begin(t))
@@ -618,15 +648,8 @@ void Writer::addKernel(const KernelRow& r) {
     const std::int64_t shortId = d->intern(r.shortName);
     const std::int64_t demangledId = r.demangledName.empty() ? shortId : d->intern(r.demangledName);
     const std::int64_t mangledId = r.mangledName.empty() ? shortId : d->intern(r.mangledName);
-    d->noteContext(r.pid, r.contextId, r.deviceId);
-    t.i64(K_start, r.start);
-    t.i64(K_end, r.end);
-    t.i64(K_deviceId, r.deviceId);
-    t.i64(K_contextId, r.contextId);
+    d->writeActivityHead(t, r);
     t.i64(K_greenContextId, 0);
-    t.i64(K_streamId, r.streamId);
-    t.opt(K_correlationId, r.correlationId);
-    t.i64(K_globalPid, globalPid(r.pid));
     t.i64(K_demangledName, demangledId);
     t.i64(K_shortName, shortId);
     t.i64(K_mangledName, mangledId);
@@ -663,15 +686,8 @@ void Writer::addMemcpy(const MemcpyRow& r) {
     Table& t = d->memcpys;
     if (!d->begin(t))
         return;
-    d->noteContext(r.pid, r.contextId, r.deviceId);
-    t.i64(C_start, r.start);
-    t.i64(C_end, r.end);
-    t.i64(C_deviceId, r.deviceId);
-    t.i64(C_contextId, r.contextId);
+    d->writeActivityHead(t, r);
     t.i64(C_greenContextId, 0);
-    t.i64(C_streamId, r.streamId);
-    t.opt(C_correlationId, r.correlationId);
-    t.i64(C_globalPid, globalPid(r.pid));
     t.i64(C_bytes, std::int64_t(r.bytes));
     t.i64(C_copyKind, r.copyKind);
     t.i64(C_srcKind, r.srcKind);
@@ -696,15 +712,8 @@ void Writer::addMemset(const MemsetRow& r) {
     Table& t = d->memsets;
     if (!d->begin(t))
         return;
-    d->noteContext(r.pid, r.contextId, r.deviceId);
-    t.i64(S_start, r.start);
-    t.i64(S_end, r.end);
-    t.i64(S_deviceId, r.deviceId);
-    t.i64(S_contextId, r.contextId);
+    d->writeActivityHead(t, r);
     t.i64(S_greenContextId, 0);
-    t.i64(S_streamId, r.streamId);
-    t.opt(S_correlationId, r.correlationId);
-    t.i64(S_globalPid, globalPid(r.pid));
     t.i64(S_value, r.value);
     t.i64(S_bytes, std::int64_t(r.bytes));
     t.i64(S_memKind, r.memKind);
@@ -729,14 +738,7 @@ void Writer::addSync(const SyncRow& r) {
     Table& t = d->syncs;
     if (!d->begin(t))
         return;
-    d->noteContext(r.pid, r.contextId, r.deviceId);
-    t.i64(Y_start, r.start);
-    t.i64(Y_end, r.end);
-    t.i64(Y_deviceId, r.deviceId);
-    t.i64(Y_contextId, r.contextId);
-    t.i64(Y_streamId, r.streamId);
-    t.opt(Y_correlationId, r.correlationId);
-    t.i64(Y_globalPid, globalPid(r.pid));
+    d->writeActivityHead(t, r);
     t.i64(Y_syncType, r.syncType);
     t.i64(Y_eventId, r.eventId);
     d->finish(t);
