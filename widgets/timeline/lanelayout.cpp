@@ -101,9 +101,14 @@ void LaneLayout::buildGroups() {
         m_groups[g].lanes.push_back(li);
         m_laneGroup[li] = g;
     }
-    // GPUs without events still get a header and a (fully idle) utilisation strip.
+    // GPUs without events still get a header and a (fully idle) utilisation strip, but count as
+    // of no interest: "hide idle" drops them with the threads that did nothing.
     for (const GpuInfo& gpu : t.gpus())
         gpuGroup(gpu.id);
+    for (LaneGroup& g : m_groups) {
+        if (g.kind == GroupKind::Gpu)
+            g.interesting = !g.lanes.empty() || !g.children.empty();
+    }
 }
 
 void LaneLayout::setExpanded(std::uint32_t group, bool expanded) {

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "lanelayout.h"
 #include "synthtraces.h"
+#include "tracebuilder.h"
 
 #include <gtest/gtest.h>
 
@@ -82,6 +83,34 @@ TEST(LaneLayout, HideIdleDropsThreadsWithoutEventsOfInterest) {
     EXPECT_EQ(layout.rows().size(), before - 2); // "poller [101]" and its OS runtime lane
     for (const auto& r : layout.rows())
         EXPECT_NE(r.label, QStringLiteral("poller [101]"));
+}
+
+TEST(LaneLayout, HideIdleDropsGpusThatDidNothing) {
+    TraceBuilder b(QStringLiteral("two gpus")); // work on GPU 0 only
+    GpuInfo busy, idle;
+    busy.id = 0;
+    idle.id = 1;
+    b.addGpu(busy);
+    b.addGpu(idle);
+    KernelConfig k;
+    k.shortName = b.intern("k");
+    b.addKernel(1, 0, 1, 7, 0, 100, k, std::nullopt, std::nullopt);
+    auto trace = b.finish();
+    LaneLayout layout;
+    layout.setTrace(trace.get());
+    auto hasGpu1 = [&] {
+        for (const auto& r : layout.rows())
+            if (r.label == QStringLiteral("GPU 1"))
+                return true;
+        return false;
+    };
+    EXPECT_TRUE(hasGpu1()) << "shown, fully idle, by default";
+    layout.setHideIdle(true);
+    EXPECT_FALSE(hasGpu1());
+    bool gpu0 = false;
+    for (const auto& r : layout.rows())
+        gpu0 |= r.label == QStringLiteral("GPU 0");
+    EXPECT_TRUE(gpu0);
 }
 
 TEST(LaneLayout, HiddenAndPinnedLanes) {
