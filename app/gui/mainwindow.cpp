@@ -97,10 +97,6 @@ void MainWindow::buildMenus() {
     undo->setShortcut(QKeySequence(Qt::Key_Backspace));
     undo->setShortcutContext(Qt::WidgetWithChildrenShortcut);
     m_viewMenu->addAction(tr("Idle-Gap &Threshold…"), this, &MainWindow::chooseIdleThreshold);
-    QAction* hideIdle =
-        m_viewMenu->addAction(tr("&Hide Threads and GPUs Without CUDA or NVTX Work"));
-    hideIdle->setCheckable(true);
-    connect(hideIdle, &QAction::toggled, m_timeline, &TimelineView::setHideIdleLanes);
     QAction* projected = m_viewMenu->addAction(tr("&NVTX Projected onto GPU"));
     projected->setCheckable(true);
     connect(projected, &QAction::toggled, m_timeline, &TimelineView::setShowProjectedNvtx);
