@@ -627,8 +627,8 @@ enum ActivityHeadCol {
     A_correlationId,
     A_globalPid
 };
-static_assert(K_globalPid == A_globalPid && C_globalPid == A_globalPid &&
-              S_globalPid == A_globalPid && Y_globalPid == A_globalPid);
+static_assert(int(K_globalPid) == int(A_globalPid) && int(C_globalPid) == int(A_globalPid) &&
+              int(S_globalPid) == int(A_globalPid) && int(Y_globalPid) == int(A_globalPid));
 
 template <typename Row> void Writer::Impl::writeActivityHead(Table& t, const Row& r) {
     noteContext(r.pid, r.contextId, r.deviceId);
