@@ -221,46 +221,28 @@ void Recorder::noteStream(std::uint32_t contextId, std::uint32_t streamId, std::
     m_streams.insert((std::uint64_t(contextId) << 32) | streamId);
 }
 
+template <typename Row> void Recorder::addGpuRow(Row& row, void (nsys::Writer::*add)(const Row&)) {
+    if (!recording())
+        return;
+    row.pid = m_pid;
+    row.start -= m_config.startMonotonicNs;
+    row.end -= m_config.startMonotonicNs;
+    std::lock_guard lock(m_mutex);
+    if (!ensureWriter())
+        return;
+    noteStream(row.contextId, row.streamId, row.deviceId);
+    (m_writer.get()->*add)(row);
+    ++m_rows;
+}
+
 void Recorder::addKernel(nsys::KernelRow row) {
-    if (!recording())
-        return;
-    row.pid = m_pid;
-    row.start -= m_config.startMonotonicNs;
-    row.end -= m_config.startMonotonicNs;
-    std::lock_guard lock(m_mutex);
-    if (!ensureWriter())
-        return;
-    noteStream(row.contextId, row.streamId, row.deviceId);
-    m_writer->addKernel(row);
-    ++m_rows;
+    addGpuRow(row, &nsys::Writer::addKernel);
 }
-
 void Recorder::addMemcpy(nsys::MemcpyRow row) {
-    if (!recording())
-        return;
-    row.pid = m_pid;
-    row.start -= m_config.startMonotonicNs;
-    row.end -= m_config.startMonotonicNs;
-    std::lock_guard lock(m_mutex);
-    if (!ensureWriter())
-        return;
-    noteStream(row.contextId, row.streamId, row.deviceId);
-    m_writer->addMemcpy(row);
-    ++m_rows;
+    addGpuRow(row, &nsys::Writer::addMemcpy);
 }
-
 void Recorder::addMemset(nsys::MemsetRow row) {
-    if (!recording())
-        return;
-    row.pid = m_pid;
-    row.start -= m_config.startMonotonicNs;
-    row.end -= m_config.startMonotonicNs;
-    std::lock_guard lock(m_mutex);
-    if (!ensureWriter())
-        return;
-    noteStream(row.contextId, row.streamId, row.deviceId);
-    m_writer->addMemset(row);
-    ++m_rows;
+    addGpuRow(row, &nsys::Writer::addMemset);
 }
 
 void Recorder::addApiCall(nsys::ApiCallRow row) {

@@ -69,6 +69,8 @@ private:
     bool ensureWriter();     // under m_mutex
     void writeDriverCalls(); // under m_mutex
     void noteStream(std::uint32_t contextId, std::uint32_t streamId, std::uint32_t deviceId);
+    // Kernels, memcpys and memsets: session-relative times, then one locked write.
+    template <typename Row> void addGpuRow(Row& row, void (nsys::Writer::*add)(const Row&));
 
     CaptureConfig m_config;
     std::uint32_t m_pid = 0;
