@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "captureoptions.h"
+#include "capture/captureoptions.h"
 
 #include <cerrno>
 #include <cmath>

@@ -2,9 +2,9 @@
 // CUDA side of libstrobe-inject.so: the driver calls InitializeInjection (CUDA_INJECTION64_PATH)
 // during cuInit; we enable CUPTI activity records and turn each completed buffer into trace rows.
 
-#include "cudacheck.h"
-#include "kernelnames.h"
-#include "recorder.h"
+#include "capture/cudacheck.h"
+#include "capture/kernelnames.h"
+#include "capture/recorder.h"
 
 #include <cstdio>
 #include <cstdlib>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "kernelnames.h"
+#include "capture/kernelnames.h"
 
 #include <cstdlib>
 #include <cxxabi.h>

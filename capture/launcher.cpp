@@ -2,7 +2,7 @@
 // strobe-capture: runs a program with libstrobe-inject.so injected through the CUDA and NVTX
 // injection variables, forwards SIGINT/SIGTERM, and passes the program's exit status through.
 
-#include "captureoptions.h"
+#include "capture/captureoptions.h"
 
 #include <cerrno>
 #include <csignal>

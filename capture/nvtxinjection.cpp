@@ -5,7 +5,7 @@
 // on another thread); finished ranges, marks and metadata rows go to the recorder as nsys
 // NVTX_EVENTS rows.
 
-#include "recorder.h"
+#include "capture/recorder.h"
 
 #define NVTX_NO_IMPL
 #include <nvtx3/nvToolsExt.h>

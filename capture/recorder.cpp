@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-#include "recorder.h"
+#include "capture/recorder.h"
 
-#include "captureoptions.h"
+#include "capture/captureoptions.h"
 
 #include <algorithm>
 #include <cerrno>

@@ -9,7 +9,7 @@
 // Timestamps handed to the add* functions are absolute CLOCK_MONOTONIC nanoseconds; the recorder
 // shifts them so that t = 0 is the launcher's start, like nsys's session time.
 
-#include "nsyswriter.h"
+#include "formats/nsys/writer/nsyswriter.h"
 
 #include <atomic>
 #include <cstdint>

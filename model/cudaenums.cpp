@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "cudaenums.h"
+#include "model/cudaenums.h"
 
 #include <array>
 

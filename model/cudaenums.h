@@ -4,7 +4,7 @@
 // Labels of the CUDA/CUPTI enumerations the nsys export stores as integers. 2.x exports have no
 // ENUM_* tables and the values have been stable since, so Strobe carries its own copy.
 
-#include "records.h"
+#include "model/records.h"
 
 #include <QString>
 

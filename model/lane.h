@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "intervalindex.h"
-#include "types.h"
+#include "model/intervalindex.h"
+#include "model/types.h"
 
 #include <algorithm>
 #include <compare>

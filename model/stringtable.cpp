@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "stringtable.h"
+#include "model/stringtable.h"
 
 namespace strobe {
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "timeformat.h"
+#include "model/timeformat.h"
 
 #include <QStringBuilder>
 #include <cmath>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "trace.h"
+#include "model/trace.h"
 
 #include <QStringBuilder>
 

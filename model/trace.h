@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "lane.h"
-#include "records.h"
-#include "stringtable.h"
-#include "types.h"
+#include "model/lane.h"
+#include "model/records.h"
+#include "model/stringtable.h"
+#include "model/types.h"
 
 #include <QString>
 #include <memory>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "tracebuilder.h"
+#include "model/tracebuilder.h"
 
 #include <QStringBuilder>
 #include <algorithm>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "backgroundtask.h"
+#include "widgets/backgroundtask.h"
 
 #include <QCoreApplication>
 #include <QPointer>

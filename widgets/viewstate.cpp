@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "viewstate.h"
+#include "widgets/viewstate.h"
 
 namespace strobe {
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "appsettings.h"
+#include "app/gui/appsettings.h"
 
 #include <QCryptographicHash>
 #include <QFileInfo>

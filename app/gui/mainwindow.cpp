@@ -1,14 +1,14 @@
 // SPDX-License-Identifier: MIT
-#include "mainwindow.h"
+#include "app/gui/mainwindow.h"
 
-#include "sampletrace.h"
-#include "shortcutsdialog.h"
-#include "theme.h"
-#include "timeformat.h"
-#include "timeline/timelineview.h"
-#include "traceinfodialog.h"
-#include "traceloadjob.h"
-#include "viewstate.h"
+#include "app/gui/shortcutsdialog.h"
+#include "app/gui/theme.h"
+#include "app/gui/traceinfodialog.h"
+#include "app/gui/traceloadjob.h"
+#include "formats/nsys/synth/sampletrace.h"
+#include "model/timeformat.h"
+#include "widgets/timeline/timelineview.h"
+#include "widgets/viewstate.h"
 
 #include <QActionGroup>
 #include <QApplication>

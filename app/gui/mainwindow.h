@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "appsettings.h"
-#include "traceloader.h"
-#include "types.h"
+#include "app/gui/appsettings.h"
+#include "formats/open.h"
+#include "model/types.h"
 
 #include <QMainWindow>
 #include <memory>

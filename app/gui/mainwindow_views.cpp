@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: MIT
 // The views of the main window: the timeline in the centre, the tables and panels in docks.
-#include "mainwindow.h"
+#include "app/gui/mainwindow.h"
 
-#include "panels/detailpane.h"
-#include "panels/gapspanel.h"
-#include "panels/kerneltablewidget.h"
-#include "panels/statisticswidget.h"
-#include "timeline/timelineview.h"
-#include "viewstate.h"
+#include "widgets/panels/detailpane.h"
+#include "widgets/panels/gapspanel.h"
+#include "widgets/panels/kerneltablewidget.h"
+#include "widgets/panels/statisticswidget.h"
+#include "widgets/timeline/timelineview.h"
+#include "widgets/viewstate.h"
 
 #include <QDockWidget>
 

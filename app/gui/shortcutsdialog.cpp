@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "shortcutsdialog.h"
+#include "app/gui/shortcutsdialog.h"
 
 #include <QDialogButtonBox>
 #include <QHeaderView>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "theme.h"
+#include "app/gui/theme.h"
 
 #include <QApplication>
 #include <QPalette>

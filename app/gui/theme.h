@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "appsettings.h"
+#include "app/gui/appsettings.h"
 
 class QApplication;
 

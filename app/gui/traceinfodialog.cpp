@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
-#include "traceinfodialog.h"
+#include "app/gui/traceinfodialog.h"
 
-#include "timeformat.h"
-#include "trace.h"
+#include "model/timeformat.h"
+#include "model/trace.h"
 
 #include <QDialogButtonBox>
 #include <QStringBuilder>

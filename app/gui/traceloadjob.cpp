@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "traceloadjob.h"
+#include "app/gui/traceloadjob.h"
 
 #include <QMetaObject>
 #include <QPointer>

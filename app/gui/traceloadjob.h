@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "traceloader.h"
+#include "formats/open.h"
 
 #include <QObject>
 #include <QThread>

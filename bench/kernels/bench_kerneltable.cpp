@@ -3,8 +3,8 @@
 //   bench_kerneltable [ROWS]
 // Prints one line per operation: first sort of a column (builds its permutation), re-sort
 // (cached permutation), and a name filter pass.
-#include "kerneltablemodel.h"
-#include "tracebuilder.h"
+#include "model/analysis/kerneltablemodel.h"
+#include "model/tracebuilder.h"
 
 #include <QCoreApplication>
 #include <QElapsedTimer>

@@ -6,10 +6,10 @@
 // fold with foldRuns meanwhile), then waits for it and reports how long the build took.
 //
 //   bench_timeline_paint [events=1000000] [--png out.png] [--trace FILE]
-#include "timelineview.h"
-#include "tracebuilder.h"
-#include "traceloader.h"
-#include "viewstate.h"
+#include "formats/open.h"
+#include "model/tracebuilder.h"
+#include "widgets/timeline/timelineview.h"
+#include "widgets/viewstate.h"
 
 #include <QApplication>
 #include <QElapsedTimer>

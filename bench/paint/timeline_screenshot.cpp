@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 // Renders the timeline of a trace file to a PNG (the documentation's screenshot):
 //   timeline_screenshot TRACE.sqlite OUT.png [width height] [--dark]
-#include "timelineview.h"
-#include "traceloader.h"
-#include "viewstate.h"
+#include "formats/open.h"
+#include "widgets/timeline/timelineview.h"
+#include "widgets/viewstate.h"
 
 #include <QApplication>
 #include <QPalette>

@@ -15,15 +15,15 @@
 //   bench_scale [--events N] [--seed S] [--trace PATH] [--threads T] [--small-events N]
 //               [--no-gui]
 // Without --trace the trace is generated once to /tmp/strobe-scale-<N>-<S>.sqlite and reused.
-#include "appsettings.h"
-#include "kerneltablemodel.h"
-#include "mainwindow.h"
-#include "procstatus.h"
-#include "rawscan.h"
-#include "synthtrace.h"
-#include "timelineview.h"
-#include "traceloader.h"
-#include "viewstate.h"
+#include "app/gui/appsettings.h"
+#include "app/gui/mainwindow.h"
+#include "bench/scale/procstatus.h"
+#include "bench/scale/rawscan.h"
+#include "formats/nsys/synth/synthtrace.h"
+#include "formats/open.h"
+#include "model/analysis/kerneltablemodel.h"
+#include "widgets/timeline/timelineview.h"
+#include "widgets/viewstate.h"
 
 #include <QApplication>
 #include <QElapsedTimer>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "rawscan.h"
+#include "bench/scale/rawscan.h"
 
 #include <chrono>
 #include <set>

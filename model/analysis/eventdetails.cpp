@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: MIT
-#include "eventdetails.h"
+#include "model/analysis/eventdetails.h"
 
-#include "cudaenums.h"
-#include "formatting.h"
-#include "nvtxprojection.h"
-#include "nvtxstats.h"
-#include "occupancy.h"
+#include "model/analysis/formatting.h"
+#include "model/analysis/nvtxprojection.h"
+#include "model/analysis/nvtxstats.h"
+#include "model/analysis/occupancy.h"
+#include "model/cudaenums.h"
 
 #include <QStringBuilder>
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "formatting.h"
+#include "model/analysis/formatting.h"
 
 #include <QStringBuilder>
 #include <cmath>

@@ -4,8 +4,8 @@
 // Human-readable values for the tables and the detail pane, on top of timeformat.h (never for
 // CLI output, which prints plain numbers).
 
-#include "timeformat.h"
-#include "types.h"
+#include "model/timeformat.h"
+#include "model/types.h"
 
 #include <QString>
 #include <array>

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
-#include "gaps.h"
+#include "model/analysis/gaps.h"
 
-#include "lod/utilization.h"
-#include "nvtxstats.h"
-#include "timeformat.h"
+#include "model/analysis/nvtxstats.h"
+#include "model/lod/utilization.h"
+#include "model/timeformat.h"
 
 #include <QStringBuilder>
 #include <algorithm>

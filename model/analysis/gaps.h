@@ -4,7 +4,7 @@
 // GPU idle gaps and why they happened. The definition and the cause rules are documented in
 // docs/GAPS.md; the GUI's gaps panel and `strobe-cli gaps` both print what findGaps returns.
 
-#include "trace.h"
+#include "model/trace.h"
 
 #include <QString>
 #include <QStringView>

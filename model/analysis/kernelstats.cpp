@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "kernelstats.h"
+#include "model/analysis/kernelstats.h"
 
 #include <map>
 #include <tuple>

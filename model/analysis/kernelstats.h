@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "statistics.h"
-#include "trace.h"
+#include "model/analysis/statistics.h"
+#include "model/trace.h"
 
 #include <QString>
 #include <vector>

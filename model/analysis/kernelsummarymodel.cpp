@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
-#include "kernelsummarymodel.h"
+#include "model/analysis/kernelsummarymodel.h"
 
-#include "formatting.h"
-#include "tableroles.h"
+#include "model/analysis/formatting.h"
+#include "model/analysis/tableroles.h"
 
 namespace strobe {
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "kernelstats.h"
+#include "model/analysis/kernelstats.h"
 
 #include <QAbstractTableModel>
 #include <memory>

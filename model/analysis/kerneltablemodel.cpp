@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
-#include "kerneltablemodel.h"
+#include "model/analysis/kerneltablemodel.h"
 
-#include "formatting.h"
-#include "tableroles.h"
+#include "model/analysis/formatting.h"
+#include "model/analysis/tableroles.h"
 
 #include <QStringBuilder>
 #include <algorithm>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "memorystats.h"
+#include "model/analysis/memorystats.h"
 
 #include <algorithm>
 #include <array>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "trace.h"
+#include "model/trace.h"
 
 #include <QString>
 #include <vector>

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
-#include "memorysummarymodel.h"
+#include "model/analysis/memorysummarymodel.h"
 
-#include "formatting.h"
-#include "tableroles.h"
+#include "model/analysis/formatting.h"
+#include "model/analysis/tableroles.h"
 
 namespace strobe {
 

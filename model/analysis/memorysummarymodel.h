@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "memorystats.h"
+#include "model/analysis/memorystats.h"
 
 #include <QAbstractTableModel>
 #include <memory>

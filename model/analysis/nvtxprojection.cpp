@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "nvtxprojection.h"
+#include "model/analysis/nvtxprojection.h"
 
 #include <algorithm>
 #include <map>

@@ -4,7 +4,7 @@
 // NVTX ranges projected onto the GPU: the kernels, memcpys and memsets whose launching API call
 // started inside a range, on the range's thread (as Nsight Systems' "NVTX (projected)" rows).
 
-#include "trace.h"
+#include "model/trace.h"
 
 #include <optional>
 #include <vector>

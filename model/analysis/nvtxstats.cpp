@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-#include "nvtxstats.h"
+#include "model/analysis/nvtxstats.h"
 
-#include "nvtxprojection.h"
+#include "model/analysis/nvtxprojection.h"
 
 #include <QStringBuilder>
 #include <map>

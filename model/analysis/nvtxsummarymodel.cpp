@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
-#include "nvtxsummarymodel.h"
+#include "model/analysis/nvtxsummarymodel.h"
 
-#include "formatting.h"
-#include "tableroles.h"
+#include "model/analysis/formatting.h"
+#include "model/analysis/tableroles.h"
 
 namespace strobe {
 

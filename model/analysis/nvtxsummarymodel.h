@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "nvtxstats.h"
+#include "model/analysis/nvtxstats.h"
 
 #include <QAbstractTableModel>
 #include <memory>

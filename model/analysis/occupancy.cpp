@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "occupancy.h"
+#include "model/analysis/occupancy.h"
 
 #include <algorithm>
 #include <limits>

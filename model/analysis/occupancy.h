@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "records.h"
+#include "model/records.h"
 
 #include <QString>
 #include <cstdint>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "reports.h"
+#include "model/analysis/reports.h"
 
 namespace strobe {
 

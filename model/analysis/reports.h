@@ -5,10 +5,10 @@
 // integers plain; time_percent with 2 decimals; avg/median/stddev in ns with 1 decimal;
 // bandwidths in GB/s (10^9 bytes per second) with 3 decimals.
 
-#include "kernelstats.h"
-#include "memorystats.h"
-#include "nvtxstats.h"
-#include "reporttable.h"
+#include "model/analysis/kernelstats.h"
+#include "model/analysis/memorystats.h"
+#include "model/analysis/nvtxstats.h"
+#include "model/analysis/reporttable.h"
 
 namespace strobe {
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "reporttable.h"
+#include "model/analysis/reporttable.h"
 
 #include <QStringBuilder>
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-#include "foldruns.h"
+#include "model/lod/foldruns.h"
 
-#include "timemapping.h"
+#include "model/lod/timemapping.h"
 
 #include <algorithm>
 #include <cmath>

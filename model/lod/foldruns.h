@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "lane.h"
-#include "types.h"
+#include "model/lane.h"
+#include "model/types.h"
 
 #include <cstdint>
 #include <vector>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "rowsummary.h"
+#include "model/lod/rowsummary.h"
 
 #include <algorithm>
 #include <cmath>

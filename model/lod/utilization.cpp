@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-#include "utilization.h"
+#include "model/lod/utilization.h"
 
-#include "trace.h"
+#include "model/trace.h"
 
 #include <algorithm>
 #include <cmath>

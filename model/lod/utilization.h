@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "rowsummary.h"
-#include "types.h"
+#include "model/lod/rowsummary.h"
+#include "model/types.h"
 
 #include <cstdint>
 #include <vector>

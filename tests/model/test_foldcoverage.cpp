@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 // Folding over compressed lanes never loses an event: at any zoom, the draw items of a row cover
 // every event that overlaps the view exactly once, in order.
-#include "lane.h"
-#include "lod/foldruns.h"
+#include "model/lane.h"
+#include "model/lod/foldruns.h"
 
 #include <cmath>
 #include <gtest/gtest.h>

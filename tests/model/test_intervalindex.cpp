@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "intervalindex.h"
+#include "model/intervalindex.h"
 
 #include <gtest/gtest.h>
 

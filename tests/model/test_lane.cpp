@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "lane.h"
+#include "model/lane.h"
 
 #include <algorithm>
 #include <gtest/gtest.h>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "sqlitequery.h"
+#include "tests/support/sqlitequery.h"
 
 #include <algorithm>
 #include <filesystem>

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
-#include "detailpane.h"
+#include "widgets/panels/detailpane.h"
 
-#include "backgroundtask.h"
-#include "viewstate.h"
+#include "widgets/backgroundtask.h"
+#include "widgets/viewstate.h"
 
 #include <QAction>
 #include <QApplication>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "eventdetails.h"
+#include "model/analysis/eventdetails.h"
 
 #include <QWidget>
 

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: MIT
-#include "gapspanel.h"
+#include "widgets/panels/gapspanel.h"
 
-#include "backgroundtask.h"
-#include "nvtxstats.h"
-#include "tableexport.h"
-#include "tableroles.h"
-#include "timeformat.h"
-#include "viewstate.h"
+#include "model/analysis/nvtxstats.h"
+#include "model/analysis/tableroles.h"
+#include "model/timeformat.h"
+#include "widgets/backgroundtask.h"
+#include "widgets/panels/tableexport.h"
+#include "widgets/viewstate.h"
 
 #include <QAbstractTableModel>
 #include <QHBoxLayout>

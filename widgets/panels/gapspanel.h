@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "gaps.h"
+#include "model/analysis/gaps.h"
 
 #include <QWidget>
 #include <optional>

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
-#include "kerneltablewidget.h"
+#include "widgets/panels/kerneltablewidget.h"
 
-#include "backgroundtask.h"
-#include "kerneltablemodel.h"
-#include "tableexport.h"
-#include "viewstate.h"
+#include "model/analysis/kerneltablemodel.h"
+#include "widgets/backgroundtask.h"
+#include "widgets/panels/tableexport.h"
+#include "widgets/viewstate.h"
 
 #include <QCheckBox>
 #include <QComboBox>

@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: MIT
-#include "statisticswidget.h"
+#include "widgets/panels/statisticswidget.h"
 
-#include "backgroundtask.h"
-#include "kernelsummarymodel.h"
-#include "memorysummarymodel.h"
-#include "nvtxsummarymodel.h"
-#include "tableexport.h"
-#include "tableroles.h"
-#include "viewstate.h"
+#include "model/analysis/kernelsummarymodel.h"
+#include "model/analysis/memorysummarymodel.h"
+#include "model/analysis/nvtxsummarymodel.h"
+#include "model/analysis/tableroles.h"
+#include "widgets/backgroundtask.h"
+#include "widgets/panels/tableexport.h"
+#include "widgets/viewstate.h"
 
 #include <QComboBox>
 #include <QHBoxLayout>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-#include "tableexport.h"
+#include "widgets/panels/tableexport.h"
 
-#include "tableroles.h"
+#include "model/analysis/tableroles.h"
 
 #include <QAbstractItemView>
 #include <QApplication>

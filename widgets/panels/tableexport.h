@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "reporttable.h"
+#include "model/analysis/reporttable.h"
 
 #include <QList>
 

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
-#include "eventtooltip.h"
+#include "widgets/timeline/eventtooltip.h"
 
-#include "nvtxprojection.h"
-#include "timeformat.h"
-#include "trace.h"
+#include "model/analysis/nvtxprojection.h"
+#include "model/timeformat.h"
+#include "model/trace.h"
 
 #include <QLocale>
 #include <QStringBuilder>

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "lod/foldruns.h"
-#include "types.h"
+#include "model/lod/foldruns.h"
+#include "model/types.h"
 
 #include <QString>
 

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
-#include "laneheader.h"
+#include "widgets/timeline/laneheader.h"
 
-#include "timelinecolors.h"
-#include "timelineview.h"
+#include "widgets/timeline/timelinecolors.h"
+#include "widgets/timeline/timelineview.h"
 
 #include <QContextMenuEvent>
 #include <QMenu>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-#include "lanelayout.h"
+#include "widgets/timeline/lanelayout.h"
 
-#include "trace.h"
+#include "model/trace.h"
 
 #include <QStringBuilder>
 #include <algorithm>

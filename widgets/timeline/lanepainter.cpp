@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
-#include "lanepainter.h"
+#include "widgets/timeline/lanepainter.h"
 
-#include "lanelayout.h"
-#include "trace.h"
+#include "model/trace.h"
+#include "widgets/timeline/lanelayout.h"
 
 #include <QFontMetrics>
 #include <QPainter>

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "lod/foldruns.h"
-#include "lod/utilization.h"
-#include "nvtxprojection.h"
-#include "paintcontext.h"
-#include "timelinelod.h"
+#include "model/analysis/nvtxprojection.h"
+#include "model/lod/foldruns.h"
+#include "model/lod/timelinelod.h"
+#include "model/lod/utilization.h"
+#include "widgets/timeline/paintcontext.h"
 
 #include <QColor>
 #include <QHash>

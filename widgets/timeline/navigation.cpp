@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "navigation.h"
+#include "widgets/timeline/navigation.h"
 
 #include <algorithm>
 #include <cmath>

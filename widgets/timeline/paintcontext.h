@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "lod/timemapping.h"
-#include "timelinecolors.h"
-#include "types.h"
+#include "model/lod/timemapping.h"
+#include "model/types.h"
+#include "widgets/timeline/timelinecolors.h"
 
 #include <QFont>
 #include <cstdint>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "rulerticks.h"
+#include "widgets/timeline/rulerticks.h"
 
 #include <QStringBuilder>
 #include <cmath>

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "timeformat.h"
-#include "types.h"
+#include "model/timeformat.h"
+#include "model/types.h"
 
 #include <QString>
 #include <vector>

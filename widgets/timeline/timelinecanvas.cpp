@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
-#include "timelinecanvas.h"
+#include "widgets/timeline/timelinecanvas.h"
 
-#include "timelineview.h"
-#include "viewstate.h"
+#include "widgets/timeline/timelineview.h"
+#include "widgets/viewstate.h"
 
 #include <QHelpEvent>
 #include <QKeyEvent>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "timelinecolors.h"
+#include "widgets/timeline/timelinecolors.h"
 
 #include <QPalette>
 #include <algorithm>

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 // The live layer of the lane canvas, drawn over the cached lane geometry on every paint.
-#include "timelineview.h"
-#include "trace.h"
-#include "viewstate.h"
+#include "model/trace.h"
+#include "widgets/timeline/timelineview.h"
+#include "widgets/viewstate.h"
 
 #include <QFontMetricsF>
 #include <QPainter>

@@ -1,14 +1,14 @@
 // SPDX-License-Identifier: MIT
-#include "timelineview.h"
+#include "widgets/timeline/timelineview.h"
 
-#include "backgroundtask.h"
-#include "eventtooltip.h"
-#include "laneheader.h"
-#include "navigation.h"
-#include "timelinecanvas.h"
-#include "timeruler.h"
-#include "trace.h"
-#include "viewstate.h"
+#include "model/trace.h"
+#include "widgets/backgroundtask.h"
+#include "widgets/timeline/eventtooltip.h"
+#include "widgets/timeline/laneheader.h"
+#include "widgets/timeline/navigation.h"
+#include "widgets/timeline/timelinecanvas.h"
+#include "widgets/timeline/timeruler.h"
+#include "widgets/viewstate.h"
 
 #include <QEvent>
 #include <QPainter>

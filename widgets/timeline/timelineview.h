@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "lanelayout.h"
-#include "lanepainter.h"
-#include "lod/foldruns.h"
-#include "lod/timemapping.h"
-#include "types.h"
+#include "model/lod/foldruns.h"
+#include "model/lod/timemapping.h"
+#include "model/types.h"
+#include "widgets/timeline/lanelayout.h"
+#include "widgets/timeline/lanepainter.h"
 
 #include <QRectF>
 #include <QWidget>

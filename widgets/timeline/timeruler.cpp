@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: MIT
-#include "timeruler.h"
+#include "widgets/timeline/timeruler.h"
 
-#include "rulerticks.h"
-#include "timelinecolors.h"
-#include "timelineview.h"
-#include "trace.h"
-#include "viewstate.h"
+#include "model/trace.h"
+#include "widgets/timeline/rulerticks.h"
+#include "widgets/timeline/timelinecolors.h"
+#include "widgets/timeline/timelineview.h"
+#include "widgets/viewstate.h"
 
 #include <QMouseEvent>
 #include <QPainter>

@@ -3,7 +3,7 @@
 
 // Small synthetic traces for the analysis tests, built with TraceBuilder.
 
-#include "tracebuilder.h"
+#include "model/tracebuilder.h"
 
 #include <memory>
 

@@ -4,9 +4,9 @@
 // Helpers shared by the gap and NVTX projection tests: an independent gap computation and the
 // embedded sample trace, loaded once.
 
-#include "sampletrace.h"
-#include "trace.h"
-#include "traceloader.h"
+#include "formats/nsys/synth/sampletrace.h"
+#include "formats/open.h"
+#include "model/trace.h"
 
 #include <QTemporaryDir>
 #include <algorithm>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-#include "analysistestdata.h"
-#include "eventdetails.h"
-#include "traceloader.h"
+#include "formats/open.h"
+#include "model/analysis/eventdetails.h"
+#include "tests/model/analysis/analysistestdata.h"
 
 #include <gtest/gtest.h>
 

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
 // findGaps: the gap list against a brute-force union on every real fixture, each cause on a
 // trace built to show it, and the sample's data-loading gaps.
-#include "gaps.h"
-#include "gaptestdata.h"
-#include "nvtxstats.h"
-#include "tracebuilder.h"
+#include "model/analysis/gaps.h"
+#include "model/analysis/nvtxstats.h"
+#include "model/tracebuilder.h"
+#include "tests/model/analysis/gaptestdata.h"
 
 #include <QDir>
 #include <gtest/gtest.h>

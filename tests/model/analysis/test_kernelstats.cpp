@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-#include "analysistestdata.h"
-#include "kernelstats.h"
-#include "reports.h"
+#include "model/analysis/kernelstats.h"
+#include "model/analysis/reports.h"
+#include "tests/model/analysis/analysistestdata.h"
 
 #include <cmath>
 #include <gtest/gtest.h>

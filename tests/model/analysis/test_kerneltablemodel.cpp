@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
-#include "analysistestdata.h"
-#include "kernelsummarymodel.h"
-#include "kerneltablemodel.h"
-#include "memorysummarymodel.h"
-#include "nvtxsummarymodel.h"
-#include "tableroles.h"
+#include "model/analysis/kernelsummarymodel.h"
+#include "model/analysis/kerneltablemodel.h"
+#include "model/analysis/memorysummarymodel.h"
+#include "model/analysis/nvtxsummarymodel.h"
+#include "model/analysis/tableroles.h"
+#include "tests/model/analysis/analysistestdata.h"
 
 #include <QAbstractItemModelTester>
 #include <QSignalSpy>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-#include "memorystats.h"
-#include "reports.h"
-#include "tracebuilder.h"
+#include "model/analysis/memorystats.h"
+#include "model/analysis/reports.h"
+#include "model/tracebuilder.h"
 
 #include <gtest/gtest.h>
 

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: MIT
 // NVTX ranges projected onto the GPU: exactly the work launched inside a range on its thread.
-#include "gaptestdata.h"
-#include "nvtxprojection.h"
-#include "nvtxstats.h"
-#include "nvtxsummarymodel.h"
-#include "tableroles.h"
-#include "tracebuilder.h"
+#include "model/analysis/nvtxprojection.h"
+#include "model/analysis/nvtxstats.h"
+#include "model/analysis/nvtxsummarymodel.h"
+#include "model/analysis/tableroles.h"
+#include "model/tracebuilder.h"
+#include "tests/model/analysis/gaptestdata.h"
 
 #include <QAbstractItemModelTester>
 #include <gtest/gtest.h>

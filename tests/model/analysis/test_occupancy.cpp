@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // Occupancy against cases computed by hand with the CUDA occupancy-calculator method.
-#include "occupancy.h"
+#include "model/analysis/occupancy.h"
 
 #include <gtest/gtest.h>
 

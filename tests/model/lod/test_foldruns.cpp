@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-#include "lod/foldruns.h"
-#include "tracebuilder.h"
+#include "model/lod/foldruns.h"
+#include "model/tracebuilder.h"
 
 #include <gtest/gtest.h>
 

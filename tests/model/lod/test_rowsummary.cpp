@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "lod/rowsummary.h"
+#include "model/lod/rowsummary.h"
 
 #include <gtest/gtest.h>
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "lod/timemapping.h"
+#include "model/lod/timemapping.h"
 
 #include <gtest/gtest.h>
 

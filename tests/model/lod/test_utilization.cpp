@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-#include "lod/utilization.h"
-#include "tracebuilder.h"
+#include "model/lod/utilization.h"
+#include "model/tracebuilder.h"
 
 #include <gtest/gtest.h>
 

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: MIT
 // Renders the GPU gaps panel and the timeline zoomed to the longest gap, on the sample trace:
 //   xvfb-run -a -s "-screen 0 1600x1000x24" gaps_screenshot PANEL.png ZOOMED.png
-#include "detailpane.h"
-#include "gapspanel.h"
-#include "sampletrace.h"
-#include "timelineview.h"
-#include "traceloader.h"
-#include "viewstate.h"
+#include "formats/nsys/synth/sampletrace.h"
+#include "formats/open.h"
+#include "widgets/panels/detailpane.h"
+#include "widgets/panels/gapspanel.h"
+#include "widgets/timeline/timelineview.h"
+#include "widgets/viewstate.h"
 
 #include <QApplication>
 #include <QSplitter>

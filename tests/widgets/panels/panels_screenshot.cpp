@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: MIT
 // Renders the kernel table (sorted by duration) beside the detail pane of the longest kernel:
 //   xvfb-run -s "-screen 0 1600x1000x24" panels_screenshot TRACE OUT.png
-#include "detailpane.h"
-#include "kerneltablemodel.h"
-#include "kerneltablewidget.h"
-#include "statisticswidget.h"
-#include "traceloader.h"
-#include "viewstate.h"
+#include "formats/open.h"
+#include "model/analysis/kerneltablemodel.h"
+#include "widgets/panels/detailpane.h"
+#include "widgets/panels/kerneltablewidget.h"
+#include "widgets/panels/statisticswidget.h"
+#include "widgets/viewstate.h"
 
 #include <QApplication>
 #include <QSplitter>

@@ -1,23 +1,14 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "traceloader.h"
-#include "viewstate.h"
+#include "formats/open.h"
+#include "widgets/viewstate.h"
 
 #include <QApplication>
 #include <QTest>
 #include <memory>
 
 namespace strobe::test {
-
-// One QApplication for the whole test program (GUI tests run on the offscreen platform).
-inline void ensureApplication() {
-    static int argc = 1;
-    static char name[] = "strobe-panel-tests";
-    static char* argv[] = {name, nullptr};
-    static QApplication* app = QApplication::instance() ? nullptr : new QApplication(argc, argv);
-    (void)app;
-}
 
 inline std::shared_ptr<const Trace> cloverleaf() {
     static std::shared_ptr<const Trace> trace = [] {

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-#include "detailpane.h"
-#include "paneltesthelpers.h"
+#include "tests/widgets/panels/paneltesthelpers.h"
+#include "widgets/panels/detailpane.h"
 
 #include <QClipboard>
 #include <QTest>
@@ -12,7 +12,6 @@ using namespace strobe::test;
 namespace {
 
 TEST(DetailPane, ShowsTheSelectionAndCopiesItAsText) {
-    ensureApplication();
     ViewState state;
     state.setTrace(cloverleaf());
     DetailPane pane(&state);
@@ -55,7 +54,6 @@ TEST(DetailPane, ShowsTheSelectionAndCopiesItAsText) {
 }
 
 TEST(DetailPane, DetailsArriveFromTheWorkerAndStaleOnesAreDiscarded) {
-    ensureApplication();
     ViewState state;
     state.setTrace(cloverleaf());
     DetailPane pane(&state);

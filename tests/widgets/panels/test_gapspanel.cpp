@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
 // The GPU gaps panel on the sample trace: rows, sorting, totals, threshold, double-click.
-#include "../../model/analysis/gaptestdata.h"
-#include "gapspanel.h"
-#include "paneltesthelpers.h"
-#include "tableexport.h"
-#include "tableroles.h"
+#include "model/analysis/tableroles.h"
+#include "tests/model/analysis/gaptestdata.h"
+#include "tests/widgets/panels/paneltesthelpers.h"
+#include "widgets/panels/gapspanel.h"
+#include "widgets/panels/tableexport.h"
 
 #include <QAbstractItemModelTester>
 #include <QSignalSpy>
@@ -18,7 +18,6 @@ namespace {
 class GapsPanelTest : public ::testing::Test {
 protected:
     void SetUp() override {
-        test::ensureApplication();
         trace = test::sampleTrace();
         ASSERT_TRUE(trace);
         state.setTrace(trace);

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
-#include "../../model/analysis/analysistestdata.h"
-#include "detailpane.h"
-#include "kerneltablemodel.h"
-#include "kerneltablewidget.h"
-#include "paneltesthelpers.h"
-#include "tableroles.h"
+#include "model/analysis/kerneltablemodel.h"
+#include "model/analysis/tableroles.h"
+#include "tests/model/analysis/analysistestdata.h"
+#include "tests/widgets/panels/paneltesthelpers.h"
+#include "widgets/panels/detailpane.h"
+#include "widgets/panels/kerneltablewidget.h"
 
 #include <QAbstractItemModelTester>
 #include <QCheckBox>
@@ -22,7 +22,6 @@ namespace {
 class KernelTableWidgetTest : public ::testing::Test {
 protected:
     void SetUp() override {
-        ensureApplication();
         ASSERT_TRUE(cloverleaf());
         state.setTrace(cloverleaf());
     }

@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: MIT
-#include "../../model/analysis/analysistestdata.h"
-#include "kernelsummarymodel.h"
-#include "kerneltablemodel.h"
-#include "kerneltablewidget.h"
-#include "memorysummarymodel.h"
-#include "nvtxsummarymodel.h"
-#include "paneltesthelpers.h"
-#include "statisticswidget.h"
-#include "tableexport.h"
+#include "model/analysis/kernelsummarymodel.h"
+#include "model/analysis/kerneltablemodel.h"
+#include "model/analysis/memorysummarymodel.h"
+#include "model/analysis/nvtxsummarymodel.h"
+#include "tests/model/analysis/analysistestdata.h"
+#include "tests/widgets/panels/paneltesthelpers.h"
+#include "widgets/panels/kerneltablewidget.h"
+#include "widgets/panels/statisticswidget.h"
+#include "widgets/panels/tableexport.h"
 
 #include <QAbstractItemModelTester>
 #include <QSignalSpy>
@@ -20,7 +20,6 @@ using namespace strobe::test;
 namespace {
 
 TEST(StatisticsWidget, ActivatingARowFiltersTheTableAndStepsThroughInstances) {
-    ensureApplication();
     ViewState state;
     state.setTrace(cloverleaf());
     StatisticsWidget stats(&state);
@@ -57,7 +56,6 @@ TEST(StatisticsWidget, ActivatingARowFiltersTheTableAndStepsThroughInstances) {
 }
 
 TEST(StatisticsWidget, GroupingAndSortedExport) {
-    ensureApplication();
     ViewState state;
     state.setTrace(cloverleaf());
     StatisticsWidget stats(&state);
@@ -86,7 +84,6 @@ TEST(StatisticsWidget, GroupingAndSortedExport) {
 }
 
 TEST(StatisticsWidget, SummariesArriveFromWorkersAndStaleOnesAreDiscarded) {
-    ensureApplication();
     ViewState state;
     StatisticsWidget stats(&state);
     ASSERT_TRUE(waitUntilReady(stats));

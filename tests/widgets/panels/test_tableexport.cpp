@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-#include "paneltesthelpers.h"
-#include "tableexport.h"
-#include "tableroles.h"
+#include "model/analysis/tableroles.h"
+#include "tests/widgets/panels/paneltesthelpers.h"
+#include "widgets/panels/tableexport.h"
 
 #include <QClipboard>
 #include <QStandardItemModel>
@@ -29,7 +29,6 @@ QStandardItemModel* sampleModel(QObject* parent) {
 }
 
 TEST(TableExport, CsvUsesExportRoleAndQuotesPerRfc4180) {
-    ensureApplication();
     QObject owner;
     auto* m = sampleModel(&owner);
     EXPECT_EQ(modelToCsv(*m), QStringLiteral("Name,Total,Note\r\n"
@@ -40,7 +39,6 @@ TEST(TableExport, CsvUsesExportRoleAndQuotesPerRfc4180) {
 }
 
 TEST(TableExport, CopiesSelectedRowsToTheClipboard) {
-    ensureApplication();
     QTableView view;
     view.setModel(sampleModel(&view));
     view.setSelectionBehavior(QAbstractItemView::SelectRows);

@@ -2,7 +2,7 @@
 #pragma once
 
 // Small hand-made traces for the timeline tests (exact control over edge cases).
-#include "tracebuilder.h"
+#include "model/tracebuilder.h"
 
 #include <memory>
 

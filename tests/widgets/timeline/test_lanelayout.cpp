@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-#include "lanelayout.h"
-#include "synthtraces.h"
-#include "tracebuilder.h"
+#include "model/tracebuilder.h"
+#include "tests/widgets/timeline/synthtraces.h"
+#include "widgets/timeline/lanelayout.h"
 
 #include <gtest/gtest.h>
 

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
-#include "synthtraces.h"
-#include "timelineview.h"
-#include "tracebuilder.h"
-#include "traceloader.h"
-#include "viewstate.h"
+#include "formats/open.h"
+#include "model/tracebuilder.h"
+#include "tests/widgets/timeline/synthtraces.h"
+#include "widgets/timeline/timelineview.h"
+#include "widgets/viewstate.h"
 
 #include <QApplication>
 #include <QSignalSpy>
@@ -19,14 +19,6 @@
 using namespace strobe;
 
 namespace {
-void ensureApp() {
-    static int argc = 1;
-    static char name[] = "test_timelineview";
-    static char* argv[] = {name, nullptr};
-    if (!QApplication::instance())
-        new QApplication(argc, argv);
-}
-
 struct Fixture {
     ViewState state;
     TimelineView view{&state};
@@ -93,10 +85,7 @@ std::vector<TimeRange> idleByHand(const Trace& t, std::uint32_t device, TimeNs t
 }
 } // namespace
 
-class TimelineViewTest : public ::testing::Test {
-protected:
-    void SetUp() override { ensureApp(); }
-};
+class TimelineViewTest : public ::testing::Test {};
 
 TEST_F(TimelineViewTest, MapsTimeToPixelsAtSeveralZoomLevels) {
     Fixture f(synth_traces::smallTrace());

@@ -1,0 +1,78 @@
+// SPDX-License-Identifier: MIT
+#include "app/cli/commands.h"
+
+#include <array>
+
+namespace strobe::cli {
+
+namespace {
+
+struct Command {
+    const char* name;
+    const char* synopsis;
+    int (*run)(const QStringList&, Io);
+};
+
+const std::array kCommands{
+    Command{"info", "info FILE [--json]\n      what the trace holds: counts, GPUs, lanes, warnings",
+            &runInfo},
+    Command{"synth",
+            "synth -o FILE --events N [--seed S] [--schema 2.9|3.13|3.25]\n"
+            "      write a realistic synthetic nsys-schema trace, deterministic for a seed",
+            &runSynth},
+    Command{"kernels",
+            "kernels FILE [--format csv|json]\n      one row per kernel launch, ordered by start",
+            &runKernels},
+    Command{"kernel-summary",
+            "kernel-summary FILE [--base] [--format csv|json]\n"
+            "      kernel statistics grouped by demangled name (--base: short name)",
+            &runKernelSummary},
+    Command{"nvtx-summary",
+            "nvtx-summary FILE [--format csv|json]\n      NVTX range statistics per name and style",
+            &runNvtxSummary},
+    Command{"memory-summary",
+            "memory-summary FILE [--format csv|json]\n      memory operations per direction: "
+            "count, bytes, time, bandwidth",
+            &runMemorySummary},
+    Command{"gaps",
+            "gaps FILE [--min-ns N] [--format csv|json]\n      GPU idle gaps of at least N ns "
+            "(default 100000) with their cause",
+            &runGaps},
+};
+
+void printUsage(QTextStream& s) {
+    s << "usage: strobe-cli COMMAND [ARGS...]\n\ncommands:\n";
+    for (const Command& c : kCommands)
+        s << "  " << c.synopsis << '\n';
+    s << "  --version\n      print the version\n"
+         "  --help\n      print this help\n\n"
+         "Exit status: 0 success, 1 a file that cannot be read or written, 2 a usage error.\n";
+}
+
+} // namespace
+
+int runCommandLine(const QStringList& argv, Io io) {
+    if (argv.isEmpty()) {
+        printUsage(io.err);
+        return 2;
+    }
+    const QString& cmd = argv.front();
+    if (cmd == QLatin1String("--version") || cmd == QLatin1String("-v")) {
+        io.out << "strobe-cli " << STROBE_VERSION << '\n';
+        return 0;
+    }
+    if (cmd == QLatin1String("--help") || cmd == QLatin1String("-h") ||
+        cmd == QLatin1String("help")) {
+        printUsage(io.out);
+        return 0;
+    }
+    for (const Command& c : kCommands) {
+        if (cmd == QLatin1String(c.name))
+            return c.run(argv.mid(1), io);
+    }
+    io.err << "strobe-cli: unknown command '" << cmd
+           << "'; run 'strobe-cli --help' for the list.\n";
+    return 2;
+}
+
+} // namespace strobe::cli

@@ -1,0 +1,46 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "app/cli/commands.h"
+
+#include <QMap>
+#include <QSet>
+#include <memory>
+#include <optional>
+
+namespace strobe {
+class Trace;
+}
+
+namespace strobe::cli {
+
+// Parses "POSITIONAL... [--flag] [--option VALUE]" for one command. Unknown options, missing
+// values and a wrong number of positionals are usage errors with one sentence in error().
+class CliArgs {
+public:
+    CliArgs(const QString& command, const QStringList& args, const QSet<QString>& flags,
+            const QSet<QString>& options, int positionals);
+    bool ok() const { return m_error.isEmpty(); }
+    QString error() const { return m_error; }
+    const QStringList& positional() const { return m_positional; }
+    bool flag(const QString& name) const { return m_flags.contains(name); }
+    std::optional<QString> option(const QString& name) const;
+
+    // For commands with --format csv|json (default csv): true for json; sets error on others.
+    bool jsonFormat();
+
+private:
+    QString m_command;
+    QString m_error;
+    QStringList m_positional;
+    QSet<QString> m_flags;
+    QMap<QString, QString> m_options;
+};
+
+// Reports a usage error the same way for every command and returns 2.
+int usageError(Io io, const QString& command, const QString& message);
+
+// Loads a trace for a command; on failure prints the loader's sentence and returns nullptr.
+std::unique_ptr<Trace> loadForCli(const QString& path, Io io);
+
+} // namespace strobe::cli

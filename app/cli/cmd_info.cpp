@@ -1,0 +1,165 @@
+// SPDX-License-Identifier: MIT
+#include "app/cli/cliargs.h"
+#include "app/cli/commands.h"
+#include "app/cli/output.h"
+#include "model/timeformat.h"
+#include "model/trace.h"
+
+#include <QFileInfo>
+
+namespace strobe::cli {
+
+namespace {
+
+QString laneKindKey(LaneKind k) {
+    switch (k) {
+    case LaneKind::CudaApi:
+        return QStringLiteral("cuda-api");
+    case LaneKind::Osrt:
+        return QStringLiteral("osrt");
+    case LaneKind::Nvtx:
+    case LaneKind::NvtxStartEnd:
+        return QStringLiteral("nvtx");
+    case LaneKind::Kernels:
+        return QStringLiteral("kernels");
+    case LaneKind::Memcpy:
+        return QStringLiteral("memcpy");
+    case LaneKind::Memset:
+        return QStringLiteral("memset");
+    case LaneKind::Uvm:
+        return QStringLiteral("uvm");
+    }
+    return {};
+}
+
+void optionalString(JsonWriter& j, const QString& key, const std::optional<QString>& v) {
+    j.key(key);
+    if (v)
+        j.value(*v);
+    else
+        j.null();
+}
+
+void writeJson(const Trace& t, const QString& path, QTextStream& out) {
+    JsonWriter j(out);
+    j.beginObject();
+    j.field(QStringLiteral("file"), path);
+    j.field(QStringLiteral("format"), t.metadata().format);
+    optionalString(j, QStringLiteral("nsys_version"), t.metadata().nsysVersion);
+    optionalString(j, QStringLiteral("schema_version"), t.metadata().schemaVersion);
+    j.key(QStringLiteral("time_range_ns"));
+    j.beginArray();
+    j.value(std::int64_t(t.timeRange().start));
+    j.value(std::int64_t(t.timeRange().end));
+    j.endArray();
+    const TraceCounts& c = t.counts();
+    j.key(QStringLiteral("counts"));
+    j.beginObject();
+    j.field(QStringLiteral("kernels"), c.kernels);
+    j.field(QStringLiteral("memcpys"), c.memcpys);
+    j.field(QStringLiteral("memsets"), c.memsets);
+    j.field(QStringLiteral("cuda_api_calls"), c.cudaApiCalls);
+    j.field(QStringLiteral("nvtx_ranges"), c.nvtxRanges);
+    j.field(QStringLiteral("nvtx_marks"), c.nvtxMarks);
+    j.field(QStringLiteral("osrt_calls"), c.osrtCalls);
+    j.endObject();
+    j.key(QStringLiteral("processes"));
+    j.beginArray();
+    for (const ProcessInfo& p : t.processes()) {
+        j.beginObject();
+        j.field(QStringLiteral("pid"), p.pid);
+        j.field(QStringLiteral("name"), t.string(p.name));
+        j.endObject();
+    }
+    j.endArray();
+    j.field(QStringLiteral("threads"), std::uint64_t(t.threads().size()));
+    j.key(QStringLiteral("gpus"));
+    j.beginArray();
+    for (const GpuInfo& g : t.gpus()) {
+        j.beginObject();
+        j.field(QStringLiteral("id"), g.id);
+        j.field(QStringLiteral("name"), t.string(g.name));
+        j.field(QStringLiteral("sm_count"), g.smCount);
+        j.endObject();
+    }
+    j.endArray();
+    j.key(QStringLiteral("lanes"));
+    j.beginArray();
+    for (std::uint32_t i = 0; i < t.lanes().size(); ++i) {
+        const Lane& l = t.lane(i);
+        j.beginObject();
+        j.field(QStringLiteral("kind"), laneKindKey(l.kind()));
+        j.field(QStringLiteral("label"), t.laneLabel(i));
+        j.field(QStringLiteral("rows"), unsigned(l.rowCount()));
+        j.field(QStringLiteral("events"), l.size());
+        j.endObject();
+    }
+    j.endArray();
+    j.key(QStringLiteral("warnings"));
+    j.beginArray();
+    for (const TraceWarning& w : t.warnings()) {
+        j.beginObject();
+        j.field(QStringLiteral("kind"), w.kind);
+        j.field(QStringLiteral("count"), w.count);
+        j.field(QStringLiteral("message"), w.message);
+        j.endObject();
+    }
+    j.endArray();
+    j.endObject();
+    out << '\n';
+}
+
+void writeText(const Trace& t, const QString& path, QTextStream& out) {
+    const TraceMetadata& m = t.metadata();
+    out << "File:        " << path << '\n';
+    out << "Format:      " << m.format << " (" << m.productName << ' '
+        << m.nsysVersion.value_or(QStringLiteral("version unknown")) << ", schema "
+        << m.schemaVersion.value_or(QStringLiteral("unknown")) << ")\n";
+    out << "Time range:  " << t.timeRange().start << " .. " << t.timeRange().end << " ns ("
+        << formatDurationFixed(t.timeRange().duration()) << ")\n";
+    const TraceCounts& c = t.counts();
+    out << "Events:      " << c.kernels << " kernels, " << c.memcpys << " memcpys, " << c.memsets
+        << " memsets, " << c.cudaApiCalls << " CUDA API calls, " << c.nvtxRanges << " NVTX ranges, "
+        << c.nvtxMarks << " NVTX marks, " << c.osrtCalls << " OS runtime calls\n";
+    out << "Processes:   ";
+    for (std::size_t i = 0; i < t.processes().size(); ++i)
+        out << (i ? ", " : "") << t.string(t.processes()[i].name) << " [" << t.processes()[i].pid
+            << ']';
+    out << "\nThreads:     " << t.threads().size() << '\n';
+    for (const GpuInfo& g : t.gpus()) {
+        out << "GPU " << g.id << ":       "
+            << (g.name ? t.string(g.name) : QStringLiteral("(unnamed)"));
+        if (g.smCount)
+            out << ", " << g.smCount << " SMs";
+        out << '\n';
+    }
+    out << "Lanes (" << t.lanes().size() << "):\n";
+    for (std::uint32_t i = 0; i < t.lanes().size(); ++i)
+        out << "  " << t.laneLabel(i) << ": " << t.lane(i).size() << " events in "
+            << t.lane(i).rowCount() << (t.lane(i).rowCount() == 1 ? " row\n" : " rows\n");
+    if (!t.warnings().empty()) {
+        out << "Warnings:\n";
+        for (const TraceWarning& w : t.warnings())
+            out << "  " << w.message << '\n';
+    }
+}
+
+} // namespace
+
+int runInfo(const QStringList& args, Io io) {
+    const QString cmd = QStringLiteral("info");
+    CliArgs a(cmd, args, {QStringLiteral("json")}, {}, 1);
+    if (!a.ok())
+        return usageError(io, cmd, a.error());
+    const QString path = a.positional().front();
+    auto trace = loadForCli(path, io);
+    if (!trace)
+        return 1;
+    if (a.flag(QStringLiteral("json")))
+        writeJson(*trace, path, io.out);
+    else
+        writeText(*trace, path, io.out);
+    return 0;
+}
+
+} // namespace strobe::cli

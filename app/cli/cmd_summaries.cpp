@@ -1,0 +1,59 @@
+// SPDX-License-Identifier: MIT
+// strobe-cli nvtx-summary and memory-summary; formats are documented in docs/CLI.md.
+#include "app/cli/cliargs.h"
+#include "app/cli/commands.h"
+#include "model/analysis/memorystats.h"
+#include "model/analysis/nvtxstats.h"
+#include "model/analysis/reports.h"
+#include "model/trace.h"
+
+namespace strobe::cli {
+
+namespace {
+
+// Parses FILE [--format csv|json] and loads the trace; returns the exit status on failure.
+std::optional<int> prepare(const QString& cmd, const QStringList& args, Io io, bool& json,
+                           std::unique_ptr<Trace>& trace) {
+    CliArgs a(cmd, args, {}, {QStringLiteral("format")}, 1);
+    json = a.jsonFormat();
+    if (!a.ok())
+        return usageError(io, cmd, a.error());
+    trace = loadForCli(a.positional().front(), io);
+    if (!trace)
+        return 1;
+    return std::nullopt;
+}
+
+} // namespace
+
+int runNvtxSummary(const QStringList& args, Io io) {
+    bool json = false;
+    std::unique_ptr<Trace> trace;
+    if (auto status = prepare(QStringLiteral("nvtx-summary"), args, io, json, trace))
+        return *status;
+    const NvtxSummary summary = summarizeNvtx(*trace);
+    if (summary.openRanges > 0)
+        io.err << "strobe-cli nvtx-summary: warning: " << summary.openRanges
+               << " NVTX ranges have no end and are left out.\n";
+    const ReportTable table = nvtxSummaryReport(summary);
+    if (json)
+        writeJson(io.out, table);
+    else
+        writeCsv(io.out, table);
+    return 0;
+}
+
+int runMemorySummary(const QStringList& args, Io io) {
+    bool json = false;
+    std::unique_ptr<Trace> trace;
+    if (auto status = prepare(QStringLiteral("memory-summary"), args, io, json, trace))
+        return *status;
+    const ReportTable table = memorySummaryReport(summarizeMemory(*trace));
+    if (json)
+        writeJson(io.out, table);
+    else
+        writeCsv(io.out, table);
+    return 0;
+}
+
+} // namespace strobe::cli

@@ -1,0 +1,43 @@
+// SPDX-License-Identifier: MIT
+#include "app/gui/appsettings.h"
+#include "app/gui/mainwindow.h"
+#include "app/gui/theme.h"
+
+#include <QApplication>
+#include <QCommandLineParser>
+#include <QIcon>
+#include <QTimer>
+
+int main(int argc, char** argv) {
+    QApplication app(argc, argv);
+    QApplication::setApplicationName(QStringLiteral("strobe"));
+    QApplication::setApplicationDisplayName(QStringLiteral("Strobe"));
+    QApplication::setOrganizationName(QStringLiteral("strobe"));
+    QApplication::setApplicationVersion(QStringLiteral(STROBE_VERSION));
+    QApplication::setDesktopFileName(QStringLiteral("io.github.strobe.Strobe"));
+    QApplication::setWindowIcon(QIcon(QStringLiteral(":/icons/strobe.svg")));
+
+    QCommandLineParser parser;
+    parser.setApplicationDescription(
+        QStringLiteral("Timeline viewer for GPU profiles (Nsight Systems SQLite exports)."));
+    parser.addHelpOption();
+    parser.addVersionOption();
+    parser.addPositionalArgument(
+        QStringLiteral("trace"),
+        QStringLiteral("Trace to open (an nsys SQLite export); the sample when omitted."),
+        QStringLiteral("[TRACE]"));
+    parser.process(app);
+
+    strobe::AppSettings settings;
+    strobe::applyTheme(app, settings.theme());
+    strobe::MainWindow window(&settings);
+    window.show();
+    const QStringList args = parser.positionalArguments();
+    QTimer::singleShot(0, &window, [&window, args] {
+        if (args.isEmpty())
+            window.openSample();
+        else
+            window.openFile(args.front());
+    });
+    return app.exec();
+}

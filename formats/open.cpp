@@ -1,0 +1,109 @@
+// SPDX-License-Identifier: MIT
+#include "formats/open.h"
+
+#include "formats/nsys/reader/nsyssqliteloader.h"
+
+#include <QFile>
+#include <QFileInfo>
+#include <QStringBuilder>
+
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
+
+namespace strobe {
+
+namespace {
+
+QString quoted(const QString& path) {
+    return u'\'' % QFileInfo(path).fileName() % u'\'';
+}
+
+bool isMostlyText(const QByteArray& head) {
+    if (head.isEmpty())
+        return false;
+    qsizetype printable = 0;
+    for (char c : head) {
+        const auto u = static_cast<unsigned char>(c);
+        if (u == '\n' || u == '\r' || u == '\t' || (u >= 0x20 && u != 0x7F))
+            ++printable;
+        else if (u == 0)
+            return false;
+    }
+    return printable * 100 >= head.size() * 95;
+}
+
+std::uint32_t bigEndian(const QByteArray& b, int offset, int bytes) {
+    std::uint32_t v = 0;
+    for (int i = 0; i < bytes; ++i)
+        v = (v << 8) | static_cast<unsigned char>(b[offset + i]);
+    return v;
+}
+
+// Checks what the file is before SQLite sees it; returns an error sentence, or empty when the
+// file looks like an SQLite database worth opening.
+QString sniff(const QString& path) {
+    const QFileInfo info(path);
+    if (!info.exists())
+        return QStringLiteral("Cannot open ") % quoted(path) %
+               QStringLiteral(": the file does not exist.");
+    if (info.isDir())
+        return quoted(path) % QStringLiteral(" is a directory, not a trace file.");
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        return QStringLiteral("Cannot read ") % quoted(path) % QStringLiteral(": ") %
+               file.errorString() % u'.';
+    if (file.size() == 0)
+        return quoted(path) % QStringLiteral(" is empty (0 bytes), not a trace.");
+    const QByteArray head = file.read(4096);
+    if (head.startsWith(QByteArrayLiteral("NVIDIA Tegra Profiler Report")) ||
+        info.suffix() == QLatin1String("nsys-rep") || info.suffix() == QLatin1String("qdrep"))
+        return quoted(path) %
+               QStringLiteral(" is an Nsight Systems report, which only Nsight Systems can read; "
+                              "export it first with: nsys export --type sqlite ") %
+               info.fileName();
+    if (head.startsWith(QByteArrayLiteral("SQLite format 3\0"))) {
+        if (head.size() < 100)
+            return quoted(path) %
+                   QStringLiteral(" is truncated: it ends inside the SQLite header.");
+        std::uint64_t pageSize = bigEndian(head, 16, 2);
+        if (pageSize == 1)
+            pageSize = 65536;
+        const std::uint64_t pages = bigEndian(head, 28, 4);
+        const std::uint64_t expected = pageSize * pages;
+        if (pages > 0 && std::uint64_t(file.size()) < expected)
+            return quoted(path) % QStringLiteral(" is truncated: its SQLite header promises ") %
+                   QString::number(expected) % QStringLiteral(" bytes but the file has ") %
+                   QString::number(file.size()) % u'.';
+        return {};
+    }
+    if (head.startsWith("\x1f\x8b") || head.trimmed().startsWith('{') ||
+        head.trimmed().startsWith('['))
+        return quoted(path) %
+               QStringLiteral(" looks like a JSON trace (PyTorch profiler or Chrome tracing); "
+                              "Strobe reads Nsight Systems SQLite exports and Strobe captures.");
+    if (isMostlyText(head))
+        return quoted(path) % QStringLiteral(" is a text file, not a trace database.");
+    return quoted(path) %
+           QStringLiteral(
+               " is not a trace database: it is neither SQLite nor an Nsight Systems report.");
+}
+
+} // namespace
+
+LoadResult loadTrace(const QString& path, const LoadOptions& options) {
+    if (QString error = sniff(path); !error.isEmpty()) {
+        LoadResult r;
+        r.error = error;
+        return r;
+    }
+    LoadResult result = NsysSqliteLoader(path, options).load();
+#if defined(__GLIBC__)
+    // The builder's staging arrays were freed in pieces; hand the pages back so that the resident
+    // size after a load is the trace's, not the peak's.
+    malloc_trim(0);
+#endif
+    return result;
+}
+
+} // namespace strobe

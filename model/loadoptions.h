@@ -1,0 +1,36 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "model/trace.h"
+
+#include <QString>
+#include <atomic>
+#include <functional>
+#include <memory>
+
+namespace strobe {
+
+// What every trace reader (formats/) takes and gives back: the format-free half of loading.
+struct LoadOptions {
+    // Set to true from any thread to stop loading; the result then has cancelled == true.
+    const std::atomic<bool>* cancel = nullptr;
+    // Called from the loading thread with progress in per mille (0..1000), monotonic.
+    std::function<void(int)> progress;
+    // Threads used to scan tables (1 or 2).
+    int threads = 2;
+    // Called once, from the loading thread, with a first Trace that holds only the GPU side
+    // (kernels, memcpys, memsets) as soon as those tables are read and before the CPU side is,
+    // when the trace has at least previewMinRows event rows; the full Trace follows in the
+    // LoadResult. Lets a viewer show a big trace's GPU lanes seconds before the rest.
+    std::function<void(std::unique_ptr<Trace>)> preview;
+    std::uint64_t previewMinRows = 1'000'000;
+};
+
+struct LoadResult {
+    std::unique_ptr<Trace> trace; // null on error or cancel
+    QString error;                // one sentence naming the file and the problem
+    bool cancelled = false;
+    bool ok() const { return trace != nullptr; }
+};
+
+} // namespace strobe

@@ -1,0 +1,139 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+// Helpers for testing strobe-cli commands against independent SQL on the real fixtures.
+
+#include "app/cli/commands.h"
+#include "tests/support/qtprinters.h"
+
+#include <QDir>
+#include <QString>
+#include <QStringBuilder>
+#include <QStringList>
+#include <QTextStream>
+#include <optional>
+#include <sqlite3.h>
+#include <vector>
+
+namespace strobe::test {
+
+inline QString fixture(const char* name) {
+    return QDir(QStringLiteral(STROBE_FIXTURES_DIR "/nsys")).filePath(QString::fromUtf8(name));
+}
+
+inline QStringList allFixtures() {
+    return QDir(QStringLiteral(STROBE_FIXTURES_DIR "/nsys"))
+        .entryList({QStringLiteral("*.sqlite")}, QDir::Files, QDir::Name);
+}
+
+struct CliResult {
+    int status = -1;
+    QString out;
+    QString err;
+};
+
+inline CliResult runCli(int (*command)(const QStringList&, cli::Io), const QStringList& args) {
+    CliResult r;
+    QTextStream out(&r.out), err(&r.err);
+    r.status = command(args, cli::Io{out, err});
+    out.flush();
+    err.flush();
+    return r;
+}
+
+// RFC 4180 parser: quoted fields may hold commas, quotes ("") and line breaks; records end in
+// CRLF. Returns records as field lists.
+inline std::vector<QStringList> parseCsv(const QString& text) {
+    std::vector<QStringList> records;
+    QStringList fields;
+    QString field;
+    bool quoted = false, inRecord = false;
+    for (qsizetype i = 0; i < text.size(); ++i) {
+        const QChar c = text[i];
+        inRecord = true;
+        if (quoted) {
+            if (c == u'"') {
+                if (i + 1 < text.size() && text[i + 1] == u'"') {
+                    field += u'"';
+                    ++i;
+                } else {
+                    quoted = false;
+                }
+            } else {
+                field += c;
+            }
+        } else if (c == u'"') {
+            quoted = true;
+        } else if (c == u',') {
+            fields << field;
+            field.clear();
+        } else if (c == u'\r' && i + 1 < text.size() && text[i + 1] == u'\n') {
+            fields << field;
+            field.clear();
+            records.push_back(fields);
+            fields.clear();
+            inRecord = false;
+            ++i;
+        } else {
+            field += c;
+        }
+    }
+    if (inRecord) {
+        fields << field;
+        records.push_back(fields);
+    }
+    return records;
+}
+
+using SqlRow = std::vector<std::optional<QString>>;
+
+// A read-only connection to a fixture, opened with the sqlite3 C API (independent of the
+// loader under test).
+class SqlDb {
+public:
+    explicit SqlDb(const QString& path) {
+        const QByteArray uri = "file:" + path.toUtf8() + "?mode=ro&immutable=1";
+        sqlite3_open_v2(uri.constData(), &m_db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, nullptr);
+    }
+    ~SqlDb() { sqlite3_close(m_db); }
+    SqlDb(const SqlDb&) = delete;
+    SqlDb& operator=(const SqlDb&) = delete;
+
+    bool hasTable(const char* name) {
+        return !query(QStringLiteral("SELECT 1 FROM sqlite_master WHERE type='table' AND name='") %
+                      QString::fromLatin1(name) % u'\'')
+                    .empty();
+    }
+
+    // All rows as text (integers in decimal); NULL as nullopt. Empty on error (see error()).
+    std::vector<SqlRow> query(const QString& sql) {
+        std::vector<SqlRow> rows;
+        sqlite3_stmt* st = nullptr;
+        const QByteArray utf8 = sql.toUtf8();
+        if (sqlite3_prepare_v2(m_db, utf8.constData(), -1, &st, nullptr) != SQLITE_OK) {
+            m_error = QString::fromUtf8(sqlite3_errmsg(m_db));
+            return rows;
+        }
+        const int n = sqlite3_column_count(st);
+        while (sqlite3_step(st) == SQLITE_ROW) {
+            SqlRow row;
+            for (int c = 0; c < n; ++c) {
+                if (sqlite3_column_type(st, c) == SQLITE_NULL)
+                    row.emplace_back();
+                else
+                    row.emplace_back(QString::fromUtf8(
+                        reinterpret_cast<const char*>(sqlite3_column_text(st, c))));
+            }
+            rows.push_back(std::move(row));
+        }
+        sqlite3_finalize(st);
+        return rows;
+    }
+    QString error() const { return m_error; }
+
+private:
+    sqlite3* m_db = nullptr;
+    QString m_error;
+};
+
+} // namespace strobe::test

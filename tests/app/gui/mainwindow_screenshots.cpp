@@ -1,0 +1,88 @@
+// SPDX-License-Identifier: MIT
+// Renders the user guide's screenshots of the kernel table and the detail pane from the real
+// main window on the embedded sample trace. Not a test: `mainwindow_screenshots OUTDIR`
+// (offscreen platform). The README's overview is a screenshot of `strobe` under Xvfb.
+#include "app/gui/appsettings.h"
+#include "app/gui/mainwindow.h"
+#include "model/analysis/kerneltablemodel.h"
+#include "model/trace.h"
+#include "widgets/panels/kerneltablewidget.h"
+#include "widgets/timeline/timelineview.h"
+#include "widgets/viewstate.h"
+
+#include <QApplication>
+#include <QDockWidget>
+#include <QEventLoop>
+#include <QTableView>
+#include <QTemporaryDir>
+#include <QTimer>
+#include <cstdio>
+
+using namespace strobe;
+
+namespace {
+
+void settle() {
+    for (int i = 0; i < 5; ++i) {
+        QCoreApplication::processEvents();
+        QEventLoop loop;
+        QTimer::singleShot(30, &loop, &QEventLoop::quit);
+        loop.exec();
+    }
+}
+
+bool save(MainWindow& w, const QString& path) {
+    settle();
+    const bool ok = w.grab().save(path);
+    std::printf("%s %s\n", ok ? "wrote" : "FAILED to write", qPrintable(path));
+    return ok;
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+    qputenv("QT_QPA_PLATFORM", "offscreen");
+    QApplication app(argc, argv);
+    if (argc < 2) {
+        std::fprintf(stderr, "usage: mainwindow_screenshots OUTDIR\n");
+        return 2;
+    }
+    const QString out = QString::fromLocal8Bit(argv[1]);
+    QTemporaryDir dir;
+    AppSettings settings(dir.filePath(QStringLiteral("s.ini")));
+    MainWindow w(&settings);
+    w.resize(1600, 1000);
+    w.show();
+    QEventLoop loop;
+    QObject::connect(&w, &MainWindow::loadFinished, &loop, &QEventLoop::quit);
+    w.openSample();
+    loop.exec();
+    if (!w.trace())
+        return 1;
+    const Trace& t = *w.trace();
+
+    std::optional<std::size_t> softmax;
+    for (std::size_t i = 0; i < t.kernelCount() && !softmax; ++i) {
+        if (t.string(t.kernelAt(i).config->shortName) == QLatin1String("softmax_warp_forward"))
+            softmax = i;
+    }
+    bool ok = true;
+
+    // Job 2: kernels sorted by duration, the longest selected.
+    QTableView* view = w.kernelTable()->view();
+    view->sortByColumn(KernelTableModel::Duration, Qt::DescendingOrder);
+    settle();
+    view->selectRow(0);
+    const QModelIndex first = view->model()->index(0, 0);
+    emit view->doubleClicked(first);
+    ok &= save(w, out + QStringLiteral("/kernels-by-duration.png"));
+
+    // Job 3: the softmax launch's parameters, occupancy and warning.
+    if (softmax) {
+        w.kernelTable()->setNameFilter(QStringLiteral("softmax"), false);
+        settle();
+        emit view->doubleClicked(view->model()->index(0, 0));
+        ok &= save(w, out + QStringLiteral("/kernel-details.png"));
+    }
+    return ok ? 0 : 1;
+}

@@ -1,0 +1,185 @@
+// SPDX-License-Identifier: MIT
+// The main window as a user meets it: open, fail, cancel, reopen, remember.
+#include "app/gui/appsettings.h"
+#include "app/gui/mainwindow.h"
+#include "model/analysis/kernelsummarymodel.h"
+#include "model/analysis/kerneltablemodel.h"
+#include "model/trace.h"
+#include "tests/support/qtprinters.h"
+#include "tests/support/sqlitequery.h"
+#include "widgets/panels/kerneltablewidget.h"
+#include "widgets/panels/statisticswidget.h"
+#include "widgets/timeline/timelineview.h"
+#include "widgets/viewstate.h"
+
+#include <gtest/gtest.h>
+
+#include <QApplication>
+#include <QFile>
+#include <QFileInfo>
+#include <QMessageBox>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace strobe;
+
+namespace {
+
+QString fixture(const char* name) {
+    return QString::fromStdString(test::fixturePath(name));
+}
+
+class MainWindowTest : public ::testing::Test {
+protected:
+    void SetUp() override {
+        settings = std::make_unique<AppSettings>(dir.filePath(QStringLiteral("strobe.ini")));
+        window = std::make_unique<MainWindow>(settings.get());
+        window->show();
+    }
+
+    // Opens `path` and waits for the load to finish; returns (ok, error).
+    std::pair<bool, QString> open(const QString& path) {
+        QSignalSpy spy(window.get(), &MainWindow::loadFinished);
+        window->openFile(path);
+        EXPECT_TRUE(spy.wait(30000));
+        return {spy.at(0).at(0).toBool(), spy.at(0).at(1).toString()};
+    }
+
+    QMessageBox* errorBox() const { return window->findChild<QMessageBox*>(); }
+
+    QTemporaryDir dir;
+    std::unique_ptr<AppSettings> settings;
+    std::unique_ptr<MainWindow> window;
+};
+
+} // namespace
+
+TEST_F(MainWindowTest, OpeningARealFixtureFillsTheLanes) {
+    const auto [ok, error] = open(fixture("nsys2024.5-cloverleaf.sqlite"));
+    ASSERT_TRUE(ok) << error.toStdString();
+    ASSERT_NE(window->trace(), nullptr);
+    EXPECT_EQ(window->trace()->counts().kernels, 1312u);
+    EXPECT_EQ(window->traceTitle(), QStringLiteral("nsys2024.5-cloverleaf.sqlite"));
+    EXPECT_EQ(window->viewState()->visibleRange(), window->trace()->timeRange());
+    EXPECT_GE(window->timeline()->laneLayout().rows().size(), window->trace()->lanes().size());
+    EXPECT_TRUE(window->windowTitle().startsWith(QStringLiteral("nsys2024.5-cloverleaf.sqlite")));
+    // The panels compute on workers after the hand-over; their rows follow.
+    ASSERT_TRUE(QTest::qWaitFor([&] { return !window->kernelTable()->isComputing(); }, 30000));
+    ASSERT_TRUE(QTest::qWaitFor([&] { return !window->statistics()->isComputing(); }, 30000));
+    EXPECT_EQ(window->kernelTable()->model()->rowCount(), 1312);
+    EXPECT_GT(window->statistics()->kernelModel()->rowCount(), 0);
+}
+
+TEST_F(MainWindowTest, EveryBadInputShowsTheErrorAndKeepsThePreviousTrace) {
+    ASSERT_TRUE(open(fixture("nsys2025.5-cuda-graphs.sqlite")).first);
+    const Trace* good = window->trace();
+    QFile text(dir.filePath(QStringLiteral("notes.txt")));
+    ASSERT_TRUE(text.open(QIODevice::WriteOnly));
+    text.write("not a trace\n");
+    text.close();
+    QFile rep(dir.filePath(QStringLiteral("run.nsys-rep")));
+    ASSERT_TRUE(rep.open(QIODevice::WriteOnly));
+    rep.write("NVIDIA Tegra Profiler Report 1.\x01\x02");
+    rep.close();
+    QFile empty(dir.filePath(QStringLiteral("empty.sqlite")));
+    ASSERT_TRUE(empty.open(QIODevice::WriteOnly));
+    empty.close();
+    for (const QString& bad : {dir.filePath(QStringLiteral("missing.sqlite")), dir.path(),
+                               text.fileName(), rep.fileName(), empty.fileName()}) {
+        const auto [ok, error] = open(bad);
+        EXPECT_FALSE(ok) << bad.toStdString();
+        ASSERT_FALSE(error.isEmpty());
+        QMessageBox* box = errorBox();
+        ASSERT_NE(box, nullptr) << bad.toStdString();
+        EXPECT_EQ(box->text(), error);
+        box->close();
+        QCoreApplication::processEvents();
+        EXPECT_EQ(window->trace(), good) << "the open trace stays open";
+        EXPECT_EQ(window->traceTitle(), QStringLiteral("nsys2025.5-cuda-graphs.sqlite"));
+    }
+}
+
+TEST_F(MainWindowTest, CancellingALoadLeavesTheWindowUsable) {
+    ASSERT_TRUE(open(fixture("nsys2025.5-cuda-graphs.sqlite")).first);
+    const Trace* before = window->trace();
+    QSignalSpy spy(window.get(), &MainWindow::loadFinished);
+    window->openFile(fixture("nsys2026.2-h100-2gpu-nvtx.sqlite"));
+    EXPECT_TRUE(window->isLoading());
+    window->cancelLoading();
+    ASSERT_TRUE(spy.wait(30000));
+    const bool ok = spy.at(0).at(0).toBool();
+    if (!ok) { // the load may have finished before the cancel arrived; both leave a usable window
+        EXPECT_TRUE(spy.at(0).at(1).toString().isEmpty()) << "a cancel is not an error";
+        EXPECT_EQ(window->trace(), before);
+        EXPECT_EQ(errorBox(), nullptr);
+    }
+    EXPECT_FALSE(window->isLoading());
+    ASSERT_TRUE(open(fixture("nsys2024.5-cloverleaf.sqlite")).first);
+    EXPECT_EQ(window->trace()->counts().kernels, 1312u);
+}
+
+TEST_F(MainWindowTest, RecentFilesAndTheLastViewPersist) {
+    const QString path = fixture("nsys2024.5-cloverleaf.sqlite");
+    ASSERT_TRUE(open(path).first);
+    const TimeRange full = window->trace()->timeRange();
+    const TimeRange zoomed{full.start + full.duration() / 4, full.start + full.duration() / 2};
+    window->viewState()->setVisibleRange(zoomed);
+    window->close();
+    settings->sync();
+
+    AppSettings reread(dir.filePath(QStringLiteral("strobe.ini")));
+    ASSERT_FALSE(reread.recentFiles().isEmpty());
+    EXPECT_EQ(reread.recentFiles().front(), QFileInfo(path).absoluteFilePath());
+    MainWindow second(&reread);
+    QSignalSpy spy(&second, &MainWindow::loadFinished);
+    second.openFile(path);
+    ASSERT_TRUE(spy.wait(30000));
+    EXPECT_EQ(second.viewState()->visibleRange(), zoomed) << "reopening restores the last view";
+}
+
+TEST_F(MainWindowTest, TheSampleTraceOpensWithoutAFile) {
+    QSignalSpy spy(window.get(), &MainWindow::loadFinished);
+    window->openSample();
+    ASSERT_TRUE(spy.wait(30000));
+    ASSERT_TRUE(spy.at(0).at(0).toBool()) << spy.at(0).at(1).toString().toStdString();
+    EXPECT_TRUE(window->traceTitle().startsWith(QStringLiteral("Sample")));
+    EXPECT_GT(window->trace()->counts().kernels, 1000u);
+    EXPECT_TRUE(settings->recentFiles().isEmpty()) << "the sample is not a recent file";
+}
+
+TEST_F(MainWindowTest, ABigTraceShowsItsGpuSideFirst) {
+    window->setPreviewMinRows(0);
+    QSignalSpy traces(window->viewState(), &ViewState::traceChanged);
+    std::vector<std::size_t> laneCounts;
+    QObject::connect(window->viewState(), &ViewState::traceChanged, window.get(),
+                     [&] { laneCounts.push_back(window->trace()->lanes().size()); });
+    ASSERT_TRUE(open(fixture("nsys2024.5-cloverleaf.sqlite")).first);
+    ASSERT_EQ(traces.size(), 2) << "the GPU side, then the whole trace";
+    EXPECT_EQ(laneCounts[0], 2u) << "kernels and memcpys of one stream";
+    EXPECT_EQ(laneCounts[1], window->trace()->lanes().size());
+    EXPECT_GT(laneCounts[1], laneCounts[0]);
+    EXPECT_EQ(window->traceTitle(), QStringLiteral("nsys2024.5-cloverleaf.sqlite"));
+}
+
+TEST_F(MainWindowTest, AFailureAfterThePreviewBringsBackThePreviousTrace) {
+    ASSERT_TRUE(open(fixture("nsys2025.5-cuda-graphs.sqlite")).first);
+    const Trace* before = window->trace();
+    const TimeRange beforeView = window->viewState()->visibleRange();
+    // GPU tables intact, the CPU side broken: the load fails after its preview was shown.
+    const QString broken = dir.filePath(QStringLiteral("broken-runtime.sqlite"));
+    ASSERT_TRUE(QFile::copy(fixture("nsys2024.5-cloverleaf.sqlite"), broken));
+    QFile::setPermissions(broken, QFileDevice::ReadOwner | QFileDevice::WriteOwner);
+    test::exec(broken.toStdString(),
+               "DROP TABLE CUPTI_ACTIVITY_KIND_RUNTIME; "
+               "CREATE TABLE CUPTI_ACTIVITY_KIND_RUNTIME(start INTEGER, end INTEGER);");
+    window->setPreviewMinRows(0);
+    QSignalSpy traces(window->viewState(), &ViewState::traceChanged);
+    const auto [ok, error] = open(broken);
+    EXPECT_FALSE(ok);
+    EXPECT_TRUE(error.contains(QStringLiteral("lacks the required column"))) << error.toStdString();
+    EXPECT_EQ(traces.size(), 2) << "the preview, then the previous trace again";
+    EXPECT_EQ(window->trace(), before);
+    EXPECT_EQ(window->viewState()->visibleRange(), beforeView);
+    EXPECT_EQ(window->traceTitle(), QStringLiteral("nsys2025.5-cuda-graphs.sqlite"));
+}
