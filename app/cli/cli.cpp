@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "app/cli/commands.h"
 
+#include "model/analysis/gaps.h"
+
 #include <array>
 
 namespace strobe::cli {
@@ -36,14 +38,18 @@ const std::array kCommands{
             &runMemorySummary},
     Command{"gaps",
             "gaps FILE [--min-ns N] [--format csv|json]\n      GPU idle gaps of at least N ns "
-            "(default 100000) with their cause",
+            "(default %1) with their cause",
             &runGaps},
 };
 
 void printUsage(QTextStream& s) {
     s << "usage: strobe-cli COMMAND [ARGS...]\n\ncommands:\n";
-    for (const Command& c : kCommands)
-        s << "  " << c.synopsis << '\n';
+    for (const Command& c : kCommands) {
+        QString synopsis = QLatin1String(c.synopsis);
+        if (synopsis.contains(QLatin1String("%1"))) // the one default that lives in the model
+            synopsis = synopsis.arg(kDefaultIdleThresholdNs);
+        s << "  " << synopsis << '\n';
+    }
     s << "  --version\n      print the version\n"
          "  --help\n      print this help\n\n"
          "Exit status: 0 success, 1 a file that cannot be read or written, 2 a usage error.\n";

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "widgets/timeline/lanepainter.h"
 
+#include "model/cudaapi.h"
 #include "model/trace.h"
 #include "widgets/timeline/lanelayout.h"
 
@@ -152,7 +153,7 @@ const QString& LanePainter::eventName(std::uint32_t lane, std::uint32_t index) {
     if (it == m_names.end()) {
         QString s = m_trace->string(id);
         if (l.kind() == LaneKind::CudaApi)
-            s = Trace::stripApiVersionSuffix(s);
+            s = cudaapi::displayName(s);
         it = m_names.insert(id, s);
     }
     return it.value();

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "model/analysis/gaps.h"
 #include "model/lod/timemapping.h"
 #include "model/types.h"
 #include "widgets/timeline/timelinecolors.h"
@@ -25,7 +26,7 @@ struct PaintContext {
     int height = 0; // logical pixels
     int scrollY = 0;
     qreal dpr = 1.0;
-    TimeNs idleThreshold = 100'000;
+    TimeNs idleThreshold = kDefaultIdleThresholdNs;
     TimelinePalette palette;
     QFont font;
 

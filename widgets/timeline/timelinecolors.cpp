@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "widgets/timeline/timelinecolors.h"
 
+#include "model/cudaapi.h"
+
 #include <QPalette>
 #include <algorithm>
 #include <array>
@@ -77,10 +79,8 @@ ColorCategory classifyKernel(std::string_view name) {
 }
 
 ColorCategory classifyApiCall(std::string_view name) {
-    const std::string n = lowered(name);
-    if (containsAny(n, {"synchronize", "streamwait", "eventquery", "streamquery"}))
-        return ColorCategory::Sync;
-    return ColorCategory::CpuCall;
+    return cudaapi::syncRole(name) != cudaapi::SyncRole::None ? ColorCategory::Sync
+                                                              : ColorCategory::CpuCall;
 }
 
 ColorCategory classifyMemcpy(MemcpyKind kind) {

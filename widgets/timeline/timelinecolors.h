@@ -32,7 +32,7 @@ enum class ColorCategory : std::uint8_t {
 
 // Classifies a kernel by its (short or demangled) name, case-insensitively.
 ColorCategory classifyKernel(std::string_view name);
-// Synchronisation API calls (cudaDeviceSynchronize, cuStreamSynchronize, ...) are Sync.
+// Calls with a cudaapi::SyncRole (they block the host, order streams or poll) are Sync.
 ColorCategory classifyApiCall(std::string_view name);
 ColorCategory classifyMemcpy(MemcpyKind kind);
 
