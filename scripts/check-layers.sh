@@ -20,6 +20,8 @@ rules=(
     "formats/nsys/reader|formats/nsys/reader/ formats/nsys/schema/ model/[a-z_]*\\.h|core"
     "formats/kineto|formats/kineto/ model/[a-z_]*\\.h|core"
     "formats|formats/ model/|core"
+    "widgets/timeline/geometry|widgets/timeline/geometry/ model/|core"
+    "widgets/timeline/paint|widgets/timeline/paint/ widgets/timeline/geometry/ model/|gui"
     "widgets/timeline|widgets/timeline/ widgets/[a-z_]*\\.h model/|any"
     "widgets/panels|widgets/panels/ widgets/[a-z_]*\\.h model/|any"
     "widgets|widgets/[a-z_]*\\.h model/|any"
@@ -28,6 +30,7 @@ rules=(
     "capture|capture/ formats/nsys/writer/ formats/nsys/schema/|none"
 )
 qtcore_dir="$(find /usr/include -maxdepth 3 -type d -path '*qt6/QtCore' | head -n 1)"
+qtgui_dir="${qtcore_dir%/QtCore}/QtGui"
 
 bad=0
 while IFS= read -r f; do
@@ -63,6 +66,12 @@ while IFS= read -r f; do
         core)
             if [ -n "$qtcore_dir" ] && [ ! -e "$qtcore_dir/$inc" ]; then
                 echo "$f: includes <$inc>, which is not Qt Core (${rule%%|*}/ links Qt6::Core at most)"
+                bad=1
+            fi
+            ;;
+        gui)
+            if [ -n "$qtcore_dir" ] && [ ! -e "$qtcore_dir/$inc" ] && [ ! -e "$qtgui_dir/$inc" ]; then
+                echo "$f: includes <$inc>, which is neither Qt Core nor Qt Gui (${rule%%|*}/ paints without widgets)"
                 bad=1
             fi
             ;;
