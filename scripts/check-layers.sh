@@ -14,7 +14,7 @@ rules=(
     "model/lod|model/lod/ model/[a-z_]*\\.h|core"
     "model/analysis|model/analysis/ model/lod/ model/[a-z_]*\\.h|core"
     "model|model/[a-z_]*\\.h|core"
-    "formats/nsys/schema||none"
+    "formats/nsys/schema|formats/nsys/schema/|none"
     "formats/nsys/writer|formats/nsys/writer/ formats/nsys/schema/|none"
     "formats/nsys/synth|formats/nsys/synth/ formats/nsys/writer/|none"
     "formats/nsys/reader|formats/nsys/reader/ formats/nsys/schema/ model/[a-z_]*\\.h|core"
