@@ -945,6 +945,7 @@ void Writer::Impl::writeMetadata() {
         caps.emplace_back(i == 0 ? std::string("PROCESS_0:COMMAND")
                                  : "PROCESS_0:ARGUMENT_" + std::to_string(i - 1),
                           meta.command[i]);
+    caps.insert(caps.end(), meta.captureInfo.begin(), meta.captureInfo.end());
     for (const auto& [name, value] : caps) {
         capture.text(0, name);
         capture.text(1, value);
