@@ -40,7 +40,7 @@ std::size_t ActivityParser::parseBuffer(CUcontext context, std::uint32_t streamI
             const CUptiResult status = m_cupti.nextRecord(buffer, validSize, &record);
             if (status == CUPTI_ERROR_MAX_LIMIT_REACHED || status == CUPTI_ERROR_INVALID_KIND)
                 break;
-            if (!STROBE_CHECK(status))
+            if (!checkResult(status, "cuptiActivityGetNextRecord", __FILE__, __LINE__))
                 break;
             handleRecord(record);
             ++count;
