@@ -87,7 +87,7 @@ void MainWindow::buildMenus() {
     info->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_I));
     file->addSeparator();
     QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
-    quit->setShortcut(QKeySequence::Quit);
+    quit->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Q)); // as the F1 list says, on every platform
 
     m_viewMenu = menuBar()->addMenu(tr("&View"));
     QAction* fit = m_viewMenu->addAction(tr("&Fit All"), m_state, &ViewState::fitAll);
