@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 // The live layer of the lane canvas, drawn over the cached lane geometry on every paint.
+#include "model/cudaapi.h"
 #include "model/trace.h"
 #include "widgets/timeline/timelineview.h"
 #include "widgets/viewstate.h"
@@ -13,6 +14,13 @@
 namespace strobe {
 
 namespace {
+// The partner's name as the lanes show it (API calls without their version suffix).
+QString partnerName(const Trace& t, EventRef ref) {
+    const Lane& l = t.lane(ref.lane);
+    const QString name = t.string(l.nameId(ref.index));
+    return l.kind() == LaneKind::CudaApi ? cudaapi::displayName(name) : name;
+}
+
 void outline(QPainter& p, const QRectF& r, const QColor& c, qreal width) {
     p.setPen(QPen(c, width));
     p.setBrush(Qt::NoBrush);
@@ -92,11 +100,11 @@ void TimelineView::paintOverlay(QPainter& p, const PaintContext& ctx) const {
             }
             if (!canvasRect.intersects(*partRect))
                 offscreenIndicator(p, ctx, *partRect, ctx.palette.partner,
-                                   t->string(t->lane(partner.lane).nameId(partner.index)));
+                                   partnerName(*t, partner));
         } else if (selRect && !partRect) {
             // The partner's row is collapsed or hidden: point up or down at its group.
             offscreenIndicator(p, ctx, selRect->translated(0, -ctx.height), ctx.palette.partner,
-                               t->string(t->lane(partner.lane).nameId(partner.index)));
+                               partnerName(*t, partner));
         }
     }
 
