@@ -48,6 +48,14 @@ const std::array kCommands{
             "  --min-ns N          shortest gap reported, in ns (default %1)\n"
             "  --format csv|json   output format (default csv)\n",
             &runGaps},
+    Command{"breakdown",
+            "FILE [--range NAME] [--classes] [--classes-file FILE] [--format csv|json]",
+            "per GPU: compute, communication, exposed communication, memory, idle and span in ns",
+            "  --range NAME        one block per instance of NVTX range NAME (leading 'instance')\n"
+            "  --classes           add one row per kernel class (class:gemm, ...)\n"
+            "  --classes-file FILE kernel class table (JSON) instead of the built-in one\n"
+            "  --format csv|json   output format (default csv)\n",
+            &runBreakdown},
 };
 
 const char* const kExitStatus =

@@ -2,27 +2,15 @@
 #include "widgets/timeline/paint/timelinecolors.h"
 
 #include "model/cudaapi.h"
+#include "model/kernelclass.h"
 
 #include <QPalette>
 #include <algorithm>
 #include <array>
-#include <cctype>
 
 namespace strobe {
 
 namespace {
-bool containsAny(std::string_view lower, std::initializer_list<std::string_view> needles) {
-    return std::any_of(needles.begin(), needles.end(),
-                       [&](std::string_view n) { return lower.find(n) != std::string_view::npos; });
-}
-
-std::string lowered(std::string_view s) {
-    std::string out(s.substr(0, 512));
-    std::transform(out.begin(), out.end(), out.begin(),
-                   [](unsigned char c) { return char(std::tolower(c)); });
-    return out;
-}
-
 struct HueBand {
     int hue;    // centre, degrees
     int spread; // +- degrees by name hash
@@ -64,18 +52,26 @@ HueBand bandOf(ColorCategory c) {
 }
 } // namespace
 
-ColorCategory classifyKernel(std::string_view name) {
-    const std::string n = lowered(name);
-    // Convolution first: cuDNN conv kernels often also contain "gemm" (implicit GEMM).
-    if (containsAny(n, {"conv", "implicit_convolve", "fprop", "dgrad", "wgrad"}))
-        return ColorCategory::Convolution;
-    if (containsAny(n, {"gemm", "gemv", "xmma", "cutlass", "matmul", "cublaslt"}))
+ColorCategory colorCategoryOf(KernelClass cls) {
+    switch (cls) {
+    case KernelClass::Gemm:
+    case KernelClass::Attention: // tensor-core matrix products too
         return ColorCategory::Gemm;
-    if (containsAny(n, {"softmax", "reduce", "reduction", "norm"}))
+    case KernelClass::Convolution:
+        return ColorCategory::Convolution;
+    case KernelClass::Normalization:
+    case KernelClass::Softmax:
         return ColorCategory::ReductionSoftmax;
-    if (containsAny(n, {"elementwise", "vectorized", "unrolled"}))
+    case KernelClass::ElementwiseReduction:
         return ColorCategory::Elementwise;
+    case KernelClass::Other:
+        break;
+    }
     return ColorCategory::OtherKernel;
+}
+
+ColorCategory classifyKernel(std::string_view name) {
+    return colorCategoryOf(KernelClassTable::active().classify(name));
 }
 
 ColorCategory classifyApiCall(std::string_view name) {

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "model/kernelclass.h"
 #include "model/records.h"
 
 #include <QColor>
@@ -30,7 +31,10 @@ enum class ColorCategory : std::uint8_t {
     Nvtx,
 };
 
-// Classifies a kernel by its (short or demangled) name, case-insensitively.
+// The colour of a kernel class (model/kernelclass.h): attention shares GEMM's hues,
+// normalisation and softmax share a band, elementwise/reduction has its own.
+ColorCategory colorCategoryOf(KernelClass cls);
+// Classifies a kernel by its (short or demangled) name through KernelClassTable::active().
 ColorCategory classifyKernel(std::string_view name);
 // Calls with a cudaapi::SyncRole (they block the host, order streams or poll) are Sync.
 ColorCategory classifyApiCall(std::string_view name);

@@ -1,0 +1,243 @@
+// SPDX-License-Identifier: MIT
+#include "model/analysis/breakdown.h"
+
+#include <algorithm>
+#include <map>
+#include <unordered_map>
+
+namespace strobe {
+
+namespace {
+
+IntervalSet merged(std::vector<TimeRange> v) {
+    std::sort(v.begin(), v.end(), [](const TimeRange& a, const TimeRange& b) {
+        return a.start < b.start || (a.start == b.start && a.end < b.end);
+    });
+    IntervalSet out;
+    for (const TimeRange& r : v) {
+        if (!out.empty() && r.start <= out.back().end)
+            out.back().end = std::max(out.back().end, r.end);
+        else
+            out.push_back(r);
+    }
+    return out;
+}
+
+IntervalSet unite(const IntervalSet& a, const IntervalSet& b) {
+    std::vector<TimeRange> all(a);
+    all.insert(all.end(), b.begin(), b.end());
+    return merged(std::move(all));
+}
+
+IntervalSet clipped(const IntervalSet& s, TimeRange w) {
+    IntervalSet out;
+    auto it = std::upper_bound(s.begin(), s.end(), w.start,
+                               [](TimeNs t, const TimeRange& r) { return t < r.end; });
+    for (; it != s.end() && it->start < w.end; ++it)
+        out.push_back({std::max(it->start, w.start), std::min(it->end, w.end)});
+    return out;
+}
+
+IntervalSet intersection(const IntervalSet& a, const IntervalSet& b) {
+    IntervalSet out;
+    std::size_t i = 0, j = 0;
+    while (i < a.size() && j < b.size()) {
+        const TimeNs s = std::max(a[i].start, b[j].start);
+        const TimeNs e = std::min(a[i].end, b[j].end);
+        if (s < e)
+            out.push_back({s, e});
+        if (a[i].end < b[j].end)
+            ++i;
+        else
+            ++j;
+    }
+    return out;
+}
+
+IntervalSet difference(const IntervalSet& a, const IntervalSet& b) {
+    IntervalSet out;
+    std::size_t j = 0;
+    for (TimeRange r : a) {
+        while (j < b.size() && b[j].end <= r.start)
+            ++j;
+        std::size_t k = j;
+        while (k < b.size() && b[k].start < r.end) {
+            if (b[k].start > r.start)
+                out.push_back({r.start, b[k].start});
+            r.start = std::max(r.start, b[k].end);
+            ++k;
+        }
+        if (r.start < r.end)
+            out.push_back(r);
+    }
+    return out;
+}
+
+TimeNs length(const IntervalSet& s) {
+    TimeNs n = 0;
+    for (const TimeRange& r : s)
+        n += r.duration();
+    return n;
+}
+
+} // namespace
+
+QString copyDirectionKey(CopyDirection d) {
+    switch (d) {
+    case CopyDirection::HtoD:
+        return QStringLiteral("htod");
+    case CopyDirection::DtoH:
+        return QStringLiteral("dtoh");
+    case CopyDirection::DtoD:
+        return QStringLiteral("dtod");
+    case CopyDirection::PtoP:
+        return QStringLiteral("ptop");
+    case CopyDirection::Other:
+        break;
+    }
+    return QStringLiteral("other");
+}
+
+CopyDirection copyDirectionOf(MemcpyKind kind) {
+    switch (kind) {
+    case MemcpyKind::HtoD:
+    case MemcpyKind::HtoA:
+        return CopyDirection::HtoD;
+    case MemcpyKind::DtoH:
+    case MemcpyKind::AtoH:
+        return CopyDirection::DtoH;
+    case MemcpyKind::DtoD:
+    case MemcpyKind::AtoA:
+    case MemcpyKind::AtoD:
+    case MemcpyKind::DtoA:
+        return CopyDirection::DtoD;
+    case MemcpyKind::PtoP:
+        return CopyDirection::PtoP;
+    default:
+        return CopyDirection::Other;
+    }
+}
+
+double GpuBreakdown::overlapPercent() const {
+    return communication > 0
+               ? 100.0 * double(communication - exposedCommunication) / double(communication)
+               : 0.0;
+}
+
+BreakdownSource::BreakdownSource(const Trace& trace, const KernelClassTable& table) {
+    struct Raw {
+        std::array<std::vector<TimeRange>, kKernelClassCount> byClass;
+        std::array<std::vector<TimeRange>, kCopyDirectionCount> copies;
+        std::vector<TimeRange> communication, memset;
+    };
+    std::map<std::uint32_t, Raw> raw;
+    const auto interval = [&](EventRef self) {
+        const Lane& l = trace.lane(self.lane);
+        const TimeNs s = l.start(self.index);
+        return TimeRange{s, effectiveEnd(s, l.end(self.index))};
+    };
+    // -1: communication; otherwise the class. Classified once per distinct name.
+    std::unordered_map<StringId, int> kindOfName;
+    for (const KernelRecord& k : trace.kernels()) {
+        const StringId name = trace.lane(k.self.lane).nameId(k.self.index);
+        auto it = kindOfName.find(name);
+        if (it == kindOfName.end()) {
+            const auto view = trace.strings().view(name);
+            it = kindOfName
+                     .emplace(name, table.isCommunication(view) ? -1 : int(table.classify(view)))
+                     .first;
+        }
+        Raw& r = raw[trace.streams()[k.stream].deviceId];
+        if (it->second < 0)
+            r.communication.push_back(interval(k.self));
+        else
+            r.byClass[std::size_t(it->second)].push_back(interval(k.self));
+    }
+    for (const MemcpyRecord& m : trace.memcpys()) {
+        if (trace.lane(m.self.lane).kind() == LaneKind::Uvm)
+            continue; // migrations are not stream work, as in the gap definition
+        raw[trace.streams()[m.stream].deviceId]
+            .copies[std::size_t(copyDirectionOf(m.copyKind))]
+            .push_back(interval(m.self));
+    }
+    for (const MemsetRecord& m : trace.memsets())
+        raw[trace.streams()[m.stream].deviceId].memset.push_back(interval(m.self));
+
+    for (auto& [id, r] : raw) {
+        Device d;
+        d.id = id;
+        std::vector<TimeRange> compute, memory;
+        for (int c = 0; c < kKernelClassCount; ++c) {
+            compute.insert(compute.end(), r.byClass[c].begin(), r.byClass[c].end());
+            d.byClass[c] = merged(std::move(r.byClass[c]));
+        }
+        for (int c = 0; c < kCopyDirectionCount; ++c) {
+            memory.insert(memory.end(), r.copies[c].begin(), r.copies[c].end());
+            d.copies[c] = merged(std::move(r.copies[c]));
+        }
+        memory.insert(memory.end(), r.memset.begin(), r.memset.end());
+        d.compute = merged(std::move(compute));
+        d.communication = merged(std::move(r.communication));
+        d.memset = merged(std::move(r.memset));
+        d.memory = merged(std::move(memory));
+        d.all = unite(unite(d.compute, d.communication), d.memory);
+        m_devices.push_back(std::move(d));
+    }
+    for (const KernelClassRule& rule : table.rules()) {
+        if (std::find(m_classOrder.begin(), m_classOrder.end(), rule.cls) == m_classOrder.end())
+            m_classOrder.push_back(rule.cls);
+    }
+    for (int c = 0; c < kKernelClassCount; ++c) {
+        if (std::find(m_classOrder.begin(), m_classOrder.end(), KernelClass(c)) ==
+            m_classOrder.end())
+            m_classOrder.push_back(KernelClass(c));
+    }
+}
+
+std::vector<std::uint32_t> BreakdownSource::deviceIds() const {
+    std::vector<std::uint32_t> ids;
+    for (const Device& d : m_devices)
+        ids.push_back(d.id);
+    return ids;
+}
+
+GpuBreakdown BreakdownSource::breakdownOf(const Device& d, std::optional<TimeRange> window) const {
+    GpuBreakdown b;
+    b.deviceId = d.id;
+    b.span = window ? *window : TimeRange{d.all.front().start, d.all.back().end};
+    const auto clip = [&](const IntervalSet& s) { return window ? clipped(s, *window) : s; };
+    const IntervalSet compute = clip(d.compute), comm = clip(d.communication),
+                      memory = clip(d.memory);
+    b.compute = length(compute);
+    b.communication = length(comm);
+    b.exposedCommunication = length(difference(comm, compute));
+    b.memory = length(memory);
+    b.memoryOnly = length(difference(memory, unite(compute, comm)));
+    b.idle = b.span.duration() - length(clip(d.all));
+    IntervalSet remaining = compute;
+    for (KernelClass c : m_classOrder) {
+        const IntervalSet mine = clip(d.byClass[std::size_t(c)]);
+        b.classes[std::size_t(c)] = length(intersection(mine, remaining));
+        remaining = difference(remaining, mine);
+    }
+    for (int c = 0; c < kCopyDirectionCount; ++c)
+        b.copies[c] = length(clip(d.copies[c]));
+    b.memset = length(clip(d.memset));
+    return b;
+}
+
+std::vector<GpuBreakdown> BreakdownSource::breakdown(std::optional<TimeRange> window) const {
+    std::vector<GpuBreakdown> out;
+    if (window && window->isEmpty())
+        window = TimeRange{window->start, window->start};
+    for (const Device& d : m_devices)
+        out.push_back(breakdownOf(d, window));
+    return out;
+}
+
+std::vector<GpuBreakdown> computeBreakdown(const Trace& trace, const KernelClassTable& table,
+                                           std::optional<TimeRange> window) {
+    return BreakdownSource(trace, table).breakdown(window);
+}
+
+} // namespace strobe
