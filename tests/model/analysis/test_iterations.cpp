@@ -29,9 +29,9 @@ TEST(Iterations, SampleIterationsAreItsIterationRanges) {
     LoadResult r = loadTrace(QString::fromStdString(path));
     ASSERT_TRUE(r.ok());
     const auto rows =
-        test::query(path, "SELECT n.start, n.[end] FROM NVTX_EVENTS n JOIN StringIds s"
-                          " ON s.id = n.textId WHERE s.value LIKE 'Iteration %' "
-                          "ORDER BY n.start");
+        test::query(path, "SELECT n.start, n.[end] FROM NVTX_EVENTS n LEFT JOIN StringIds s"
+                          " ON s.id = n.textId WHERE COALESCE(n.text, s.value) LIKE "
+                          "'Iteration %' ORDER BY n.start");
     ASSERT_EQ(rows.size(), 20u);
     const auto found = detectIterations(*r.trace);
     ASSERT_TRUE(found);
