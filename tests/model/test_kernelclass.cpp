@@ -125,4 +125,11 @@ TEST(KernelClassTable, UnreadableFileNamesThePath) {
         << error.toStdString();
 }
 
+TEST(KernelClassTable, TheDocsShowTheBuiltInTable) {
+    QFile doc(QStringLiteral(STROBE_SOURCE_DIR "/docs/BREAKDOWN.md"));
+    ASSERT_TRUE(doc.open(QIODevice::ReadOnly));
+    EXPECT_TRUE(doc.readAll().contains(kernelClassDefaultJson()))
+        << "docs/BREAKDOWN.md must show kernelClassDefaultJson() verbatim";
+}
+
 } // namespace
