@@ -1,0 +1,134 @@
+// SPDX-License-Identifier: MIT
+// The Overview panel on the sample trace: what it says, its bars, links, the iteration table and
+// the selected range; on the two-GPU H100 export, one bar and one set of answers per GPU.
+#include "model/analysis/iterationtablemodel.h"
+#include "model/analysis/tableroles.h"
+#include "tests/model/analysis/gaptestdata.h"
+#include "tests/widgets/panels/paneltesthelpers.h"
+#include "widgets/panels/breakdownbars.h"
+#include "widgets/panels/overviewpanel.h"
+
+#include <QAbstractItemModelTester>
+#include <QSignalSpy>
+#include <QTableView>
+#include <gtest/gtest.h>
+
+using namespace strobe;
+
+namespace {
+
+class OverviewPanelTest : public ::testing::Test {
+protected:
+    void SetUp() override {
+        trace = test::sampleTrace();
+        ASSERT_TRUE(trace);
+        state.setTrace(trace);
+    }
+    std::shared_ptr<const Trace> trace;
+    ViewState state;
+};
+
+TEST_F(OverviewPanelTest, SaysTheDataLoaderStarvesTheGpu) {
+    OverviewPanel panel(&state);
+    ASSERT_TRUE(test::waitUntilReady(panel));
+    const QString text = panel.text();
+    // The gaps, computed independently: their count and share of the GPU's span.
+    const auto gaps = test::bruteForceGaps(*trace, state.idleThresholdNs()).at(0);
+    const GpuBreakdown& b = panel.overview().gpus.at(0);
+    EXPECT_TRUE(text.contains(QStringLiteral("GPU 0 idle %1 of its span (%2 gaps")
+                                  .arg(percentText(b.idle, b.span.duration()))
+                                  .arg(gaps.size())))
+        << text.toStdString();
+    EXPECT_TRUE(text.contains(QStringLiteral("top cause: Data Load")));
+    EXPECT_TRUE(
+        text.contains(QStringLiteral("The host starves the GPU: while \"Data Load\" runs")));
+    EXPECT_GT(100 * b.idle, 25 * b.span.duration()); // the sample's story: ~27 % idle
+    EXPECT_TRUE(text.contains(QStringLiteral("softmax_warp_forward: 4 blocks on 132 SMs")))
+        << text.toStdString();
+    EXPECT_TRUE(text.contains(QStringLiteral("GPU 0 runs no communication (NCCL) kernels.")));
+    EXPECT_TRUE(text.contains(QStringLiteral("--cuda-memory-usage=true")));
+    EXPECT_TRUE(text.startsWith(QStringLiteral("Whole trace")));
+}
+
+TEST_F(OverviewPanelTest, BarsAddUpToTheSpan) {
+    OverviewPanel panel(&state);
+    ASSERT_TRUE(test::waitUntilReady(panel));
+    const GpuBreakdown& b = panel.overview().gpus.at(0);
+    TimeNs sum = 0;
+    for (const auto& s : panel.bars()->segments(b))
+        sum += s.ns;
+    EXPECT_EQ(sum, b.span.duration());
+    EXPECT_GT(b.classTime(KernelClass::Convolution), b.classTime(KernelClass::Gemm));
+}
+
+TEST_F(OverviewPanelTest, LinksLeadToTheEvidence) {
+    OverviewPanel panel(&state);
+    ASSERT_TRUE(test::waitUntilReady(panel));
+    QSignalSpy gaps(&panel, &OverviewPanel::gapsRequested);
+    QSignalSpy reveal(&state, &ViewState::revealRequested);
+    const auto& f = panel.overview().findings;
+    for (int i = 0; i < int(f.size()); ++i)
+        panel.openFinding(i);
+    EXPECT_EQ(gaps.count(), 1);
+    ASSERT_EQ(reveal.count(), 1);
+    const auto ref = reveal.front().front().value<EventRef>();
+    const auto k = trace->kernelIndexOf(ref);
+    ASSERT_TRUE(k);
+    EXPECT_EQ(trace->string(trace->kernelAt(*k).config->shortName),
+              QStringLiteral("softmax_warp_forward"));
+    panel.openFinding(99); // out of range: nothing
+    EXPECT_EQ(gaps.count(), 1);
+}
+
+TEST_F(OverviewPanelTest, IterationTableZoomsAndTheBreakdownFollowsTheSelection) {
+    OverviewPanel panel(&state);
+    ASSERT_TRUE(test::waitUntilReady(panel));
+    QAbstractItemModelTester tester(panel.iterationModel(),
+                                    QAbstractItemModelTester::FailureReportingMode::Fatal);
+    QAbstractItemModelTester sorted(panel.iterationView()->model(),
+                                    QAbstractItemModelTester::FailureReportingMode::Fatal);
+    ASSERT_EQ(panel.iterationModel()->rowCount(), 20);
+    const QAbstractItemModel* view = panel.iterationView()->model();
+    EXPECT_EQ(view->index(0, IterationTableModel::Iteration).data().toString(),
+              QStringLiteral("Iteration 0"));
+    // Sorted by idle share, descending: the first row is the most starved iteration.
+    panel.iterationView()->sortByColumn(IterationTableModel::Idle, Qt::DescendingOrder);
+    for (int r = 1; r < 20; ++r)
+        EXPECT_GE(view->index(r - 1, IterationTableModel::Idle).data(SortRole).toDouble(),
+                  view->index(r, IterationTableModel::Idle).data(SortRole).toDouble());
+    const auto index = view->index(3, IterationTableModel::Iteration).data(SortRole).toULongLong();
+    // Copies: the overview is replaced when the selection changes.
+    const IterationBreakdown it = panel.overview().iterations.at(index);
+    panel.activateIteration(3);
+    ASSERT_TRUE(state.selectedRange());
+    EXPECT_EQ(*state.selectedRange(), it.instance.range);
+    EXPECT_LE(state.visibleRange().start, it.instance.range.start);
+    EXPECT_GE(state.visibleRange().end, it.instance.range.end);
+    // The selection changed: the bars are now the iteration's.
+    ASSERT_TRUE(test::waitUntilReady(panel));
+    ASSERT_TRUE(panel.overview().window);
+    EXPECT_EQ(panel.overview().gpus.at(0).span, it.instance.range);
+    EXPECT_EQ(panel.overview().gpus.at(0).compute, it.gpus.at(0).compute);
+    EXPECT_TRUE(panel.text().startsWith(QStringLiteral("Selected range")));
+    state.setSelectedRange(std::nullopt);
+    ASSERT_TRUE(test::waitUntilReady(panel));
+    EXPECT_FALSE(panel.overview().window);
+}
+
+TEST(OverviewPanelH100, OneAnswerPerGpu) {
+    LoadResult r =
+        loadTrace(QStringLiteral(STROBE_FIXTURES_DIR "/nsys/nsys2026.2-h100-2gpu-nvtx.sqlite"));
+    ASSERT_TRUE(r.ok());
+    ViewState state;
+    state.setTrace(std::shared_ptr<const Trace>(std::move(r.trace)));
+    OverviewPanel panel(&state);
+    ASSERT_TRUE(test::waitUntilReady(panel));
+    ASSERT_EQ(panel.overview().gpus.size(), 2u);
+    EXPECT_TRUE(panel.text().contains(QStringLiteral("GPU 0 idle")));
+    EXPECT_TRUE(panel.text().contains(QStringLiteral("GPU 1 idle")));
+    state.setTrace(nullptr);
+    ASSERT_TRUE(test::waitUntilReady(panel));
+    EXPECT_EQ(panel.text().trimmed(), QStringLiteral("No trace loaded."));
+}
+
+} // namespace

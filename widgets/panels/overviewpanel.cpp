@@ -1,0 +1,186 @@
+// SPDX-License-Identifier: MIT
+#include "widgets/panels/overviewpanel.h"
+
+#include "model/analysis/iterationtablemodel.h"
+#include "model/analysis/tableroles.h"
+#include "model/timeformat.h"
+#include "widgets/backgroundtask.h"
+#include "widgets/panels/breakdownbars.h"
+#include "widgets/viewstate.h"
+
+#include <QHeaderView>
+#include <QLabel>
+#include <QScrollArea>
+#include <QSortFilterProxyModel>
+#include <QStringBuilder>
+#include <QTableView>
+#include <QTextDocument>
+#include <QVBoxLayout>
+
+namespace strobe {
+
+OverviewPanel::OverviewPanel(ViewState* state, QWidget* parent)
+    : QWidget(parent)
+    , m_state(state)
+    , m_scope(new QLabel(this))
+    , m_bars(new BreakdownBars(this))
+    , m_findings(new QLabel(this))
+    , m_iterationTitle(new QLabel(this))
+    , m_model(new IterationTableModel(this))
+    , m_proxy(new QSortFilterProxyModel(this))
+    , m_iterations(new QTableView(this))
+    , m_task(new BackgroundTask(this)) {
+    m_scope->setWordWrap(true);
+    m_findings->setWordWrap(true);
+    m_findings->setTextFormat(Qt::RichText);
+    m_findings->setTextInteractionFlags(Qt::TextBrowserInteraction);
+    m_findings->setAlignment(Qt::AlignTop | Qt::AlignLeft);
+    m_proxy->setSourceModel(m_model);
+    m_proxy->setSortRole(SortRole);
+    m_iterations->setModel(m_proxy);
+    m_iterations->setSortingEnabled(true);
+    m_iterations->sortByColumn(IterationTableModel::Iteration, Qt::AscendingOrder);
+    m_iterations->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_iterations->setAlternatingRowColors(true);
+    m_iterations->verticalHeader()->hide();
+    m_iterations->verticalHeader()->setDefaultSectionSize(fontMetrics().height() + 6);
+    m_iterations->horizontalHeader()->setStretchLastSection(true);
+    m_iterations->setMinimumHeight(6 * (fontMetrics().height() + 6));
+
+    auto* content = new QWidget;
+    auto* inner = new QVBoxLayout(content);
+    inner->addWidget(m_scope);
+    inner->addWidget(m_bars);
+    inner->addWidget(m_findings);
+    inner->addWidget(m_iterationTitle);
+    inner->addWidget(m_iterations, 1);
+    auto* scroll = new QScrollArea(this);
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setWidget(content);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(scroll);
+
+    connect(m_findings, &QLabel::linkActivated, this,
+            [this](const QString& link) { openFinding(link.toInt()); });
+    connect(m_iterations, &QTableView::doubleClicked, this,
+            [this](const QModelIndex& i) { activateIteration(i.row()); });
+    connect(m_state, &ViewState::traceChanged, this, &OverviewPanel::rebuild);
+    connect(m_state, &ViewState::selectedRangeChanged, this, &OverviewPanel::rebuild);
+    connect(m_state, &ViewState::idleThresholdChanged, this, &OverviewPanel::rebuild);
+    rebuild();
+}
+
+OverviewPanel::~OverviewPanel() = default;
+
+QAbstractItemModel* OverviewPanel::iterationModel() const {
+    return m_model;
+}
+
+bool OverviewPanel::isComputing() const {
+    return m_task->isRunning();
+}
+
+QString OverviewPanel::text() const {
+    QTextDocument doc;
+    doc.setHtml(m_findings->text());
+    return m_scope->text() % u'\n' % doc.toPlainText();
+}
+
+void OverviewPanel::rebuild() {
+    std::shared_ptr<const Trace> trace = m_state->sharedTrace();
+    if (!trace) {
+        m_task->cancel();
+        showOverview(nullptr, {});
+        return;
+    }
+    const std::optional<TimeRange> window = m_state->selectedRange();
+    const TimeNs threshold = m_state->idleThresholdNs();
+    const KernelClassTable table = KernelClassTable::active();
+    m_scope->setText(tr("Computing the breakdown…"));
+    m_task->start([trace, window, threshold,
+                   table] { return buildOverview(*trace, table, window, threshold); },
+                  [this, trace](Overview result) { showOverview(trace, std::move(result)); });
+}
+
+void OverviewPanel::showOverview(std::shared_ptr<const Trace> trace, Overview result) {
+    m_model->reset(nullptr);
+    std::swap(m_overview, result);
+    m_trace = std::move(trace);
+    m_model->reset(&m_overview);
+    m_bars->setBreakdown(m_overview.gpus);
+    if (!m_trace) {
+        m_scope->setText(tr("No trace loaded."));
+        m_findings->clear();
+        m_iterationTitle->clear();
+        emit ready();
+        return;
+    }
+    if (m_overview.window)
+        m_scope->setText(tr("Selected range, %1 (clear the selection for the whole trace).")
+                             .arg(formatDuration(m_overview.window->duration())));
+    else
+        m_scope->setText(tr("Whole trace: each GPU from its first to its last work."));
+    QString html;
+    QString lastQuestion;
+    for (std::size_t i = 0; i < m_overview.findings.size(); ++i) {
+        const OverviewFinding& f = m_overview.findings[i];
+        if (f.question != lastQuestion)
+            html = html % QStringLiteral("<p><b>") % f.question.toHtmlEscaped() %
+                   QStringLiteral("</b><br>");
+        else
+            html += QStringLiteral("<br>");
+        lastQuestion = f.question;
+        html += f.text.toHtmlEscaped();
+        if (f.target != FindingTarget::None) {
+            const QString link = f.target == FindingTarget::Gaps     ? tr("show the gaps")
+                                 : f.target == FindingTarget::Kernel ? tr("show the kernel")
+                                                                     : tr("show the kernels");
+            html = html % QStringLiteral(" <a href=\"") % QString::number(i) %
+                   QStringLiteral("\">") % link % QStringLiteral("</a>");
+        }
+    }
+    m_findings->setText(html);
+    m_iterationTitle->setText(
+        m_overview.iterations.empty()
+            ? tr("No iterations found (NVTX ranges ProfilerStep#N, Iteration N or step N).")
+            : tr("%1 iterations (%2); double-click one to zoom to it.")
+                  .arg(m_overview.iterations.size())
+                  .arg(m_overview.iterationLabel));
+    m_iterations->setVisible(!m_overview.iterations.empty());
+    emit ready();
+}
+
+void OverviewPanel::openFinding(int i) {
+    if (i < 0 || i >= int(m_overview.findings.size()))
+        return;
+    const OverviewFinding& f = m_overview.findings[std::size_t(i)];
+    switch (f.target) {
+    case FindingTarget::Gaps:
+        emit gapsRequested();
+        break;
+    case FindingTarget::Kernel:
+        if (f.event.isValid())
+            m_state->reveal(f.event);
+        break;
+    case FindingTarget::Communication:
+        emit kernelFilterRequested(tr("communication kernels"), f.configs);
+        break;
+    case FindingTarget::None:
+        break;
+    }
+}
+
+void OverviewPanel::activateIteration(int row) {
+    const QModelIndex src = m_proxy->mapToSource(m_proxy->index(row, 0));
+    const IterationBreakdown* it = m_model->iterationAt(src.row());
+    if (!it)
+        return;
+    const TimeRange r = it->instance.range;
+    const TimeNs margin = std::max<TimeNs>(1, r.duration() / 20);
+    m_state->setVisibleRange({r.start - margin, r.end + margin});
+    m_state->setSelectedRange(r);
+}
+
+} // namespace strobe

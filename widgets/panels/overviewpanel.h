@@ -1,0 +1,67 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "model/analysis/overview.h"
+
+#include <QWidget>
+#include <memory>
+
+class QAbstractItemModel;
+class QLabel;
+class QSortFilterProxyModel;
+class QTableView;
+
+namespace strobe {
+
+class BackgroundTask;
+class BreakdownBars;
+class IterationTableModel;
+class ViewState;
+
+// The Overview panel, shown first after a trace opens: per GPU a stacked bar of where its time
+// went (BreakdownSource), the usual questions answered in words with links to the evidence
+// (buildOverview), and a table of iterations whose double-click zooms to one. It follows
+// ViewState::selectedRange(): with a range selected the bars and answers are for that range.
+// Computed on a worker (BackgroundTask).
+class OverviewPanel : public QWidget {
+    Q_OBJECT
+public:
+    explicit OverviewPanel(ViewState* state, QWidget* parent = nullptr);
+    ~OverviewPanel() override;
+
+    const Overview& overview() const { return m_overview; }
+    // What the panel says, as plain text: the scope line, then each answer.
+    QString text() const;
+    QAbstractItemModel* iterationModel() const;
+    QTableView* iterationView() const { return m_iterations; }
+    BreakdownBars* bars() const { return m_bars; }
+    // Follows the link of finding `i`, as a click on it does.
+    void openFinding(int i);
+    // Zooms to the iteration at view row `row` and selects its range, as a double-click does.
+    void activateIteration(int row);
+    bool isComputing() const;
+
+signals:
+    void ready();
+    void gapsRequested();
+    // Connect to KernelTableWidget::showOnlyConfigs.
+    void kernelFilterRequested(const QString& label, const std::vector<std::uint32_t>& configs);
+
+private:
+    void rebuild();
+    void showOverview(std::shared_ptr<const Trace> trace, Overview result);
+
+    ViewState* m_state;
+    std::shared_ptr<const Trace> m_trace;
+    Overview m_overview;
+    QLabel* m_scope;
+    BreakdownBars* m_bars;
+    QLabel* m_findings;
+    QLabel* m_iterationTitle;
+    IterationTableModel* m_model;
+    QSortFilterProxyModel* m_proxy;
+    QTableView* m_iterations;
+    BackgroundTask* m_task;
+};
+
+} // namespace strobe
