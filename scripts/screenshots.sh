@@ -20,7 +20,8 @@ cmake --build "$build" --target mainwindow_screenshots panels_screenshot gaps_sc
     timeline_screenshot
 export QT_QPA_PLATFORM=offscreen
 mkdir -p "$images"
-# README and USER_GUIDE: mainwindow, kernels-by-duration, kernel-details, timeline-h100.
+# README and USER_GUIDE: overview-sample, mainwindow, kernels-by-duration, kernel-details,
+# overview-h100, timeline-h100.
 "$build/tests/app/gui/mainwindow_screenshots" "$images" "$h100"
 # KERNELS.md: the kernel table, detail pane and statistics on CloverLeaf.
 "$build/tests/widgets/panels/panels_screenshot" "$cloverleaf" "$images/kernels.png"

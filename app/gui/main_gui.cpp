@@ -2,9 +2,11 @@
 #include "app/gui/appsettings.h"
 #include "app/gui/mainwindow.h"
 #include "app/gui/theme.h"
+#include "model/kernelclass.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QFileInfo>
 #include <QIcon>
 #include <QTimer>
 
@@ -27,6 +29,16 @@ int main(int argc, char** argv) {
         QStringLiteral("Trace to open (an nsys SQLite export); the sample when omitted."),
         QStringLiteral("[TRACE]"));
     parser.process(app);
+
+    // The user's kernel class table (docs/BREAKDOWN.md), for colours and the Overview alike.
+    const QString classes = strobe::KernelClassTable::userFilePath();
+    if (QFileInfo::exists(classes)) {
+        QString error;
+        if (const auto table = strobe::KernelClassTable::fromFile(classes, &error))
+            strobe::KernelClassTable::setActive(*table);
+        else
+            qWarning("%s Using the built-in table.", qUtf8Printable(error));
+    }
 
     strobe::AppSettings settings;
     strobe::applyTheme(app, settings.theme());

@@ -5,6 +5,7 @@
 #include "widgets/panels/detailpane.h"
 #include "widgets/panels/gapspanel.h"
 #include "widgets/panels/kerneltablewidget.h"
+#include "widgets/panels/overviewpanel.h"
 #include "widgets/panels/statisticswidget.h"
 #include "widgets/timeline/timelineview.h"
 #include "widgets/viewstate.h"
@@ -20,20 +21,32 @@ void MainWindow::buildViews() {
     m_kernelTable = new KernelTableWidget(m_state, this);
     m_statistics = new StatisticsWidget(m_state, this);
     m_details = new DetailPane(m_state, this);
+    auto* overviewPanel = new OverviewPanel(m_state, this);
+    // First in the bottom tabs, and raised whenever a trace opens: where the time went.
+    QDockWidget* overview = addDock(overviewPanel, tr("Overview"), QStringLiteral("overviewDock"),
+                                    Qt::BottomDockWidgetArea);
     QDockWidget* kernels = addDock(m_kernelTable, tr("Kernels"), QStringLiteral("kernelsDock"),
                                    Qt::BottomDockWidgetArea);
+    tabifyDockWidget(overview, kernels);
     QDockWidget* stats = addDock(m_statistics, tr("Statistics"), QStringLiteral("statisticsDock"),
                                  Qt::BottomDockWidgetArea);
     tabifyDockWidget(kernels, stats);
     QDockWidget* gaps = addDock(new GapsPanel(m_state, this), tr("GPU Gaps"),
                                 QStringLiteral("gapsDock"), Qt::BottomDockWidgetArea);
     tabifyDockWidget(kernels, gaps);
-    kernels->raise();
+    overview->raise();
+    connect(m_state, &ViewState::traceChanged, overview, [overview] { overview->raise(); });
+    connect(overviewPanel, &OverviewPanel::gapsRequested, gaps, [gaps] { gaps->raise(); });
+    connect(overviewPanel, &OverviewPanel::kernelFilterRequested, this,
+            [this, kernels](const QString& label, const std::vector<std::uint32_t>& configs) {
+                m_kernelTable->showOnlyConfigs(label, configs);
+                kernels->raise();
+            });
     QDockWidget* details =
         addDock(m_details, tr("Details"), QStringLiteral("detailsDock"), Qt::RightDockWidgetArea);
     // Room for the detail pane's values and ~12 table rows; a saved layout overrides this.
     resizeDocks({details}, {440}, Qt::Horizontal);
-    resizeDocks({kernels}, {320}, Qt::Vertical);
+    resizeDocks({overview}, {320}, Qt::Vertical);
     // A summary row's double-click filters the kernel table to that kernel.
     connect(m_statistics, &StatisticsWidget::kernelFilterRequested, this,
             [this, kernels](const QString& label, const std::vector<std::uint32_t>& configs) {

@@ -55,7 +55,9 @@ QVariant IterationTableModel::data(const QModelIndex& index, int role) const {
     };
     switch (col) {
     case Iteration:
-        return raw ? QVariant(qulonglong(it)) : QVariant(iter.instance.name);
+        // Numbered: names repeat when the loop restarts each epoch.
+        return raw ? QVariant(qulonglong(it))
+                   : QVariant(u'#' % QString::number(it) % u' ' % iter.instance.name);
     case Device:
         return raw ? QVariant(qulonglong(b.deviceId))
                    : QVariant(QStringLiteral("GPU ") % QString::number(b.deviceId));

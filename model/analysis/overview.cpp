@@ -195,12 +195,15 @@ Overview buildOverview(const Trace& trace, const KernelClassTable& table,
     const BreakdownSource source(trace, table);
     o.gpus = source.breakdown(window);
     const GapAnalysis gaps = findGaps(trace, gapThreshold);
-    for (const GpuBreakdown& b : o.gpus) {
+    // By question, then by GPU.
+    for (const GpuBreakdown& b : o.gpus)
         o.findings.push_back(idleFinding(trace, b, gaps, window));
+    for (const GpuBreakdown& b : o.gpus)
         o.findings.push_back(fillFinding(trace, b, window));
+    for (const GpuBreakdown& b : o.gpus)
         o.findings.push_back(commFinding(trace, table, b));
+    for (const GpuBreakdown& b : o.gpus)
         o.findings.push_back(memoryFinding(b));
-    }
     if (const auto iterations = detectIterations(trace)) {
         o.iterationLabel = iterations->label;
         for (const RangeInstance& r : iterations->instances)

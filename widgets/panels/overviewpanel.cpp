@@ -54,6 +54,7 @@ OverviewPanel::OverviewPanel(ViewState* state, QWidget* parent)
     inner->addWidget(m_findings);
     inner->addWidget(m_iterationTitle);
     inner->addWidget(m_iterations, 1);
+    inner->addStretch(0); // takes the room when there is no iteration table
     auto* scroll = new QScrollArea(this);
     scroll->setWidgetResizable(true);
     scroll->setFrameShape(QFrame::NoFrame);

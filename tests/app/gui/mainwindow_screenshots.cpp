@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 // Renders the README's and the user guide's screenshots from the real main window (offscreen
 // platform). Not a test: `mainwindow_screenshots OUTDIR TRACE`, run by scripts/screenshots.sh.
-// On the embedded sample: mainwindow.png, kernels-by-duration.png, kernel-details.png; on
-// TRACE (the two-GPU H100 fixture): timeline-h100.png. Every picture waits for the panels' and
-// the timeline's workers, so none shows "Computing…".
+// On the embedded sample: overview-sample.png, mainwindow.png, kernels-by-duration.png,
+// kernel-details.png; on TRACE (the two-GPU H100 fixture): overview-h100.png, timeline-h100.png.
+// Every picture waits for the panels' and the timeline's workers, so none shows "Computing…".
 #include "app/gui/appsettings.h"
 #include "app/gui/mainwindow.h"
 #include "model/analysis/kerneltablemodel.h"
@@ -12,11 +12,13 @@
 #include "widgets/panels/detailpane.h"
 #include "widgets/panels/gapspanel.h"
 #include "widgets/panels/kerneltablewidget.h"
+#include "widgets/panels/overviewpanel.h"
 #include "widgets/panels/statisticswidget.h"
 #include "widgets/timeline/timelineview.h"
 #include "widgets/viewstate.h"
 
 #include <QApplication>
+#include <QDockWidget>
 #include <QEventLoop>
 #include <QTableView>
 #include <QTemporaryDir>
@@ -28,7 +30,7 @@ namespace {
 
 bool finished(MainWindow& w) {
     if (test::waitUntilFinished<KernelTableWidget, StatisticsWidget, GapsPanel, DetailPane,
-                                TimelineView>(&w))
+                                OverviewPanel, TimelineView>(&w))
         return true;
     std::fprintf(stderr, "mainwindow_screenshots: the panels did not finish computing\n");
     return false;
@@ -59,6 +61,23 @@ bool openAndWait(MainWindow& w, const QString& path) {
     return ok && finished(w);
 }
 
+// The Overview tab raised (as after every open) and tall enough to show all of it.
+bool saveOverview(MainWindow& w, const QString& path) {
+    auto* dock = w.findChild<QDockWidget*>(QStringLiteral("overviewDock"));
+    if (!dock)
+        return false;
+    dock->raise();
+    w.resizeDocks({dock}, {620}, Qt::Vertical);
+    const bool ok = save(w, path);
+    w.resizeDocks({dock}, {320}, Qt::Vertical);
+    return ok;
+}
+
+void raiseKernels(MainWindow& w) {
+    if (auto* dock = w.findChild<QDockWidget*>(QStringLiteral("kernelsDock")))
+        dock->raise();
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
@@ -76,7 +95,9 @@ int main(int argc, char** argv) {
     w.show();
     if (!openAndWait(w, QString()))
         return 1;
-    bool ok = save(w, out + QStringLiteral("/mainwindow.png"));
+    bool ok = saveOverview(w, out + QStringLiteral("/overview-sample.png"));
+    raiseKernels(w);
+    ok &= save(w, out + QStringLiteral("/mainwindow.png"));
 
     // Job 2: kernels sorted by duration, the longest selected.
     QTableView* view = w.kernelTable()->view();
@@ -101,6 +122,8 @@ int main(int argc, char** argv) {
     // The README's real trace: a two-GPU export, kernels in start order.
     if (!openAndWait(w, QString::fromLocal8Bit(argv[2])))
         return 1;
+    ok &= saveOverview(w, out + QStringLiteral("/overview-h100.png"));
+    raiseKernels(w);
     view->sortByColumn(KernelTableModel::Start, Qt::AscendingOrder);
     ok &= save(w, out + QStringLiteral("/timeline-h100.png"));
     return ok ? 0 : 1;

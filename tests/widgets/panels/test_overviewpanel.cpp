@@ -90,7 +90,7 @@ TEST_F(OverviewPanelTest, IterationTableZoomsAndTheBreakdownFollowsTheSelection)
     ASSERT_EQ(panel.iterationModel()->rowCount(), 20);
     const QAbstractItemModel* view = panel.iterationView()->model();
     EXPECT_EQ(view->index(0, IterationTableModel::Iteration).data().toString(),
-              QStringLiteral("Iteration 0"));
+              QStringLiteral("#0 Iteration 0"));
     // Sorted by idle share, descending: the first row is the most starved iteration.
     panel.iterationView()->sortByColumn(IterationTableModel::Idle, Qt::DescendingOrder);
     for (int r = 1; r < 20; ++r)
