@@ -17,8 +17,9 @@ const std::array kCommands{
     Command{"info", "info FILE [--json]\n      what the trace holds: counts, GPUs, lanes, warnings",
             &runInfo},
     Command{"synth",
-            "synth -o FILE --events N [--seed S] [--schema 2.9|3.13|3.25]\n"
-            "      write a realistic synthetic nsys-schema trace, deterministic for a seed",
+            "synth -o FILE --events N [--seed S] [--format nsys|kineto] [--schema 2.9|3.13|3.25]\n"
+            "      write a realistic synthetic nsys-schema (or PyTorch profiler JSON) trace,\n"
+            "      deterministic for a seed",
             &runSynth},
     Command{"kernels",
             "kernels FILE [--format csv|json]\n      one row per kernel launch, ordered by start",

@@ -34,12 +34,22 @@ od::field fieldOf(simdjson::simdjson_result<od::field> r) {
     return f;
 }
 
-std::string_view stringOr(od::value& v, bool* wrongType = nullptr) {
-    if (v.type() == od::json_type::string)
-        return v.get_string();
-    if (wrongType)
-        *wrongType = true;
-    return {};
+// A string value; its bytes in the document itself when it has no escapes (the usual case,
+// sparing the copy into the parser's buffer), else unescaped by simdjson.
+std::string_view stringOr(od::value& v) {
+    const std::string_view token = v.raw_json_token();
+    if (token.empty() || token.front() != '"')
+        return {};
+    const std::size_t close = token.find('"', 1);
+    if (close != std::string_view::npos && token.find('\\', 1) > close) {
+        std::string_view rest = token.substr(close + 1);
+        while (!rest.empty() && (rest.front() == ' ' || rest.front() == '\n' ||
+                                 rest.front() == '\r' || rest.front() == '\t'))
+            rest.remove_prefix(1);
+        if (rest.empty())
+            return token.substr(1, close - 1);
+    }
+    return v.get_string();
 }
 
 std::optional<std::int64_t> integerOf(od::value& v) {
@@ -363,7 +373,10 @@ void KinetoJsonLoader::Impl::handleComplete(const RawEvent& e) {
         return;
     }
     const std::uint32_t pid = wrap32(*e.pid.number), tid = wrap32(*e.tid.number);
-    cpuPids.insert(pid);
+    if (pid != lastCpuPid) {
+        cpuPids.insert(pid);
+        lastCpuPid = pid;
+    }
     const StringId name = internName(e.name);
     switch (cat) {
     case Category::CpuOp:

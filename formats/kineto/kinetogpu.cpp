@@ -108,9 +108,13 @@ void KinetoJsonLoader::Impl::stageGpuOp(const RawEvent& e, GpuOpKind kind, TimeN
     case GpuOpKind::Kernel: {
         KernelConfig c;
         c.demangledName = internName(e.name);
-        const std::string_view full = builder.strings().view(c.demangledName);
-        const std::string_view shortName = deriveShortKernelName(full);
-        c.shortName = shortName == full ? c.demangledName : builder.intern(shortName);
+        auto [derived, isNew] = shortNames.try_emplace(c.demangledName, kNoString);
+        if (isNew) { // once per distinct name
+            const std::string_view full = builder.strings().view(c.demangledName);
+            const std::string_view shortName = deriveShortKernelName(full);
+            derived->second = shortName == full ? c.demangledName : builder.intern(shortName);
+        }
+        c.shortName = derived->second;
         c.shortNameDerived = c.shortName != c.demangledName;
         const bool hasLaunch = a.grid || a.block || a.registers;
         c.detail = hasLaunch ? LaunchDetail::Basic : LaunchDetail::None;

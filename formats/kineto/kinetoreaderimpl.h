@@ -111,10 +111,12 @@ struct KinetoJsonLoader::Impl {
     std::uint64_t gpuUserAnnotations = 0;
 
     std::set<std::uint32_t> cpuPids;
+    std::optional<std::uint32_t> lastCpuPid; // spares the set lookup for the usual single pid
     std::vector<std::pair<std::uint32_t, std::uint32_t>> apiCorrelationPid; // (correlation, pid)
     std::vector<kineto::PendingGpuOp> gpuOps;
     std::vector<KernelConfig> configs;
     std::unordered_map<KernelConfig, std::uint32_t, KernelConfigHash> configIndex;
+    std::unordered_map<StringId, StringId> shortNames; // demangled -> derived short name
     std::vector<MemcpyRecord> memcpys;
     std::vector<MemsetRecord> memsets;
     std::vector<SyncRecord> syncs;
