@@ -48,6 +48,8 @@ public:
 public slots:
     // Starts loading `path` in the background; the current trace stays until it succeeds.
     void openFile(const QString& path);
+    // The File > Open dialog's name filters: nsys SQLite, Strobe captures, Kineto JSON (.gz).
+    static QString openFileFilter();
     // Opens the embedded sample trace (a training loop), writing it to the cache if needed.
     void openSample();
     void cancelLoading();
