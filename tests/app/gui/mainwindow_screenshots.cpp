@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: MIT
 // Renders the user guide's screenshots of the kernel table and the detail pane from the real
-// main window on the embedded sample trace. Not a test: `mainwindow_screenshots OUTDIR`
-// (offscreen platform). The README's overview is a screenshot of `strobe` under Xvfb.
+// main window on the embedded sample trace. Not a test: `mainwindow_screenshots OUTDIR
+// [KINETO_TRACE]` (offscreen platform); with a PyTorch profiler trace it also renders the
+// README's Kineto timeline and kernel detail pane. The README's overview is a screenshot of
+// `strobe` under Xvfb.
 #include "app/gui/appsettings.h"
 #include "app/gui/mainwindow.h"
 #include "model/analysis/kerneltablemodel.h"
 #include "model/trace.h"
+#include "widgets/panels/detailpane.h"
 #include "widgets/panels/kerneltablewidget.h"
 #include "widgets/timeline/timelineview.h"
 #include "widgets/viewstate.h"
@@ -39,6 +42,59 @@ bool save(MainWindow& w, const QString& path) {
 }
 
 } // namespace
+
+// A kernel launched from inside a CPU op, near the middle of the trace, lasting a while: the
+// timeline then shows op, launch call and kernel stacked.
+std::optional<std::size_t> kernelUnderACpuOp(const Trace& t) {
+    for (std::size_t i = t.kernelCount() / 2; i < t.kernelCount(); ++i) {
+        const KernelLaunch k = t.kernelAt(i);
+        if (!k.record->api.isValid() || k.duration() < 20'000 || !k.config->shortNameDerived)
+            continue;
+        const Lane& api = t.lane(k.record->api.lane);
+        const TimeNs launch = api.start(k.record->api.index);
+        for (const Lane& l : t.lanes()) {
+            if (l.kind() == LaneKind::CpuOps && l.owner() == api.owner() &&
+                !l.stabbing(launch).empty())
+                return i;
+        }
+    }
+    return std::nullopt;
+}
+
+bool kinetoShots(MainWindow& w, const QString& trace, const QString& out) {
+    QEventLoop loop;
+    QObject::connect(&w, &MainWindow::loadFinished, &loop, &QEventLoop::quit);
+    w.openFile(trace);
+    loop.exec();
+    if (!w.trace())
+        return false;
+    const Trace& t = *w.trace();
+    const std::optional<std::size_t> k = kernelUnderACpuOp(t);
+    if (!k)
+        return false;
+    const KernelLaunch kl = t.kernelAt(*k);
+    const TimeNs launch = t.lane(kl.record->api.lane).start(kl.record->api.index);
+    // The timeline alone first (docks hidden), then the detail pane with the room it needs.
+    const QList<QDockWidget*> docks = w.findChildren<QDockWidget*>();
+    for (QDockWidget* d : docks)
+        d->hide();
+    w.resize(1600, 900);
+    w.viewState()->setVisibleRange({launch - 120'000, kl.end + 60'000});
+    w.viewState()->setSelection(kl.record->self);
+    bool ok = save(w, out + QStringLiteral("/kineto-timeline.png"));
+    auto* detailsDock = qobject_cast<QDockWidget*>(w.details()->parentWidget());
+    if (detailsDock) {
+        detailsDock->setFloating(true);
+        detailsDock->show();
+        detailsDock->resize(860, 800);
+    }
+    settle();
+    QWidget* pane = detailsDock ? static_cast<QWidget*>(detailsDock) : w.details();
+    const bool paneOk = pane->grab().save(out + QStringLiteral("/kineto-kernel-details.png"));
+    std::printf("%s %s/kineto-kernel-details.png\n", paneOk ? "wrote" : "FAILED to write",
+                qPrintable(out));
+    return ok && paneOk;
+}
 
 int main(int argc, char** argv) {
     qputenv("QT_QPA_PLATFORM", "offscreen");
@@ -84,5 +140,7 @@ int main(int argc, char** argv) {
         emit view->doubleClicked(view->model()->index(0, 0));
         ok &= save(w, out + QStringLiteral("/kernel-details.png"));
     }
+    if (argc >= 3)
+        ok &= kinetoShots(w, QString::fromLocal8Bit(argv[2]), out);
     return ok ? 0 : 1;
 }
