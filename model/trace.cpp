@@ -52,19 +52,6 @@ EventRef Trace::partnerOf(EventRef ref) const {
     }
 }
 
-QString Trace::stripApiVersionSuffix(const QString& name) {
-    // NVIDIA's rule: a runtime name ending in "_v" plus four digits loses that suffix.
-    const qsizetype n = name.size();
-    if (n > 6 && name[n - 6] == u'_' && name[n - 5] == u'v') {
-        for (qsizetype i = n - 4; i < n; ++i) {
-            if (!name[i].isDigit())
-                return name;
-        }
-        return name.left(n - 6);
-    }
-    return name;
-}
-
 static QString kindLabel(LaneKind kind) {
     switch (kind) {
     case LaneKind::CudaApi:

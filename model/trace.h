@@ -101,9 +101,6 @@ public:
     QString laneKindLabel(std::uint32_t lane) const;
     // "GPU 0 (NVIDIA H100 80GB HBM3)", or "GPU 0" when the export did not name it.
     QString gpuLabel(std::uint32_t deviceId) const;
-    // API names without the runtime's `_vNNNN` suffix ("cudaLaunchKernel_v7000" ->
-    // "cudaLaunchKernel").
-    static QString stripApiVersionSuffix(const QString& name);
 
     std::size_t memoryBytes() const;
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "model/analysis/gaps.h"
 #include "model/trace.h"
 
 #include <QObject>
@@ -63,7 +64,7 @@ private:
     EventRef m_selection;
     std::optional<TimeRange> m_selectedRange;
     std::optional<TimeNs> m_cursor;
-    TimeNs m_idleThreshold = 100'000;
+    TimeNs m_idleThreshold = kDefaultIdleThresholdNs;
 };
 
 } // namespace strobe

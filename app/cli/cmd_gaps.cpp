@@ -11,8 +11,6 @@ namespace strobe::cli {
 
 namespace {
 
-constexpr TimeNs kDefaultMinNs = 100'000; // 100 us, the GUI's default threshold
-
 ReportTable gapsReport(const GapAnalysis& analysis) {
     ReportTable t;
     t.columns = {QStringLiteral("device_id"), QStringLiteral("start_ns"),
@@ -36,7 +34,7 @@ int runGaps(const QStringList& args, Io io) {
     const bool json = a.jsonFormat();
     if (!a.ok())
         return usageError(io, cmd, a.error());
-    TimeNs minNs = kDefaultMinNs;
+    TimeNs minNs = kDefaultIdleThresholdNs;
     if (const auto v = a.option(QStringLiteral("min-ns"))) {
         bool ok = false;
         minNs = v->toLongLong(&ok);

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "app/gui/appsettings.h"
 
+#include "model/analysis/gaps.h"
+
 #include <QCryptographicHash>
 #include <QFileInfo>
 #include <QStringBuilder>
@@ -62,7 +64,7 @@ void AppSettings::setTheme(Theme t) {
 TimeNs AppSettings::idleThresholdNs() const {
     bool ok = false;
     const qint64 v = m_settings.value(kIdle).toLongLong(&ok);
-    return ok && v > 0 ? v : 100'000;
+    return ok && v > 0 ? v : kDefaultIdleThresholdNs;
 }
 
 void AppSettings::setIdleThresholdNs(TimeNs t) {

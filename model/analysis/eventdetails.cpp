@@ -5,6 +5,7 @@
 #include "model/analysis/nvtxprojection.h"
 #include "model/analysis/nvtxstats.h"
 #include "model/analysis/occupancy.h"
+#include "model/cudaapi.h"
 #include "model/cudaenums.h"
 
 #include <QStringBuilder>
@@ -93,8 +94,8 @@ std::optional<TimeNs> apiSection(const Trace& t, EventRef api, std::optional<std
     if (api.isValid()) {
         const Lane& l = t.lane(api.lane);
         duration = l.end(api.index) - l.start(api.index);
-        d.items.push_back({QStringLiteral("API call"),
-                           Trace::stripApiVersionSuffix(t.string(l.nameId(api.index)))});
+        d.items.push_back(
+            {QStringLiteral("API call"), cudaapi::displayName(t.string(l.nameId(api.index)))});
         d.items.push_back({QStringLiteral("Thread"), threadLabel(t, l.owner())});
         d.items.push_back(
             {QStringLiteral("Start"), formatTimestamp(l.start(api.index), t.timeRange().start)});
@@ -312,7 +313,7 @@ EventDetails describeEvent(const Trace& t, EventRef ref) {
         break;
     case LaneKind::CudaApi: {
         const ApiCallRecord& a = t.apiCalls()[p];
-        out.title = QStringLiteral("CUDA API ") % Trace::stripApiVersionSuffix(name);
+        out.title = QStringLiteral("CUDA API ") % cudaapi::displayName(name);
         out.sections.push_back(
             {QStringLiteral("Call"),
              {{QStringLiteral("Name"), name},

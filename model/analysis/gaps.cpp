@@ -2,6 +2,7 @@
 #include "model/analysis/gaps.h"
 
 #include "model/analysis/nvtxstats.h"
+#include "model/cudaapi.h"
 #include "model/lod/utilization.h"
 #include "model/timeformat.h"
 
@@ -43,45 +44,6 @@ QString gapCauseLabel(GapCause cause) {
         break;
     }
     return QStringLiteral("Unknown");
-}
-
-namespace {
-
-// "cudaStreamSynchronize_ptsz_v7000" -> "cudaStreamSynchronize".
-QStringView baseApiName(QStringView n) {
-    for (bool changed = true; changed;) {
-        changed = false;
-        const qsizetype us = n.lastIndexOf(u'_');
-        if (us <= 0)
-            break;
-        const QStringView tail = n.mid(us + 1);
-        bool version = tail.size() >= 2 && tail[0] == u'v';
-        for (qsizetype i = 1; version && i < tail.size(); ++i)
-            version = tail[i].isDigit();
-        if (version || tail == u"ptsz" || tail == u"ptds") {
-            n = n.left(us);
-            changed = true;
-        }
-    }
-    return n;
-}
-
-} // namespace
-
-bool isSyncApiName(QStringView name) {
-    const QStringView n = baseApiName(name);
-    static const char16_t* const kExact[] = {u"cudaDeviceSynchronize", u"cudaStreamSynchronize",
-                                             u"cudaEventSynchronize",  u"cudaThreadSynchronize",
-                                             u"cuCtxSynchronize",      u"cuStreamSynchronize",
-                                             u"cuEventSynchronize"};
-    for (const char16_t* s : kExact) {
-        if (n == QStringView(s))
-            return true;
-    }
-    // Blocking copies: every cudaMemcpy*/cuMemcpy* without "Async" (cudaMemcpy, cudaMemcpy2D,
-    // cudaMemcpyToSymbol, cuMemcpyDtoH, ...).
-    const bool copy = n.startsWith(u"cudaMemcpy") || n.startsWith(u"cuMemcpy");
-    return copy && !n.contains(u"Async");
 }
 
 namespace {
@@ -156,7 +118,10 @@ private:
         const StringId id = m_t.lane(lane).nameId(i);
         auto it = m_syncNames.find(id);
         if (it == m_syncNames.end())
-            it = m_syncNames.emplace(id, isSyncApiName(m_t.string(id))).first;
+            it = m_syncNames
+                     .emplace(id, cudaapi::syncRole(m_t.strings().view(id)) ==
+                                      cudaapi::SyncRole::BlocksHost)
+                     .first;
         return it->second;
     }
     // A GPU operation of the device ending (atEnd) or starting at `t`; prefers one with a
@@ -177,7 +142,7 @@ private:
     }
     QString eventName(EventRef ref) const {
         const Lane& l = m_t.lane(ref.lane);
-        return Trace::stripApiVersionSuffix(m_t.string(l.nameId(ref.index)));
+        return cudaapi::displayName(m_t.string(l.nameId(ref.index)));
     }
     QString nvtxName(EventRef ref) const {
         const Lane& l = m_t.lane(ref.lane);

@@ -28,11 +28,9 @@ QString gapCauseKey(GapCause cause);
 // Short label for people: "Launch overhead", "Synchronisation", ...
 QString gapCauseLabel(GapCause cause);
 
-// True for CUDA runtime and driver calls that block the CPU until GPU work finishes:
-// cudaDeviceSynchronize, cudaStreamSynchronize, cudaEventSynchronize, blocking cudaMemcpy*,
-// cuCtxSynchronize, cuStreamSynchronize, cuEventSynchronize, blocking cuMemcpy*. Version
-// (`_v3020`, `_v2`) and per-thread (`_ptsz`, `_ptds`) suffixes are ignored.
-bool isSyncApiName(QStringView name);
+// The idle threshold the GUI and strobe-cli use until the user picks another: GPU idle stretches
+// shorter than 100 us are launch jitter rather than something to explain.
+inline constexpr TimeNs kDefaultIdleThresholdNs = 100'000;
 
 // One maximal idle interval of a GPU, at least the threshold long, between its first and last
 // busy moment.

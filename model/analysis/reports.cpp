@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "model/analysis/reports.h"
 
+#include "model/cudaapi.h"
+
 namespace strobe {
 
 namespace {
@@ -66,7 +68,7 @@ ReportTable kernelListReport(const Trace& t) {
         const EventRef api = k.record->api;
         if (api.isValid()) {
             const Lane& l = t.lane(api.lane);
-            row.push_back(C::string(Trace::stripApiVersionSuffix(t.string(l.nameId(api.index)))));
+            row.push_back(C::string(cudaapi::displayName(t.string(l.nameId(api.index)))));
             row.push_back(n(t.threads()[l.owner()].tid));
         } else {
             row.push_back(C::null());

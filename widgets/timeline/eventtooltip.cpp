@@ -2,6 +2,7 @@
 #include "widgets/timeline/eventtooltip.h"
 
 #include "model/analysis/nvtxprojection.h"
+#include "model/cudaapi.h"
 #include "model/timeformat.h"
 #include "model/trace.h"
 
@@ -86,7 +87,7 @@ QString eventTooltip(const Trace& t, EventRef ref) {
     const TimeNs start = l.start(ref.index), end = l.end(ref.index);
     QString name = t.string(l.nameId(ref.index));
     if (l.kind() == LaneKind::CudaApi)
-        name = Trace::stripApiVersionSuffix(name);
+        name = cudaapi::displayName(name);
     if (l.kind() == LaneKind::Kernels) {
         const KernelConfig& cfg = t.kernelConfigs()[t.kernels()[p].config];
         if (cfg.demangledName != kNoString)

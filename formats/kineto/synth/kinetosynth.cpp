@@ -94,8 +94,8 @@ const char* const kOps[][2] = {
 
 class Writer {
 public:
-    explicit Writer(const std::string& path) {
-        m_gz = path.size() > 3 && path.compare(path.size() - 3, 3, ".gz") == 0;
+    Writer(const std::string& path, bool gz) {
+        m_gz = gz;
         if (m_gz)
             m_z = gzopen(path.c_str(), "wb6");
         else
@@ -402,7 +402,9 @@ void Generator::run() {
 
 bool writeKinetoTrace(const std::string& path, const KinetoSynthOptions& options,
                       std::string* error, KinetoSynthStats* stats) {
-    Writer w(path);
+    // Written beside the target and renamed at the end: the file appears only when complete.
+    const std::string part = path + ".part";
+    Writer w(part, path.size() > 3 && path.compare(path.size() - 3, 3, ".gz") == 0);
     if (!w.ok()) {
         if (error)
             *error = "cannot create " + path;
@@ -411,7 +413,8 @@ bool writeKinetoTrace(const std::string& path, const KinetoSynthOptions& options
     KinetoSynthStats st;
     Generator(w, options, st).run();
     st.bytes = w.written();
-    if (!w.close()) {
+    if (!w.close() || std::rename(part.c_str(), path.c_str()) != 0) {
+        std::remove(part.c_str());
         if (error)
             *error = "cannot write " + path + " (disk full?)";
         return false;

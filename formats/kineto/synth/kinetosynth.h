@@ -24,8 +24,8 @@ struct KinetoSynthStats {
     std::uint64_t bytes = 0; // uncompressed JSON
 };
 
-// Writes the trace to `path`, gzip-compressed when the name ends in ".gz". Returns false with
-// `error` set when the file cannot be written.
+// Writes the trace to `path` (through `path.part`, renamed when complete), gzip-compressed when
+// the name ends in ".gz". Returns false with `error` set when the file cannot be written.
 bool writeKinetoTrace(const std::string& path, const KinetoSynthOptions& options,
                       std::string* error, KinetoSynthStats* stats = nullptr);
 

@@ -3,6 +3,7 @@
 #include "formats/nsys/synth/sampletrace.h"
 #include "formats/nsys/synth/synthtrace.h"
 #include "formats/open.h"
+#include "model/cudaapi.h"
 #include "model/trace.h"
 #include "tests/fixtures/synthfixtures.h"
 
@@ -66,7 +67,7 @@ std::pair<std::uint32_t, std::string> launcher(const Trace& t, std::size_t i) {
     const Lane& lane = t.lane(api.lane);
     EXPECT_EQ(lane.kind(), LaneKind::CudaApi);
     return {t.threads()[lane.owner()].tid,
-            Trace::stripApiVersionSuffix(t.string(lane.nameId(api.index))).toStdString()};
+            cudaapi::displayName(t.string(lane.nameId(api.index))).toStdString()};
 }
 
 } // namespace

@@ -226,17 +226,6 @@ TEST(Gaps, ThresholdIsInclusive) {
     }
 }
 
-TEST(Gaps, SyncApiNames) {
-    for (const char* n :
-         {"cudaDeviceSynchronize_v3020", "cudaStreamSynchronize_ptsz_v7000", "cudaEventSynchronize",
-          "cudaMemcpy_v3020", "cudaMemcpy2D_v3020", "cuCtxSynchronize", "cuStreamSynchronize",
-          "cuEventSynchronize", "cuMemcpyDtoH_v2"})
-        EXPECT_TRUE(isSyncApiName(QString::fromLatin1(n))) << n;
-    for (const char* n : {"cudaMemcpyAsync_v3020", "cuMemcpyHtoDAsync_v2", "cudaLaunchKernel",
-                          "cudaStreamWaitEvent_v3020", "cudaMalloc_v3020"})
-        EXPECT_FALSE(isSyncApiName(QString::fromLatin1(n))) << n;
-}
-
 TEST(SampleGaps, DataLoadStarvesTheGpu) {
     const auto trace = test::sampleTrace();
     ASSERT_TRUE(trace);

@@ -32,7 +32,7 @@ enum class ColorCategory : std::uint8_t {
 
 // Classifies a kernel by its (short or demangled) name, case-insensitively.
 ColorCategory classifyKernel(std::string_view name);
-// Synchronisation API calls (cudaDeviceSynchronize, cuStreamSynchronize, ...) are Sync.
+// Calls with a cudaapi::SyncRole (they block the host, order streams or poll) are Sync.
 ColorCategory classifyApiCall(std::string_view name);
 ColorCategory classifyMemcpy(MemcpyKind kind);
 
@@ -44,6 +44,9 @@ struct TimelinePalette {
     bool dark = false;
     QColor background, rowAlternate, groupHeader, text, textOnBar, grid, folded, utilBusy, utilIdle,
         idleMark, selection, partner, cursor, measure;
+    QColor pinnedLabel;  // the header name of a pinned lane
+    QColor rulerMeasure; // the measured range on the ruler (over the canvas it is `measure`)
+    QColor minorTick;    // the ruler's minor ticks
 
     static TimelinePalette light();
     static TimelinePalette darkPalette();
