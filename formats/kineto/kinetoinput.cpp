@@ -7,8 +7,6 @@
 #include <cstring>
 #include <libdeflate.h>
 #include <simdjson.h>
-#include <sys/mman.h>
-#include <unistd.h>
 
 namespace strobe::kineto {
 
@@ -28,30 +26,8 @@ QString tooLarge(std::uint64_t bytes) {
         .arg(bytes >> 20);
 }
 
-// Maps the file read-only, followed by anonymous zero pages for the padding, so the text is
-// parsed where the page cache holds it instead of being copied. False when mapping fails.
-bool mapFile(QFile& file, std::size_t size, JsonText& out) {
-    const auto page = std::size_t(sysconf(_SC_PAGESIZE));
-    const std::size_t total = (size + kPadding + page - 1) / page * page;
-    void* region = mmap(nullptr, total, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (region == MAP_FAILED)
-        return false;
-    void* text =
-        mmap(region, size, PROT_READ, MAP_PRIVATE | MAP_FIXED | MAP_POPULATE, file.handle(), 0);
-    if (text == MAP_FAILED) {
-        munmap(region, total);
-        return false;
-    }
-    out.bytes = std::unique_ptr<char[], JsonBytesDeleter>(static_cast<char*>(region),
-                                                          JsonBytesDeleter{total});
-    out.size = size;
-    out.capacity = total;
-    return true;
-}
-
 bool allocate(JsonText& out, std::size_t size) {
-    out.bytes = std::unique_ptr<char[], JsonBytesDeleter>(new (std::nothrow) char[size + kPadding],
-                                                          JsonBytesDeleter{0});
+    out.bytes.reset(new (std::nothrow) char[size + kPadding]);
     out.capacity = out.bytes ? size + kPadding : 0;
     return out.bytes != nullptr;
 }
@@ -60,8 +36,8 @@ QString readPlain(QFile& file, JsonText& out, const std::atomic<bool>* cancel) {
     const auto size = std::uint64_t(file.size());
     if (size > kMaxJsonBytes)
         return tooLarge(size);
-    if (size > 0 && mapFile(file, std::size_t(size), out))
-        return {};
+    // Read, not mapped: a mapped file that another process truncates while we parse it would
+    // kill the viewer with SIGBUS; a read copy cannot change under the parser.
     if (!allocate(out, std::size_t(size)))
         return QStringLiteral("is too large to load into memory (%1 MB)").arg(size >> 20);
     std::size_t done = 0;
@@ -131,13 +107,6 @@ QString inflate(const QByteArray& gz, JsonText& out) {
 }
 
 } // namespace
-
-void JsonBytesDeleter::operator()(char* p) const {
-    if (mappedBytes)
-        munmap(p, mappedBytes);
-    else
-        delete[] p;
-}
 
 bool isGzip(const char* head, std::size_t size) {
     return size >= 2 && static_cast<unsigned char>(head[0]) == 0x1f &&
