@@ -126,6 +126,14 @@ QString Trace::laneLabel(std::uint32_t laneIdx) const {
     return kind;
 }
 
+const GpuMemoryTrack* Trace::gpuMemoryOf(std::uint32_t deviceId) const {
+    for (const GpuMemoryTrack& t : m_gpuMemory) {
+        if (t.deviceId == deviceId)
+            return &t;
+    }
+    return nullptr;
+}
+
 std::size_t Trace::memoryBytes() const {
     std::size_t bytes = sizeof(Trace) + m_strings.memoryBytes();
     for (const auto& l : m_lanes)
@@ -137,6 +145,8 @@ std::size_t Trace::memoryBytes() const {
              m_apiCalls.capacity() * sizeof(ApiCallRecord) +
              m_osrt.capacity() * sizeof(OsrtRecord) + m_cpuOps.capacity() * sizeof(CpuOpRecord) +
              m_nvtx.capacity() * sizeof(NvtxRecord) + m_syncs.capacity() * sizeof(SyncRecord);
+    for (const GpuMemoryTrack& t : m_gpuMemory)
+        bytes += t.samples.capacity() * sizeof(GpuMemorySample);
     return bytes;
 }
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "model/gpumemory.h"
 #include "model/lane.h"
 #include "model/records.h"
 #include "model/stringtable.h"
@@ -88,6 +89,10 @@ public:
     const std::vector<CpuOpRecord>& cpuOps() const { return m_cpuOps; } // CpuOps and Python lanes
     const std::vector<NvtxRecord>& nvtx() const { return m_nvtx; }
     const std::vector<SyncRecord>& syncs() const { return m_syncs; }
+    // GPU memory use over time, one track per GPU that recorded any, by device id.
+    const std::vector<GpuMemoryTrack>& gpuMemory() const { return m_gpuMemory; }
+    // The track of `deviceId`, or nullptr when the trace recorded none for it.
+    const GpuMemoryTrack* gpuMemoryOf(std::uint32_t deviceId) const;
 
     // Index into kernels() of the kernel drawn at `ref`, if it is one.
     std::optional<std::uint32_t> kernelIndexOf(EventRef ref) const;
@@ -127,6 +132,7 @@ private:
     std::vector<CpuOpRecord> m_cpuOps;
     std::vector<NvtxRecord> m_nvtx;
     std::vector<SyncRecord> m_syncs;
+    std::vector<GpuMemoryTrack> m_gpuMemory;
 };
 
 } // namespace strobe

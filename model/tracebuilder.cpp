@@ -221,6 +221,15 @@ void TraceBuilder::addSync(const SyncRecord& rec) {
     m_trace->m_syncs.push_back(rec);
 }
 
+void TraceBuilder::addGpuMemorySample(std::uint32_t deviceId, const GpuMemorySample& sample) {
+    auto& tracks = m_trace->m_gpuMemory;
+    auto it = std::find_if(tracks.begin(), tracks.end(),
+                           [&](const GpuMemoryTrack& t) { return t.deviceId == deviceId; });
+    if (it == tracks.end())
+        it = tracks.insert(tracks.end(), GpuMemoryTrack{deviceId, {}});
+    it->samples.push_back(sample);
+}
+
 std::unique_ptr<Trace> TraceBuilder::finish(const std::atomic<bool>* cancel) {
     Trace& t = *m_trace;
 
@@ -309,6 +318,14 @@ std::unique_ptr<Trace> TraceBuilder::finish(const std::atomic<bool>* cancel) {
     std::sort(t.m_gpus.begin(), t.m_gpus.end(),
               [](const GpuInfo& a, const GpuInfo& b) { return a.id < b.id; });
 
+    std::sort(
+        t.m_gpuMemory.begin(), t.m_gpuMemory.end(),
+        [](const GpuMemoryTrack& a, const GpuMemoryTrack& b) { return a.deviceId < b.deviceId; });
+    for (GpuMemoryTrack& track : t.m_gpuMemory)
+        std::stable_sort(
+            track.samples.begin(), track.samples.end(),
+            [](const GpuMemorySample& a, const GpuMemorySample& b) { return a.time < b.time; });
+
     sortProcessesAndThreads();
     orderLanes();
     joinCorrelations();
@@ -333,6 +350,7 @@ std::unique_ptr<Trace> TraceBuilder::finishGpuPreview(const std::atomic<bool>* c
     dst.m_kernels = src.m_kernels;
     dst.m_memcpys = src.m_memcpys;
     dst.m_memsets = src.m_memsets;
+    dst.m_gpuMemory = src.m_gpuMemory;
     std::vector<std::uint32_t> laneMap(src.m_lanes.size(), 0);
     for (std::uint32_t li = 0; li < src.m_lanes.size(); ++li) {
         if (!isGpuLane(src.m_lanes[li].kind()))

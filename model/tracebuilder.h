@@ -62,6 +62,8 @@ public:
                    std::uint32_t streamId, TimeNs start, TimeNs end, StringId name,
                    MemsetRecord rec);
     void addSync(const SyncRecord& rec);
+    // One reading of a GPU's memory use (any order; sorted by time at finish()).
+    void addGpuMemorySample(std::uint32_t deviceId, const GpuMemorySample& sample);
 
     // Freezes the trace; returns nullptr when `cancel` became true meanwhile.
     std::unique_ptr<Trace> finish(const std::atomic<bool>* cancel = nullptr);

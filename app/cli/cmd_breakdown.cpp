@@ -62,7 +62,37 @@ void writeCsvBlocks(QTextStream& out, const std::vector<Block>& blocks, bool per
     writeCsv(out, t);
 }
 
-void writeJsonBlocks(QTextStream& out, const std::vector<Block>& blocks, bool classes) {
+// The most bytes allocated on the GPU (within the block's range), when the trace recorded it.
+void writeMemoryPeak(JsonWriter& w, const Trace& trace, const GpuBreakdown& g,
+                     const RangeInstance* range) {
+    w.key(QStringLiteral("memory_peak"));
+    const GpuMemoryTrack* track = trace.gpuMemoryOf(g.deviceId);
+    const GpuMemorySample* peak =
+        track ? track->peak(range ? std::optional<TimeRange>(range->range) : std::nullopt)
+              : nullptr;
+    if (!peak) {
+        w.null();
+        return;
+    }
+    w.beginObject();
+    w.field(QStringLiteral("allocated_bytes"), std::uint64_t(peak->allocated));
+    w.field(QStringLiteral("time_ns"), std::int64_t(peak->time));
+    w.key(QStringLiteral("reserved_bytes"));
+    if (peak->reserved)
+        w.value(std::uint64_t(*peak->reserved));
+    else
+        w.null();
+    w.key(QStringLiteral("total_bytes"));
+    const GpuInfo* gpu = trace.gpuById(g.deviceId);
+    if (gpu && gpu->totalMemory > 0)
+        w.value(std::uint64_t(gpu->totalMemory));
+    else
+        w.null();
+    w.endObject();
+}
+
+void writeJsonBlocks(QTextStream& out, const Trace& trace, const std::vector<Block>& blocks,
+                     bool classes) {
     JsonWriter w(out);
     w.beginArray();
     for (const Block& block : blocks) {
@@ -91,6 +121,7 @@ void writeJsonBlocks(QTextStream& out, const std::vector<Block>& blocks, bool cl
                 w.field(copyDirectionKey(CopyDirection(c)), std::int64_t(g.copies[c]));
             w.endObject();
             w.field(QStringLiteral("memset"), std::int64_t(g.memset));
+            writeMemoryPeak(w, trace, g, block.range);
             w.endObject();
         }
     }
@@ -140,7 +171,7 @@ int runBreakdown(const QStringList& args, Io io) {
     }
     const bool classes = a.flag(QStringLiteral("classes"));
     if (json)
-        writeJsonBlocks(io.out, blocks, classes);
+        writeJsonBlocks(io.out, *trace, blocks, classes);
     else
         writeCsvBlocks(io.out, blocks, rangeName.has_value(), classes);
     return 0;

@@ -134,11 +134,17 @@ void readArgs(od::object args, EventArgs& a) {
             if (is(k, "context"))
                 a.context = integerOf(v);
             break;
+        case 9:
+            if (is(k, "Device Id"))
+                a.memoryDeviceId = integerOf(v);
+            break;
         case 11:
             if (is(k, "correlation"))
                 a.correlation = integerOf(v);
             else if (is(k, "External id") || is(k, "external id"))
                 a.externalId = integerOf(v);
+            else if (is(k, "Device Type"))
+                a.memoryDeviceType = integerOf(v);
             break;
         case 12:
             if (is(k, "warps per SM"))
@@ -153,6 +159,12 @@ void readArgs(od::object args, EventArgs& a) {
         case 14:
             if (is(k, "cuda_sync_kind"))
                 a.syncKind = stringOr(v);
+            else if (is(k, "Total Reserved"))
+                a.totalReserved = integerOf(v);
+            break;
+        case 15:
+            if (is(k, "Total Allocated"))
+                a.totalAllocated = integerOf(v);
             break;
         case 20:
             if (is(k, "registers per thread"))
@@ -425,6 +437,15 @@ void KinetoJsonLoader::Impl::handleInstant(const RawEvent& e) {
         return;
     }
     const std::uint32_t pid = wrap32(*e.pid.number), tid = wrap32(*e.tid.number);
+    // The caching allocator's totals after an allocation or free on a GPU (Device Type 1):
+    // the GPU's memory counter. Still a mark too, as every thread instant is.
+    if (e.name == "[memory]" && e.args.memoryDeviceType == 1 && e.args.memoryDeviceId &&
+        *e.args.memoryDeviceId >= 0 && e.args.totalAllocated && *e.args.totalAllocated >= 0) {
+        GpuMemorySample sample{*ts, std::uint64_t(*e.args.totalAllocated), std::nullopt};
+        if (e.args.totalReserved && *e.args.totalReserved >= 0)
+            sample.reserved = std::uint64_t(*e.args.totalReserved);
+        builder.addGpuMemorySample(wrap32(*e.args.memoryDeviceId), sample);
+    }
     NvtxRecord rec;
     rec.style = NvtxStyle::Mark;
     builder.addNvtx(pid, tid, kNoString, *ts, *ts, internName(e.name), rec, std::nullopt);

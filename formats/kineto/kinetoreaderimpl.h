@@ -40,6 +40,8 @@ struct EventArgs {
     std::optional<float> blocksPerSm, warpsPerSm, occupancyPercent;
     std::string_view name;     // metadata events: args.name
     std::string_view syncKind; // cuda_sync: args.cuda_sync_kind
+    // [memory] instants: "Device Type" (1: CUDA), "Device Id", "Total Allocated/Reserved".
+    std::optional<std::int64_t> memoryDeviceType, memoryDeviceId, totalAllocated, totalReserved;
 };
 
 // One event's members as read, before interpretation.

@@ -169,15 +169,38 @@ OverviewFinding commFinding(const Trace& t, const KernelClassTable& table, const
     return f;
 }
 
-OverviewFinding memoryFinding(const GpuBreakdown& b) {
+OverviewFinding memoryFinding(const Trace& t, const GpuBreakdown& b,
+                              std::optional<TimeRange> window) {
     OverviewFinding f;
     f.question = tr("Is GPU memory the limit?");
-    f.text = tr("GPU %1: copies and memsets take %2 of the span (%3 under no kernel). The trace "
-                "records no GPU memory use: profile with nsys --cuda-memory-usage=true or "
-                "torch.profiler(profile_memory=True) to see the peak.")
+    const QString copies = tr("copies and memsets take %1 of the span (%2 under no kernel).")
+                               .arg(percentText(b.memory, b.span.duration()),
+                                    percentText(b.memoryOnly, b.span.duration()));
+    const GpuMemoryTrack* track = t.gpuMemoryOf(b.deviceId);
+    const GpuMemorySample* peak = track ? track->peak(window) : nullptr;
+    if (!peak) {
+        f.text = tr("GPU %1: %2 The trace records no GPU memory use: profile with nsys "
+                    "--cuda-memory-usage=true or torch.profiler(profile_memory=True) to see the "
+                    "peak.")
+                     .arg(b.deviceId)
+                     .arg(copies);
+        return f;
+    }
+    const GpuInfo* gpu = t.gpuById(b.deviceId);
+    const QString total =
+        gpu && gpu->totalMemory > 0
+            ? tr(" of %1 (%2)")
+                  .arg(formatBytes(gpu->totalMemory),
+                       QString::number(100.0 * double(peak->allocated) / double(gpu->totalMemory),
+                                       'f', 1) %
+                           QStringLiteral(" %"))
+            : QString();
+    f.target = FindingTarget::Moment;
+    f.time = peak->time;
+    f.text = tr("GPU %1: peak GPU memory %2%3 allocated, at %4; %5")
                  .arg(b.deviceId)
-                 .arg(percentText(b.memory, b.span.duration()),
-                      percentText(b.memoryOnly, b.span.duration()));
+                 .arg(formatBytes(peak->allocated), total,
+                      formatTimestamp(peak->time, t.timeRange().start), copies);
     return f;
 }
 
@@ -203,7 +226,7 @@ Overview buildOverview(const Trace& trace, const KernelClassTable& table,
     for (const GpuBreakdown& b : o.gpus)
         o.findings.push_back(commFinding(trace, table, b));
     for (const GpuBreakdown& b : o.gpus)
-        o.findings.push_back(memoryFinding(b));
+        o.findings.push_back(memoryFinding(trace, b, window));
     if (const auto iterations = detectIterations(trace)) {
         o.iterationLabel = iterations->label;
         for (const RangeInstance& r : iterations->instances)

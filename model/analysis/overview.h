@@ -22,6 +22,7 @@ enum class FindingTarget : std::uint8_t {
     Gaps,          // the GPU gaps panel
     Kernel,        // `event`: a launch of the kernel, for its detail
     Communication, // the kernel table filtered to `configs`
+    Moment,        // `time` on the timeline (the memory peak)
 };
 
 struct OverviewFinding {
@@ -30,6 +31,7 @@ struct OverviewFinding {
     FindingTarget target = FindingTarget::None;
     EventRef event;
     std::vector<std::uint32_t> configs; // indices into Trace::kernelConfigs()
+    TimeNs time = 0;                    // Moment only
 };
 
 struct IterationBreakdown {

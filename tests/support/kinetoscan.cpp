@@ -127,6 +127,12 @@ ScannedTrace scanKineto(const std::string& path) {
                         e.grid = dim3(v);
                     else if (k == "block")
                         e.block = dim3(v);
+                    else if (k == "Total Allocated")
+                        e.totalAllocated = integer(v);
+                    else if (k == "Device Type")
+                        e.memoryDeviceType = integer(v);
+                    else if (k == "Device Id")
+                        e.memoryDeviceId = integer(v);
                 }
             }
         }

@@ -137,6 +137,7 @@ void OverviewPanel::showOverview(std::shared_ptr<const Trace> trace, Overview re
         if (f.target != FindingTarget::None) {
             const QString link = f.target == FindingTarget::Gaps     ? tr("show the gaps")
                                  : f.target == FindingTarget::Kernel ? tr("show the kernel")
+                                 : f.target == FindingTarget::Moment ? tr("show the moment")
                                                                      : tr("show the kernels");
             html = html % QStringLiteral(" <a href=\"") % QString::number(i) %
                    QStringLiteral("\">") % link % QStringLiteral("</a>");
@@ -168,6 +169,14 @@ void OverviewPanel::openFinding(int i) {
     case FindingTarget::Communication:
         emit kernelFilterRequested(tr("communication kernels"), f.configs);
         break;
+    case FindingTarget::Moment: {
+        // A hundredth of the trace around the moment, the cursor on it.
+        const TimeNs half =
+            std::max<TimeNs>(1000, m_trace ? m_trace->timeRange().duration() / 200 : 0);
+        m_state->setVisibleRange({f.time - half, f.time + half});
+        m_state->setCursorTime(f.time);
+        break;
+    }
     case FindingTarget::None:
         break;
     }

@@ -3,6 +3,9 @@
 #include "formats/nsys/reader/nsysloaderimpl.h"
 #include "model/cudaenums.h"
 
+#include <algorithm>
+#include <map>
+
 namespace strobe {
 
 using namespace nsysload;
@@ -157,6 +160,43 @@ void NsysSqliteLoader::Impl::readSyncs() {
         rowDone();
     }
     checkStatement(st, kSyncTable);
+}
+
+// Allocations and frees of device memory become a running total per GPU: bytes allocated
+// during the capture (memory allocated before it and freed during it would go below zero: the
+// total saturates at 0). Host kinds (pageable, pinned), managed and unknown memory are left out.
+void NsysSqliteLoader::Impl::readGpuMemory() {
+    if (!db.hasTable(kGpuMemoryTable))
+        return;
+    using Y = schema::GpuMemoryUsage;
+    SqliteRowStream st(scanDb(), threaded(), options.cancel, selectSql<Y>());
+    auto col = [&](Y::Col c) { return st.column(Y::col(c)); };
+    const int cStart = col(Y::start), dev = col(Y::deviceId), cBytes = col(Y::bytes),
+              kind = col(Y::memKind), op = col(Y::memoryOperationType);
+    struct Change {
+        TimeNs time;
+        std::int64_t delta;
+    };
+    std::map<std::uint32_t, std::vector<Change>> changes;
+    while (st.step()) {
+        const std::int64_t k = st.int64(kind);
+        if (k != 3 && k != 4 && k != 6) // device, array, device static
+            continue;
+        const std::int64_t bytes = std::max<std::int64_t>(0, st.int64(cBytes));
+        changes[std::uint32_t(st.int64(dev))].push_back(
+            {st.int64(cStart), st.int64(op) == 0 ? bytes : -bytes});
+    }
+    checkStatement(st, kGpuMemoryTable);
+    for (auto& [device, list] : changes) {
+        std::stable_sort(list.begin(), list.end(),
+                         [](const Change& a, const Change& b) { return a.time < b.time; });
+        std::uint64_t total = 0;
+        for (const Change& c : list) {
+            total = c.delta >= 0 ? total + std::uint64_t(c.delta)
+                                 : total - std::min(total, std::uint64_t(-c.delta));
+            builder.addGpuMemorySample(device, {c.time, total, std::nullopt});
+        }
+    }
 }
 
 } // namespace strobe

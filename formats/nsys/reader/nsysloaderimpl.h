@@ -51,6 +51,7 @@ inline const QString kMemcpyTable = qs(schema::Memcpy::table);
 inline const QString kMemsetTable = qs(schema::Memset::table);
 inline const QString kRuntimeTable = qs(schema::Runtime::table);
 inline const QString kSyncTable = qs(schema::Sync::table);
+inline const QString kGpuMemoryTable = qs(schema::GpuMemoryUsage::table);
 inline const QString kNvtxTable = qs(schema::Nvtx::table);
 inline const QString kOsrtTable = qs(schema::Osrt::table);
 
@@ -180,6 +181,7 @@ struct NsysSqliteLoader::Impl {
     void readMemsets();
     void readRuntime();
     void readSyncs();
+    void readGpuMemory();
     void readNvtx();
     void readOsrt();
 };

@@ -256,6 +256,7 @@ LoadResult NsysSqliteLoader::load() {
         }
         d->readRuntime();
         d->readSyncs();
+        d->readGpuMemory();
         d->readNvtx();
         d->readOsrt();
         d->checkCancel();

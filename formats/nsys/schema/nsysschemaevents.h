@@ -169,6 +169,33 @@ struct Sync {
     static constexpr std::string_view col(Col c) { return columns[c].name; }
 };
 
+// Allocations and frees of GPU memory (nsys --cuda-memory-usage=true): the memory counter.
+struct GpuMemoryUsage {
+    static constexpr std::string_view table = "CUDA_GPU_MEMORY_USAGE_EVENTS";
+    static constexpr unsigned versions = kAllVersions;
+    enum Col {
+        start, globalPid, deviceId, contextId, address, pc, bytes, memKind, memoryOperationType,
+        name, correlationId, count
+    };
+    static constexpr Column columns[] = {
+        {start, "start", "INTEGER NOT NULL"},
+        {globalPid, "globalPid", "INTEGER NOT NULL"},
+        {deviceId, "deviceId", "INTEGER NOT NULL"},
+        {contextId, "contextId", "INTEGER NOT NULL"},
+        {address, "address", "INTEGER NOT NULL"},
+        {pc, "pc", "INTEGER NOT NULL"},
+        {bytes, "bytes", "INTEGER NOT NULL"},
+        {memKind, "memKind", "INTEGER NOT NULL"},
+        {memoryOperationType, "memoryOperationType", "INTEGER NOT NULL"},
+        {name, "name", "TEXT"},
+        {correlationId, "correlationId", "INTEGER"},
+    };
+    static constexpr std::initializer_list<Col> readRequired = {
+        start, deviceId, bytes, memKind, memoryOperationType};
+    static constexpr std::initializer_list<Col> readOptional = {};
+    static constexpr std::string_view col(Col c) { return columns[c].name; }
+};
+
 // --- CPU side --------------------------------------------------------------------------------
 
 struct Runtime { // CUDA runtime and driver API calls

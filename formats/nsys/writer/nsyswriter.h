@@ -105,6 +105,15 @@ struct SyncRow {
     std::uint8_t syncType = 0;
     std::optional<std::uint32_t> correlationId;
 };
+// One row of CUDA_GPU_MEMORY_USAGE_EVENTS: an allocation (operation 0) or free (1).
+struct GpuMemoryUsageRow {
+    std::int64_t start = 0;
+    std::uint32_t pid = 0, deviceId = 0, contextId = 0;
+    std::uint64_t address = 0, bytes = 0;
+    std::uint8_t memKind = 3; // CUDA_MEMOPR_MEMORY_KIND: 3 device
+    std::uint8_t operation = 0;
+    std::optional<std::uint32_t> correlationId;
+};
 struct NvtxRow {
     std::int64_t start = 0;
     std::optional<std::int64_t> end; // none: a mark, or a range nsys saw no end of
@@ -152,6 +161,7 @@ public:
     void addMemset(const MemsetRow& r);
     void addApiCall(const ApiCallRow& r);
     void addSync(const SyncRow& r);
+    void addGpuMemoryUsage(const GpuMemoryUsageRow& r);
     void addNvtx(const NvtxRow& r);
     void addOsrt(const OsrtRow& r);
 

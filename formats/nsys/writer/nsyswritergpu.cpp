@@ -112,4 +112,23 @@ void Writer::addSync(const SyncRow& r) {
     d->finish(t);
 }
 
+void Writer::addGpuMemoryUsage(const GpuMemoryUsageRow& r) {
+    using S = schema::GpuMemoryUsage;
+    Table& t = d->gpuMemory;
+    if (!d->begin(t))
+        return;
+    t.i64(S::start, r.start);
+    t.i64(S::globalPid, globalPid(r.pid));
+    t.i64(S::deviceId, r.deviceId);
+    t.i64(S::contextId, r.contextId);
+    t.i64(S::address, std::int64_t(r.address));
+    t.i64(S::pc, 0);
+    t.i64(S::bytes, std::int64_t(r.bytes));
+    t.i64(S::memKind, r.memKind);
+    t.i64(S::memoryOperationType, r.operation);
+    t.null(S::name);
+    t.opt(S::correlationId, r.correlationId);
+    d->finish(t);
+}
+
 } // namespace strobe::nsys

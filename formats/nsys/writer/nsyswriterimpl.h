@@ -128,6 +128,7 @@ struct Writer::Impl {
     Table memsets{schema::Memset{}};
     Table runtime{schema::Runtime{}};
     Table syncs{schema::Sync{}};
+    Table gpuMemory{schema::GpuMemoryUsage{}};
     Table nvtx{schema::Nvtx{}};
     Table osrt{schema::Osrt{}};
 
@@ -139,7 +140,7 @@ struct Writer::Impl {
 
     void closeDb() {
         // Statements must go before the connection closes.
-        for (Table* t : {&kernels, &memcpys, &memsets, &runtime, &syncs, &nvtx, &osrt})
+        for (Table* t : {&kernels, &memcpys, &memsets, &runtime, &syncs, &gpuMemory, &nvtx, &osrt})
             t->close();
         if (db) {
             sqlite3_close(db);

@@ -225,6 +225,15 @@ void LaneLayout::appendGroup(std::uint32_t g, int indent) {
         util.label = QStringLiteral("Utilisation");
         m_rows.push_back(util);
         m_contentHeight += kUtilizationHeight;
+        if (m_trace->gpuMemoryOf(grp.deviceId)) {
+            LayoutRow mem = util;
+            mem.kind = LayoutRowKind::MemoryCounter;
+            mem.y = m_contentHeight;
+            mem.height = kCounterHeight;
+            mem.label = QStringLiteral("GPU memory");
+            m_rows.push_back(mem);
+            m_contentHeight += kCounterHeight;
+        }
     }
     if (!grp.expanded)
         return;

@@ -32,7 +32,15 @@ struct LaneGroup {
 
 // ProjectedNvtx: one row of a GPU's "NVTX (projected)" lane (NVTX ranges drawn over the span of
 // the GPU work they launched; see nvtxprojection.h), between its utilisation strip and streams.
-enum class LayoutRowKind : std::uint8_t { GroupHeader, Utilization, LaneRow, ProjectedNvtx };
+// MemoryCounter: a GPU's allocated bytes over time (Trace::gpuMemory), under its utilisation
+// strip, when the trace recorded them.
+enum class LayoutRowKind : std::uint8_t {
+    GroupHeader,
+    Utilization,
+    LaneRow,
+    ProjectedNvtx,
+    MemoryCounter
+};
 
 // One horizontal strip of the timeline. y is in content coordinates for scrolling rows and in
 // view coordinates for pinned rows (which stay on top).
@@ -44,7 +52,7 @@ struct LayoutRow {
     std::uint32_t group = 0;    // the header's group, or the group a lane row belongs to
     std::uint32_t lane = 0;     // LaneRow only
     std::uint16_t row = 0;      // LaneRow and ProjectedNvtx: the row (depth) within the lane
-    std::uint32_t deviceId = 0; // Utilization and ProjectedNvtx only
+    std::uint32_t deviceId = 0; // Utilization, ProjectedNvtx and MemoryCounter only
     bool pinned = false;
     QString label; // header column text; empty for a lane's deeper rows
 };
@@ -56,6 +64,7 @@ public:
     static constexpr int kRowHeight = 18;
     static constexpr int kHeaderHeight = 20;
     static constexpr int kUtilizationHeight = 16;
+    static constexpr int kCounterHeight = 32;
 
     void setTrace(const Trace* trace);
     const Trace* trace() const { return m_trace; }

@@ -2,12 +2,15 @@
 #include "widgets/timeline/paint/lanepainter.h"
 
 #include "model/cudaapi.h"
+#include "model/timeformat.h"
 #include "model/trace.h"
+#include "widgets/timeline/geometry/countercolumns.h"
 #include "widgets/timeline/geometry/lanelayout.h"
 #include "widgets/timeline/geometry/timelinegeometry.h"
 
 #include <QFontMetrics>
 #include <QPainter>
+#include <QStringBuilder>
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -183,6 +186,8 @@ void LanePainter::paint(QPainter& p, const PaintContext& ctx, const TimelineGeom
                 paintUtilization(p, ctx, geometry, r, y);
             else if (r.kind == LayoutRowKind::ProjectedNvtx)
                 paintProjectedRow(p, ctx, geometry, r, y);
+            else if (r.kind == LayoutRowKind::MemoryCounter)
+                paintMemoryCounter(p, ctx, r, y);
             else
                 paintLaneRow(p, ctx, geometry, r, y);
         }
@@ -286,6 +291,37 @@ void LanePainter::paintUtilization(QPainter& p, const PaintContext& ctx,
     // Idle stretches longer than the threshold: a marker band along the bottom.
     for (const PixelSpan& s : geometry.idleMarkSpans(ctx, row.deviceId))
         p.fillRect(QRectF(s.x0, y + row.height - 5, s.x1 - s.x0, 4), ctx.palette.idleMark);
+}
+
+void LanePainter::paintMemoryCounter(QPainter& p, const PaintContext& ctx, const LayoutRow& row,
+                                     int y) {
+    p.fillRect(QRect(0, y, ctx.width, row.height), ctx.palette.background);
+    const GpuMemoryTrack* track = m_trace->gpuMemoryOf(row.deviceId);
+    const GpuMemorySample* peak = track ? track->peak() : nullptr;
+    if (!peak || peak->allocated == 0)
+        return;
+    const int cols = std::max(1, int(std::ceil(ctx.width)));
+    const auto values = counterColumns(*track, ctx.view.start, ctx.nsPerPx, cols);
+    const QColor fill = ctx.palette.eventColor(ColorCategory::MemcpyDtoD, 0);
+    const double h = row.height - 3;
+    for (int i = 0; i < cols; ++i) {
+        if (!values[std::size_t(i)])
+            continue;
+        const int bar = std::max(
+            1, int(std::lround(h * double(*values[std::size_t(i)]) / double(peak->allocated))));
+        p.fillRect(QRect(i, y + row.height - 1 - bar, 1, bar), fill);
+    }
+    const double px = double(peak->time - ctx.view.start) / ctx.nsPerPx;
+    const QString label = QStringLiteral("peak ") % formatBytes(peak->allocated);
+    p.setPen(ctx.palette.text);
+    if (px >= 0 && px < ctx.width) {
+        p.fillRect(QRectF(ctx.snap(px), y, 1, row.height), ctx.palette.selection);
+        p.drawText(QRectF(ctx.snap(px) + 3, y, 200, row.height / 2 + 2),
+                   Qt::AlignLeft | Qt::AlignVCenter, label);
+    } else {
+        p.drawText(QRect(4, y, ctx.width - 8, row.height / 2 + 2),
+                   Qt::AlignRight | Qt::AlignVCenter, label);
+    }
 }
 
 void LanePainter::paintProjectedRow(QPainter& p, const PaintContext& ctx,

@@ -46,6 +46,8 @@ private:
                           const LayoutRow& row, int y);
     void paintProjectedRow(QPainter& p, const PaintContext& ctx, const TimelineGeometry& geometry,
                            const LayoutRow& row, int y);
+    // Allocated bytes as a filled step plot scaled to the GPU's peak, the peak marked.
+    void paintMemoryCounter(QPainter& p, const PaintContext& ctx, const LayoutRow& row, int y);
     // One opaque line of `columns` device pixels, `logicalHeight` high, drawn by blitLine: the
     // caller fills the returned first scan line.
     QRgb* lineImage(int columns, int logicalHeight, qreal dpr);

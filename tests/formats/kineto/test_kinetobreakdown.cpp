@@ -1,0 +1,130 @@
+// SPDX-License-Identifier: MIT
+// The per-GPU breakdown on every Kineto fixture against unions computed from an independent DOM
+// scan of the JSON (exposed communication as |compute u communication| - |compute|).
+#include "formats/open.h"
+#include "model/analysis/breakdown.h"
+#include "tests/support/kinetoscan.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+using namespace strobe;
+using namespace strobe::test;
+
+namespace {
+
+using Intervals = std::vector<std::pair<std::int64_t, std::int64_t>>;
+
+std::int64_t unionLength(Intervals v) {
+    std::sort(v.begin(), v.end());
+    std::int64_t total = 0, s = 0, e = 0;
+    bool open = false;
+    for (const auto& [a, b] : v) {
+        if (open && a <= e) {
+            e = std::max(e, b);
+            continue;
+        }
+        total += open ? e - s : 0;
+        s = a;
+        e = b;
+        open = true;
+    }
+    return total + (open ? e - s : 0);
+}
+
+bool isAny(const std::string& s, std::initializer_list<const char*> names) {
+    return std::any_of(names.begin(), names.end(), [&](const char* n) { return s == n; });
+}
+
+struct Device {
+    Intervals compute, comm, memory;
+    std::int64_t first = INT64_MAX, last = INT64_MIN;
+};
+
+class KinetoBreakdown : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(KinetoBreakdown, EveryCategoryEqualsUnionsOfTheJson) {
+    const std::string path = kinetoFixturePath(GetParam());
+    const ScannedTrace scan = scanKineto(path);
+    std::map<std::int64_t, Device> devices;
+    bool integral = true;
+    std::size_t intervals = 0;
+    for (const ScannedEvent& e : scan.events) {
+        if (e.ph != "X" || (!e.ts && !e.tsInt))
+            continue;
+        const bool kernel = isAny(e.cat, {"kernel", "Kernel"});
+        const bool memory = isAny(e.cat, {"gpu_memcpy", "Memcpy", "gpu_memset", "Memset"});
+        if (!kernel && !memory)
+            continue;
+        const auto device = e.device ? e.device : e.pid;
+        if (!device)
+            continue;
+        integral = integral && e.tsInt && (e.durInt || !e.dur);
+        const std::int64_t s = e.tsInt ? *e.tsInt * 1000 : std::llround(*e.ts * 1000.0);
+        const std::int64_t d =
+            !e.dur ? 0 : (e.durInt ? *e.durInt * 1000 : std::llround(*e.dur * 1000.0));
+        const std::pair<std::int64_t, std::int64_t> iv{
+            s, std::max(s + std::max<std::int64_t>(d, 0), s + 1)};
+        Device& dev = devices[*device];
+        std::string lower = e.name;
+        std::transform(lower.begin(), lower.end(), lower.begin(), ::tolower);
+        (memory                                    ? dev.memory
+         : lower.find("nccl") != std::string::npos ? dev.comm
+                                                   : dev.compute)
+            .push_back(iv);
+        dev.first = std::min(dev.first, iv.first);
+        dev.last = std::max(dev.last, iv.second);
+        ++intervals;
+    }
+    LoadResult r = loadTrace(QString::fromStdString(path));
+    ASSERT_TRUE(r.ok()) << r.error.toStdString();
+    const auto got = computeBreakdown(*r.trace, KernelClassTable::defaults());
+    ASSERT_EQ(got.size(), devices.size()) << GetParam();
+    // Decimal microseconds go through a double here: each end may be 1 ns off.
+    const double tol = integral ? 0.0 : 2.0 * double(intervals);
+    std::size_t i = 0;
+    for (const auto& [id, d] : devices) {
+        const GpuBreakdown& b = got[i++];
+        EXPECT_EQ(std::int64_t(b.deviceId), id);
+        Intervals busy = d.compute, both = d.compute;
+        busy.insert(busy.end(), d.comm.begin(), d.comm.end());
+        both.insert(both.end(), d.comm.begin(), d.comm.end());
+        busy.insert(busy.end(), d.memory.begin(), d.memory.end());
+        EXPECT_NEAR(double(b.compute), double(unionLength(d.compute)), tol) << GetParam();
+        EXPECT_NEAR(double(b.communication), double(unionLength(d.comm)), tol) << GetParam();
+        EXPECT_NEAR(double(b.exposedCommunication),
+                    double(unionLength(both) - unionLength(d.compute)), tol)
+            << GetParam();
+        EXPECT_NEAR(double(b.memory), double(unionLength(d.memory)), tol) << GetParam();
+        EXPECT_NEAR(double(b.span.duration()), double(d.last - d.first), tol) << GetParam();
+        EXPECT_NEAR(double(b.idle), double(d.last - d.first - unionLength(busy)), 2 * tol)
+            << GetParam();
+        TimeNs classes = 0;
+        for (TimeNs c : b.classes)
+            classes += c;
+        EXPECT_EQ(classes, b.compute);
+    }
+}
+
+INSTANTIATE_TEST_SUITE_P(AllKineto, KinetoBreakdown, ::testing::ValuesIn(kinetoFixtures()),
+                         [](const auto& info) {
+                             std::string n = info.param;
+                             for (char& c : n)
+                                 c = std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
+                             return n;
+                         });
+
+TEST(KinetoBreakdownDdp, NcclKernelsAreCommunicationAndPartlyExposed) {
+    LoadResult r =
+        loadTrace(QString::fromStdString(kinetoFixturePath("hta-a100-nccl-ddp.json.gz")));
+    ASSERT_TRUE(r.ok());
+    const auto got = computeBreakdown(*r.trace, KernelClassTable::defaults());
+    ASSERT_FALSE(got.empty());
+    EXPECT_GT(got[0].communication, 0);
+    EXPECT_LE(got[0].exposedCommunication, got[0].communication);
+}
+
+} // namespace
