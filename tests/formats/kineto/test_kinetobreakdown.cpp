@@ -3,6 +3,7 @@
 // scan of the JSON (exposed communication as |compute u communication| - |compute|).
 #include "formats/open.h"
 #include "model/analysis/breakdown.h"
+#include "model/analysis/iterations.h"
 #include "tests/support/kinetoscan.h"
 
 #include <gtest/gtest.h>
@@ -116,6 +117,25 @@ INSTANTIATE_TEST_SUITE_P(AllKineto, KinetoBreakdown, ::testing::ValuesIn(kinetoF
                                  c = std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
                              return n;
                          });
+
+TEST(KinetoIterations, ProfilerStepsAreTheIterations) {
+    const std::string path = kinetoFixturePath("hta-a100-nccl-ddp.json.gz");
+    std::map<std::int64_t, std::vector<std::int64_t>> steps; // tid -> starts (ns)
+    for (const ScannedEvent& e : scanKineto(path).events) {
+        if (e.ph == "X" && e.cat == "user_annotation" && e.name.rfind("ProfilerStep#", 0) == 0)
+            steps[*e.tid].push_back(std::llround(*e.ts * 1000.0));
+    }
+    ASSERT_EQ(steps.size(), 1u);
+    LoadResult r = loadTrace(QString::fromStdString(path));
+    ASSERT_TRUE(r.ok());
+    const auto found = detectIterations(*r.trace);
+    ASSERT_TRUE(found);
+    EXPECT_EQ(found->label, QStringLiteral("ProfilerStep#N"));
+    ASSERT_EQ(found->instances.size(), steps.begin()->second.size());
+    std::sort(steps.begin()->second.begin(), steps.begin()->second.end());
+    EXPECT_NEAR(double(found->instances.front().range.start), double(steps.begin()->second.front()),
+                1.0);
+}
 
 TEST(KinetoBreakdownDdp, NcclKernelsAreCommunicationAndPartlyExposed) {
     LoadResult r =

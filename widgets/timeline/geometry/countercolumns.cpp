@@ -11,14 +11,18 @@ std::vector<std::optional<std::uint64_t>> counterColumns(const GpuMemoryTrack& t
     std::vector<std::optional<std::uint64_t>> out(std::size_t(std::max(0, columns)));
     const auto& s = track.samples;
     const auto at = [&](int i) { return start + TimeNs(std::floor(double(i) * nsPerColumn)); };
-    // The last sample at or before the first window's start carries its value into it.
-    auto it = std::upper_bound(s.begin(), s.end(), start,
-                               [](TimeNs t, const GpuMemorySample& x) { return t < x.time; });
-    std::optional<std::uint64_t> held;
-    if (it != s.begin())
-        held = std::prev(it)->allocated;
+    auto it = s.begin();
+    std::optional<std::uint64_t> held; // the counter's value at the current window's start
     for (int i = 0; i < columns; ++i) {
-        const TimeNs end = at(i + 1);
+        const TimeNs begin = at(i), end = at(i + 1);
+        // Samples at or before the window's start only set the value it starts with.
+        if (i == 0)
+            it = std::upper_bound(s.begin(), s.end(), begin,
+                                  [](TimeNs t, const GpuMemorySample& x) { return t < x.time; });
+        if (i == 0 && it != s.begin())
+            held = std::prev(it)->allocated;
+        for (; it != s.end() && it->time <= begin; ++it)
+            held = it->allocated;
         std::optional<std::uint64_t> top = held;
         // Samples inside the window: each is a moment of the counter.
         for (; it != s.end() && it->time < end; ++it) {
