@@ -60,8 +60,8 @@ struct Scene {
     QImage paint(TimeRange view, QSize size,
                  const TimelinePalette& palette = TimelinePalette::light()) {
         QImage image(size, QImage::Format_RGB32);
-        const PaintContext ctx = makePaintContext(trace.get(), &layout, view, size, 0, 1.0,
-                                                  100'000, palette, QGuiApplication::font());
+        const PaintContext ctx = makePaintContext(trace.get(), &layout, view, size, 0, 1.0, 100'000,
+                                                  palette, QGuiApplication::font());
         image.fill(ctx.palette.background);
         QPainter p(&image);
         painter.paint(p, ctx, geometry);
@@ -123,8 +123,7 @@ TEST(LanePainterRows, NvtxRangesNestInRowsWithTheirColours) {
     const LayoutRow& outer = s.row(nvtx, 0);
     const LayoutRow& inner = s.row(nvtx, 1);
     expectSpan(img, s.top(outer), 0, 700, colour("step"), rowBackground(pal, outer), "step");
-    expectSpan(img, s.top(inner), 50, 650, colour("forward"), rowBackground(pal, inner),
-               "forward");
+    expectSpan(img, s.top(inner), 50, 650, colour("forward"), rowBackground(pal, inner), "forward");
 
     // A range with its own colour is drawn in it, opaque, in either theme.
     Scene c(traceWithColouredRange());
