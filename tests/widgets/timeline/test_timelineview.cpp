@@ -230,6 +230,9 @@ TEST_F(TimelineViewTest, DragPansAndClickSelectsWithPartner) {
     EXPECT_TRUE(f.view.eventRect(api).has_value());
     // Painting with a selection and its partner works offscreen: the selected kernel's and its
     // launch call's rects change, a row far from both (the memset lane) does not.
+    const int memsetY = rowCentre(f.view, laneOfKind(t, LaneKind::Memset), 0);
+    sendMouse(c, QEvent::MouseMove, QPoint(2, memsetY), Qt::NoButton); // no event there
+    ASSERT_FALSE(f.view.hovered().isValid()) << "no hover outline in either picture";
     QImage selected(c->size(), QImage::Format_ARGB32_Premultiplied);
     c->render(&selected);
     const QRectF kernelRect = *f.view.eventRect(f.state.selection());
@@ -244,9 +247,13 @@ TEST_F(TimelineViewTest, DragPansAndClickSelectsWithPartner) {
                 n += selected.pixel(xx, yy) != plain.pixel(xx, yy);
         return n;
     };
-    EXPECT_GT(differs(kernelRect), 0) << "the selection is drawn on the kernel";
-    EXPECT_GT(differs(apiRect), 0) << "and on its launch call";
-    const int memsetY = rowCentre(f.view, laneOfKind(t, LaneKind::Memset), 0);
+    // The outlines run just outside the rects' right edges (the arrow between them joins their
+    // left edges).
+    auto rightEdge = [](const QRectF& r) {
+        return QRectF(r.right() - 1, r.top() + 2, 3, r.height() - 4);
+    };
+    EXPECT_GT(differs(rightEdge(kernelRect)), 0) << "the selection is drawn on the kernel";
+    EXPECT_GT(differs(rightEdge(apiRect)), 0) << "and on its launch call";
     for (int xx = 0; xx < c->width(); xx += 7)
         EXPECT_EQ(selected.pixel(xx, memsetY), plain.pixel(xx, memsetY)) << xx;
 }
