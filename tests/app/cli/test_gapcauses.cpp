@@ -94,8 +94,8 @@ bool syncByName(const QString& raw) {
     return sync.match(n).hasMatch() || (copy.match(n).hasMatch() && !n.contains(u"Async"));
 }
 
-QString shown(const QString& raw) { // the name detail sentences use (no _vNNNN)
-    static const QRegularExpression re(QStringLiteral("_v[0-9]{4}$"));
+QString shown(const QString& raw) { // the name detail sentences use (no _v2, _v3020 suffixes)
+    static const QRegularExpression re(QStringLiteral("(_v[0-9]+)+$"));
     QString s = raw;
     return s.remove(re);
 }
