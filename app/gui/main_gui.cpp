@@ -6,6 +6,7 @@
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QIcon>
+#include <QTextStream>
 #include <QTimer>
 
 int main(int argc, char** argv) {
@@ -26,12 +27,29 @@ int main(int argc, char** argv) {
         QStringLiteral("trace"),
         QStringLiteral("Trace to open (an nsys SQLite export); the sample when omitted."),
         QStringLiteral("[TRACE]"));
+    // For scripts and the test that runs this binary: open, paint once, exit with the outcome.
+    const QCommandLineOption quitAfterLoad(
+        QStringLiteral("quit-after-load"),
+        QStringLiteral("Quit once the trace has loaded and the window has painted it: exit status "
+                       "0, or 1 with the reason on stderr when the trace cannot be opened."));
+    parser.addOption(quitAfterLoad);
     parser.process(app);
 
     strobe::AppSettings settings;
     strobe::applyTheme(app, settings.theme());
     strobe::MainWindow window(&settings);
     window.show();
+    if (parser.isSet(quitAfterLoad)) {
+        QObject::connect(&window, &strobe::MainWindow::loadFinished, &app,
+                         [&window](bool ok, const QString& error) {
+                             if (ok) {
+                                 window.repaint(); // every visible widget paints the trace
+                             } else {
+                                 QTextStream(stderr) << "strobe: " << error << '\n';
+                             }
+                             QCoreApplication::exit(ok ? 0 : 1);
+                         });
+    }
     const QStringList args = parser.positionalArguments();
     QTimer::singleShot(0, &window, [&window, args] {
         if (args.isEmpty())
