@@ -20,7 +20,9 @@ const std::array kCommands{
             &runInfo},
     Command{"synth",
             "synth -o FILE --events N [--seed S] [--schema 2.9|3.13|3.25]\n"
-            "      write a realistic synthetic nsys-schema trace, deterministic for a seed",
+            "      write a realistic synthetic nsys-schema trace, deterministic for a seed\n"
+            "  synth -o FILE --sample before|after\n"
+            "      write the sample training loop, before or after its data-loader fix",
             &runSynth},
     Command{"kernels",
             "kernels FILE [--format csv|json]\n      one row per kernel launch, ordered by start",
@@ -40,6 +42,11 @@ const std::array kCommands{
             "gaps FILE [--min-ns N] [--format csv|json]\n      GPU idle gaps of at least N ns "
             "(default %1) with their cause",
             &runGaps},
+    Command{"diff",
+            "diff A B [--base] [--config] [--range NAME|auto] [--what kernels|nvtx|gpus]\n"
+            "         [--format csv|json]\n"
+            "      compare trace B with the baseline A: kernels, NVTX ranges, GPUs (B - A)",
+            &runDiff},
 };
 
 void printUsage(QTextStream& s) {
