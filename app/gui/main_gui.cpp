@@ -26,6 +26,11 @@ int main(int argc, char** argv) {
         QStringLiteral("trace"),
         QStringLiteral("Trace to open (an nsys SQLite export); the sample when omitted."),
         QStringLiteral("[TRACE]"));
+    const QCommandLineOption compare(
+        QStringLiteral("compare"),
+        QStringLiteral("Compare TRACE (the baseline A) with this trace (B)."),
+        QStringLiteral("AFTER"));
+    parser.addOption(compare);
     parser.process(app);
 
     strobe::AppSettings settings;
@@ -33,6 +38,15 @@ int main(int argc, char** argv) {
     strobe::MainWindow window(&settings);
     window.show();
     const QStringList args = parser.positionalArguments();
+    const QString after = parser.value(compare);
+    if (!after.isEmpty()) // B loads once A is there, so A is the baseline of the comparison
+        QObject::connect(
+            &window, &strobe::MainWindow::loadFinished, &window,
+            [&window, after](bool ok) {
+                if (ok && !window.isComparing() && !window.isLoadingComparison())
+                    window.compareWith(after);
+            },
+            Qt::SingleShotConnection);
     QTimer::singleShot(0, &window, [&window, args] {
         if (args.isEmpty())
             window.openSample();

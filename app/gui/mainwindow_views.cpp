@@ -15,7 +15,7 @@ namespace strobe {
 
 void MainWindow::buildViews() {
     m_timeline = new TimelineView(m_state, this);
-    setCentralWidget(m_timeline);
+    buildCompareViews(); // the central widget: A's timeline, and B's below it when comparing
 
     m_kernelTable = new KernelTableWidget(m_state, this);
     m_statistics = new StatisticsWidget(m_state, this);
