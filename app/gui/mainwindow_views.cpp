@@ -28,6 +28,8 @@ void MainWindow::buildViews() {
     QDockWidget* gaps = addDock(new GapsPanel(m_state, this), tr("GPU Gaps"),
                                 QStringLiteral("gapsDock"), Qt::BottomDockWidgetArea);
     tabifyDockWidget(kernels, gaps);
+    tabifyDockWidget(kernels, m_comparisonDock); // shown when a comparison opens
+    m_comparisonDock->hide();
     kernels->raise();
     QDockWidget* details =
         addDock(m_details, tr("Details"), QStringLiteral("detailsDock"), Qt::RightDockWidgetArea);

@@ -239,6 +239,7 @@ void ComparisonPanel::show(std::shared_ptr<const Comparison> c) {
         v->sortByColumn(-1, Qt::AscendingOrder); // the comparison's order: |delta| descending
     m_kernelView->horizontalHeader()->resizeSection(0, 320);
     m_rangeView->horizontalHeader()->resizeSection(0, 240);
+    m_gpuView->resizeColumnsToContents(); // one row per GPU: cheap, and the headers are long
     emit ready();
 }
 

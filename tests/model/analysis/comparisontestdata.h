@@ -25,9 +25,9 @@ inline std::shared_ptr<const Trace> loadShared(const QString& path) {
 }
 
 inline QString pairPath(fixtures::PairSide side) {
-    const QString path = comparisonDir().filePath(side == fixtures::PairSide::A
-                                                      ? QStringLiteral("pair-a.sqlite")
-                                                      : QStringLiteral("pair-b.sqlite"));
+    const QString path =
+        comparisonDir().filePath(side == fixtures::PairSide::A ? QStringLiteral("pair-a.sqlite")
+                                                               : QStringLiteral("pair-b.sqlite"));
     std::string error;
     if (!QFile::exists(path))
         fixtures::writeComparisonSide(path.toStdString(), side, &error);
