@@ -241,7 +241,11 @@ TEST_F(DiffCommand, SynthWritesTheSampleBeforeAndAfter) {
 TEST_F(DiffCommand, ListedInTheHelp) {
     const CliResult r = runCli(cli::runCommandLine, {QStringLiteral("--help")});
     EXPECT_TRUE(r.out.contains(QLatin1String("diff A B [--base]")));
-    EXPECT_TRUE(r.out.contains(QLatin1String("synth -o FILE --sample before|after")));
+    EXPECT_TRUE(r.out.contains(QLatin1String("--sample before|after")));
+    const CliResult diffHelp =
+        runCli(cli::runCommandLine, {QStringLiteral("diff"), QStringLiteral("--help")});
+    EXPECT_EQ(diffHelp.status, 0);
+    EXPECT_TRUE(diffHelp.out.contains(QLatin1String("--range NAME|auto")));
 }
 
 } // namespace
