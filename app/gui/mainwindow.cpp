@@ -73,9 +73,8 @@ QDockWidget* MainWindow::addDock(QWidget* panel, const QString& title, const QSt
 void MainWindow::buildMenus() {
     QMenu* file = menuBar()->addMenu(tr("&File"));
     QAction* open = file->addAction(tr("&Open…"), this, [this] {
-        const QString path = QFileDialog::getOpenFileName(
-            this, tr("Open Trace"), QString(),
-            tr("Traces (*.sqlite *.db *.nsys-rep *.qdrep);;All files (*)"));
+        const QString path =
+            QFileDialog::getOpenFileName(this, tr("Open Trace"), QString(), openFileFilter());
         if (!path.isEmpty())
             openFile(path);
     });
@@ -177,7 +176,8 @@ void MainWindow::buildStatusBar() {
 void MainWindow::updateStatus() {
     const Trace* t = trace();
     if (!t)
-        m_traceLabel->setText(tr("No trace open: File > Open, or drop a .sqlite export here"));
+        m_traceLabel->setText(tr("No trace open: File > Open, or drop an nsys .sqlite export or a "
+                                 "PyTorch .json trace here"));
     else if (isComparing())
         m_traceLabel->setText(tr("A (baseline): %1  \u00b7  B: %2").arg(m_title, m_titleB));
     else
@@ -357,6 +357,15 @@ void MainWindow::closeEvent(QCloseEvent* event) {
     QMainWindow::closeEvent(event);
 }
 
+QString MainWindow::openFileFilter() {
+    return tr("Traces (*.sqlite *.db *.nsys-rep *.qdrep *.json *.json.gz *.pt.trace.json "
+              "*.pt.trace.json.gz);;"
+              "Nsight Systems SQLite exports and Strobe captures (*.sqlite *.db);;"
+              "PyTorch profiler traces (*.json *.json.gz);;All files (*)");
+}
+
+// Any local file is taken: loadTrace sniffs the content (SQLite, JSON, gzip) and names what is
+// wrong with anything else, so a Kineto trace without its usual name opens too.
 void MainWindow::dragEnterEvent(QDragEnterEvent* event) {
     if (event->mimeData()->hasUrls() && event->mimeData()->urls().first().isLocalFile())
         event->acceptProposedAction();
