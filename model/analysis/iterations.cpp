@@ -25,22 +25,32 @@ bool RangeInstances::contains(TimeNs t) const {
 
 namespace {
 
+// NVTX ranges, and framework operators: older PyTorch profiler traces record ProfilerStep#N as
+// an operator rather than a user annotation.
 bool isRangeLane(const Lane& lane) {
-    return lane.kind() == LaneKind::Nvtx || lane.kind() == LaneKind::NvtxStartEnd;
+    return lane.kind() == LaneKind::Nvtx || lane.kind() == LaneKind::NvtxStartEnd ||
+           lane.kind() == LaneKind::CpuOps;
 }
 
-// Calls fn(lane, index, groupedName) for every range with an end; names are built once per
-// (lane, string id).
+std::uint16_t depthOf(const Trace& trace, const Lane& lane, std::uint32_t i) {
+    return lane.kind() == LaneKind::CpuOps ? lane.row(i) : trace.nvtx()[lane.payload(i)].depth;
+}
+
+// Calls fn(lane, lane index, index, groupedName) for every range with an end; names are built
+// once per (domain, string id).
 template <typename Fn> void forEachRange(const Trace& trace, Fn&& fn) {
     std::map<std::pair<StringId, StringId>, QString> names;
     for (std::uint32_t li = 0; li < trace.lanes().size(); ++li) {
         const Lane& lane = trace.lane(li);
         if (!isRangeLane(lane))
             continue;
+        const bool nvtx = lane.kind() != LaneKind::CpuOps;
         for (std::uint32_t i = 0; i < lane.size(); ++i) {
-            const NvtxRecord& rec = trace.nvtx()[lane.payload(i)];
-            if (rec.style == NvtxStyle::Mark || !rec.hasEnd)
-                continue;
+            if (nvtx) {
+                const NvtxRecord& rec = trace.nvtx()[lane.payload(i)];
+                if (rec.style == NvtxStyle::Mark || !rec.hasEnd)
+                    continue;
+            }
             const auto key = std::make_pair(lane.domain(), lane.nameId(i));
             auto it = names.find(key);
             if (it == names.end())
@@ -102,7 +112,7 @@ std::optional<RangeInstances> detectIterationRange(const Trace& trace) {
             return;
         Family& f = families[{li, family}];
         f.ranges.push_back({lane.start(i), lane.end(i)});
-        f.minDepth = std::min(f.minDepth, trace.nvtx()[lane.payload(i)].depth);
+        f.minDepth = std::min(f.minDepth, depthOf(trace, lane, i));
     });
     const std::pair<std::uint32_t, QString>* best = nullptr;
     auto rank = [&](const std::pair<std::uint32_t, QString>& key, const Family& f) {

@@ -25,7 +25,8 @@ struct RangeInstances {
     bool contains(TimeNs t) const;
 };
 
-// Every range (marks excluded) whose grouped name (groupedRangeName, qualified by domain as
+// Every range (NVTX or user annotation, marks excluded, and framework operator: old PyTorch
+// traces record ProfilerStep#N as one) whose grouped name (groupedRangeName, qualified by domain as
 // nvtxRangeName does) equals `name`; when none does, every range whose name starts with `name`
 // ("Iteration" finds "Iteration 0", "Iteration 1"...; "ProfilerStep" finds "ProfilerStep#7").
 RangeInstances findRangeInstances(const Trace& trace, const QString& name);

@@ -91,4 +91,23 @@ TEST(Iterations, ProfilerStepWinsAndOverlapDisqualifies) {
     EXPECT_EQ(d2->instances.size(), 3u);
 }
 
+TEST(Iterations, ProfilerStepAsAFrameworkOperator) {
+    // Older PyTorch profiler traces record the step as a cpu_op around the step's operators.
+    TraceBuilder b(QStringLiteral("synthetic"));
+    const StringId conv = b.intern("aten::conv2d");
+    for (int k = 0; k < 3; ++k) {
+        const TimeNs base = 1000 * k;
+        b.addCpuOp(LaneKind::CpuOps, 1, 1, base, base + 900,
+                   b.intern("ProfilerStep#" + std::to_string(k + 5)), CpuOpRecord{});
+        b.addCpuOp(LaneKind::CpuOps, 1, 1, base + 10, base + 20, conv, CpuOpRecord{});
+    }
+    const auto t = b.finish();
+    const auto d = detectIterationRange(*t);
+    ASSERT_TRUE(d);
+    EXPECT_EQ(d->name, QStringLiteral("ProfilerStep"));
+    ASSERT_EQ(d->instances.size(), 3u);
+    EXPECT_EQ(d->instances[2], (TimeRange{2000, 2900}));
+    EXPECT_EQ(findRangeInstances(*t, QStringLiteral("ProfilerStep")).windowTotal(), 2700);
+}
+
 } // namespace
