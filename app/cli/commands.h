@@ -22,6 +22,7 @@ int runKernelSummary(const QStringList& args, Io io); // cmd_kernels.cpp
 int runNvtxSummary(const QStringList& args, Io io);   // cmd_summaries.cpp
 int runMemorySummary(const QStringList& args, Io io); // cmd_summaries.cpp
 int runGaps(const QStringList& args, Io io);          // cmd_gaps.cpp
+int runDiff(const QStringList& args, Io io);          // cmd_diff.cpp
 
 // Dispatches `strobe-cli COMMAND ARGS...` (argv without the program name).
 int runCommandLine(const QStringList& argv, Io io);

@@ -25,7 +25,8 @@ int main(int argc, char** argv) {
     parser.addVersionOption();
     parser.addPositionalArgument(
         QStringLiteral("trace"),
-        QStringLiteral("Trace to open (an nsys SQLite export); the sample when omitted."),
+        QStringLiteral("Trace to open (an nsys SQLite export, a Strobe capture or a PyTorch "
+                       "profiler JSON trace); the sample when omitted."),
         QStringLiteral("[TRACE]"));
     // For scripts and the test that runs this binary: open, paint once, exit with the outcome.
     const QCommandLineOption quitAfterLoad(
@@ -33,6 +34,11 @@ int main(int argc, char** argv) {
         QStringLiteral("Quit once the trace has loaded and the window has painted it: exit status "
                        "0, or 1 with the reason on stderr when the trace cannot be opened."));
     parser.addOption(quitAfterLoad);
+    const QCommandLineOption compare(
+        QStringLiteral("compare"),
+        QStringLiteral("Compare TRACE (the baseline A) with this trace (B)."),
+        QStringLiteral("AFTER"));
+    parser.addOption(compare);
     parser.process(app);
 
     strobe::AppSettings settings;
@@ -51,6 +57,15 @@ int main(int argc, char** argv) {
                          });
     }
     const QStringList args = parser.positionalArguments();
+    const QString after = parser.value(compare);
+    if (!after.isEmpty()) // B loads once A is there, so A is the baseline of the comparison
+        QObject::connect(
+            &window, &strobe::MainWindow::loadFinished, &window,
+            [&window, after](bool ok) {
+                if (ok && !window.isComparing() && !window.isLoadingComparison())
+                    window.compareWith(after);
+            },
+            Qt::SingleShotConnection);
     QTimer::singleShot(0, &window, [&window, args] {
         if (args.isEmpty())
             window.openSample();

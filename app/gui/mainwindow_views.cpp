@@ -15,7 +15,7 @@ namespace strobe {
 
 void MainWindow::buildViews() {
     m_timeline = new TimelineView(m_state, this);
-    setCentralWidget(m_timeline);
+    buildCompareViews(); // the central widget: A's timeline, and B's below it when comparing
 
     m_kernelTable = new KernelTableWidget(m_state, this);
     m_statistics = new StatisticsWidget(m_state, this);
@@ -28,6 +28,8 @@ void MainWindow::buildViews() {
     QDockWidget* gaps = addDock(new GapsPanel(m_state, this), tr("GPU Gaps"),
                                 QStringLiteral("gapsDock"), Qt::BottomDockWidgetArea);
     tabifyDockWidget(kernels, gaps);
+    tabifyDockWidget(kernels, m_comparisonDock); // shown when a comparison opens
+    m_comparisonDock->hide();
     kernels->raise();
     QDockWidget* details =
         addDock(m_details, tr("Details"), QStringLiteral("detailsDock"), Qt::RightDockWidgetArea);
