@@ -24,16 +24,21 @@ const std::array kCommands{
     Command{"info", "FILE [--json]", "what the trace holds: counts, GPUs, lanes, warnings",
             "  --json              one JSON object instead of the readable summary\n", &runInfo},
     Command{"synth",
-            "-o FILE --events N [--seed S] [--format nsys|kineto] [--schema 2.9|3.13|3.25]",
+            "-o FILE (--events N [--seed S] [--format nsys|kineto] [--schema 2.9|3.13|3.25] | "
+            "--sample before|after)",
             "write a realistic synthetic nsys-schema trace (or PyTorch profiler JSON with\n"
-            "      --format kineto), deterministic for a seed",
+            "      --format kineto), deterministic for a seed, or the sample training loop before\n"
+            "      or after its data-loader fix",
             "  -o, --output FILE   where to write (appears only when complete)\n"
             "  --events N          rows in all event tables: 20000, 20k, 10M\n"
             "  --seed S            default 1; the same seed and N give the same rows\n"
             "  --format nsys|kineto\n"
             "                      nsys SQLite (default) or PyTorch profiler JSON (.gz: gzip)\n"
             "  --schema 2.9|3.13|3.25\n"
-            "                      the nsys exporter to imitate (default 3.13)\n",
+            "                      the nsys exporter to imitate (default 3.13)\n"
+            "  --sample before|after\n"
+            "                      the sample trace instead, with or without its data-loader "
+            "stall\n",
             &runSynth},
     Command{"kernels", "FILE [--format csv|json]", "one row per kernel launch, ordered by start",
             "  --format csv|json   output format (default csv)\n", &runKernels},
@@ -60,6 +65,17 @@ const std::array kCommands{
             "  --classes-file FILE kernel class table (JSON) instead of the built-in one\n"
             "  --format csv|json   output format (default csv)\n",
             &runBreakdown},
+    Command{"diff",
+            "A B [--base] [--config] [--range NAME|auto] [--what kernels|nvtx|gpus] "
+            "[--format csv|json]",
+            "compare trace B with the baseline A: kernels, NVTX ranges, GPUs (deltas B - A)",
+            "  --base              match kernels by short name\n"
+            "  --config            match kernels by demangled name and launch configuration\n"
+            "  --range NAME|auto   per instance of this range (a name or prefix; auto: detect)\n"
+            "  --what kernels|nvtx|gpus\n"
+            "                      the table to print (CSV default kernels; JSON default all)\n"
+            "  --format csv|json   output format (default csv)\n",
+            &runDiff},
 };
 
 const char* const kExitStatus =

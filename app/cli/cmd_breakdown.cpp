@@ -17,7 +17,7 @@ namespace {
 
 struct Block {
     std::optional<std::size_t> instance;
-    const RangeInstance* range = nullptr;
+    std::optional<TimeRange> range;
     std::vector<GpuBreakdown> gpus;
 };
 
@@ -64,12 +64,10 @@ void writeCsvBlocks(QTextStream& out, const std::vector<Block>& blocks, bool per
 
 // The most bytes allocated on the GPU (within the block's range), when the trace recorded it.
 void writeMemoryPeak(JsonWriter& w, const Trace& trace, const GpuBreakdown& g,
-                     const RangeInstance* range) {
+                     std::optional<TimeRange> range) {
     w.key(QStringLiteral("memory_peak"));
     const GpuMemoryTrack* track = trace.gpuMemoryOf(g.deviceId);
-    const GpuMemorySample* peak =
-        track ? track->peak(range ? std::optional<TimeRange>(range->range) : std::nullopt)
-              : nullptr;
+    const GpuMemorySample* peak = track ? track->peak(range) : nullptr;
     if (!peak) {
         w.null();
         return;
@@ -100,7 +98,6 @@ void writeJsonBlocks(QTextStream& out, const Trace& trace, const std::vector<Blo
             w.beginObject();
             if (block.instance) {
                 w.field(QStringLiteral("instance"), std::uint64_t(*block.instance));
-                w.field(QStringLiteral("instance_name"), block.range->name);
             }
             w.field(QStringLiteral("device_id"), std::uint64_t(g.deviceId));
             w.field(QStringLiteral("start_ns"), std::int64_t(g.span.start));

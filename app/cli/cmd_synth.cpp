@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: MIT
 // strobe-cli synth -o FILE --events N [--seed S] [--format nsys|kineto] [--schema 2.9|3.13|3.25]
+// strobe-cli synth -o FILE --sample before|after
 #include "app/cli/cliargs.h"
 #include "app/cli/commands.h"
 #include "formats/kineto/synth/kinetosynth.h"
+#include "formats/nsys/synth/sampletrace.h"
 #include "formats/nsys/synth/synthtrace.h"
 
 #include <QElapsedTimer>
@@ -59,6 +61,31 @@ int writeKineto(const QString& output, std::uint64_t events, std::uint64_t seed,
     return 0;
 }
 
+// --sample before|after: the embedded sample trace, or its variant with the data loader fixed.
+int writeSample(const QString& cmd, const CliArgs& a, const QString& output, const QString& which,
+                Io io) {
+    if (a.option(QStringLiteral("events")) || a.option(QStringLiteral("seed")) ||
+        a.option(QStringLiteral("schema")) || a.option(QStringLiteral("format")))
+        return usageError(io, cmd,
+                          QStringLiteral("--sample writes the fixed sample trace and takes no "
+                                         "--events, --seed, --format or --schema"));
+    sample::SampleVariant variant = sample::SampleVariant::Before;
+    if (which == QLatin1String("after"))
+        variant = sample::SampleVariant::After;
+    else if (which != QLatin1String("before"))
+        return usageError(
+            io, cmd, QStringLiteral("--sample must be before or after, not '") % which % u'\'');
+    std::string error;
+    if (!sample::writeSampleTrace(output.toStdString(), &error, variant)) {
+        io.err << "strobe-cli: " << QString::fromStdString(error) << '\n';
+        return 1;
+    }
+    io.out << "Wrote " << output << ": the sample training loop, "
+           << (variant == sample::SampleVariant::After ? "after" : "before")
+           << " its data-loader fix\n";
+    return 0;
+}
+
 } // namespace
 
 int runSynth(const QStringList& args, Io io) {
@@ -68,13 +95,15 @@ int runSynth(const QStringList& args, Io io) {
         normalized << (a == QLatin1String("-o") ? QStringLiteral("--output") : a);
     CliArgs a(cmd, normalized, {},
               {QStringLiteral("output"), QStringLiteral("events"), QStringLiteral("seed"),
-               QStringLiteral("schema"), QStringLiteral("format")},
+               QStringLiteral("schema"), QStringLiteral("format"), QStringLiteral("sample")},
               0);
     if (!a.ok())
         return usageError(io, cmd, a.error());
     const std::optional<QString> output = a.option(QStringLiteral("output"));
     if (!output || output->isEmpty())
         return usageError(io, cmd, QStringLiteral("missing -o FILE"));
+    if (const auto sampleText = a.option(QStringLiteral("sample")))
+        return writeSample(cmd, a, *output, *sampleText, io);
     const std::optional<QString> eventsText = a.option(QStringLiteral("events"));
     if (!eventsText)
         return usageError(io, cmd, QStringLiteral("missing --events N"));

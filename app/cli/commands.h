@@ -23,6 +23,7 @@ int runNvtxSummary(const QStringList& args, Io io);   // cmd_summaries.cpp
 int runMemorySummary(const QStringList& args, Io io); // cmd_summaries.cpp
 int runGaps(const QStringList& args, Io io);          // cmd_gaps.cpp
 int runBreakdown(const QStringList& args, Io io);     // cmd_breakdown.cpp
+int runDiff(const QStringList& args, Io io);          // cmd_diff.cpp
 
 // Dispatches `strobe-cli COMMAND ARGS...` (argv without the program name).
 int runCommandLine(const QStringList& argv, Io io);

@@ -8,6 +8,7 @@
 #include <QCommandLineParser>
 #include <QFileInfo>
 #include <QIcon>
+#include <QTextStream>
 #include <QTimer>
 
 int main(int argc, char** argv) {
@@ -26,8 +27,20 @@ int main(int argc, char** argv) {
     parser.addVersionOption();
     parser.addPositionalArgument(
         QStringLiteral("trace"),
-        QStringLiteral("Trace to open (an nsys SQLite export); the sample when omitted."),
+        QStringLiteral("Trace to open (an nsys SQLite export, a Strobe capture or a PyTorch "
+                       "profiler JSON trace); the sample when omitted."),
         QStringLiteral("[TRACE]"));
+    // For scripts and the test that runs this binary: open, paint once, exit with the outcome.
+    const QCommandLineOption quitAfterLoad(
+        QStringLiteral("quit-after-load"),
+        QStringLiteral("Quit once the trace has loaded and the window has painted it: exit status "
+                       "0, or 1 with the reason on stderr when the trace cannot be opened."));
+    parser.addOption(quitAfterLoad);
+    const QCommandLineOption compare(
+        QStringLiteral("compare"),
+        QStringLiteral("Compare TRACE (the baseline A) with this trace (B)."),
+        QStringLiteral("AFTER"));
+    parser.addOption(compare);
     parser.process(app);
 
     // The user's kernel class table (docs/BREAKDOWN.md), for colours and the Overview alike.
@@ -44,7 +57,27 @@ int main(int argc, char** argv) {
     strobe::applyTheme(app, settings.theme());
     strobe::MainWindow window(&settings);
     window.show();
+    if (parser.isSet(quitAfterLoad)) {
+        QObject::connect(&window, &strobe::MainWindow::loadFinished, &app,
+                         [&window](bool ok, const QString& error) {
+                             if (ok) {
+                                 window.repaint(); // every visible widget paints the trace
+                             } else {
+                                 QTextStream(stderr) << "strobe: " << error << '\n';
+                             }
+                             QCoreApplication::exit(ok ? 0 : 1);
+                         });
+    }
     const QStringList args = parser.positionalArguments();
+    const QString after = parser.value(compare);
+    if (!after.isEmpty()) // B loads once A is there, so A is the baseline of the comparison
+        QObject::connect(
+            &window, &strobe::MainWindow::loadFinished, &window,
+            [&window, after](bool ok) {
+                if (ok && !window.isComparing() && !window.isLoadingComparison())
+                    window.compareWith(after);
+            },
+            Qt::SingleShotConnection);
     QTimer::singleShot(0, &window, [&window, args] {
         if (args.isEmpty())
             window.openSample();

@@ -83,6 +83,19 @@ void MainWindow::buildMenus() {
     m_recentMenu = file->addMenu(tr("Open &Recent"));
     rebuildRecentMenu();
     file->addSeparator();
+    file->addAction(tr("&Compare With…"), this, [this] {
+        if (!trace()) {
+            showError(tr("Open the baseline trace first, then compare another one with it."));
+            return;
+        }
+        const QString path =
+            QFileDialog::getOpenFileName(this, tr("Compare With"), QFileInfo(m_path).path(),
+                                         tr("Trace databases (*.sqlite *.db);;All files (*)"));
+        if (!path.isEmpty())
+            compareWith(path);
+    });
+    file->addAction(tr("S&top Comparing"), this, &MainWindow::stopComparing);
+    file->addSeparator();
     QAction* info = file->addAction(tr("Trace &Information…"), this, &MainWindow::showTraceInfo);
     info->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_I));
     file->addSeparator();
@@ -162,9 +175,13 @@ void MainWindow::buildStatusBar() {
 
 void MainWindow::updateStatus() {
     const Trace* t = trace();
-    m_traceLabel->setText(t ? m_title
-                            : tr("No trace open: File > Open, or drop an nsys .sqlite export or a "
+    if (!t)
+        m_traceLabel->setText(tr("No trace open: File > Open, or drop an nsys .sqlite export or a "
                                  "PyTorch .json trace here"));
+    else if (isComparing())
+        m_traceLabel->setText(tr("A (baseline): %1  \u00b7  B: %2").arg(m_title, m_titleB));
+    else
+        m_traceLabel->setText(m_title);
     const TimeNs origin = t ? t->timeRange().start : 0;
     const auto cursor = m_state->cursorTime();
     m_cursorLabel->setText(cursor ? tr("Cursor: %1").arg(formatTimestamp(*cursor, origin))
@@ -258,8 +275,7 @@ void MainWindow::onLoadFinished(std::shared_ptr<const Trace> trace, const QStrin
         m_state->setTrace(before->trace);
         m_state->setVisibleRange(before->view, false);
         m_title = before->title;
-        setWindowTitle(m_title.isEmpty() ? QStringLiteral("Strobe")
-                                         : m_title % QStringLiteral(" — Strobe"));
+        updateTitle();
         updateStatus();
     }
     if (cancelled) {
@@ -292,7 +308,7 @@ void MainWindow::onLoadFinished(std::shared_ptr<const Trace> trace, const QStrin
         m_settings->addRecentFile(path);
         rebuildRecentMenu();
     }
-    setWindowTitle(m_title % QStringLiteral(" — Strobe"));
+    updateTitle();
     updateStatus();
     if (!trace->warnings().empty())
         statusBar()->showMessage(tr("%n data warning(s): see File > Trace Information.", nullptr,
@@ -336,6 +352,8 @@ void MainWindow::closeEvent(QCloseEvent* event) {
     m_settings->sync();
     if (m_job)
         m_job->cancel();
+    if (m_compareJob)
+        m_compareJob->cancel();
     QMainWindow::closeEvent(event);
 }
 

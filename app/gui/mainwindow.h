@@ -25,6 +25,8 @@ class TimelineView;
 class KernelTableWidget;
 class StatisticsWidget;
 class DetailPane;
+class CompareTimelines;
+class ComparisonPanel;
 
 // The main window: the timeline in the centre, tables and the detail pane in docks, loading in
 // the background with progress and Cancel, errors in a dialog that leaves the open trace open.
@@ -43,6 +45,13 @@ public:
     const Trace* trace() const;
     QString traceTitle() const { return m_title; }
     bool isLoading() const;
+    // Comparing: B's view state (its own, linked to A's), the stacked timelines and the panel.
+    ViewState* viewStateB() const { return m_stateB; }
+    CompareTimelines* compareTimelines() const { return m_compare; }
+    ComparisonPanel* comparisonPanel() const { return m_comparison; }
+    const Trace* traceB() const;
+    bool isComparing() const;
+    bool isLoadingComparison() const;
     // Traces with at least this many event rows show their GPU side while the rest loads.
     void setPreviewMinRows(std::uint64_t rows) { m_previewMinRows = rows; }
 
@@ -56,10 +65,15 @@ public slots:
     // Opens the embedded sample trace (a training loop), writing it to the cache if needed.
     void openSample();
     void cancelLoading();
+    // Loads `path` in the background as B, to compare with the open trace (the baseline A).
+    void compareWith(const QString& path);
+    void stopComparing();
 
 signals:
     // After each load attempt: ok, or the error sentence (empty when cancelled).
     void loadFinished(bool ok, const QString& error);
+    // After each load of a trace to compare with, the same way.
+    void compareLoadFinished(bool ok, const QString& error);
 
 protected:
     void closeEvent(QCloseEvent* event) override;
@@ -84,6 +98,10 @@ private:
     void updateStatus();
     void showTraceInfo();
     void chooseIdleThreshold();
+    // mainwindow_compare.cpp
+    void buildCompareViews();
+    void onCompareLoaded(std::shared_ptr<const Trace> trace, const QString& error, bool cancelled);
+    void updateTitle();
     QDockWidget* addDock(QWidget* panel, const QString& title, const QString& objectName,
                          Qt::DockWidgetArea area);
 
@@ -102,6 +120,12 @@ private:
     QPushButton* m_cancelButton = nullptr;
     std::unique_ptr<TraceLoadJob> m_job;
     std::unique_ptr<NsysExportJob> m_export;
+    ViewState* m_stateB = nullptr;
+    CompareTimelines* m_compare = nullptr;
+    ComparisonPanel* m_comparison = nullptr;
+    QDockWidget* m_comparisonDock = nullptr;
+    std::unique_ptr<TraceLoadJob> m_compareJob;
+    QString m_titleB;
     // What was on screen before a preview replaced it: restored if the load then fails.
     struct Shown {
         std::shared_ptr<const Trace> trace;

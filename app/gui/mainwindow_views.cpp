@@ -16,7 +16,7 @@ namespace strobe {
 
 void MainWindow::buildViews() {
     m_timeline = new TimelineView(m_state, this);
-    setCentralWidget(m_timeline);
+    buildCompareViews(); // the central widget: A's timeline, and B's below it when comparing
 
     m_kernelTable = new KernelTableWidget(m_state, this);
     m_statistics = new StatisticsWidget(m_state, this);
@@ -34,6 +34,8 @@ void MainWindow::buildViews() {
     QDockWidget* gaps = addDock(new GapsPanel(m_state, this), tr("GPU Gaps"),
                                 QStringLiteral("gapsDock"), Qt::BottomDockWidgetArea);
     tabifyDockWidget(kernels, gaps);
+    tabifyDockWidget(kernels, m_comparisonDock); // shown when a comparison opens
+    m_comparisonDock->hide();
     overview->raise();
     connect(m_state, &ViewState::traceChanged, overview, [overview] { overview->raise(); });
     connect(overviewPanel, &OverviewPanel::gapsRequested, gaps, [gaps] { gaps->raise(); });

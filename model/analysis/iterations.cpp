@@ -2,6 +2,7 @@
 #include "model/analysis/iterations.h"
 
 #include "model/analysis/nvtxstats.h"
+#include "model/analysis/rangegrouping.h"
 
 #include <QRegularExpression>
 #include <algorithm>
@@ -9,75 +10,138 @@
 
 namespace strobe {
 
-namespace {
-
-// Every closed NVTX range whose displayed name matches `re`, grouped by starting thread.
-std::map<std::uint32_t, std::vector<RangeInstance>> rangesMatching(const Trace& t,
-                                                                   const QRegularExpression& re) {
-    std::map<std::uint32_t, std::vector<RangeInstance>> byThread;
-    std::map<std::pair<StringId, StringId>, bool> matches; // (domain, text) -> match
-    for (std::uint32_t li = 0; li < t.lanes().size(); ++li) {
-        const Lane& l = t.lane(li);
-        if (l.kind() != LaneKind::Nvtx && l.kind() != LaneKind::NvtxStartEnd)
-            continue;
-        for (std::uint32_t i = 0; i < l.size(); ++i) {
-            const NvtxRecord& n = t.nvtx()[l.payload(i)];
-            if (n.style == NvtxStyle::Mark || !n.hasEnd)
-                continue;
-            const auto key = std::make_pair(l.domain(), l.nameId(i));
-            auto it = matches.find(key);
-            if (it == matches.end())
-                it = matches
-                         .emplace(key, re.match(nvtxRangeName(t, key.first, key.second)).hasMatch())
-                         .first;
-            if (!it->second)
-                continue;
-            byThread[n.thread].push_back({nvtxRangeName(t, key.first, key.second),
-                                          TimeRange{l.start(i), l.end(i)}, EventRef{li, i}});
-        }
-    }
-    for (auto& [thread, v] : byThread)
-        std::sort(v.begin(), v.end(), [](const RangeInstance& a, const RangeInstance& b) {
-            return a.range.start < b.range.start;
-        });
-    return byThread;
+TimeNs RangeInstances::windowTotal() const {
+    TimeNs total = 0;
+    for (const TimeRange& w : windows)
+        total += w.duration();
+    return total;
 }
 
-RangeInstances busiestThread(std::map<std::uint32_t, std::vector<RangeInstance>> byThread,
-                             const QString& label) {
-    RangeInstances out;
-    out.label = label;
-    for (auto& [thread, v] : byThread) {
-        if (v.size() > out.instances.size()) {
-            out.thread = thread;
-            out.instances = std::move(v);
+bool RangeInstances::contains(TimeNs t) const {
+    auto it = std::upper_bound(windows.begin(), windows.end(), t,
+                               [](TimeNs v, const TimeRange& w) { return v < w.start; });
+    return it != windows.begin() && t < std::prev(it)->end;
+}
+
+namespace {
+
+// NVTX ranges, and framework operators: older PyTorch profiler traces record ProfilerStep#N as
+// an operator rather than a user annotation.
+bool isRangeLane(const Lane& lane) {
+    return lane.kind() == LaneKind::Nvtx || lane.kind() == LaneKind::NvtxStartEnd ||
+           lane.kind() == LaneKind::CpuOps;
+}
+
+std::uint16_t depthOf(const Trace& trace, const Lane& lane, std::uint32_t i) {
+    return lane.kind() == LaneKind::CpuOps ? lane.row(i) : trace.nvtx()[lane.payload(i)].depth;
+}
+
+// Calls fn(lane, lane index, index, groupedName) for every range with an end; names are built
+// once per (domain, string id).
+template <typename Fn> void forEachRange(const Trace& trace, Fn&& fn) {
+    std::map<std::pair<StringId, StringId>, QString> names;
+    for (std::uint32_t li = 0; li < trace.lanes().size(); ++li) {
+        const Lane& lane = trace.lane(li);
+        if (!isRangeLane(lane))
+            continue;
+        const bool nvtx = lane.kind() != LaneKind::CpuOps;
+        for (std::uint32_t i = 0; i < lane.size(); ++i) {
+            if (nvtx) {
+                const NvtxRecord& rec = trace.nvtx()[lane.payload(i)];
+                if (rec.style == NvtxStyle::Mark || !rec.hasEnd)
+                    continue;
+            }
+            const auto key = std::make_pair(lane.domain(), lane.nameId(i));
+            auto it = names.find(key);
+            if (it == names.end())
+                it = names
+                         .emplace(key, groupedRangeName(
+                                           nvtxRangeName(trace, lane.domain(), lane.nameId(i))))
+                         .first;
+            fn(lane, li, i, it->second);
         }
     }
-    return out;
+}
+
+void mergeWindows(RangeInstances& r) {
+    std::sort(r.instances.begin(), r.instances.end(), [](const TimeRange& x, const TimeRange& y) {
+        return x.start != y.start ? x.start < y.start : x.end > y.end;
+    });
+    for (const TimeRange& t : r.instances) {
+        const TimeRange w{t.start, effectiveEnd(t.start, t.end)};
+        if (!r.windows.empty() && w.start <= r.windows.back().end)
+            r.windows.back().end = std::max(r.windows.back().end, w.end);
+        else
+            r.windows.push_back(w);
+    }
 }
 
 } // namespace
 
-std::optional<RangeInstances> detectIterations(const Trace& trace) {
-    static const std::array<std::pair<const char*, const char*>, 3> kPatterns{{
-        {"^ProfilerStep[ #_]?\\d+$", "ProfilerStep#N"},
-        {"^Iteration[ #_]?\\d+$", "Iteration N"},
-        {"^step[ #_]?\\d+$", "step N"},
-    }};
-    for (const auto& [pattern, label] : kPatterns) {
-        const QRegularExpression re(QLatin1String(pattern),
-                                    QRegularExpression::CaseInsensitiveOption);
-        RangeInstances found = busiestThread(rangesMatching(trace, re), QLatin1String(label));
-        if (found.instances.size() >= 2)
-            return found;
-    }
-    return std::nullopt;
+RangeInstances findRangeInstances(const Trace& trace, const QString& name) {
+    RangeInstances exact, prefix;
+    exact.name = prefix.name = name;
+    forEachRange(trace, [&](const Lane& lane, std::uint32_t, std::uint32_t i, const QString& n) {
+        if (n == name)
+            exact.instances.push_back({lane.start(i), lane.end(i)});
+        else if (exact.instances.empty() && n.startsWith(name))
+            prefix.instances.push_back({lane.start(i), lane.end(i)});
+    });
+    RangeInstances& out = exact.instances.empty() ? prefix : exact;
+    mergeWindows(out);
+    return std::move(out);
 }
 
-RangeInstances findRangeInstances(const Trace& trace, const QString& name) {
-    const QRegularExpression re(QLatin1Char('^') + QRegularExpression::escape(name) +
-                                QLatin1String("([ #_]?\\d+)?$"));
-    return busiestThread(rangesMatching(trace, re), name);
+std::optional<RangeInstances> detectIterationRange(const Trace& trace) {
+    static const QRegularExpression numbered(QStringLiteral("^(.*?)[\\s#:_-]*(\\d+)$"));
+    static const QRegularExpression loopWord(
+        QStringLiteral("(profilerstep|iteration|iter|step|batch)$"),
+        QRegularExpression::CaseInsensitiveOption);
+    struct Family {
+        std::vector<TimeRange> ranges;
+        std::uint16_t minDepth = 0xFFFF;
+    };
+    // (lane, family name) -> its ranges on that lane (a lane is one thread and domain).
+    std::map<std::pair<std::uint32_t, QString>, Family> families;
+    forEachRange(trace, [&](const Lane& lane, std::uint32_t li, std::uint32_t i, const QString& n) {
+        const QRegularExpressionMatch m = numbered.match(n);
+        if (!m.hasMatch())
+            return;
+        const QString family = m.captured(1).trimmed();
+        if (family.isEmpty() || !loopWord.match(family).hasMatch())
+            return;
+        Family& f = families[{li, family}];
+        f.ranges.push_back({lane.start(i), lane.end(i)});
+        f.minDepth = std::min(f.minDepth, depthOf(trace, lane, i));
+    });
+    const std::pair<std::uint32_t, QString>* best = nullptr;
+    auto rank = [&](const std::pair<std::uint32_t, QString>& key, const Family& f) {
+        const bool pytorch =
+            key.second.compare(QLatin1String("ProfilerStep"), Qt::CaseInsensitive) == 0;
+        return std::make_tuple(pytorch, f.ranges.size(), -int(f.minDepth));
+    };
+    for (const auto& [key, f] : families) {
+        if (f.ranges.size() < 2)
+            continue;
+        // Steps of a loop follow each other: lane order is by start, so check neighbours.
+        bool disjoint = true;
+        for (std::size_t k = 1; k < f.ranges.size() && disjoint; ++k)
+            disjoint = f.ranges[k].start >= f.ranges[k - 1].end;
+        if (!disjoint)
+            continue;
+        if (!best || rank(key, f) > rank(*best, families.at(*best)))
+            best = &key;
+    }
+    if (!best)
+        return std::nullopt;
+    // The family's own instances: the same name on other threads (a GPU-side copy of each
+    // step, a second rank) would count every step twice.
+    RangeInstances out;
+    out.name = best->second;
+    out.detected = true;
+    out.instances = families.at(*best).ranges;
+    mergeWindows(out);
+    return out;
 }
 
 } // namespace strobe

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-// Iterations of a training loop, from NVTX (or Kineto user annotation) ranges: the instances the
-// breakdown is given per iteration, and that a run comparison lines up.
+// Iteration ranges: the NVTX or user-annotation range a training loop repeats once per step,
+// used to compare two runs per instance rather than over two capture windows of different
+// lengths.
 
 #include "model/trace.h"
 
@@ -12,27 +13,31 @@
 
 namespace strobe {
 
-struct RangeInstance {
-    QString name;    // as displayed, "ProfilerStep#3"
-    TimeRange range; // the range's own [start, end) on its thread
-    EventRef event;  // the range, to select or zoom to
-};
-
+// The instances of one range name in one trace.
 struct RangeInstances {
-    QString label;                        // the pattern found ("ProfilerStep#N") or the name asked
-    std::optional<std::uint32_t> thread;  // index into Trace::threads() the instances are on
-    std::vector<RangeInstance> instances; // by start
+    QString name;                     // what was asked for, or what detection chose
+    bool detected = false;            // chosen by detectIterationRange rather than by the user
+    std::vector<TimeRange> instances; // by start; ranges without an end are left out
+    // Union of the instances, sorted and merged (nested or overlapping instances count once).
+    std::vector<TimeRange> windows;
+    TimeNs windowTotal() const;
+    // True when `t` lies in one of the windows (binary search).
+    bool contains(TimeNs t) const;
 };
 
-// Finds iterations: ranges named "ProfilerStep#N", "Iteration N" or "step N" (case-insensitive,
-// a space, '#' or '_' before the number optional) repeating at least twice on one thread. The
-// first of those three patterns found wins; among threads, the one with most instances (ties:
-// the lower thread index). Ranges without an end and marks are ignored. nullopt when none.
-std::optional<RangeInstances> detectIterations(const Trace& trace);
-
-// The instances of the range the user picked: ranges named exactly `name`, or `name` followed by
-// an optional ' ', '#' or '_' and a number ("Iteration" finds "Iteration 0", "Iteration 1"),
-// on the thread with the most of them. Empty instances when there is none.
+// Every range (NVTX or user annotation, marks excluded, and framework operator: old PyTorch
+// traces record ProfilerStep#N as one) whose grouped name (groupedRangeName, qualified by domain as
+// nvtxRangeName does) equals `name`; when none does, every range whose name starts with `name`
+// ("Iteration" finds "Iteration 0", "Iteration 1"...; "ProfilerStep" finds "ProfilerStep#7").
 RangeInstances findRangeInstances(const Trace& trace, const QString& name);
+
+// A likely iteration range: a name that, with a trailing number removed ("ProfilerStep#12",
+// "Iteration 3", "step 7"), repeats at least twice without overlap on one thread and reads as a
+// step of a loop (ProfilerStep, Iteration, Iter, Step, Batch, case-insensitive). Among several,
+// the known PyTorch name (ProfilerStep) wins, then the family with more instances, then the one
+// nearer the top of its thread. Returns the family's name with the separator trimmed
+// ("ProfilerStep", "Iteration") and the instances on that thread; nullopt when no name
+// qualifies.
+std::optional<RangeInstances> detectIterationRange(const Trace& trace);
 
 } // namespace strobe

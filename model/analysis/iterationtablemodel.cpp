@@ -55,9 +55,9 @@ QVariant IterationTableModel::data(const QModelIndex& index, int role) const {
     };
     switch (col) {
     case Iteration:
-        // Numbered: names repeat when the loop restarts each epoch.
         return raw ? QVariant(qulonglong(it))
-                   : QVariant(u'#' % QString::number(it) % u' ' % iter.instance.name);
+                   : QVariant(m_overview->iterationLabel % QStringLiteral(" #") %
+                              QString::number(iter.index));
     case Device:
         return raw ? QVariant(qulonglong(b.deviceId))
                    : QVariant(QStringLiteral("GPU ") % QString::number(b.deviceId));

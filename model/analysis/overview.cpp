@@ -227,10 +227,12 @@ Overview buildOverview(const Trace& trace, const KernelClassTable& table,
         o.findings.push_back(commFinding(trace, table, b));
     for (const GpuBreakdown& b : o.gpus)
         o.findings.push_back(memoryFinding(trace, b, window));
-    if (const auto iterations = detectIterations(trace)) {
-        o.iterationLabel = iterations->label;
-        for (const RangeInstance& r : iterations->instances)
-            o.iterations.push_back({r, source.breakdown(r.range)});
+    if (const auto iterations = detectIterationRange(trace)) {
+        o.iterationLabel = iterations->name;
+        for (std::size_t i = 0; i < iterations->instances.size(); ++i) {
+            const TimeRange r = iterations->instances[i];
+            o.iterations.push_back({i, r, source.breakdown(r)});
+        }
     }
     return o;
 }

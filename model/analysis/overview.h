@@ -35,7 +35,8 @@ struct OverviewFinding {
 };
 
 struct IterationBreakdown {
-    RangeInstance instance;
+    std::size_t index = 0; // in start order, from 0
+    TimeRange range;       // the instance's own [start, end)
     std::vector<GpuBreakdown> gpus;
 };
 

@@ -146,8 +146,9 @@ void OverviewPanel::showOverview(std::shared_ptr<const Trace> trace, Overview re
     m_findings->setText(html);
     m_iterationTitle->setText(
         m_overview.iterations.empty()
-            ? tr("No iterations found (NVTX ranges ProfilerStep#N, Iteration N or step N).")
-            : tr("%1 iterations (%2); double-click one to zoom to it.")
+            ? tr("No iterations found (numbered NVTX ranges such as ProfilerStep#N, Iteration N or "
+                 "step N).")
+            : tr("%1 iterations (%2 ranges); double-click one to zoom to it.")
                   .arg(m_overview.iterations.size())
                   .arg(m_overview.iterationLabel));
     m_iterations->setVisible(!m_overview.iterations.empty());
@@ -187,7 +188,7 @@ void OverviewPanel::activateIteration(int row) {
     const IterationBreakdown* it = m_model->iterationAt(src.row());
     if (!it)
         return;
-    const TimeRange r = it->instance.range;
+    const TimeRange r = it->range;
     const TimeNs margin = std::max<TimeNs>(1, r.duration() / 20);
     m_state->setVisibleRange({r.start - margin, r.end + margin});
     m_state->setSelectedRange(r);

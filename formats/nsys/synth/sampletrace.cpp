@@ -86,8 +86,9 @@ struct Thread {
 
 class SampleGenerator {
 public:
-    explicit SampleGenerator(nsys::Writer& w)
-        : m_w(w) {}
+    SampleGenerator(nsys::Writer& w, SampleVariant variant)
+        : m_w(w)
+        , m_fixed(variant == SampleVariant::After) {}
 
     void run() {
         describe();
@@ -102,9 +103,11 @@ public:
 
 private:
     nsys::Writer& m_w;
+    bool m_fixed = false; // the "after" variant: prefetching loader, pinned memory
     synth::Rng m_rng{4242};
     Thread m_main{kMainTid, 1000000, {}};
     Thread m_loader{kLoaderTid, 0, {}};
+    std::optional<std::int64_t> m_lastTaken; // when the main thread took the last batch
     std::int64_t m_free[16] = {};
     std::uint32_t m_correlation = 40;
 
@@ -153,8 +156,10 @@ private:
         push(m_main, "Iteration " + std::to_string(it));
         dataLoad();
         // The batch, from pageable memory: the copy engine waits on a CPU-side staging copy.
-        copy(m_main, kCopy, 1, 0, 2, 64ull * 3 * 224 * 224 * 2);
-        copy(m_main, kCopy, 1, 0, 2, 64 * 8);
+        // (Fixed: from pinned memory.)
+        const std::uint8_t host = m_fixed ? 6 : 0;
+        copy(m_main, kCopy, 1, host, 2, 64ull * 3 * 224 * 224 * 2);
+        copy(m_main, kCopy, 1, host, 2, 64 * 8);
         api(m_main, "cudaStreamWaitEvent_v3020", 2000);
         m_free[kCompute] = std::max(m_free[kCompute], m_free[kCopy]);
 
@@ -214,14 +219,18 @@ private:
     void dataLoad() {
         push(m_main, "Data Load");
         Thread& t = m_loader;
-        t.now = std::max(t.now, m_main.now + 20000);
+        // Fixed: the loader started this batch as soon as the main thread took the previous one
+        // (its events land earlier in time; the random draws stay where they were, so the rest
+        // of the trace is drawn exactly as before), and the wait is short.
+        t.now = std::max(t.now, (m_fixed && m_lastTaken ? *m_lastTaken : m_main.now) + 20000);
         push(t, "load batch");
         for (int i = 0; i < 10; ++i) {
             osrt(t, "read", 1100000 + m_rng.range(0, 300000), 1 << 20);
             t.now += 300000 + m_rng.range(0, 50000); // decode + augment
         }
         pop(t);
-        osrt(m_main, "pthread_cond_wait", t.now - m_main.now + 15000, 0);
+        osrt(m_main, "pthread_cond_wait", std::max<std::int64_t>(t.now - m_main.now, 0) + 15000, 0);
+        m_lastTaken = m_main.now;
         pop(m_main);
     }
 
@@ -257,7 +266,8 @@ private:
               std::uint8_t dst, std::uint64_t bytes) {
         nsys::MemcpyRow m;
         m.start = gpuStart(t, stream);
-        m.end = m.start + 1500 + std::int64_t(double(bytes) / 9.5); // ~9.5 GB/s pageable
+        // ~9.5 GB/s from pageable memory, ~25 GB/s from pinned.
+        m.end = m.start + 1500 + std::int64_t(double(bytes) / (src == 6 ? 25.0 : 9.5));
         m.pid = kPid;
         m.deviceId = kDevice;
         m.contextId = kContext;
@@ -353,11 +363,11 @@ private:
 
 } // namespace
 
-bool writeSampleTrace(const std::string& path, std::string* error) {
+bool writeSampleTrace(const std::string& path, std::string* error, SampleVariant variant) {
     auto writer = nsys::Writer::create(path, nsys::SchemaFlavor::V3_25, error);
     if (!writer)
         return false;
-    SampleGenerator(*writer).run();
+    SampleGenerator(*writer, variant).run();
     return writer->commit(error);
 }
 

@@ -22,7 +22,7 @@ namespace {
 const QStringList kCommands = {QStringLiteral("info"),         QStringLiteral("synth"),
                                QStringLiteral("kernels"),      QStringLiteral("kernel-summary"),
                                QStringLiteral("nvtx-summary"), QStringLiteral("memory-summary"),
-                               QStringLiteral("gaps")};
+                               QStringLiteral("gaps"),         QStringLiteral("diff")};
 
 CliResult runLine(const QStringList& argv) {
     CliResult r;

@@ -128,13 +128,12 @@ TEST(KinetoIterations, ProfilerStepsAreTheIterations) {
     ASSERT_EQ(steps.size(), 1u);
     LoadResult r = loadTrace(QString::fromStdString(path));
     ASSERT_TRUE(r.ok());
-    const auto found = detectIterations(*r.trace);
+    const auto found = detectIterationRange(*r.trace);
     ASSERT_TRUE(found);
-    EXPECT_EQ(found->label, QStringLiteral("ProfilerStep#N"));
+    EXPECT_EQ(found->name, QStringLiteral("ProfilerStep"));
     ASSERT_EQ(found->instances.size(), steps.begin()->second.size());
     std::sort(steps.begin()->second.begin(), steps.begin()->second.end());
-    EXPECT_NEAR(double(found->instances.front().range.start), double(steps.begin()->second.front()),
-                1.0);
+    EXPECT_NEAR(double(found->instances.front().start), double(steps.begin()->second.front()), 1.0);
 }
 
 TEST(KinetoBreakdownDdp, NcclKernelsAreCommunicationAndPartlyExposed) {

@@ -242,14 +242,17 @@ TEST_F(LoaderErrors, DataAnomaliesAreCountedWarnings) {
     EXPECT_EQ(r.trace->counts().kernels, 3u);
     // The open range reaches the end of the trace and contains the inner one.
     const Trace& t = *r.trace;
+    int nvtxLanes = 0;
     for (const Lane& l : t.lanes()) {
         if (l.kind() != LaneKind::Nvtx)
             continue;
+        ++nvtxLanes;
         ASSERT_EQ(l.size(), 2u);
         EXPECT_EQ(l.end(0), t.timeRange().end);
         EXPECT_FALSE(t.nvtx()[l.payload(0)].hasEnd);
         EXPECT_EQ(t.nvtx()[l.payload(1)].depth, 1);
     }
+    EXPECT_EQ(nvtxLanes, 1) << "the checks above ran on the one NVTX lane";
 }
 
 TEST_F(LoaderErrors, CancelStopsLoading) {

@@ -2,6 +2,7 @@
 #include "formats/open.h"
 #include "model/analysis/eventdetails.h"
 #include "tests/model/analysis/analysistestdata.h"
+#include "tests/support/sqlitequery.h"
 
 #include <gtest/gtest.h>
 
@@ -64,8 +65,15 @@ TEST(EventDetails, EveryEventOfARealTraceIsDescribed) {
     }
     const auto memcpy = t.memcpys().front();
     const EventDetails m = describeEvent(t, memcpy.self);
-    EXPECT_FALSE(
-        m.value(QStringLiteral("Memory copy"), QStringLiteral("Achieved bandwidth")).isEmpty());
+    // Bytes over duration from the copy's own row: 1 byte per ns is 1 GB/s.
+    const auto row =
+        test::query(STROBE_FIXTURES_DIR "/nsys/nsys2026.2-h100-2gpu-nvtx.sqlite",
+                    "SELECT bytes, end - start FROM CUPTI_ACTIVITY_KIND_MEMCPY WHERE start = " +
+                        std::to_string(t.lane(memcpy.self.lane).start(memcpy.self.index)));
+    ASSERT_EQ(row.size(), 1u);
+    EXPECT_EQ(m.value(QStringLiteral("Memory copy"), QStringLiteral("Achieved bandwidth")),
+              QString::number(std::stod(row[0][0]) / std::stod(row[0][1]), 'f', 2) +
+                  QStringLiteral(" GB/s"));
 }
 
 } // namespace

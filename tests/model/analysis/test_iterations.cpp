@@ -1,80 +1,113 @@
 // SPDX-License-Identifier: MIT
-// Iteration detection on the sample (against its SQL rows) and on traces built for each rule.
 #include "model/analysis/iterations.h"
+
 #include "model/tracebuilder.h"
 #include "tests/model/analysis/gaptestdata.h"
-#include "tests/support/sqlitequery.h"
+#include "tests/support/qtprinters.h"
 
-#include <QTemporaryDir>
 #include <gtest/gtest.h>
 
 using namespace strobe;
 
 namespace {
 
-std::unique_ptr<Trace> rangesTrace(const std::vector<std::pair<std::uint32_t, const char*>>& r) {
-    TraceBuilder b(QStringLiteral("ranges"));
-    TimeNs t = 0;
-    for (const auto& [tid, name] : r) {
-        b.addNvtx(1, tid, 0, t, t + 100, b.intern(name), NvtxRecord{}, std::nullopt);
-        t += 200;
-    }
+// Ranges on thread (1, tid): name, start, end.
+struct R {
+    std::uint32_t tid;
+    const char* name;
+    TimeNs start, end;
+};
+
+std::unique_ptr<Trace> rangesTrace(std::initializer_list<R> ranges) {
+    TraceBuilder b(QStringLiteral("synthetic"));
+    NvtxRecord rec;
+    for (const R& r : ranges)
+        b.addNvtx(1, r.tid, kNoString, r.start, r.end, b.intern(r.name), rec, std::nullopt);
     return b.finish();
 }
 
-TEST(Iterations, SampleIterationsAreItsIterationRanges) {
-    QTemporaryDir dir;
-    const std::string path = dir.filePath(QStringLiteral("s.sqlite")).toStdString();
-    ASSERT_TRUE(sample::writeSampleTrace(path, nullptr));
-    LoadResult r = loadTrace(QString::fromStdString(path));
-    ASSERT_TRUE(r.ok());
-    const auto rows =
-        test::query(path, "SELECT n.start, n.[end] FROM NVTX_EVENTS n LEFT JOIN StringIds s"
-                          " ON s.id = n.textId WHERE COALESCE(n.text, s.value) LIKE "
-                          "'Iteration %' ORDER BY n.start");
-    ASSERT_EQ(rows.size(), 20u);
-    const auto found = detectIterations(*r.trace);
-    ASSERT_TRUE(found);
-    EXPECT_EQ(found->label, QStringLiteral("Iteration N"));
-    ASSERT_EQ(found->instances.size(), rows.size());
-    for (std::size_t i = 0; i < rows.size(); ++i) {
-        EXPECT_EQ(found->instances[i].range.start, std::stoll(rows[i][0]));
-        EXPECT_EQ(found->instances[i].range.end, std::stoll(rows[i][1]));
+TEST(Iterations, FindsExactNameBeforePrefix) {
+    const auto t = rangesTrace(
+        {{1, "step", 0, 10}, {1, "step 1", 20, 30}, {1, "step 2", 40, 50}, {2, "step", 5, 8}});
+    const RangeInstances exact = findRangeInstances(*t, QStringLiteral("step"));
+    ASSERT_EQ(exact.instances.size(), 2u);
+    EXPECT_EQ(exact.instances[0], (TimeRange{0, 10}));
+    EXPECT_EQ(exact.instances[1], (TimeRange{5, 8}));
+    // Nested instances count once in the windows.
+    ASSERT_EQ(exact.windows.size(), 1u);
+    EXPECT_EQ(exact.windowTotal(), 10);
+    const RangeInstances prefix = findRangeInstances(*t, QStringLiteral("step "));
+    ASSERT_EQ(prefix.instances.size(), 2u);
+    EXPECT_EQ(prefix.windowTotal(), 20);
+    EXPECT_TRUE(prefix.contains(20));
+    EXPECT_TRUE(prefix.contains(29));
+    EXPECT_FALSE(prefix.contains(30)); // half-open
+    EXPECT_FALSE(prefix.contains(35));
+    EXPECT_FALSE(prefix.contains(19));
+    EXPECT_TRUE(findRangeInstances(*t, QStringLiteral("nope")).instances.empty());
+}
+
+TEST(Iterations, DetectsTheSampleIterations) {
+    const auto trace = test::sampleTrace();
+    ASSERT_TRUE(trace);
+    const auto d = detectIterationRange(*trace);
+    ASSERT_TRUE(d);
+    EXPECT_EQ(d->name, QStringLiteral("Iteration")); // not "Epoch": no loop word
+    EXPECT_TRUE(d->detected);
+    EXPECT_EQ(d->instances.size(), 20u);
+    // Each iteration starts where the previous one ends: touching windows merge, one per epoch,
+    // and cover exactly the instances.
+    EXPECT_EQ(d->windows.size(), 2u);
+    TimeNs total = 0;
+    for (const TimeRange& r : d->instances)
+        total += r.duration();
+    EXPECT_EQ(d->windowTotal(), total);
+}
+
+TEST(Iterations, ProfilerStepWinsAndOverlapDisqualifies) {
+    const auto t = rangesTrace({{1, "ProfilerStep#1", 0, 100},
+                                {1, "ProfilerStep#2", 100, 200},
+                                {1, "Iteration 1", 10, 20},
+                                {1, "Iteration 2", 30, 40},
+                                {1, "Iteration 3", 50, 60},
+                                {2, "batch_1", 0, 50},
+                                {2, "batch_2", 40, 90}}); // overlapping: no loop
+    const auto d = detectIterationRange(*t);
+    ASSERT_TRUE(d);
+    EXPECT_EQ(d->name, QStringLiteral("ProfilerStep"));
+    EXPECT_EQ(d->instances.size(), 2u);
+
+    const auto overlapping =
+        rangesTrace({{2, "batch_1", 0, 50}, {2, "batch_2", 40, 90}, {1, "Epoch 1", 0, 90}});
+    EXPECT_FALSE(detectIterationRange(*overlapping));
+    const auto single = rangesTrace({{1, "step 1", 0, 50}, {1, "forward", 50, 60}});
+    EXPECT_FALSE(detectIterationRange(*single));
+    // On one thread only: the same family on another thread is not counted twice.
+    const auto twoThreads = rangesTrace(
+        {{1, "step 1", 0, 50}, {1, "step 2", 50, 90}, {1, "step 3", 90, 95}, {2, "step 1", 0, 40}});
+    const auto d2 = detectIterationRange(*twoThreads);
+    ASSERT_TRUE(d2);
+    EXPECT_EQ(d2->name, QStringLiteral("step"));
+    EXPECT_EQ(d2->instances.size(), 3u);
+}
+
+TEST(Iterations, ProfilerStepAsAFrameworkOperator) {
+    // Older PyTorch profiler traces record the step as a cpu_op around the step's operators.
+    TraceBuilder b(QStringLiteral("synthetic"));
+    const StringId conv = b.intern("aten::conv2d");
+    for (int k = 0; k < 3; ++k) {
+        const TimeNs base = 1000 * k;
+        b.addCpuOp(LaneKind::CpuOps, 1, 1, base, base + 900,
+                   b.intern("ProfilerStep#" + std::to_string(k + 5)), CpuOpRecord{});
+        b.addCpuOp(LaneKind::CpuOps, 1, 1, base + 10, base + 20, conv, CpuOpRecord{});
     }
-    EXPECT_EQ(found->instances[3].name, QStringLiteral("Iteration 3"));
-    // Picking the range by its stem finds the same; "Epoch" finds the two epochs.
-    EXPECT_EQ(findRangeInstances(*r.trace, QStringLiteral("Iteration")).instances.size(), 20u);
-    EXPECT_EQ(findRangeInstances(*r.trace, QStringLiteral("Epoch")).instances.size(), 2u);
-    EXPECT_EQ(findRangeInstances(*r.trace, QStringLiteral("Forward")).instances.size(), 20u);
-    EXPECT_TRUE(findRangeInstances(*r.trace, QStringLiteral("Iter")).instances.empty());
-}
-
-TEST(Iterations, ProfilerStepWinsOverStepAndNeedsTwoOnOneThread) {
-    auto t = rangesTrace({{10, "step 1"},
-                          {10, "step 2"},
-                          {11, "ProfilerStep#7"},
-                          {11, "ProfilerStep#8"},
-                          {11, "ProfilerStep#9"}});
-    auto found = detectIterations(*t);
-    ASSERT_TRUE(found);
-    EXPECT_EQ(found->label, QStringLiteral("ProfilerStep#N"));
-    EXPECT_EQ(found->instances.size(), 3u);
-    EXPECT_EQ(found->instances[0].name, QStringLiteral("ProfilerStep#7"));
-
-    // One ProfilerStep per thread is no loop: "STEP_N" (case-insensitive) on one thread is.
-    t = rangesTrace(
-        {{10, "ProfilerStep#1"}, {11, "ProfilerStep#2"}, {12, "STEP_3"}, {12, "Step 4"}});
-    found = detectIterations(*t);
-    ASSERT_TRUE(found);
-    EXPECT_EQ(found->label, QStringLiteral("step N"));
-    EXPECT_EQ(found->instances.size(), 2u);
-
-    EXPECT_FALSE(detectIterations(*rangesTrace({{10, "stepper 1"}, {10, "Iteration"}})));
-}
-
-TEST(Iterations, PickedRangeIsEscaped) {
-    const auto t = rangesTrace({{10, "a.b"}, {10, "a.b 2"}, {10, "axb"}});
-    EXPECT_EQ(findRangeInstances(*t, QStringLiteral("a.b")).instances.size(), 2u);
+    const auto t = b.finish();
+    const auto d = detectIterationRange(*t);
+    ASSERT_TRUE(d);
+    EXPECT_EQ(d->name, QStringLiteral("ProfilerStep"));
+    ASSERT_EQ(d->instances.size(), 3u);
+    EXPECT_EQ(d->instances[2], (TimeRange{2000, 2900}));
+    EXPECT_EQ(findRangeInstances(*t, QStringLiteral("ProfilerStep")).windowTotal(), 2700);
 }
 
 } // namespace

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: MIT
+#include "tests/support/sqlitequery.h"
 #include "tests/widgets/panels/paneltesthelpers.h"
 #include "widgets/panels/detailpane.h"
 
 #include <QClipboard>
 #include <QTest>
+#include <algorithm>
 #include <gtest/gtest.h>
 
 using namespace strobe;
@@ -23,9 +25,39 @@ TEST(DetailPane, ShowsTheSelectionAndCopiesItAsText) {
     ASSERT_FALSE(pane.details().isEmpty());
     EXPECT_EQ(pane.details().value(QStringLiteral("Device"), QStringLiteral("SM count")),
               QStringLiteral("108"));
-    EXPECT_FALSE(pane.details()
-                     .value(QStringLiteral("Theoretical occupancy"), QStringLiteral("Limited by"))
-                     .isEmpty());
+    // The occupancy of the first kernel, from its SQL row and the GPU's limits: warps per block
+    // = ceil(threads / 32); registers are allocated per warp in units of 256; the runtime
+    // reserves 1 KiB of shared memory per block (sm_80); ties name registers first
+    // (occupancy.cpp's documented rule).
+    const std::string db = test::fixturePath("nsys2024.5-cloverleaf.sqlite");
+    const auto k =
+        test::query(db, "SELECT blockX * blockY * blockZ, registersPerThread, staticSharedMemory + "
+                        "dynamicSharedMemory FROM CUPTI_ACTIVITY_KIND_KERNEL WHERE start = " +
+                            std::to_string(t.kernelAt(0).start));
+    const auto g = test::query(db, "SELECT maxWarpsPerSm, maxRegistersPerSm, maxBlocksPerSm, "
+                                   "maxShmemPerSm FROM TARGET_INFO_GPU WHERE id = 0");
+    ASSERT_EQ(k.size(), 1u);
+    ASSERT_EQ(g.size(), 1u);
+    const long warps = (std::stol(k[0][0]) + 31) / 32;
+    const long regsPerWarp = (std::stol(k[0][1]) * 32 + 255) / 256 * 256;
+    const long byWarps = std::stol(g[0][0]) / warps;
+    const long byRegs = std::stol(g[0][1]) / regsPerWarp / warps;
+    const long bySm = std::stol(g[0][2]);
+    const long byShared = std::stol(g[0][3]) / (std::stol(k[0][2]) + 1024);
+    const long active = std::min({byWarps, byRegs, bySm, byShared});
+    const QString limit = active == byRegs     ? QStringLiteral("registers")
+                          : active == byShared ? QStringLiteral("shared memory")
+                          : active == byWarps  ? QStringLiteral("warps per SM")
+                                               : QStringLiteral("blocks per SM");
+    const auto occ = [&](const char* key) {
+        return pane.details().value(QStringLiteral("Theoretical occupancy"),
+                                    QString::fromLatin1(key));
+    };
+    EXPECT_EQ(occ("Limited by"), limit);
+    EXPECT_EQ(occ("Active blocks per SM"), QString::number(active));
+    EXPECT_EQ(occ("Blocks per SM by warps"), QString::number(byWarps));
+    EXPECT_EQ(occ("Blocks per SM by registers"), QString::number(byRegs));
+    EXPECT_EQ(occ("Blocks per SM by shared memory"), QString::number(byShared));
     EXPECT_EQ(pane.details().value(QStringLiteral("Launch API call"), QStringLiteral("API call")),
               QStringLiteral("cudaLaunchKernel"));
 
@@ -37,8 +69,13 @@ TEST(DetailPane, ShowsTheSelectionAndCopiesItAsText) {
     state.setSelection(t.memcpys().front().self);
     ASSERT_TRUE(waitUntilReady(pane));
     EXPECT_TRUE(pane.details().title.startsWith(QStringLiteral("Memcpy")));
-    EXPECT_FALSE(
-        pane.details().value(QStringLiteral("Memory copy"), QStringLiteral("Bytes")).isEmpty());
+    const auto bytes = test::queryInt(
+        db, "SELECT bytes FROM CUPTI_ACTIVITY_KIND_MEMCPY WHERE start = " +
+                std::to_string(
+                    t.lane(t.memcpys().front().self.lane).start(t.memcpys().front().self.index)));
+    ASSERT_LT(bytes, 1024) << "printed as plain bytes";
+    EXPECT_EQ(pane.details().value(QStringLiteral("Memory copy"), QStringLiteral("Bytes")),
+              QString::number(bytes) + QStringLiteral(" B"));
 
     // Ctrl+C copies too.
     pane.show();

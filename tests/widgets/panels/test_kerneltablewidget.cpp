@@ -2,6 +2,7 @@
 #include "model/analysis/kerneltablemodel.h"
 #include "model/analysis/tableroles.h"
 #include "tests/model/analysis/analysistestdata.h"
+#include "tests/support/sqlitequery.h"
 #include "tests/widgets/panels/paneltesthelpers.h"
 #include "widgets/panels/detailpane.h"
 #include "widgets/panels/kerneltablewidget.h"
@@ -125,9 +126,16 @@ TEST_F(KernelTableWidgetTest, DoubleClickRevealsAndOpensTheDetailPane) {
     // The longest kernel: the detail pane shows it.
     EXPECT_EQ(pane.details().title,
               QStringLiteral("Kernel ") + table.model()->data(cell, Qt::DisplayRole).toString());
-    EXPECT_FALSE(pane.details()
-                     .value(QStringLiteral("Launch configuration"), QStringLiteral("Grid"))
-                     .isEmpty());
+    const KernelLaunch k = cloverleaf()->kernelAt(longest);
+    const auto grid =
+        test::query(test::fixturePath("nsys2024.5-cloverleaf.sqlite"),
+                    "SELECT gridX, gridY, gridZ FROM CUPTI_ACTIVITY_KIND_KERNEL "
+                    "WHERE start = " +
+                        std::to_string(k.start) + " AND end = " + std::to_string(k.end));
+    ASSERT_EQ(grid.size(), 1u);
+    EXPECT_EQ(
+        pane.details().value(QStringLiteral("Launch configuration"), QStringLiteral("Grid")),
+        QString::fromStdString("(" + grid[0][0] + ", " + grid[0][1] + ", " + grid[0][2] + ")"));
 }
 
 TEST_F(KernelTableWidgetTest, SelectingAKernelElsewhereSelectsItsRow) {
@@ -161,17 +169,30 @@ TEST_F(KernelTableWidgetTest, FiltersByNameAndRange) {
     state.setVisibleRange(TimeRange{all.start, mid});
     w.setRangeRestriction(KernelTableWidget::RangeRestriction::VisibleRange);
     ASSERT_TRUE(waitUntilReady(w));
-    EXPECT_GE(w.model()->rowCount(), 600);
-    EXPECT_LT(w.model()->rowCount(), 1312);
+    // Kernels overlapping [a, b), zero-length ones counting as 1 ns, counted in SQL.
+    const auto overlapping = [](TimeNs a, TimeNs b) {
+        return int(test::queryInt(test::fixturePath("nsys2024.5-cloverleaf.sqlite"),
+                                  "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_KERNEL WHERE start < " +
+                                      std::to_string(b) + " AND max(end, start + 1) > " +
+                                      std::to_string(a)));
+    };
+    EXPECT_EQ(w.model()->rowCount(), overlapping(all.start, mid));
+    EXPECT_GE(overlapping(all.start, mid), 600);
     state.setVisibleRange(all);
     ASSERT_TRUE(waitUntilReady(w));
     EXPECT_EQ(w.model()->rowCount(), 1312); // follows the view
     w.setRangeRestriction(KernelTableWidget::RangeRestriction::SelectedRange);
     ASSERT_TRUE(waitUntilReady(w));
     EXPECT_EQ(w.model()->rowCount(), 1312); // no selected range: all
+    // The selected range: the first kernel's first nanosecond holds exactly that kernel.
+    const TimeNs first = cloverleaf()->kernelAt(0).start;
+    state.setSelectedRange(TimeRange{first, first + 1});
+    ASSERT_TRUE(waitUntilReady(w));
+    EXPECT_EQ(w.model()->rowCount(), overlapping(first, first + 1));
+    EXPECT_EQ(overlapping(first, first + 1), 1);
     state.setSelectedRange(TimeRange{all.start, all.start + 1});
     ASSERT_TRUE(waitUntilReady(w));
-    EXPECT_LE(w.model()->rowCount(), 1);
+    EXPECT_EQ(w.model()->rowCount(), overlapping(all.start, all.start + 1));
 }
 
 } // namespace

@@ -90,7 +90,7 @@ TEST_F(OverviewPanelTest, IterationTableZoomsAndTheBreakdownFollowsTheSelection)
     ASSERT_EQ(panel.iterationModel()->rowCount(), 20);
     const QAbstractItemModel* view = panel.iterationView()->model();
     EXPECT_EQ(view->index(0, IterationTableModel::Iteration).data().toString(),
-              QStringLiteral("#0 Iteration 0"));
+              QStringLiteral("Iteration #0"));
     // Sorted by idle share, descending: the first row is the most starved iteration.
     panel.iterationView()->sortByColumn(IterationTableModel::Idle, Qt::DescendingOrder);
     for (int r = 1; r < 20; ++r)
@@ -101,13 +101,13 @@ TEST_F(OverviewPanelTest, IterationTableZoomsAndTheBreakdownFollowsTheSelection)
     const IterationBreakdown it = panel.overview().iterations.at(index);
     panel.activateIteration(3);
     ASSERT_TRUE(state.selectedRange());
-    EXPECT_EQ(*state.selectedRange(), it.instance.range);
-    EXPECT_LE(state.visibleRange().start, it.instance.range.start);
-    EXPECT_GE(state.visibleRange().end, it.instance.range.end);
+    EXPECT_EQ(*state.selectedRange(), it.range);
+    EXPECT_LE(state.visibleRange().start, it.range.start);
+    EXPECT_GE(state.visibleRange().end, it.range.end);
     // The selection changed: the bars are now the iteration's.
     ASSERT_TRUE(test::waitUntilReady(panel));
     ASSERT_TRUE(panel.overview().window);
-    EXPECT_EQ(panel.overview().gpus.at(0).span, it.instance.range);
+    EXPECT_EQ(panel.overview().gpus.at(0).span, it.range);
     EXPECT_EQ(panel.overview().gpus.at(0).compute, it.gpus.at(0).compute);
     EXPECT_TRUE(panel.text().startsWith(QStringLiteral("Selected range")));
     state.setSelectedRange(std::nullopt);

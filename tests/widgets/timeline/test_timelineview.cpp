@@ -228,9 +228,34 @@ TEST_F(TimelineViewTest, DragPansAndClickSelectsWithPartner) {
     ASSERT_TRUE(api.isValid());
     EXPECT_EQ(t.lane(api.lane).kind(), LaneKind::CudaApi);
     EXPECT_TRUE(f.view.eventRect(api).has_value());
-    // Painting with a selection and its partner works offscreen.
-    QImage img(c->size(), QImage::Format_ARGB32_Premultiplied);
-    c->render(&img);
+    // Painting with a selection and its partner works offscreen: the selected kernel's and its
+    // launch call's rects change, a row far from both (the memset lane) does not.
+    const int memsetY = rowCentre(f.view, laneOfKind(t, LaneKind::Memset), 0);
+    sendMouse(c, QEvent::MouseMove, QPoint(2, memsetY), Qt::NoButton); // no event there
+    ASSERT_FALSE(f.view.hovered().isValid()) << "no hover outline in either picture";
+    QImage selected(c->size(), QImage::Format_ARGB32_Premultiplied);
+    c->render(&selected);
+    const QRectF kernelRect = *f.view.eventRect(f.state.selection());
+    const QRectF apiRect = *f.view.eventRect(api);
+    f.state.setSelection(EventRef{});
+    QImage plain(c->size(), QImage::Format_ARGB32_Premultiplied);
+    c->render(&plain);
+    auto differs = [&](const QRectF& r) {
+        int n = 0;
+        for (int yy = int(r.top()); yy < int(r.bottom()); ++yy)
+            for (int xx = int(r.left()); xx < int(r.right()); ++xx)
+                n += selected.pixel(xx, yy) != plain.pixel(xx, yy);
+        return n;
+    };
+    // The outlines run just outside the rects' right edges (the arrow between them joins their
+    // left edges).
+    auto rightEdge = [](const QRectF& r) {
+        return QRectF(r.right() - 1, r.top() + 2, 3, r.height() - 4);
+    };
+    EXPECT_GT(differs(rightEdge(kernelRect)), 0) << "the selection is drawn on the kernel";
+    EXPECT_GT(differs(rightEdge(apiRect)), 0) << "and on its launch call";
+    for (int xx = 0; xx < c->width(); xx += 7)
+        EXPECT_EQ(selected.pixel(xx, memsetY), plain.pixel(xx, memsetY)) << xx;
 }
 
 TEST_F(TimelineViewTest, RulerDragMeasuresARangeAndZoomsToIt) {

@@ -1,0 +1,129 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "model/analysis/comparison.h"
+
+#include <QAbstractTableModel>
+#include <functional>
+#include <memory>
+
+namespace strobe {
+
+// One table of a Comparison (kernels, ranges or GPUs), rows in the comparison's order.
+// DisplayRole gives formatted text; SortRole and ExportRole raw numbers (ns, counts, percents;
+// ExportRole leaves a missing percent empty); DeltaToneRole marks the cells to colour. With a
+// range the last two columns are per-instance means. The comparison is shared, so the model
+// never outlives what it shows.
+class ComparisonTableModel : public QAbstractTableModel {
+public:
+    using QAbstractTableModel::QAbstractTableModel;
+
+    void setComparison(std::shared_ptr<const Comparison> comparison);
+    const Comparison* comparison() const { return m_c.get(); }
+
+    int rowCount(const QModelIndex& parent = {}) const override;
+    int columnCount(const QModelIndex& parent = {}) const override;
+    QVariant data(const QModelIndex& index, int role) const override;
+    QVariant headerData(int section, Qt::Orientation o, int role) const override;
+
+protected:
+    enum class Kind : std::uint8_t {
+        Text,
+        Count,
+        Duration,
+        Mean,
+        Percent,
+        SignedDuration,
+        SignedPercent
+    };
+    struct ColumnSpec {
+        QString header;
+        Kind kind = Kind::Text;
+        std::function<QVariant(std::size_t)> value; // raw: QString, qulonglong, qlonglong, double
+        std::function<int(std::size_t)> tone;       // empty: not coloured
+    };
+    virtual std::size_t rows(const Comparison& c) const = 0;
+    virtual std::vector<ColumnSpec> columns(const Comparison& c) const = 0;
+
+private:
+    std::shared_ptr<const Comparison> m_c;
+    std::vector<ColumnSpec> m_columns;
+};
+
+// Kernel, Count A, Count B, Total A, Total B, Delta, Delta %, Median A, Median B
+// [, Per instance A, Per instance B]
+class KernelDiffModel final : public ComparisonTableModel {
+public:
+    enum Column {
+        Name,
+        CountA,
+        CountB,
+        TotalA,
+        TotalB,
+        Delta,
+        DeltaPercent,
+        MedianA,
+        MedianB,
+        PerInstanceA,
+        PerInstanceB
+    };
+    using ComparisonTableModel::ComparisonTableModel;
+    // The kernel row at `row` (model order), or nullptr.
+    const KernelDiffRow* rowAt(int row) const;
+
+protected:
+    std::size_t rows(const Comparison& c) const override { return c.kernels.size(); }
+    std::vector<ColumnSpec> columns(const Comparison& c) const override;
+};
+
+// Range, Count A, Count B, Total A, Total B, Delta, Delta %, Wall % A, Wall % B
+// [, Per instance A, Per instance B]
+class RangeDiffModel final : public ComparisonTableModel {
+public:
+    enum Column {
+        Name,
+        CountA,
+        CountB,
+        TotalA,
+        TotalB,
+        Delta,
+        DeltaPercent,
+        WallA,
+        WallB,
+        PerInstanceA,
+        PerInstanceB
+    };
+    using ComparisonTableModel::ComparisonTableModel;
+
+protected:
+    std::size_t rows(const Comparison& c) const override { return c.ranges.size(); }
+    std::vector<ColumnSpec> columns(const Comparison& c) const override;
+};
+
+// GPU, Kernels A, Kernels B, Copies A, Copies B, Idle A, Idle B, Gaps A, Gaps B, Utilisation A,
+// Utilisation B [, Idle per instance A, Idle per instance B]
+class GpuDiffModel final : public ComparisonTableModel {
+public:
+    enum Column {
+        Device,
+        KernelA,
+        KernelB,
+        CopyA,
+        CopyB,
+        IdleA,
+        IdleB,
+        GapsA,
+        GapsB,
+        UtilA,
+        UtilB,
+        IdlePerInstanceA,
+        IdlePerInstanceB
+    };
+    using ComparisonTableModel::ComparisonTableModel;
+
+protected:
+    std::size_t rows(const Comparison& c) const override { return c.gpus.size(); }
+    std::vector<ColumnSpec> columns(const Comparison& c) const override;
+};
+
+} // namespace strobe

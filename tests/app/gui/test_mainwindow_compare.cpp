@@ -1,0 +1,113 @@
+// SPDX-License-Identifier: MIT
+// Comparing in the main window: File > Compare With on the known pair, stacked linked timelines,
+// alignment on an iteration, the Comparison panel, the title and status bar.
+#include "app/gui/appsettings.h"
+#include "app/gui/mainwindow.h"
+#include "model/trace.h"
+#include "tests/model/analysis/comparisontestdata.h"
+#include "tests/support/qtprinters.h"
+#include "widgets/panels/comparisonpanel.h"
+#include "widgets/timeline/comparetimelines.h"
+#include "widgets/timeline/timelineview.h"
+#include "widgets/timelinelink.h"
+#include "widgets/viewstate.h"
+
+#include <QLabel>
+#include <QMessageBox>
+#include <QSignalSpy>
+#include <QStatusBar>
+#include <QTest>
+#include <gtest/gtest.h>
+
+using namespace strobe;
+
+namespace {
+
+class CompareWindowTest : public ::testing::Test {
+protected:
+    void SetUp() override {
+        settings = std::make_unique<AppSettings>(dir.filePath(QStringLiteral("strobe.ini")));
+        window = std::make_unique<MainWindow>(settings.get());
+        window->resize(1200, 900);
+        window->show();
+        QSignalSpy opened(window.get(), &MainWindow::loadFinished);
+        window->openFile(test::pairPath(fixtures::PairSide::A));
+        ASSERT_TRUE(opened.wait(30000));
+        ASSERT_TRUE(opened.at(0).at(0).toBool());
+    }
+    bool compare(const QString& path) {
+        QSignalSpy spy(window.get(), &MainWindow::compareLoadFinished);
+        window->compareWith(path);
+        return spy.wait(30000) && spy.at(0).at(0).toBool();
+    }
+
+    QTemporaryDir dir;
+    std::unique_ptr<AppSettings> settings;
+    std::unique_ptr<MainWindow> window;
+};
+
+TEST_F(CompareWindowTest, OpensAPairWithLinkedZoomAndSaysWhichIsWhich) {
+    EXPECT_FALSE(window->isComparing());
+    EXPECT_FALSE(window->compareTimelines()->isComparing());
+    ASSERT_TRUE(compare(test::pairPath(fixtures::PairSide::B)));
+    EXPECT_TRUE(window->isComparing());
+    EXPECT_TRUE(window->compareTimelines()->isComparing());
+    EXPECT_EQ(window->windowTitle(),
+              QStringLiteral("A (baseline): pair-a.sqlite vs B: pair-b.sqlite — Strobe"));
+    bool statusSays = false;
+    for (const QLabel* l : window->statusBar()->findChildren<QLabel*>())
+        statusSays |=
+            l->text() == QStringLiteral("A (baseline): pair-a.sqlite  \u00b7  B: pair-b.sqlite");
+    EXPECT_TRUE(statusSays);
+
+    // Linked zoom: zooming A's timeline zooms B's to the same width, shifted by the offset.
+    TimelineView* ta = window->timeline();
+    TimelineView* tb = window->compareTimelines()->timelineB();
+    ASSERT_TRUE(tb->isVisible());
+    ta->zoomAt(100, 0.25); // zoom in 4x
+    const TimeRange va = window->viewState()->visibleRange();
+    const TimeRange vb = window->viewStateB()->visibleRange();
+    EXPECT_LT(va.duration(), 19000);
+    EXPECT_EQ(vb.duration(), va.duration());
+    const TimeNs offset = window->compareTimelines()->link()->offset();
+    EXPECT_EQ(vb.start, va.start + offset);
+    // Panning B pans A.
+    tb->panPixels(-50);
+    EXPECT_EQ(window->viewState()->visibleRange().start,
+              window->viewStateB()->visibleRange().start - offset);
+    EXPECT_NE(window->viewState()->visibleRange(), va);
+
+    // The panel arrives, and with it the iterations to align on.
+    ComparisonPanel* panel = window->comparisonPanel();
+    ASSERT_TRUE(QTest::qWaitFor([&] { return panel->comparison() != nullptr; }, 30000));
+    ASSERT_TRUE(window->compareTimelines()->alignOnInstance(1)); // iteration 1: 11000 vs 11000
+    EXPECT_EQ(window->compareTimelines()->link()->offset(), 0);
+    EXPECT_FALSE(window->compareTimelines()->alignsOwnStarts());
+    EXPECT_FALSE(window->compareTimelines()->alignOnInstance(2)); // A has only two
+    // Double-clicking alpha selects its longest instance on both sides, at the same x.
+    panel->activateKernelRow(0);
+    const EventRef sa = window->viewState()->selection(), sb = window->viewStateB()->selection();
+    ASSERT_TRUE(sa.isValid() && sb.isValid());
+    const auto ra = ta->eventRect(sa), rb = tb->eventRect(sb);
+    ASSERT_TRUE(ra && rb);
+    EXPECT_NEAR(ra->left(), rb->left(), 1.0);
+    EXPECT_NEAR(rb->width(), 2 * ra->width(), 2.0); // 2x slower in B
+
+    window->compareTimelines()->alignOwnStarts();
+    EXPECT_TRUE(window->compareTimelines()->alignsOwnStarts());
+    window->stopComparing();
+    EXPECT_FALSE(window->isComparing());
+    EXPECT_EQ(window->windowTitle(), QStringLiteral("pair-a.sqlite — Strobe"));
+    EXPECT_FALSE(window->compareTimelines()->isComparing());
+}
+
+TEST_F(CompareWindowTest, AFailedComparisonLoadSaysWhyAndKeepsA) {
+    EXPECT_FALSE(compare(dir.filePath(QStringLiteral("missing.sqlite"))));
+    EXPECT_FALSE(window->isComparing());
+    EXPECT_NE(window->trace(), nullptr);
+    auto* box = window->findChild<QMessageBox*>();
+    ASSERT_NE(box, nullptr);
+    EXPECT_TRUE(box->text().contains(QLatin1String("missing.sqlite"))) << box->text().toStdString();
+}
+
+} // namespace

@@ -1,0 +1,244 @@
+// SPDX-License-Identifier: MIT
+// Pixels of the rows test_lanepainter.cpp leaves out, against expectations from the trace's own
+// times and the palette: CUDA API and NVTX bars on their spans, the utilisation strip busy and
+// idle by column, ruler labels at the computed ticks and a header row's label.
+#include "model/trace.h"
+#include "tests/widgets/timeline/synthtraces.h"
+#include "widgets/timeline/geometry/lanelayout.h"
+#include "widgets/timeline/geometry/rulerticks.h"
+#include "widgets/timeline/geometry/timelinegeometry.h"
+#include "widgets/timeline/paint/headerpainter.h"
+#include "widgets/timeline/paint/lanepainter.h"
+#include "widgets/timeline/paint/paintcontext.h"
+#include "widgets/timeline/paint/rulerpainter.h"
+
+#include <QFontMetrics>
+#include <QGuiApplication>
+#include <QImage>
+#include <QPainter>
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+using namespace strobe;
+
+namespace {
+std::uint32_t laneOfKind(const Trace& t, LaneKind k) {
+    for (std::uint32_t i = 0; i < t.lanes().size(); ++i) {
+        if (t.lane(i).kind() == k)
+            return i;
+    }
+    return ~0u;
+}
+
+// smallTrace plus, on thread 100, an NVTX range carrying its own colour: [800, 900) "coloured".
+std::unique_ptr<Trace> traceWithColouredRange() {
+    TraceBuilder b(QStringLiteral("coloured"));
+    b.setThreadName(100, 100, b.intern("main"));
+    NvtxRecord plain;
+    b.addNvtx(100, 100, 0, 0, 700, b.intern("step"), plain, std::nullopt);
+    NvtxRecord coloured;
+    coloured.color = 0x00ff8800u; // nsys leaves the alpha byte 0
+    b.addNvtx(100, 100, 0, 800, 900, b.intern("coloured"), coloured, std::nullopt);
+    return b.finish();
+}
+
+struct Scene {
+    std::shared_ptr<const Trace> trace;
+    std::shared_ptr<TimelineLod> lod;
+    LaneLayout layout;
+    TimelineGeometry geometry;
+    LanePainter painter;
+    explicit Scene(std::shared_ptr<const Trace> t = synth_traces::smallTrace())
+        : trace(std::move(t))
+        , lod(std::make_shared<TimelineLod>(trace)) {
+        const std::atomic<bool> cancelled{false};
+        lod->build(cancelled);
+        layout.setTrace(trace.get());
+        geometry.setTrace(trace.get(), lod);
+    }
+    QImage paint(TimeRange view, QSize size,
+                 const TimelinePalette& palette = TimelinePalette::light()) {
+        QImage image(size, QImage::Format_RGB32);
+        const PaintContext ctx = makePaintContext(trace.get(), &layout, view, size, 0, 1.0, 100'000,
+                                                  palette, QGuiApplication::font());
+        image.fill(ctx.palette.background);
+        QPainter p(&image);
+        painter.paint(p, ctx, geometry);
+        return image;
+    }
+    const LayoutRow& row(std::uint32_t lane, std::uint16_t r) const {
+        const LayoutRow* lr = layout.findLaneRow(lane, r);
+        EXPECT_NE(lr, nullptr);
+        return *lr;
+    }
+    int top(const LayoutRow& r) const { return layout.viewY(r, 0) + 1; } // a bar's top line
+};
+
+QRgb rowBackground(const TimelinePalette& palette, const LayoutRow& r) {
+    return ((r.y / LaneLayout::kRowHeight) % 2 ? palette.rowAlternate : palette.background).rgb();
+}
+
+// Every column of [x0, x1) on line y holds `want`; x0 - 1 and x1 hold `outside`.
+void expectSpan(const QImage& img, int y, int x0, int x1, QRgb want, QRgb outside,
+                const char* what) {
+    for (int x = x0; x < x1; ++x)
+        ASSERT_EQ(img.pixel(x, y), want) << what << " x " << x;
+    if (x0 > 0) {
+        EXPECT_EQ(img.pixel(x0 - 1, y), outside) << what << " left of the span";
+    }
+    if (x1 < img.width()) {
+        EXPECT_EQ(img.pixel(x1, y), outside) << what << " right of the span";
+    }
+}
+} // namespace
+
+TEST(LanePainterRows, CudaApiCallsHoldTheirColourOnTheirSpans) {
+    Scene s;
+    const std::uint32_t api = laneOfKind(*s.trace, LaneKind::CudaApi);
+    ASSERT_NE(api, ~0u);
+    // [0, 1000) over 1000 px: 1 ns per px; the calls are [100, 200), [300, 400), [500, 600).
+    const TimelinePalette pal = TimelinePalette::light();
+    const QImage img = s.paint({0, 1'000}, {1000, 400}, pal);
+    const LayoutRow& r = s.row(api, 0);
+    const std::string_view name = "cudaLaunchKernel_v7000";
+    const QRgb want = pal.eventColor(classifyApiCall(name), stableNameHash(name)).rgb();
+    EXPECT_NE(want, rowBackground(pal, r));
+    expectSpan(img, s.top(r), 100, 200, want, rowBackground(pal, r), "call 1");
+    expectSpan(img, s.top(r), 300, 400, want, rowBackground(pal, r), "call 2");
+    expectSpan(img, s.top(r), 500, 600, want, rowBackground(pal, r), "call 3");
+    EXPECT_EQ(img.pixel(800, s.top(r)), rowBackground(pal, r));
+}
+
+TEST(LanePainterRows, NvtxRangesNestInRowsWithTheirColours) {
+    Scene s;
+    const std::uint32_t nvtx = laneOfKind(*s.trace, LaneKind::Nvtx);
+    ASSERT_NE(nvtx, ~0u);
+    const TimelinePalette pal = TimelinePalette::light();
+    const QImage img = s.paint({0, 1'000}, {1000, 400}, pal);
+    // "step" [0, 700) on row 0, "forward" [50, 650) inside it on row 1; no colour of their own.
+    const auto colour = [&](std::string_view n) {
+        return pal.eventColor(ColorCategory::Nvtx, stableNameHash(n)).rgb();
+    };
+    const LayoutRow& outer = s.row(nvtx, 0);
+    const LayoutRow& inner = s.row(nvtx, 1);
+    expectSpan(img, s.top(outer), 0, 700, colour("step"), rowBackground(pal, outer), "step");
+    expectSpan(img, s.top(inner), 50, 650, colour("forward"), rowBackground(pal, inner), "forward");
+
+    // A range with its own colour is drawn in it, opaque, in either theme.
+    Scene c(traceWithColouredRange());
+    const std::uint32_t lane = laneOfKind(*c.trace, LaneKind::Nvtx);
+    for (const TimelinePalette& p : {TimelinePalette::light(), TimelinePalette::darkPalette()}) {
+        const QImage ci = c.paint({0, 1'000}, {1000, 200}, p);
+        const LayoutRow& row = c.row(lane, 0);
+        expectSpan(ci, c.top(row), 800, 900, qRgb(0xff, 0x88, 0x00), rowBackground(p, row),
+                   "coloured");
+    }
+}
+
+TEST(LanePainterRows, UtilisationStripIsBusyExactlyWhereTheGpuWorks) {
+    Scene s;
+    const LayoutRow* util = nullptr;
+    for (const LayoutRow& r : s.layout.rows())
+        if (r.kind == LayoutRowKind::Utilization && r.deviceId == 0)
+            util = &r;
+    ASSERT_NE(util, nullptr);
+    const TimelinePalette pal = TimelinePalette::light();
+    // [0, 10000) over 1000 px: 10 ns per column. GPU 0 works in [1000, 3000) (two kernels),
+    // [3500, 5500) (memcpy), [6000, 6100) (kernel) and [9000, 10000) (memset).
+    const QImage img = s.paint({0, 10'000}, {1000, 400}, pal);
+    const int y = s.layout.viewY(*util, 0) + 1;
+    const QRgb busy = pal.utilBusy.rgb(), idle = pal.utilIdle.rgb();
+    ASSERT_NE(busy, idle);
+    struct Span {
+        int x0, x1;
+        bool busy;
+    };
+    for (const Span& sp : {Span{0, 100, false}, Span{100, 300, true}, Span{300, 350, false},
+                           Span{350, 550, true}, Span{550, 600, false}, Span{600, 610, true},
+                           Span{610, 900, false}, Span{900, 1000, true}}) {
+        for (int x = sp.x0; x < sp.x1; ++x)
+            ASSERT_EQ(img.pixel(x, y), sp.busy ? busy : idle) << "x " << x;
+    }
+}
+
+TEST(LanePainterRows, RulerLabelsSitAtTheComputedTicks) {
+    const TimelinePalette pal = TimelinePalette::light();
+    const TimeRange view{0, 10'000};
+    const QSize size(1000, kTimeRulerHeight);
+    QImage ruler(size, QImage::Format_RGB32);
+    {
+        QPainter p(&ruler);
+        paintTimeRuler(p, size, pal, QGuiApplication::font(), RulerContent{view, 0, {}, {}});
+    }
+    const RulerTicks ticks = computeTicks(view, 0, size.width(), 90);
+    ASSERT_EQ(ticks.ticks.size(), 10u);
+    // The labels, written out by hand for 1 us steps: "0", "1 µs", ... "9 µs".
+    QFont f = QGuiApplication::font();
+    f.setPointSizeF(f.pointSizeF() * 0.85);
+    const QFontMetrics fm(f);
+    const int h = size.height(), base = h - 6;
+    for (std::size_t i = 0; i < ticks.ticks.size(); ++i) {
+        const TimeNs t = ticks.ticks[i];
+        const QString label =
+            i == 0 ? QStringLiteral("0") : QString::number(i) + QStringLiteral(" \u00b5s");
+        ASSERT_EQ(formatTickLabel(t, ticks.step), label);
+        // What the label alone looks like at x + 3 of its tick, over the ruler's background.
+        const int x = int(std::floor(double(t) * size.width() / 10'000.0)) + 3;
+        QImage want(size, QImage::Format_RGB32);
+        want.fill(pal.groupHeader);
+        {
+            QPainter p(&want);
+            p.setFont(f);
+            p.setPen(pal.text);
+            p.drawText(QPointF(x + 0.5, base), label);
+        }
+        // Compare the glyph rows above the baseline (the ticks live below it).
+        int ink = 0;
+        const int x1 = std::min(size.width(), x + fm.horizontalAdvance(label));
+        for (int yy = std::max(0, base - fm.ascent()); yy < base; ++yy) {
+            for (int xx = x; xx < x1; ++xx) {
+                ASSERT_EQ(ruler.pixel(xx, yy), want.pixel(xx, yy))
+                    << "label " << label.toStdString() << " at " << xx << "," << yy;
+                ink += ruler.pixel(xx, yy) != pal.groupHeader.rgb();
+            }
+        }
+        EXPECT_GT(ink, 0) << "label " << label.toStdString() << " drew nothing";
+    }
+}
+
+TEST(LanePainterRows, AHeaderRowShowsItsLabel) {
+    Scene s;
+    const TimelinePalette pal = TimelinePalette::light();
+    const QSize size(kLaneHeaderWidth, 400);
+    QImage header(size, QImage::Format_RGB32);
+    {
+        QPainter p(&header);
+        paintLaneHeader(p, size, s.layout, 0, pal, QGuiApplication::font());
+    }
+    // The kernels row of stream 7 is labelled with its kind (its group names the stream).
+    const LayoutRow& r = s.row(laneOfKind(*s.trace, LaneKind::Kernels), 0);
+    ASSERT_EQ(r.label, s.trace->laneKindLabel(laneOfKind(*s.trace, LaneKind::Kernels)));
+    ASSERT_FALSE(r.label.isEmpty());
+    // The row drawn with nothing but its label, where the painter's rule puts it.
+    const QFont font = laneFont(QGuiApplication::font());
+    const int x = 4 + r.indent * 12;
+    const QRect rect(x, r.y, size.width() - x - 4, r.height);
+    QImage want(size, QImage::Format_RGB32);
+    want.fill(rowBackground(pal, r));
+    {
+        QPainter p(&want);
+        p.setFont(font);
+        p.setPen(pal.text);
+        p.drawText(rect, Qt::AlignVCenter | Qt::AlignLeft,
+                   QFontMetrics(font).elidedText(r.label, Qt::ElideMiddle, rect.width()));
+    }
+    int ink = 0;
+    for (int yy = r.y; yy < r.y + r.height; ++yy) {
+        for (int xx = 0; xx < size.width() - 1; ++xx) { // the last column is the grid line
+            ASSERT_EQ(header.pixel(xx, yy), want.pixel(xx, yy)) << xx << "," << yy;
+            ink += header.pixel(xx, yy) != rowBackground(pal, r);
+        }
+    }
+    EXPECT_GT(ink, 20) << "the label's glyphs";
+}
