@@ -13,7 +13,8 @@ images="$root/docs/images"
 h100="$fixtures/nsys/nsys2026.2-h100-2gpu-nvtx.sqlite"
 cloverleaf="$fixtures/nsys/nsys2024.5-cloverleaf.sqlite"
 kineto="$fixtures/kineto/hta-a100-nccl-ddp.json.gz"
-for f in "$h100" "$cloverleaf" "$kineto"; do
+v100="$fixtures/kineto/hta-v100-memory-events.json.gz"
+for f in "$h100" "$cloverleaf" "$kineto" "$v100"; do
     [ -f "$f" ] || { echo "error: fixture $f not found (set STROBE_FIXTURES_DIR)" >&2; exit 1; }
 done
 
@@ -31,4 +32,6 @@ mkdir -p "$images"
 "$build/tests/widgets/panels/gaps_screenshot" "$images/gaps-panel.png" "$images/gap-zoomed.png"
 # TIMELINE.md: the timeline alone on the two-GPU export.
 "$build/bench/paint/timeline_screenshot" "$h100" "$images/timeline.png" 1600 1000
+# TIMELINE.md: the GPU memory counter lane of a Kineto trace with memory events.
+"$build/bench/paint/timeline_screenshot" "$v100" "$images/memory-lane.png" 1600 1000
 echo "Regenerated: $(cd "$images" && ls ./*.png | tr '\n' ' ')"
