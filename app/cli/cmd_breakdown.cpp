@@ -7,6 +7,7 @@
 #include "model/analysis/breakdown.h"
 #include "model/analysis/iterations.h"
 #include "model/analysis/reporttable.h"
+#include "model/gpumemory.h"
 #include "model/trace.h"
 
 #include <QStringBuilder>
@@ -161,10 +162,9 @@ int runBreakdown(const QStringList& args, Io io) {
             return 1;
         }
         for (std::size_t i = 0; i < ranges.instances.size(); ++i)
-            blocks.push_back(
-                {i, &ranges.instances[i], source.breakdown(ranges.instances[i].range)});
+            blocks.push_back({i, ranges.instances[i], source.breakdown(ranges.instances[i])});
     } else {
-        blocks.push_back({std::nullopt, nullptr, source.breakdown()});
+        blocks.push_back({std::nullopt, std::nullopt, source.breakdown()});
     }
     const bool classes = a.flag(QStringLiteral("classes"));
     if (json)
