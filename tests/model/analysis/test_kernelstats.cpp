@@ -129,3 +129,21 @@ TEST(KernelStats, KernelListHasApiCallWithoutVersionSuffix) {
 }
 
 } // namespace
+
+// Hostile files: two kernels as long as the representable range. Their sum saturates instead of
+// wrapping to a negative total (the CLI printed negative kernel totals).
+TEST(KernelStats, SumsOfHugeDurationsSaturate) {
+    const TimeNs start = kMinTime + 2000;
+    const TimeNs len = kMaxTime - start;
+    const auto trace = kernelTrace({{"huge", "huge", start, len, 1, 7},
+                                    {"huge", "huge", start, len, 1, 8},
+                                    {"small", "small", 0, 5, 1, 9}});
+    const auto rows = summarizeKernels(*trace, KernelGrouping::DemangledName);
+    const KernelSummaryRow& huge = find(rows, "huge");
+    EXPECT_EQ(huge.stats.count, 2u);
+    EXPECT_EQ(huge.stats.max, len);
+    EXPECT_EQ(huge.stats.total, std::numeric_limits<TimeNs>::max());
+    EXPECT_GT(huge.stats.mean, 0.0);
+    EXPECT_DOUBLE_EQ(huge.timePercent, 100.0);
+    EXPECT_EQ(find(rows, "small").stats.total, 5);
+}
