@@ -24,7 +24,11 @@ void NsysSqliteLoader::Impl::readMetadata() {
          {QStringLiteral("META_DATA_EXPORT"), QStringLiteral("EXPORT_META_DATA")}) {
         if (!db.hasTable(table))
             continue;
-        SqliteStatement st(db, QStringLiteral("SELECT name, value FROM ") % table);
+        const QString sql =
+            optionalTableSql(table, {QStringLiteral("name"), QStringLiteral("value")}, {});
+        if (sql.isEmpty())
+            break;
+        SqliteStatement st(db, sql);
         while (st.step()) {
             const auto name = st.text(0);
             const QString value = QString::fromUtf8(st.text(1));
@@ -35,11 +39,13 @@ void NsysSqliteLoader::Impl::readMetadata() {
             else if (name == "EXPORT_PRODUCT_NAME" && !value.isEmpty())
                 meta.productName = value;
         }
-        checkStatement(st, table);
+        optionalTableOk(st, table);
         break;
     }
-    if (db.hasTable(QStringLiteral("META_DATA_CAPTURE"))) {
-        SqliteStatement st(db, QStringLiteral("SELECT name, value FROM META_DATA_CAPTURE"));
+    if (const QString capture = QStringLiteral("META_DATA_CAPTURE"); db.hasTable(capture)) {
+        const QString sql =
+            optionalTableSql(capture, {QStringLiteral("name"), QStringLiteral("value")}, {});
+        SqliteStatement st(db, sql.isEmpty() ? QStringLiteral("SELECT 1 WHERE 0") : sql);
         QString command;
         QMap<int, QString> args;
         while (st.step()) {
@@ -51,13 +57,15 @@ void NsysSqliteLoader::Impl::readMetadata() {
         }
         QStringList parts{command};
         parts << args.values();
-        meta.commandLine = parts.join(u' ').trimmed();
+        if (!sql.isEmpty() && optionalTableOk(st, capture))
+            meta.commandLine = parts.join(u' ').trimmed();
     }
     if (db.hasTable(QStringLiteral("TARGET_INFO_SESSION_START_TIME"))) {
         SqliteStatement st(db, selectSql(QStringLiteral("TARGET_INFO_SESSION_START_TIME"), {},
                                          {QStringLiteral("utcEpochNs")}));
         if (st.step() && st.column("utcEpochNs") >= 0)
             meta.sessionStartUtcNs = st.optInt64(0);
+        optionalTableOk(st, QStringLiteral("TARGET_INFO_SESSION_START_TIME"));
     }
     if (meta.schemaVersion) {
         const QVersionNumber v = QVersionNumber::fromString(*meta.schemaVersion);
@@ -110,17 +118,20 @@ void NsysSqliteLoader::Impl::readProcessesAndThreads() {
                 !st.isNull(gpid) ? pidOf(st.int64(gpid)) : std::uint32_t(st.int64(pid));
             builder.setProcessName(p, builder.intern(st.text(name)));
         }
-        checkStatement(st, QStringLiteral("PROCESSES"));
+        optionalTableOk(st, QStringLiteral("PROCESSES"));
     }
-    if (db.hasTable(QStringLiteral("ThreadNames"))) {
-        SqliteStatement st(db,
-                           selectSql(QStringLiteral("ThreadNames"),
-                                     {QStringLiteral("nameId"), QStringLiteral("globalTid")}, {}));
+    const QString threadNames = QStringLiteral("ThreadNames");
+    if (db.hasTable(threadNames)) {
+        const QString sql = optionalTableSql(
+            threadNames, {QStringLiteral("nameId"), QStringLiteral("globalTid")}, {});
+        if (sql.isEmpty())
+            return;
+        SqliteStatement st(db, sql);
         while (st.step()) {
             const std::int64_t g = st.int64(1);
             builder.setThreadName(pidOf(g), tidOf(g), str(st.optInt64(0)));
         }
-        checkStatement(st, QStringLiteral("ThreadNames"));
+        optionalTableOk(st, threadNames);
     }
 }
 
@@ -153,7 +164,10 @@ void NsysSqliteLoader::Impl::readGpus() {
     QStringList optional;
     for (const char* c : kCols)
         optional << QString::fromLatin1(c);
-    SqliteStatement st(db, selectSql(table, {idColumn}, optional));
+    const QString sql = optionalTableSql(table, {idColumn}, optional);
+    if (sql.isEmpty())
+        return;
+    SqliteStatement st(db, sql);
     auto u = [&](const char* c) {
         return std::uint32_t(std::max<std::int64_t>(0, st.int64(st.column(c))));
     };
@@ -182,17 +196,20 @@ void NsysSqliteLoader::Impl::readGpus() {
         g.busLocation = builder.intern(st.text(st.column("busLocation")));
         builder.addGpu(g);
     }
-    checkStatement(st, table);
+    optionalTableOk(st, table);
 }
 
 void NsysSqliteLoader::Impl::readStreams() {
     const QString table = QStringLiteral("TARGET_INFO_CUDA_STREAM");
     if (!db.hasTable(table))
         return;
-    SqliteStatement st(db, selectSql(table,
-                                     {QStringLiteral("streamId"), QStringLiteral("processId"),
-                                      QStringLiteral("contextId")},
-                                     {QStringLiteral("priority"), QStringLiteral("flag")}));
+    const QString sql = optionalTableSql(
+        table,
+        {QStringLiteral("streamId"), QStringLiteral("processId"), QStringLiteral("contextId")},
+        {QStringLiteral("priority"), QStringLiteral("flag")});
+    if (sql.isEmpty())
+        return;
+    SqliteStatement st(db, sql);
     const int prio = st.column("priority"), flag = st.column("flag");
     while (st.step()) {
         std::optional<std::int32_t> priority;
@@ -201,8 +218,40 @@ void NsysSqliteLoader::Impl::readStreams() {
         builder.setStreamInfo(std::uint32_t(st.int64(1)), std::uint32_t(st.int64(2)),
                               std::uint32_t(st.int64(0)), priority, std::uint8_t(st.int64(flag)));
     }
-    checkStatement(st, table);
+    optionalTableOk(st, table);
 }
+
+namespace {
+
+// Every table the loader reads: the authorizer refuses reads of anything else.
+QStringList readableTables() {
+    return {QStringLiteral("StringIds"),
+            QStringLiteral("META_DATA_EXPORT"),
+            QStringLiteral("EXPORT_META_DATA"),
+            QStringLiteral("META_DATA_CAPTURE"),
+            QStringLiteral("TARGET_INFO_SESSION_START_TIME"),
+            QStringLiteral("PROCESSES"),
+            QStringLiteral("ThreadNames"),
+            QStringLiteral("TARGET_INFO_GPU"),
+            QStringLiteral("TARGET_INFO_CUDA_GPU"),
+            QStringLiteral("TARGET_INFO_CUDA_STREAM"),
+            kKernelTable,
+            kMemcpyTable,
+            kMemsetTable,
+            kRuntimeTable,
+            kSyncTable,
+            kNvtxTable,
+            kOsrtTable};
+}
+
+// The budget for all SQL on a file: 10 s plus 1 s per 20 MB, several times a normal load.
+std::chrono::milliseconds timeBudget(const QString& path, const LoadOptions& options) {
+    if (options.timeBudget.count() > 0)
+        return options.timeBudget;
+    return std::chrono::milliseconds(10'000 + QFileInfo(path).size() / 20'000);
+}
+
+} // namespace
 
 NsysSqliteLoader::NsysSqliteLoader(const QString& path, const LoadOptions& options)
     : d(std::make_unique<Impl>(path, options)) {}
@@ -213,23 +262,40 @@ LoadResult NsysSqliteLoader::load() {
     LoadResult result;
     try {
         QString error;
-        if (!d->db.open(d->path, &error))
-            throw LoadFailure{QStringLiteral("Cannot open '") % d->fileName() %
-                              QStringLiteral("': ") % error % u'.'};
-        if (!looksLikeNsysExport(d->db)) {
-            if (d->db.lastError().contains(QLatin1String("malformed")) ||
-                d->db.lastError().contains(QLatin1String("not a database")))
-                throw LoadFailure{QStringLiteral("Cannot read '") % d->fileName() %
-                                  QStringLiteral("': ") % d->db.lastError() % u'.'};
+        const SqliteGuard guard{d->options.cancel, timeBudget(d->path, d->options),
+                                readableTables()};
+        auto openFailure = [&] {
+            d->checkCancel();
+            return LoadFailure{QStringLiteral("Cannot read '") % d->fileName() %
+                               QStringLiteral("': ") % error % u'.'};
+        };
+        if (!d->db.open(d->path, guard, &error))
+            throw openFailure();
+        if (!looksLikeNsysExport(d->db))
             throw LoadFailure{
                 u'\'' % d->fileName() %
                 QStringLiteral("' is an SQLite database but not an Nsight Systems export: it has "
-                               "no StringIds table or no trace tables.")};
-        }
+                               "no StringIds table or no trace tables (views and virtual tables "
+                               "are not read).")};
         d->report(0);
-        if (d->options.threads >= 2 && !d->scanConnection.open(d->path, &error))
-            throw LoadFailure{QStringLiteral("Cannot open '") % d->fileName() %
-                              QStringLiteral("': ") % error % u'.'};
+        if (d->options.threads >= 2 && !d->scanConnection.open(d->path, guard, &error))
+            throw openFailure();
+        QStringList nonTables;
+        for (const QString& t : readableTables()) {
+            if (d->db.hasNonTable(t))
+                nonTables << t;
+        }
+        if (!nonTables.isEmpty())
+            d->builder.warn(QStringLiteral("not-a-table"), std::uint64_t(nonTables.size()),
+                            nonTables.join(QStringLiteral(", ")) %
+                                QStringLiteral(" (%1) are views or virtual tables, not ordinary "
+                                               "tables; Strobe never runs a file's own SQL, so "
+                                               "they were not read."));
+        if (d->db.hadJournal())
+            d->builder.warn(QStringLiteral("journal-present"), 1,
+                            QStringLiteral("A -journal or -wal file lies beside the export (%1): "
+                                           "a program may be writing it, so what is shown may "
+                                           "change or be incomplete."));
         const QString eventTables[] = {QStringLiteral("StringIds"),
                                        kKernelTable,
                                        kMemcpyTable,
