@@ -26,7 +26,7 @@ struct LoadOptions {
     std::function<void(std::unique_ptr<Trace>)> preview;
     std::uint64_t previewMinRows = 1'000'000;
     // Wall-clock budget for reading the file's database; past it loading fails with a sentence.
-    // 0: 10 s plus 1 s per 20 MB of file (a hostile file must not keep a reader busy for ever).
+    // 0: 30 s plus 1 s per MB of file (a hostile file must not keep a reader busy for ever).
     std::chrono::milliseconds timeBudget{0};
 };
 
