@@ -8,10 +8,12 @@ source "$root/scripts/deps.sh"
 strobe_install_deps
 
 build="$root/build/release"
+# The release preset, shared with test.sh; only the two programs are built here.
+cd "$root"
 # shellcheck disable=SC2046
-cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DSTROBE_BUILD_TESTS=OFF \
-    -DSTROBE_BUILD_BENCH=OFF $(strobe_cuda_args) >/dev/null
-cmake --build "$build" --target strobe strobe-cli
+cmake --preset release $(strobe_cuda_args) >/dev/null
+CCACHE_BASEDIR="$root" cmake --build --preset release --target strobe strobe-cli
+cd - >/dev/null
 
 args=()
 for a in "$@"; do

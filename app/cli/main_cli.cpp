@@ -13,8 +13,8 @@ int main(int argc, char** argv) {
         QCoreApplication app(argc, argv);
         QTextStream out(stdout);
         QTextStream err(stderr);
+        // runCommandLine flushes `out` and turns a failed write into exit status 1.
         const int rc = strobe::cli::runCommandLine(app.arguments().mid(1), {out, err});
-        out.flush();
         err.flush();
         return rc;
     } catch (const std::bad_alloc&) {

@@ -12,13 +12,15 @@ bool isControl(char16_t c) {
 }
 } // namespace
 
-QString escapeControls(const QString& s) {
-    if (std::none_of(s.begin(), s.end(), [](QChar c) { return isControl(c.unicode()); }))
+namespace {
+QString escapeControlsExcept(const QString& s, char16_t keep) {
+    auto escaped = [keep](QChar c) { return isControl(c.unicode()) && c.unicode() != keep; };
+    if (std::none_of(s.begin(), s.end(), escaped))
         return s;
     QString out;
     out.reserve(s.size() + 16);
     for (QChar c : s) {
-        if (isControl(c.unicode()))
+        if (escaped(c))
             out += QStringLiteral("\\x") %
                    QString::number(c.unicode(), 16).toUpper().rightJustified(2, u'0');
         else
@@ -26,9 +28,14 @@ QString escapeControls(const QString& s) {
     }
     return out;
 }
+} // namespace
+
+QString escapeControls(const QString& s) {
+    return escapeControlsExcept(s, 0xFFFF);
+}
 
 QString csvSafeText(const QString& s) {
-    QString t = escapeControls(s);
+    QString t = escapeControlsExcept(s, u'\n'); // a quoted CSV field may hold a line feed
     if (!t.isEmpty() &&
         (t.front() == u'=' || t.front() == u'+' || t.front() == u'-' || t.front() == u'@'))
         return u'\'' % t;

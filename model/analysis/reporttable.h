@@ -54,9 +54,9 @@ struct ReportTable {
 // "\xHH", so escape sequences in a file's names never reach the terminal. `s` itself (shared,
 // not copied) when it has none.
 QString escapeControls(const QString& s);
-// A CSV text cell made safe for spreadsheets (OWASP CSV injection): controls escaped as above,
-// and a cell starting with = + - or @ prefixed with a single quote. For text cells only: numbers
-// (negative ones included) are written as they are.
+// A CSV text cell made safe for spreadsheets (OWASP CSV injection): controls escaped as above
+// except a line feed (RFC 4180 quotes it), and a cell starting with = + - or @ prefixed with a
+// single quote. For text cells only: numbers (negative ones included) are written as they are.
 QString csvSafeText(const QString& s);
 // A CSV field, quoted when it holds a comma, quote, CR or LF (RFC 4180).
 QString csvQuoted(const QString& field);

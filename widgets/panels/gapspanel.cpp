@@ -1,14 +1,13 @@
 // SPDX-License-Identifier: MIT
 #include "widgets/panels/gapspanel.h"
 
-#include "model/analysis/nvtxstats.h"
+#include "model/analysis/gaptablemodel.h"
 #include "model/analysis/tableroles.h"
 #include "model/timeformat.h"
 #include "widgets/backgroundtask.h"
 #include "widgets/panels/tableexport.h"
 #include "widgets/viewstate.h"
 
-#include <QAbstractTableModel>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -20,106 +19,6 @@
 #include <QVBoxLayout>
 
 namespace strobe {
-
-// The gaps as a table; rows in GapAnalysis order, SortRole and ExportRole give raw values.
-class GapTableModel : public QAbstractTableModel {
-public:
-    enum Column { Device, Start, Duration, Cause, NvtxRange, Detail, ColumnCount };
-
-    using QAbstractTableModel::QAbstractTableModel;
-
-    void reset(const Trace* trace, const GapAnalysis* analysis) {
-        beginResetModel();
-        m_trace = trace;
-        m_analysis = analysis;
-        endResetModel();
-    }
-
-    int rowCount(const QModelIndex& parent = {}) const override {
-        return parent.isValid() || !m_analysis ? 0 : int(m_analysis->gaps.size());
-    }
-    int columnCount(const QModelIndex& parent = {}) const override {
-        return parent.isValid() ? 0 : int(ColumnCount);
-    }
-
-    QString nvtxName(const GpuGap& g) const {
-        if (!g.enclosingNvtx.isValid())
-            return {};
-        const Lane& l = m_trace->lane(g.enclosingNvtx.lane);
-        return nvtxRangeName(*m_trace, l.domain(), l.nameId(g.enclosingNvtx.index));
-    }
-
-    QVariant data(const QModelIndex& index, int role) const override {
-        if (!checkIndex(index, CheckIndexOption::IndexIsValid) || !m_trace)
-            return {};
-        const GpuGap& g = m_analysis->gaps[std::size_t(index.row())];
-        const auto col = Column(index.column());
-        if (role == Qt::TextAlignmentRole)
-            return col == Start || col == Duration
-                       ? QVariant(int(Qt::AlignRight | Qt::AlignVCenter))
-                       : QVariant(int(Qt::AlignLeft | Qt::AlignVCenter));
-        if (role == Qt::ToolTipRole)
-            return g.detail;
-        const bool raw = role == SortRole || role == ExportRole;
-        if (!raw && role != Qt::DisplayRole)
-            return {};
-        switch (col) {
-        case Device:
-            return raw ? QVariant(qulonglong(g.deviceId))
-                       : QVariant(QStringLiteral("GPU ") % QString::number(g.deviceId));
-        case Start:
-            return raw ? QVariant(qlonglong(g.range.start))
-                       : QVariant(formatTimestamp(g.range.start, m_trace->timeRange().start));
-        case Duration:
-            return raw ? QVariant(qlonglong(g.duration())) : QVariant(formatDuration(g.duration()));
-        case Cause:
-            return raw && role == ExportRole ? gapCauseKey(g.cause) : gapCauseLabel(g.cause);
-        case NvtxRange:
-            return nvtxName(g);
-        case Detail:
-            return g.detail;
-        case ColumnCount:
-            break;
-        }
-        return {};
-    }
-
-    // SortRole's order without a QVariant per comparison: a fresh analysis (tens of thousands
-    // of gaps at 10M events) is sorted on the GUI thread when it arrives, in a few ms.
-    bool lessThan(int column, int a, int b) const {
-        const GpuGap& x = m_analysis->gaps[std::size_t(a)];
-        const GpuGap& y = m_analysis->gaps[std::size_t(b)];
-        switch (Column(column)) {
-        case Device:
-            return x.deviceId < y.deviceId;
-        case Start:
-            return x.range.start < y.range.start;
-        case Duration:
-            return x.duration() < y.duration();
-        case Cause:
-            return gapCauseLabel(x.cause) < gapCauseLabel(y.cause);
-        case NvtxRange:
-            return nvtxName(x) < nvtxName(y);
-        case Detail:
-            return x.detail < y.detail;
-        case ColumnCount:
-            break;
-        }
-        return false;
-    }
-
-    QVariant headerData(int section, Qt::Orientation o, int role) const override {
-        if (o != Qt::Horizontal || role != Qt::DisplayRole || section < 0 || section >= ColumnCount)
-            return QAbstractTableModel::headerData(section, o, role);
-        static const char* const names[] = {"Device", "Start",      "Duration",
-                                            "Cause",  "NVTX range", "Detail"};
-        return QString::fromLatin1(names[section]);
-    }
-
-private:
-    const Trace* m_trace = nullptr;
-    const GapAnalysis* m_analysis = nullptr;
-};
 
 namespace {
 

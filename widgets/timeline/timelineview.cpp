@@ -6,6 +6,7 @@
 #include "widgets/timeline/eventtooltip.h"
 #include "widgets/timeline/laneheader.h"
 #include "widgets/timeline/navigation.h"
+#include "widgets/timeline/paint/overlaypainter.h"
 #include "widgets/timeline/timelinecanvas.h"
 #include "widgets/timeline/timeruler.h"
 #include "widgets/viewstate.h"
@@ -99,7 +100,7 @@ void TimelineView::startLevelOfDetail() {
     std::shared_ptr<const Trace> trace = m_state->sharedTrace();
     m_lod = trace ? std::make_shared<TimelineLod>(trace) : nullptr;
     m_lodCancel = std::make_shared<std::atomic<bool>>(false);
-    m_painter.setTrace(trace.get(), m_lod);
+    m_geometry.setTrace(trace.get(), m_lod);
     if (!m_lod) {
         m_lodTask->cancel();
         return;
@@ -128,7 +129,7 @@ std::size_t TimelineView::levelOfDetailBytes() const {
 }
 
 bool TimelineView::rowPaintsFromSummary(std::uint32_t lane, std::uint16_t row) const {
-    return m_painter.paintsFromSummary(makeContext(canvasSize(), 1.0), lane, row);
+    return m_geometry.paintsFromSummary(frame(), lane, row);
 }
 
 void TimelineView::layoutChanged() {
@@ -161,21 +162,14 @@ void TimelineView::repaintAll() {
 }
 
 PaintContext TimelineView::makeContext(QSize size, qreal dpr) const {
-    PaintContext ctx;
-    ctx.trace = m_state->trace();
-    ctx.layout = &m_layout;
-    ctx.view = m_state->visibleRange();
-    ctx.width = size.width();
-    ctx.height = size.height();
-    ctx.map = TimeMapping::fromRange(ctx.view, ctx.width);
-    ctx.nsPerPx = ctx.map.nsPerPx();
-    ctx.scrollY = m_scrollY;
-    ctx.dpr = dpr;
-    ctx.idleThreshold = m_state->idleThresholdNs();
-    ctx.palette = m_palette;
-    ctx.font = font();
-    ctx.font.setPointSizeF(ctx.font.pointSizeF() * 0.9);
-    return ctx;
+    return makePaintContext(m_state->trace(), &m_layout, m_state->visibleRange(), size, m_scrollY,
+                            dpr, m_state->idleThresholdNs(), m_palette, font());
+}
+
+ViewFrame TimelineView::frame() const {
+    const QSize c = canvasSize();
+    return ViewFrame::make(&m_layout, m_state->visibleRange(), c.width(), c.height(), m_scrollY,
+                           1.0, m_state->idleThresholdNs());
 }
 
 void TimelineView::paintCanvas(QPainter& p, QSize size, qreal dpr) {
@@ -183,45 +177,14 @@ void TimelineView::paintCanvas(QPainter& p, QSize size, qreal dpr) {
     p.fillRect(QRect(QPoint(0, 0), size), ctx.palette.background);
     if (!ctx.trace)
         return;
-    m_painter.paint(p, ctx);
-    paintOverlay(p, ctx);
+    m_painter.paint(p, ctx, m_geometry);
+    paintOverlay(p, ctx, m_geometry,
+                 OverlayState{m_hover, m_state->selection(), m_state->selectedRange(),
+                              m_state->cursorTime()});
 }
 
 TimelineHit TimelineView::hitTest(QPoint pos) const {
-    TimelineHit hit;
-    hit.row = rowAt(pos.y());
-    const Trace* t = m_state->trace();
-    const bool projected = hit.row && hit.row->kind == LayoutRowKind::ProjectedNvtx;
-    if (!hit.row || !t || (hit.row->kind != LayoutRowKind::LaneRow && !projected))
-        return hit;
-    const PaintContext ctx = makeContext(canvasSize(), 1.0);
-    const ProjectedNvtxLane* proj =
-        projected ? m_painter.projectedNvtx(hit.row->deviceId) : nullptr;
-    if (projected && !proj)
-        return hit;
-    const auto& items = projected ? m_painter.projectedItems(ctx, hit.row->deviceId, hit.row->row)
-                                  : m_painter.rowItems(ctx, hit.row->lane, hit.row->row);
-    // The pixel column [x, x + 1) under the point; items are sorted by x, so the last one
-    // starting left of the column's end is the only candidate.
-    const double x = pos.x();
-    auto it = std::upper_bound(items.begin(), items.end(), x + 1.0,
-                               [](double v, const DrawItem& d) { return v <= d.x0; });
-    if (it == items.begin())
-        return hit;
-    --it;
-    if (it->x1 <= x)
-        return hit;
-    hit.item = *it;
-    const RowView rv =
-        projected ? proj->lane.rowView(hit.row->row) : t->lane(hit.row->lane).rowView(hit.row->row);
-    std::uint32_t k = it->first;
-    if (it->isFolded) { // the covered event nearest the point
-        const TimeNs time = ctx.map.toTime(x + 0.5);
-        k = std::clamp(rv.firstEndingAfter(time), it->first, it->first + it->count - 1);
-    }
-    hit.event = projected ? proj->source[proj->lane.payload(rv.laneIndex(k))]
-                          : EventRef{hit.row->lane, rv.laneIndex(k)};
-    return hit;
+    return m_geometry.hitTest(frame(), pos);
 }
 
 int TimelineView::laneAt(int y) const {
@@ -244,33 +207,15 @@ QString TimelineView::toolTipAt(QPoint pos) const {
 }
 
 std::vector<DrawItem> TimelineView::rowItems(std::uint32_t lane, std::uint16_t row) const {
-    return m_painter.rowItems(makeContext(canvasSize(), 1.0), lane, row);
+    return m_geometry.rowItems(frame(), lane, row);
 }
 
 std::optional<QRectF> TimelineView::eventRect(EventRef ref) const {
-    const Trace* t = m_state->trace();
-    if (!t || !ref.isValid() || ref.lane >= t->lanes().size() ||
-        ref.index >= t->lane(ref.lane).size())
-        return std::nullopt;
-    const Lane& l = t->lane(ref.lane);
-    const LayoutRow* r = m_layout.findLaneRow(ref.lane, l.row(ref.index));
-    if (!r)
-        return std::nullopt;
-    const TimeMapping m = mapping();
-    const double x0 = m.toPx(l.start(ref.index));
-    const double x1 =
-        std::max(x0 + 1.0, m.toPx(effectiveEnd(l.start(ref.index), l.end(ref.index))));
-    return QRectF(x0, m_layout.viewY(*r, m_scrollY), x1 - x0, r->height);
+    return m_geometry.eventRect(frame(), ref);
 }
 
 std::vector<TimeRange> TimelineView::idleMarks(std::uint32_t deviceId) const {
-    const TimeRange v = m_state->visibleRange();
-    std::vector<TimeRange> out;
-    for (const TimeRange& g : m_painter.idleGaps(deviceId, m_state->idleThresholdNs())) {
-        if (g.start < v.end && g.end > v.start)
-            out.push_back(g);
-    }
-    return out;
+    return m_geometry.idleMarks(frame(), deviceId);
 }
 
 void TimelineView::zoomAt(double x, double factor) {
@@ -311,8 +256,8 @@ void TimelineView::revealEvent(EventRef ref) {
         return;
     const Lane& l = t->lane(ref.lane);
     const TimeRange ev{l.start(ref.index), effectiveEnd(l.start(ref.index), l.end(ref.index))};
-    m_state->setVisibleRange(navigation::revealRange(m_state->visibleRange(), ev,
-                                                     canvasSize().width(), LanePainter::kMinPx));
+    m_state->setVisibleRange(navigation::revealRange(
+        m_state->visibleRange(), ev, canvasSize().width(), TimelineGeometry::kMinPx));
     if (m_layout.hideIdle() && !m_layout.ensureShown(ref.lane))
         m_layout.setHideIdle(false);
     m_layout.ensureShown(ref.lane);
@@ -363,12 +308,12 @@ void TimelineView::setShowProjectedNvtx(bool show) {
 
 void TimelineView::updateProjectedNvtx() {
     const Trace* t = m_state->trace();
-    m_painter.setProjectedNvtx(nullptr);
+    m_geometry.setProjectedNvtx(nullptr);
     m_projected = m_showProjected && t ? buildProjectedNvtx(*t) : std::vector<ProjectedNvtxLane>{};
     std::map<std::uint32_t, std::uint16_t> rows;
     for (const ProjectedNvtxLane& p : m_projected)
         rows[p.deviceId] = p.lane.rowCount();
-    m_painter.setProjectedNvtx(m_projected.empty() ? nullptr : &m_projected);
+    m_geometry.setProjectedNvtx(m_projected.empty() ? nullptr : &m_projected);
     m_layout.setProjectedNvtxRows(std::move(rows));
 }
 

@@ -4,8 +4,11 @@
 #include "model/lod/foldruns.h"
 #include "model/lod/timemapping.h"
 #include "model/types.h"
-#include "widgets/timeline/lanelayout.h"
-#include "widgets/timeline/lanepainter.h"
+#include "widgets/timeline/geometry/lanelayout.h"
+#include "widgets/timeline/geometry/timelinegeometry.h"
+#include "widgets/timeline/paint/headerpainter.h"
+#include "widgets/timeline/paint/lanepainter.h"
+#include "widgets/timeline/paint/rulerpainter.h"
 
 #include <QRectF>
 #include <QWidget>
@@ -24,23 +27,16 @@ class TimeRuler;
 class TimelineCanvas;
 class ViewState;
 
-// What lies under a point of the lane canvas.
-struct TimelineHit {
-    const LayoutRow* row = nullptr;
-    std::optional<DrawItem> item; // the drawn item under the point, if any
-    EventRef event; // the event (for a folded item: the one nearest the point); invalid if none
-                    // (in a projected NVTX row: the CPU-side NVTX range)
-};
-
 // The timeline: a lane header column, a time ruler, the lane canvas and a vertical scrollbar,
 // all following one ViewState (owned by the main window). Hit-testing, layout and geometry are
-// methods that work without showing a window; points are in canvas coordinates (x = 0 is the
-// start of the visible range, y = 0 the top of the lanes, below the ruler).
+// methods that work without showing a window (they ask the TimelineGeometry); points are in
+// canvas coordinates (x = 0 is the start of the visible range, y = 0 the top of the lanes, below
+// the ruler). Drawing goes through widgets/timeline/paint, which needs no widget.
 class TimelineView : public QWidget {
     Q_OBJECT
 public:
-    static constexpr int kHeaderWidth = 260;
-    static constexpr int kRulerHeight = 30;
+    static constexpr int kHeaderWidth = kLaneHeaderWidth;
+    static constexpr int kRulerHeight = kTimeRulerHeight;
 
     explicit TimelineView(ViewState* state, QWidget* parent = nullptr);
     ~TimelineView() override;
@@ -116,11 +112,9 @@ protected:
     void changeEvent(QEvent* event) override;
 
 private:
-    friend class TimelineCanvas;
     PaintContext makeContext(QSize size, qreal dpr) const;
-    // Live layer over the cached lanes: selection, partner arrow or indicator, hover, cursor,
-    // measured range (timelineoverlay.cpp).
-    void paintOverlay(QPainter& p, const PaintContext& ctx) const;
+    // The frame hit-tests and geometry queries use: the canvas at its current size.
+    ViewFrame frame() const;
     void onTraceChanged();
     void layoutChanged();
     void updateScrollBar();
@@ -130,7 +124,8 @@ private:
 
     ViewState* m_state;
     LaneLayout m_layout;
-    mutable LanePainter m_painter;
+    TimelineGeometry m_geometry; // what is drawn where; const queries fill its cache
+    LanePainter m_painter;
     LaneHeader* m_header = nullptr;
     TimeRuler* m_ruler = nullptr;
     TimelineCanvas* m_canvas = nullptr;

@@ -9,26 +9,25 @@ using namespace nsysload;
 void NsysSqliteLoader::Impl::readRuntime() {
     if (!db.hasTable(kRuntimeTable))
         return;
-    SqliteRowStream st(
-        scanDb(), threaded(), options.cancel,
-        selectSql(kRuntimeTable,
-                  {QStringLiteral("start"), QStringLiteral("end"), QStringLiteral("globalTid"),
-                   QStringLiteral("correlationId"), QStringLiteral("nameId")},
-                  {QStringLiteral("eventClass"), QStringLiteral("returnValue")}));
-    const int cls = st.column("eventClass"), ret = st.column("returnValue");
+    using R = schema::Runtime;
+    SqliteRowStream st(scanDb(), threaded(), options.cancel, selectSql<R>());
+    auto col = [&](R::Col c) { return st.column(R::col(c)); };
+    const int cStart = col(R::start), cEnd = col(R::end), cTid = col(R::globalTid),
+              cCorr = col(R::correlationId), cName = col(R::nameId);
+    const int cls = col(R::eventClass), ret = col(R::returnValue);
     while (st.step()) {
         rowDone();
         const std::int64_t eventClass = st.int64(cls);
         if (cls >= 0 && eventClass != 0 && eventClass != 1)
             continue; // 67: CUDA backtrace duplicates of calls already recorded
-        const TimeNs start = st.int64(0);
-        const TimeNs end = checkedEnd(start, st.int64(1));
-        const std::int64_t g = st.int64(2);
+        const TimeNs start = st.int64(cStart);
+        const TimeNs end = checkedEnd(start, st.int64(cEnd));
+        const std::int64_t g = st.int64(cTid);
         ApiCallRecord r;
-        r.correlationId = std::uint32_t(st.int64(3));
+        r.correlationId = std::uint32_t(st.int64(cCorr));
         r.returnValue = st.int64(ret);
         r.eventClass = std::uint8_t(eventClass);
-        builder.addApiCall(pidOf(g), tidOf(g), start, end, str(st.optInt64(4)), r);
+        builder.addApiCall(pidOf(g), tidOf(g), start, end, str(st.optInt64(cName)), r);
         ++builder.counts().cudaApiCalls;
     }
     checkStatement(st, kRuntimeTable);
@@ -37,16 +36,13 @@ void NsysSqliteLoader::Impl::readRuntime() {
 void NsysSqliteLoader::Impl::readNvtx() {
     if (!db.hasTable(kNvtxTable))
         return;
-    SqliteRowStream st(scanDb(), threaded(), options.cancel,
-                       selectSql(kNvtxTable, {QStringLiteral("start"), QStringLiteral("eventType")},
-                                 {QStringLiteral("end"), QStringLiteral("globalTid"),
-                                  QStringLiteral("endGlobalTid"), QStringLiteral("text"),
-                                  QStringLiteral("textId"), QStringLiteral("domainId"),
-                                  QStringLiteral("color"), QStringLiteral("category")}));
-    const int endCol = st.column("end"), gtid = st.column("globalTid"),
-              egtid = st.column("endGlobalTid"), text = st.column("text"),
-              textId = st.column("textId"), domain = st.column("domainId"),
-              color = st.column("color"), category = st.column("category");
+    using N = schema::Nvtx;
+    SqliteRowStream st(scanDb(), threaded(), options.cancel, selectSql<N>());
+    auto col = [&](N::Col c) { return st.column(N::col(c)); };
+    const int cStart = col(N::start), cType = col(N::eventType);
+    const int endCol = col(N::end), gtid = col(N::globalTid), egtid = col(N::endGlobalTid),
+              text = col(N::text), textId = col(N::textId), domain = col(N::domainId),
+              color = col(N::color), category = col(N::category);
     struct Row {
         TimeNs start;
         std::optional<TimeNs> end;
@@ -95,7 +91,7 @@ void NsysSqliteLoader::Impl::readNvtx() {
     StringId lastTextId = kNoString;
     while (st.step()) {
         rowDone();
-        const int type = int(st.int64(1));
+        const int type = int(st.int64(cType));
         StringId name;
         if (!st.isNull(text)) {
             const std::string_view t = st.text(text);
@@ -126,7 +122,7 @@ void NsysSqliteLoader::Impl::readNvtx() {
             continue;
         }
         const Row r{
-            st.int64(0),        st.optInt64(endCol),   g,   st.optInt64(egtid), name, domainId,
+            st.int64(cStart),   st.optInt64(endCol),   g,   st.optInt64(egtid), name, domainId,
             st.optInt64(color), st.optInt64(category), type};
         if (domainId == 0) {
             add(r, kNoString);
@@ -148,25 +144,23 @@ void NsysSqliteLoader::Impl::readNvtx() {
 void NsysSqliteLoader::Impl::readOsrt() {
     if (!db.hasTable(kOsrtTable))
         return;
-    SqliteRowStream st(scanDb(), threaded(), options.cancel,
-                       selectSql(kOsrtTable,
-                                 {QStringLiteral("start"), QStringLiteral("end"),
-                                  QStringLiteral("globalTid"), QStringLiteral("nameId")},
-                                 {QStringLiteral("eventClass"), QStringLiteral("returnValue"),
-                                  QStringLiteral("nestingLevel")}));
-    const int cls = st.column("eventClass"), ret = st.column("returnValue"),
-              nest = st.column("nestingLevel");
+    using O = schema::Osrt;
+    SqliteRowStream st(scanDb(), threaded(), options.cancel, selectSql<O>());
+    auto col = [&](O::Col c) { return st.column(O::col(c)); };
+    const int cStart = col(O::start), cEnd = col(O::end), cTid = col(O::globalTid),
+              cName = col(O::nameId);
+    const int cls = col(O::eventClass), ret = col(O::returnValue), nest = col(O::nestingLevel);
     while (st.step()) {
         rowDone();
         if (cls >= 0 && st.int64(cls) != 27)
             continue; // 31/32: profiler start/finish markers, not calls
-        const TimeNs start = st.int64(0);
-        const TimeNs end = checkedEnd(start, st.int64(1));
-        const std::int64_t g = st.int64(2);
+        const TimeNs start = st.int64(cStart);
+        const TimeNs end = checkedEnd(start, st.int64(cEnd));
+        const std::int64_t g = st.int64(cTid);
         OsrtRecord r;
         r.returnValue = st.int64(ret);
         r.nestingLevel = std::uint32_t(st.int64(nest));
-        builder.addOsrtCall(pidOf(g), tidOf(g), start, end, str(st.optInt64(3)), r);
+        builder.addOsrtCall(pidOf(g), tidOf(g), start, end, str(st.optInt64(cName)), r);
         ++builder.counts().osrtCalls;
     }
     checkStatement(st, kOsrtTable);

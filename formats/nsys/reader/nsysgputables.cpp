@@ -10,46 +10,24 @@ using namespace nsysload;
 void NsysSqliteLoader::Impl::readKernels() {
     if (!db.hasTable(kKernelTable))
         return;
-    SqliteRowStream st(scanDb(), threaded(), options.cancel,
-                       selectSql(kKernelTable,
-                                 {QStringLiteral("start"), QStringLiteral("end"),
-                                  QStringLiteral("deviceId"), QStringLiteral("contextId"),
-                                  QStringLiteral("streamId"), QStringLiteral("shortName")},
-                                 {QStringLiteral("correlationId"),
-                                  QStringLiteral("globalPid"),
-                                  QStringLiteral("demangledName"),
-                                  QStringLiteral("mangledName"),
-                                  QStringLiteral("launchType"),
-                                  QStringLiteral("cacheConfig"),
-                                  QStringLiteral("registersPerThread"),
-                                  QStringLiteral("gridX"),
-                                  QStringLiteral("gridY"),
-                                  QStringLiteral("gridZ"),
-                                  QStringLiteral("blockX"),
-                                  QStringLiteral("blockY"),
-                                  QStringLiteral("blockZ"),
-                                  QStringLiteral("staticSharedMemory"),
-                                  QStringLiteral("dynamicSharedMemory"),
-                                  QStringLiteral("localMemoryPerThread"),
-                                  QStringLiteral("localMemoryTotal"),
-                                  QStringLiteral("sharedMemoryExecuted"),
-                                  QStringLiteral("graphNodeId"),
-                                  QStringLiteral("sharedMemoryLimitConfig")}));
-    const int corr = st.column("correlationId"), gpid = st.column("globalPid"),
-              dem = st.column("demangledName"), mang = st.column("mangledName"),
-              launch = st.column("launchType"), cache = st.column("cacheConfig"),
-              regs = st.column("registersPerThread"), gx = st.column("gridX"),
-              gy = st.column("gridY"), gz = st.column("gridZ"), bx = st.column("blockX"),
-              by = st.column("blockY"), bz = st.column("blockZ"),
-              sshm = st.column("staticSharedMemory"), dshm = st.column("dynamicSharedMemory"),
-              lpt = st.column("localMemoryPerThread"), ltot = st.column("localMemoryTotal"),
-              shex = st.column("sharedMemoryExecuted"), graph = st.column("graphNodeId"),
-              slim = st.column("sharedMemoryLimitConfig");
+    using K = schema::Kernel;
+    SqliteRowStream st(scanDb(), threaded(), options.cancel, selectSql<K>());
+    auto col = [&](K::Col c) { return st.column(K::col(c)); };
+    const int cStart = col(K::start), cEnd = col(K::end), cDevice = col(K::deviceId),
+              cContext = col(K::contextId), cStream = col(K::streamId), cShort = col(K::shortName);
+    const int corr = col(K::correlationId), gpid = col(K::globalPid), dem = col(K::demangledName),
+              mang = col(K::mangledName), launch = col(K::launchType), cache = col(K::cacheConfig),
+              regs = col(K::registersPerThread), gx = col(K::gridX), gy = col(K::gridY),
+              gz = col(K::gridZ), bx = col(K::blockX), by = col(K::blockY), bz = col(K::blockZ),
+              sshm = col(K::staticSharedMemory), dshm = col(K::dynamicSharedMemory),
+              lpt = col(K::localMemoryPerThread), ltot = col(K::localMemoryTotal),
+              shex = col(K::sharedMemoryExecuted), graph = col(K::graphNodeId),
+              slim = col(K::sharedMemoryLimitConfig);
     while (st.step()) {
-        const TimeNs start = st.int64(0);
-        const TimeNs end = checkedEnd(start, st.int64(1));
+        const TimeNs start = st.int64(cStart);
+        const TimeNs end = checkedEnd(start, st.int64(cEnd));
         KernelConfig c;
-        c.shortName = str(st.optInt64(5));
+        c.shortName = str(st.optInt64(cShort));
         c.demangledName = dem >= 0 ? str(st.optInt64(dem)) : c.shortName;
         c.mangledName = mang >= 0 && !st.isNull(mang) ? str(st.optInt64(mang)) : kNoString;
         c.grid = {std::int32_t(st.int64(gx)), std::int32_t(st.int64(gy)),
@@ -71,9 +49,9 @@ void NsysSqliteLoader::Impl::readKernels() {
         std::optional<std::uint64_t> graphNode;
         if (auto v = st.optInt64(graph))
             graphNode = std::uint64_t(*v);
-        builder.addKernel(pidOf(st.int64(gpid)), std::uint32_t(st.int64(2)),
-                          std::uint32_t(st.int64(3)), std::uint32_t(st.int64(4)), start, end, c,
-                          correlation, graphNode);
+        builder.addKernel(pidOf(st.int64(gpid)), std::uint32_t(st.int64(cDevice)),
+                          std::uint32_t(st.int64(cContext)), std::uint32_t(st.int64(cStream)),
+                          start, end, c, correlation, graphNode);
         ++builder.counts().kernels;
         rowDone();
     }
@@ -83,20 +61,15 @@ void NsysSqliteLoader::Impl::readKernels() {
 void NsysSqliteLoader::Impl::readMemcpys() {
     if (!db.hasTable(kMemcpyTable))
         return;
-    SqliteRowStream st(
-        scanDb(), threaded(), options.cancel,
-        selectSql(kMemcpyTable,
-                  {QStringLiteral("start"), QStringLiteral("end"), QStringLiteral("deviceId"),
-                   QStringLiteral("contextId"), QStringLiteral("streamId"), QStringLiteral("bytes"),
-                   QStringLiteral("copyKind")},
-                  {QStringLiteral("correlationId"), QStringLiteral("globalPid"),
-                   QStringLiteral("srcKind"), QStringLiteral("dstKind"),
-                   QStringLiteral("srcDeviceId"), QStringLiteral("dstDeviceId"),
-                   QStringLiteral("migrationCause")}));
-    const int corr = st.column("correlationId"), gpid = st.column("globalPid"),
-              src = st.column("srcKind"), dst = st.column("dstKind"),
-              srcDev = st.column("srcDeviceId"), dstDev = st.column("dstDeviceId"),
-              cause = st.column("migrationCause");
+    using C = schema::Memcpy;
+    SqliteRowStream st(scanDb(), threaded(), options.cancel, selectSql<C>());
+    auto col = [&](C::Col c) { return st.column(C::col(c)); };
+    const int cStart = col(C::start), cEnd = col(C::end), cDevice = col(C::deviceId),
+              cContext = col(C::contextId), cStream = col(C::streamId), cBytes = col(C::bytes),
+              cKind = col(C::copyKind);
+    const int corr = col(C::correlationId), gpid = col(C::globalPid), src = col(C::srcKind),
+              dst = col(C::dstKind), srcDev = col(C::srcDeviceId), dstDev = col(C::dstDeviceId),
+              cause = col(C::migrationCause);
     std::array<StringId, 14> names{};
     for (std::size_t k = 0; k < names.size(); ++k)
         names[k] =
@@ -104,11 +77,11 @@ void NsysSqliteLoader::Impl::readMemcpys() {
                                .toUtf8()
                                .toStdString());
     while (st.step()) {
-        const TimeNs start = st.int64(0);
-        const TimeNs end = checkedEnd(start, st.int64(1));
+        const TimeNs start = st.int64(cStart);
+        const TimeNs end = checkedEnd(start, st.int64(cEnd));
         MemcpyRecord r;
-        r.bytes = std::uint64_t(st.int64(5));
-        const std::int64_t kind = st.int64(6);
+        r.bytes = std::uint64_t(st.int64(cBytes));
+        const std::int64_t kind = st.int64(cKind);
         r.copyKind = kind >= 0 && kind <= 13 ? MemcpyKind(kind) : MemcpyKind::Unknown;
         r.srcKind = st.isNull(src) ? 7 : std::uint8_t(st.int64(src));
         r.dstKind = st.isNull(dst) ? 7 : std::uint8_t(st.int64(dst));
@@ -120,9 +93,9 @@ void NsysSqliteLoader::Impl::readMemcpys() {
             r.migrationCause = std::uint8_t(*v);
         if (auto v = st.optInt64(corr))
             r.correlationId = std::uint32_t(*v);
-        builder.addMemcpy(pidOf(st.int64(gpid)), std::uint32_t(st.int64(2)),
-                          std::uint32_t(st.int64(3)), std::uint32_t(st.int64(4)), start, end,
-                          names[std::size_t(r.copyKind)], r);
+        builder.addMemcpy(pidOf(st.int64(gpid)), std::uint32_t(st.int64(cDevice)),
+                          std::uint32_t(st.int64(cContext)), std::uint32_t(st.int64(cStream)),
+                          start, end, names[std::size_t(r.copyKind)], r);
         ++builder.counts().memcpys;
         rowDone();
     }
@@ -132,28 +105,26 @@ void NsysSqliteLoader::Impl::readMemcpys() {
 void NsysSqliteLoader::Impl::readMemsets() {
     if (!db.hasTable(kMemsetTable))
         return;
-    SqliteRowStream st(scanDb(), threaded(), options.cancel,
-                       selectSql(kMemsetTable,
-                                 {QStringLiteral("start"), QStringLiteral("end"),
-                                  QStringLiteral("deviceId"), QStringLiteral("contextId"),
-                                  QStringLiteral("streamId"), QStringLiteral("bytes")},
-                                 {QStringLiteral("correlationId"), QStringLiteral("globalPid"),
-                                  QStringLiteral("value"), QStringLiteral("memKind")}));
-    const int corr = st.column("correlationId"), gpid = st.column("globalPid"),
-              value = st.column("value"), memKind = st.column("memKind");
+    using M = schema::Memset;
+    SqliteRowStream st(scanDb(), threaded(), options.cancel, selectSql<M>());
+    auto col = [&](M::Col c) { return st.column(M::col(c)); };
+    const int cStart = col(M::start), cEnd = col(M::end), cDevice = col(M::deviceId),
+              cContext = col(M::contextId), cStream = col(M::streamId), cBytes = col(M::bytes);
+    const int corr = col(M::correlationId), gpid = col(M::globalPid), value = col(M::value),
+              memKind = col(M::memKind);
     const StringId name = builder.intern("[CUDA memset]");
     while (st.step()) {
-        const TimeNs start = st.int64(0);
-        const TimeNs end = checkedEnd(start, st.int64(1));
+        const TimeNs start = st.int64(cStart);
+        const TimeNs end = checkedEnd(start, st.int64(cEnd));
         MemsetRecord r;
-        r.bytes = std::uint64_t(st.int64(5));
+        r.bytes = std::uint64_t(st.int64(cBytes));
         r.value = std::uint32_t(st.int64(value));
         r.memKind = st.isNull(memKind) ? 7 : std::uint8_t(st.int64(memKind));
         if (auto v = st.optInt64(corr))
             r.correlationId = std::uint32_t(*v);
-        builder.addMemset(pidOf(st.int64(gpid)), std::uint32_t(st.int64(2)),
-                          std::uint32_t(st.int64(3)), std::uint32_t(st.int64(4)), start, end, name,
-                          r);
+        builder.addMemset(pidOf(st.int64(gpid)), std::uint32_t(st.int64(cDevice)),
+                          std::uint32_t(st.int64(cContext)), std::uint32_t(st.int64(cStream)),
+                          start, end, name, r);
         ++builder.counts().memsets;
         rowDone();
     }
@@ -163,18 +134,16 @@ void NsysSqliteLoader::Impl::readMemsets() {
 void NsysSqliteLoader::Impl::readSyncs() {
     if (!db.hasTable(kSyncTable))
         return;
-    SqliteRowStream st(scanDb(), threaded(), options.cancel,
-                       selectSql(kSyncTable, {QStringLiteral("start"), QStringLiteral("end")},
-                                 {QStringLiteral("deviceId"), QStringLiteral("contextId"),
-                                  QStringLiteral("streamId"), QStringLiteral("correlationId"),
-                                  QStringLiteral("globalPid"), QStringLiteral("syncType")}));
-    const int dev = st.column("deviceId"), ctx = st.column("contextId"),
-              stream = st.column("streamId"), corr = st.column("correlationId"),
-              gpid = st.column("globalPid"), type = st.column("syncType");
+    using Y = schema::Sync;
+    SqliteRowStream st(scanDb(), threaded(), options.cancel, selectSql<Y>());
+    auto col = [&](Y::Col c) { return st.column(Y::col(c)); };
+    const int cStart = col(Y::start), cEnd = col(Y::end);
+    const int dev = col(Y::deviceId), ctx = col(Y::contextId), stream = col(Y::streamId),
+              corr = col(Y::correlationId), gpid = col(Y::globalPid), type = col(Y::syncType);
     while (st.step()) {
         SyncRecord r;
-        r.start = st.int64(0);
-        r.end = checkedEnd(r.start, st.int64(1));
+        r.start = st.int64(cStart);
+        r.end = checkedEnd(r.start, st.int64(cEnd));
         r.deviceId = std::uint32_t(st.int64(dev));
         r.contextId = std::uint32_t(st.int64(ctx));
         if (auto v = st.optInt64(stream); v && *v != 0xFFFFFFFF)

@@ -8,6 +8,7 @@
 
 #include "formats/nsys/reader/nsyssqliteloader.h"
 #include "formats/nsys/reader/sqlitedb.h"
+#include "formats/nsys/schema/nsysschema.h"
 #include "model/tracebuilder.h"
 
 #include <QFileInfo>
@@ -29,13 +30,29 @@ inline constexpr std::uint32_t tidOf(std::int64_t globalId) {
 // The newest schema this loader was written against (nsys 2026.4).
 inline const QVersionNumber kNewestKnownSchema(3, 28, 1);
 
-inline const QString kKernelTable = QStringLiteral("CUPTI_ACTIVITY_KIND_KERNEL");
-inline const QString kMemcpyTable = QStringLiteral("CUPTI_ACTIVITY_KIND_MEMCPY");
-inline const QString kMemsetTable = QStringLiteral("CUPTI_ACTIVITY_KIND_MEMSET");
-inline const QString kRuntimeTable = QStringLiteral("CUPTI_ACTIVITY_KIND_RUNTIME");
-inline const QString kSyncTable = QStringLiteral("CUPTI_ACTIVITY_KIND_SYNCHRONIZATION");
-inline const QString kNvtxTable = QStringLiteral("NVTX_EVENTS");
-inline const QString kOsrtTable = QStringLiteral("OSRT_API");
+namespace schema = nsys::schema;
+
+// A schema name (ASCII) as a QString.
+inline QString qs(std::string_view name) {
+    return QString::fromLatin1(name.data(), qsizetype(name.size()));
+}
+
+// The names of `cols` of schema table T, in order.
+template <typename T> QStringList columnNames(std::initializer_list<typename T::Col> cols) {
+    QStringList out;
+    out.reserve(qsizetype(cols.size()));
+    for (const auto c : cols)
+        out << qs(T::col(c));
+    return out;
+}
+
+inline const QString kKernelTable = qs(schema::Kernel::table);
+inline const QString kMemcpyTable = qs(schema::Memcpy::table);
+inline const QString kMemsetTable = qs(schema::Memset::table);
+inline const QString kRuntimeTable = qs(schema::Runtime::table);
+inline const QString kSyncTable = qs(schema::Sync::table);
+inline const QString kNvtxTable = qs(schema::Nvtx::table);
+inline const QString kOsrtTable = qs(schema::Osrt::table);
 
 // Thrown inside the loader only; load() turns it into LoadResult::error.
 struct LoadFailure {
@@ -124,6 +141,12 @@ struct NsysSqliteLoader::Impl {
         }
         return QStringLiteral("SELECT ") % cols.join(u',') % QStringLiteral(" FROM ") % table;
     }
+    // The same for schema table T with the reader's columns for it (T::readRequired, then
+    // T::readOptional); read them by name (st.column), never by position.
+    template <typename T> QString selectSql() {
+        return selectSql(nsysload::qs(T::table), nsysload::columnNames<T>(T::readRequired),
+                         nsysload::columnNames<T>(T::readOptional));
+    }
 
     // The second connection, stepped by SqliteRowStream's worker, when loading with two threads.
     SqliteDb scanConnection;
@@ -183,6 +206,11 @@ struct NsysSqliteLoader::Impl {
         builder.warn(QStringLiteral("skipped-table:") % table, 1,
                      QStringLiteral("Table ") % table % u' ' % why %
                          QStringLiteral("; it was skipped (%1 table)."));
+    }
+    // optionalTableSql for a table of the schema description, with its read contract.
+    template <typename T> QString optionalTableSql() {
+        return optionalTableSql(nsysload::qs(T::table), nsysload::columnNames<T>(T::readRequired),
+                                nsysload::columnNames<T>(T::readOptional));
     }
     // optionalSelectSql, with the warning when it comes back empty.
     QString optionalTableSql(const QString& table, const QStringList& required,

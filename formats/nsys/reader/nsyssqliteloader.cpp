@@ -6,9 +6,9 @@ namespace strobe {
 using namespace nsysload;
 
 bool looksLikeNsysExport(const SqliteDb& db) {
-    if (!db.hasTable(QStringLiteral("StringIds")))
+    if (!db.hasTable(qs(schema::StringIds::table)))
         return false;
-    for (const QString& t : {QStringLiteral("META_DATA_EXPORT"), QStringLiteral("EXPORT_META_DATA"),
+    for (const QString& t : {qs(schema::ExportMeta::table), qs(schema::ExportMeta::tableV2_9),
                              kKernelTable, kRuntimeTable, kNvtxTable, kOsrtTable, kMemcpyTable}) {
         if (db.hasTable(t))
             return true;
@@ -16,56 +16,70 @@ bool looksLikeNsysExport(const SqliteDb& db) {
     return false;
 }
 
+namespace {
+
+// "SELECT name, value FROM <table>" for a (name, value) metadata table.
+template <typename T> QString selectNameValue(const QString& table) {
+    return QStringLiteral("SELECT ") % qs(T::col(T::name)) % QStringLiteral(", ") %
+           qs(T::col(T::value)) % QStringLiteral(" FROM ") % table;
+}
+
+} // namespace
+
 void NsysSqliteLoader::Impl::readMetadata() {
+    namespace key = schema::metakey;
+    using E = schema::ExportMeta;
     TraceMetadata& meta = builder.metadata();
     meta.format = QStringLiteral("nsys-sqlite");
     meta.productName = QStringLiteral("Nsight Systems");
-    for (const QString& table :
-         {QStringLiteral("META_DATA_EXPORT"), QStringLiteral("EXPORT_META_DATA")}) {
+    for (const QString& table : {qs(E::table), qs(E::tableV2_9)}) {
         if (!db.hasTable(table))
             continue;
         const QString sql =
-            optionalTableSql(table, {QStringLiteral("name"), QStringLiteral("value")}, {});
+            optionalTableSql(table, {qs(E::col(E::name)), qs(E::col(E::value))}, {});
         if (sql.isEmpty())
             break;
         SqliteStatement st(db, sql);
         while (st.step()) {
             const auto name = st.text(0);
             const QString value = QString::fromUtf8(st.text(1));
-            if (name == "EXPORT_PRODUCT_VERSION")
+            if (name == key::kProductVersion)
                 meta.nsysVersion = value;
-            else if (name == "EXPORT_SCHEMA_VERSION")
+            else if (name == key::kSchemaVersion)
                 meta.schemaVersion = value;
-            else if (name == "EXPORT_PRODUCT_NAME" && !value.isEmpty())
+            else if (name == key::kProductName && !value.isEmpty())
                 meta.productName = value;
         }
         optionalTableOk(st, table);
         break;
     }
-    if (const QString capture = QStringLiteral("META_DATA_CAPTURE"); db.hasTable(capture)) {
+    using C = schema::CaptureMeta;
+    if (const QString capture = qs(C::table); db.hasTable(capture)) {
         const QString sql =
-            optionalTableSql(capture, {QStringLiteral("name"), QStringLiteral("value")}, {});
+            optionalTableSql(capture, {qs(C::col(C::name)), qs(C::col(C::value))}, {});
         SqliteStatement st(db, sql.isEmpty() ? QStringLiteral("SELECT 1 WHERE 0") : sql);
+        const QString argumentPrefix = qs(key::kArgumentPrefix);
         QString command;
         QMap<int, QString> args;
         while (st.step()) {
             const QString name = QString::fromUtf8(st.text(0));
-            if (name == QLatin1String("PROCESS_0:COMMAND"))
+            if (name == qs(key::kCommand))
                 command = QString::fromUtf8(st.text(1));
-            else if (name.startsWith(QLatin1String("PROCESS_0:ARGUMENT_")))
-                args.insert(name.mid(19).toInt(), QString::fromUtf8(st.text(1)));
+            else if (name.startsWith(argumentPrefix))
+                args.insert(name.mid(argumentPrefix.size()).toInt(), QString::fromUtf8(st.text(1)));
         }
         QStringList parts{command};
         parts << args.values();
         if (!sql.isEmpty() && optionalTableOk(st, capture))
             meta.commandLine = parts.join(u' ').trimmed();
     }
-    if (db.hasTable(QStringLiteral("TARGET_INFO_SESSION_START_TIME"))) {
-        SqliteStatement st(db, selectSql(QStringLiteral("TARGET_INFO_SESSION_START_TIME"), {},
-                                         {QStringLiteral("utcEpochNs")}));
-        if (st.step() && st.column("utcEpochNs") >= 0)
-            meta.sessionStartUtcNs = st.optInt64(0);
-        optionalTableOk(st, QStringLiteral("TARGET_INFO_SESSION_START_TIME"));
+    using S = schema::SessionStart;
+    if (db.hasTable(qs(S::table))) {
+        SqliteStatement st(db, selectSql<S>());
+        const int utc = st.column(S::col(S::utcEpochNs));
+        if (st.step() && utc >= 0)
+            meta.sessionStartUtcNs = st.optInt64(utc);
+        optionalTableOk(st, qs(S::table));
     }
     if (meta.schemaVersion) {
         const QVersionNumber v = QVersionNumber::fromString(*meta.schemaVersion);
@@ -79,13 +93,15 @@ void NsysSqliteLoader::Impl::readMetadata() {
 }
 
 void NsysSqliteLoader::Impl::readStrings() {
-    const QString table = QStringLiteral("StringIds");
-    SqliteStatement st(db, selectSql(table, {QStringLiteral("id"), QStringLiteral("value")}, {}));
+    using S = schema::StringIds;
+    const QString table = qs(S::table);
+    SqliteStatement st(db, selectSql<S>());
+    const int cId = st.column(S::col(S::id)), cValue = st.column(S::col(S::value));
     std::vector<std::pair<std::int64_t, StringId>> pairs;
     std::int64_t maxId = -1;
     while (st.step()) {
-        const std::int64_t id = st.int64(0);
-        pairs.emplace_back(id, builder.intern(st.text(1)));
+        const std::int64_t id = st.int64(cId);
+        pairs.emplace_back(id, builder.intern(st.text(cValue)));
         maxId = std::max(maxId, id);
         rowDone();
     }
@@ -108,115 +124,98 @@ void NsysSqliteLoader::Impl::readStrings() {
 }
 
 void NsysSqliteLoader::Impl::readProcessesAndThreads() {
-    if (db.hasTable(QStringLiteral("PROCESSES"))) {
-        SqliteStatement st(db, selectSql(QStringLiteral("PROCESSES"), {},
-                                         {QStringLiteral("globalPid"), QStringLiteral("pid"),
-                                          QStringLiteral("name")}));
-        const int gpid = st.column("globalPid"), pid = st.column("pid"), name = st.column("name");
+    using P = schema::Processes;
+    if (db.hasTable(qs(P::table))) {
+        SqliteStatement st(db, selectSql<P>());
+        const int gpid = st.column(P::col(P::globalPid)), pid = st.column(P::col(P::pid)),
+                  name = st.column(P::col(P::name));
         while (st.step()) {
             const std::uint32_t p =
                 !st.isNull(gpid) ? pidOf(st.int64(gpid)) : std::uint32_t(st.int64(pid));
             builder.setProcessName(p, builder.intern(st.text(name)));
         }
-        optionalTableOk(st, QStringLiteral("PROCESSES"));
+        optionalTableOk(st, qs(P::table));
     }
-    const QString threadNames = QStringLiteral("ThreadNames");
-    if (db.hasTable(threadNames)) {
-        const QString sql = optionalTableSql(
-            threadNames, {QStringLiteral("nameId"), QStringLiteral("globalTid")}, {});
+    using T = schema::ThreadNames;
+    if (db.hasTable(qs(T::table))) {
+        const QString sql = optionalTableSql<T>();
         if (sql.isEmpty())
             return;
         SqliteStatement st(db, sql);
+        const int cName = st.column(T::col(T::nameId)), cTid = st.column(T::col(T::globalTid));
         while (st.step()) {
-            const std::int64_t g = st.int64(1);
-            builder.setThreadName(pidOf(g), tidOf(g), str(st.optInt64(0)));
+            const std::int64_t g = st.int64(cTid);
+            builder.setThreadName(pidOf(g), tidOf(g), str(st.optInt64(cName)));
         }
-        optionalTableOk(st, threadNames);
+        optionalTableOk(st, qs(T::table));
     }
 }
 
 void NsysSqliteLoader::Impl::readGpus() {
-    QString table = QStringLiteral("TARGET_INFO_GPU");
-    QString idColumn = QStringLiteral("id");
+    using G = schema::Gpu;
+    QString table = qs(G::table);
+    std::string_view idColumn = G::col(G::id);
     if (!db.hasTable(table)) {
-        table = QStringLiteral("TARGET_INFO_CUDA_GPU"); // nsys before 2021.3
-        idColumn = QStringLiteral("deviceId");
+        table = qs(G::tableBefore2021_3);
+        idColumn = G::idBefore2021_3;
         if (!db.hasTable(table))
             return;
     }
-    static const char* const kCols[] = {"name",
-                                        "smCount",
-                                        "computeMajor",
-                                        "computeMinor",
-                                        "maxThreadsPerBlock",
-                                        "maxRegistersPerBlock",
-                                        "maxRegistersPerSm",
-                                        "maxShmemPerBlock",
-                                        "maxShmemPerBlockOptin",
-                                        "maxShmemPerSm",
-                                        "threadsPerWarp",
-                                        "maxWarpsPerSm",
-                                        "maxBlocksPerSm",
-                                        "totalMemory",
-                                        "memoryBandwidth",
-                                        "clockRate",
-                                        "busLocation"};
-    QStringList optional;
-    for (const char* c : kCols)
-        optional << QString::fromLatin1(c);
-    const QString sql = optionalTableSql(table, {idColumn}, optional);
+    const QString sql = optionalTableSql(table, {qs(idColumn)}, columnNames<G>(G::readOptional));
     if (sql.isEmpty())
         return;
     SqliteStatement st(db, sql);
-    auto u = [&](const char* c) {
-        return std::uint32_t(std::max<std::int64_t>(0, st.int64(st.column(c))));
+    auto u = [&](G::Col c) {
+        return std::uint32_t(std::max<std::int64_t>(0, st.int64(st.column(G::col(c)))));
     };
-    auto u64 = [&](const char* c) {
-        return std::uint64_t(std::max<std::int64_t>(0, st.int64(st.column(c))));
+    auto u64 = [&](G::Col c) {
+        return std::uint64_t(std::max<std::int64_t>(0, st.int64(st.column(G::col(c)))));
     };
+    const int cId = st.column(idColumn);
     while (st.step()) {
         GpuInfo g;
-        g.id = std::uint32_t(st.int64(0));
-        g.name = builder.intern(st.text(st.column("name")));
-        g.smCount = u("smCount");
-        g.computeMajor = u("computeMajor");
-        g.computeMinor = u("computeMinor");
-        g.maxThreadsPerBlock = u("maxThreadsPerBlock");
-        g.maxRegistersPerBlock = u("maxRegistersPerBlock");
-        g.maxRegistersPerSm = u("maxRegistersPerSm");
-        g.maxShmemPerBlock = u("maxShmemPerBlock");
-        g.maxShmemPerBlockOptin = u("maxShmemPerBlockOptin");
-        g.maxShmemPerSm = u("maxShmemPerSm");
-        g.threadsPerWarp = u("threadsPerWarp");
-        g.maxWarpsPerSm = u("maxWarpsPerSm");
-        g.maxBlocksPerSm = u("maxBlocksPerSm");
-        g.totalMemory = u64("totalMemory");
-        g.memoryBandwidth = u64("memoryBandwidth");
-        g.clockRate = u64("clockRate");
-        g.busLocation = builder.intern(st.text(st.column("busLocation")));
+        g.id = std::uint32_t(st.int64(cId));
+        g.name = builder.intern(st.text(st.column(G::col(G::name))));
+        g.smCount = u(G::smCount);
+        g.computeMajor = u(G::computeMajor);
+        g.computeMinor = u(G::computeMinor);
+        g.maxThreadsPerBlock = u(G::maxThreadsPerBlock);
+        g.maxRegistersPerBlock = u(G::maxRegistersPerBlock);
+        g.maxRegistersPerSm = u(G::maxRegistersPerSm);
+        g.maxShmemPerBlock = u(G::maxShmemPerBlock);
+        g.maxShmemPerBlockOptin = u(G::maxShmemPerBlockOptin);
+        g.maxShmemPerSm = u(G::maxShmemPerSm);
+        g.threadsPerWarp = u(G::threadsPerWarp);
+        g.maxWarpsPerSm = u(G::maxWarpsPerSm);
+        g.maxBlocksPerSm = u(G::maxBlocksPerSm);
+        g.totalMemory = u64(G::totalMemory);
+        g.memoryBandwidth = u64(G::memoryBandwidth);
+        g.clockRate = u64(G::clockRate);
+        g.busLocation = builder.intern(st.text(st.column(G::col(G::busLocation))));
         builder.addGpu(g);
     }
     optionalTableOk(st, table);
 }
 
 void NsysSqliteLoader::Impl::readStreams() {
-    const QString table = QStringLiteral("TARGET_INFO_CUDA_STREAM");
+    using S = schema::Stream;
+    const QString table = qs(S::table);
     if (!db.hasTable(table))
         return;
-    const QString sql = optionalTableSql(
-        table,
-        {QStringLiteral("streamId"), QStringLiteral("processId"), QStringLiteral("contextId")},
-        {QStringLiteral("priority"), QStringLiteral("flag")});
+    const QString sql = optionalTableSql<S>();
     if (sql.isEmpty())
         return;
     SqliteStatement st(db, sql);
-    const int prio = st.column("priority"), flag = st.column("flag");
+    const int cStream = st.column(S::col(S::streamId)), cPid = st.column(S::col(S::processId)),
+              cContext = st.column(S::col(S::contextId));
+    const int prio = st.column(S::col(S::priority)), flag = st.column(S::col(S::flag));
     while (st.step()) {
         std::optional<std::int32_t> priority;
         if (auto p = st.optInt64(prio))
             priority = std::int32_t(std::uint32_t(*p)); // stored as unsigned: 4294967291 is -5
-        builder.setStreamInfo(std::uint32_t(st.int64(1)), std::uint32_t(st.int64(2)),
-                              std::uint32_t(st.int64(0)), priority, std::uint8_t(st.int64(flag)));
+        builder.setStreamInfo(std::uint32_t(st.int64(cPid)), std::uint32_t(st.int64(cContext)),
+                              std::uint32_t(st.int64(cStream)), priority,
+                              std::uint8_t(st.int64(flag)));
     }
     optionalTableOk(st, table);
 }
@@ -225,16 +224,16 @@ namespace {
 
 // Every table the loader reads: the authorizer refuses reads of anything else.
 QStringList readableTables() {
-    return {QStringLiteral("StringIds"),
-            QStringLiteral("META_DATA_EXPORT"),
-            QStringLiteral("EXPORT_META_DATA"),
-            QStringLiteral("META_DATA_CAPTURE"),
-            QStringLiteral("TARGET_INFO_SESSION_START_TIME"),
-            QStringLiteral("PROCESSES"),
-            QStringLiteral("ThreadNames"),
-            QStringLiteral("TARGET_INFO_GPU"),
-            QStringLiteral("TARGET_INFO_CUDA_GPU"),
-            QStringLiteral("TARGET_INFO_CUDA_STREAM"),
+    return {qs(schema::StringIds::table),
+            qs(schema::ExportMeta::table),
+            qs(schema::ExportMeta::tableV2_9),
+            qs(schema::CaptureMeta::table),
+            qs(schema::SessionStart::table),
+            qs(schema::Processes::table),
+            qs(schema::ThreadNames::table),
+            qs(schema::Gpu::table),
+            qs(schema::Gpu::tableBefore2021_3),
+            qs(schema::Stream::table),
             kKernelTable,
             kMemcpyTable,
             kMemsetTable,
@@ -297,7 +296,7 @@ LoadResult NsysSqliteLoader::load() {
                             QStringLiteral("A -journal or -wal file lies beside the export (%1): "
                                            "a program may be writing it, so what is shown may "
                                            "change or be incomplete."));
-        const QString eventTables[] = {QStringLiteral("StringIds"),
+        const QString eventTables[] = {qs(schema::StringIds::table),
                                        kKernelTable,
                                        kMemcpyTable,
                                        kMemsetTable,
@@ -329,9 +328,11 @@ LoadResult NsysSqliteLoader::load() {
         d->checkCancel();
 
         TraceBuilder& b = d->builder;
-        const bool anyEventTable = std::any_of(std::begin(eventTables) + 1, std::end(eventTables),
-                                               [&](const QString& t) { return d->db.hasTable(t); });
-        if (!anyEventTable)
+        // Missing tables and empty ones (a build step that exported nothing) alike.
+        const TraceCounts& n = b.counts();
+        if (n.kernels + n.memcpys + n.memsets + n.cudaApiCalls + n.syncs + n.nvtxRanges +
+                n.nvtxMarks + n.osrtCalls ==
+            0)
             b.warn(QStringLiteral("no-events"), 1,
                    QStringLiteral("The export recorded no CUDA, NVTX or OS runtime events (%1 "
                                   "file); the profiled program may not have used the GPU."));

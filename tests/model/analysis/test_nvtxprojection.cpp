@@ -113,7 +113,7 @@ TEST(NvtxProjection, ProjectedLanesPerGpuNestByRange) {
 TEST(NvtxProjection, SummaryModelGpuColumns) {
     ProjectionTrace p;
     NvtxSummaryModel model;
-    QAbstractItemModelTester tester(&model);
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::Fatal);
     model.setTrace(std::shared_ptr<const Trace>(std::move(p.trace)));
     ASSERT_EQ(model.rowCount(), 2);
     EXPECT_EQ(model.columnCount(), int(NvtxSummaryModel::ColumnCount));

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "widgets/timeline/rulerticks.h"
+#include "widgets/timeline/geometry/rulerticks.h"
 
 #include <QStringBuilder>
 #include <cmath>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "widgets/timeline/timelinecolors.h"
+#include "widgets/timeline/paint/timelinecolors.h"
 
 #include "model/cudaapi.h"
 
@@ -132,6 +132,9 @@ TimelinePalette TimelinePalette::light() {
     p.partner = QColor(0xd0, 0x20, 0xb0);
     p.cursor = QColor(0x30, 0x30, 0x30, 160);
     p.measure = QColor(0x30, 0x80, 0xff, 50);
+    p.pinnedLabel = QColor(0xb6, 0x64, 0x00);
+    p.rulerMeasure = QColor(0x28, 0x6b, 0xd4, 50);
+    p.minorTick = QColor(0xa4, 0xa6, 0xab);
     return p;
 }
 
@@ -142,7 +145,7 @@ TimelinePalette TimelinePalette::darkPalette() {
     p.rowAlternate = QColor(0x25, 0x28, 0x2d);
     p.groupHeader = QColor(0x31, 0x35, 0x3c);
     p.text = QColor(0xdd, 0xe1, 0xe6);
-    p.textOnBar = QColor(0xf5, 0xf5, 0xf5);
+    p.textOnBar = QColor(0x10, 0x10, 0x10); // event colours stay light in the dark theme
     p.grid = QColor(0x3a, 0x3e, 0x45);
     p.folded = QColor(0x6b, 0x73, 0x80);
     p.utilBusy = QColor(0x3c, 0xb3, 0x71);
@@ -152,6 +155,9 @@ TimelinePalette TimelinePalette::darkPalette() {
     p.partner = QColor(0xff, 0x60, 0xe0);
     p.cursor = QColor(0xe0, 0xe0, 0xe0, 160);
     p.measure = QColor(0x50, 0x9a, 0xff, 60);
+    p.pinnedLabel = QColor(0xb6, 0x76, 0x17);
+    p.rulerMeasure = QColor(0x43, 0x80, 0xd4, 60);
+    p.minorTick = QColor(0x2d, 0x30, 0x35);
     return p;
 }
 

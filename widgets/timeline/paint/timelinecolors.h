@@ -44,6 +44,9 @@ struct TimelinePalette {
     bool dark = false;
     QColor background, rowAlternate, groupHeader, text, textOnBar, grid, folded, utilBusy, utilIdle,
         idleMark, selection, partner, cursor, measure;
+    QColor pinnedLabel;  // the header name of a pinned lane
+    QColor rulerMeasure; // the measured range on the ruler (over the canvas it is `measure`)
+    QColor minorTick;    // the ruler's minor ticks
 
     static TimelinePalette light();
     static TimelinePalette darkPalette();

@@ -1,18 +1,11 @@
 // SPDX-License-Identifier: MIT
-#include "widgets/timeline/rulerticks.h"
+#include "widgets/timeline/geometry/rulerticks.h"
 
 #include <gtest/gtest.h>
 
 using namespace strobe;
 
-TEST(TimeFormat, DurationsPickTheirUnit) {
-    EXPECT_EQ(formatDuration(523), QStringLiteral("523 ns"));
-    EXPECT_EQ(formatDuration(12'400), QStringLiteral("12.40 \u00b5s"));
-    EXPECT_EQ(formatDuration(1'234'000), QStringLiteral("1.234 ms"));
-    EXPECT_EQ(formatDuration(2'500'000'000), QStringLiteral("2.500 s"));
-}
-
-TEST(TimeFormat, TickLabelsResolveTheStep) {
+TEST(RulerTicks, TickLabelsResolveTheStep) {
     EXPECT_EQ(formatTickLabel(0, 1000), QStringLiteral("0"));
     EXPECT_EQ(formatTickLabel(500, 100), QStringLiteral("500 ns"));
     EXPECT_EQ(formatTickLabel(1'234'568'000, 2000), QStringLiteral("1.234568 s"));

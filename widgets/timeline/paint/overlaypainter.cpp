@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: MIT
-// The live layer of the lane canvas, drawn over the cached lane geometry on every paint.
+#include "widgets/timeline/paint/overlaypainter.h"
+
+#include "model/cudaapi.h"
 #include "model/trace.h"
-#include "widgets/timeline/timelineview.h"
-#include "widgets/viewstate.h"
+#include "widgets/timeline/geometry/timelinegeometry.h"
+#include "widgets/timeline/paint/paintcontext.h"
 
 #include <QFontMetricsF>
 #include <QPainter>
@@ -13,6 +15,13 @@
 namespace strobe {
 
 namespace {
+// The partner's name as the lanes show it (API calls without their version suffix).
+QString partnerName(const Trace& t, EventRef ref) {
+    const Lane& l = t.lane(ref.lane);
+    const QString name = t.string(l.nameId(ref.index));
+    return l.kind() == LaneKind::CudaApi ? cudaapi::displayName(name) : name;
+}
+
 void outline(QPainter& p, const QRectF& r, const QColor& c, qreal width) {
     p.setPen(QPen(c, width));
     p.setBrush(Qt::NoBrush);
@@ -55,21 +64,23 @@ void offscreenIndicator(QPainter& p, const PaintContext& ctx, QRectF target, con
 }
 } // namespace
 
-void TimelineView::paintOverlay(QPainter& p, const PaintContext& ctx) const {
+void paintOverlay(QPainter& p, const PaintContext& ctx, const TimelineGeometry& geometry,
+                  const OverlayState& state) {
     const Trace* t = ctx.trace;
+    auto eventRect = [&](EventRef ref) { return geometry.eventRect(ctx, ref); };
     p.save();
     p.setRenderHint(QPainter::Antialiasing, true);
     const QRectF canvasRect(0, 0, ctx.width, ctx.height);
 
-    if (const auto range = m_state->selectedRange()) {
+    if (const auto range = state.measured) {
         const double x0 = ctx.map.toPx(range->start), x1 = ctx.map.toPx(range->end);
         p.fillRect(QRectF(x0, 0, std::max(1.0, x1 - x0), ctx.height), ctx.palette.measure);
     }
 
-    if (const auto hr = eventRect(m_hover); hr && m_hover != m_state->selection())
+    if (const auto hr = eventRect(state.hover); hr && state.hover != state.selection)
         outline(p, *hr, ctx.palette.text, 1.0);
 
-    const EventRef sel = m_state->selection();
+    const EventRef sel = state.selection;
     const auto selRect = eventRect(sel);
     if (selRect)
         outline(p, *selRect, ctx.palette.selection, 2.0);
@@ -92,15 +103,15 @@ void TimelineView::paintOverlay(QPainter& p, const PaintContext& ctx) const {
             }
             if (!canvasRect.intersects(*partRect))
                 offscreenIndicator(p, ctx, *partRect, ctx.palette.partner,
-                                   t->string(t->lane(partner.lane).nameId(partner.index)));
+                                   partnerName(*t, partner));
         } else if (selRect && !partRect) {
             // The partner's row is collapsed or hidden: point up or down at its group.
             offscreenIndicator(p, ctx, selRect->translated(0, -ctx.height), ctx.palette.partner,
-                               t->string(t->lane(partner.lane).nameId(partner.index)));
+                               partnerName(*t, partner));
         }
     }
 
-    if (const auto cursor = m_state->cursorTime()) {
+    if (const auto cursor = state.cursor) {
         const double x = ctx.snap(ctx.map.toPx(*cursor));
         p.setRenderHint(QPainter::Antialiasing, false);
         p.fillRect(QRectF(x, 0, 1.0 / ctx.dpr, ctx.height), ctx.palette.cursor);

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "model/tracebuilder.h"
 #include "tests/widgets/timeline/synthtraces.h"
-#include "widgets/timeline/lanelayout.h"
+#include "widgets/timeline/geometry/lanelayout.h"
 
 #include <gtest/gtest.h>
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "widgets/timeline/lanelayout.h"
+#include "widgets/timeline/geometry/lanelayout.h"
 
 #include "model/trace.h"
 

@@ -1,0 +1,85 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "model/lod/foldruns.h"
+#include "model/lod/rowsummary.h"
+#include "widgets/timeline/paint/paintcontext.h"
+
+#include <QColor>
+#include <QHash>
+#include <QImage>
+#include <QString>
+#include <unordered_map>
+#include <vector>
+
+class QPainter;
+
+namespace strobe {
+
+struct LayoutRow;
+class RowView;
+class TimelineGeometry;
+
+// Draws the lane rows and GPU utilisation strips of one frame as a TimelineGeometry places them:
+// rows from their draw items, or from their RowSummary where the geometry says so, idle marks
+// where it puts them. It keeps no geometry; what it caches is painting only (colours and label
+// widths per trace, an image line reused between rows), so any QPainter (a widget, a QImage, an
+// SVG generator) gets the same picture from the same geometry and context.
+class LanePainter {
+public:
+    // A folded row with more items than this is coloured into one image line and blitted.
+    static constexpr std::size_t kLineItems = 96;
+
+    // Every visible row of ctx.layout, then nothing else (overlays: paintOverlay). `geometry`
+    // holds the trace that ctx.trace names.
+    void paint(QPainter& p, const PaintContext& ctx, const TimelineGeometry& geometry);
+
+private:
+    // Drops the per-trace caches when `geometry` holds another trace than the last paint.
+    void useTraceOf(const TimelineGeometry& geometry);
+    void paintLaneRow(QPainter& p, const PaintContext& ctx, const TimelineGeometry& geometry,
+                      const LayoutRow& row, int y);
+    // Draws the row from its summary; false (nothing drawn) when the row does not qualify.
+    bool paintSummaryRow(QPainter& p, const PaintContext& ctx, const TimelineGeometry& geometry,
+                         const LayoutRow& row, int y, QColor background);
+    void paintUtilization(QPainter& p, const PaintContext& ctx, const TimelineGeometry& geometry,
+                          const LayoutRow& row, int y);
+    void paintProjectedRow(QPainter& p, const PaintContext& ctx, const TimelineGeometry& geometry,
+                           const LayoutRow& row, int y);
+    // One opaque line of `columns` device pixels, `logicalHeight` high, drawn by blitLine: the
+    // caller fills the returned first scan line.
+    QRgb* lineImage(int columns, int logicalHeight, qreal dpr);
+    void blitLine(QPainter& p, int y);
+
+    QColor eventColor(const TimelinePalette& palette, std::uint32_t lane, std::uint32_t index);
+    // The name shown for an event (API names lose their _vNNNN suffix), cached per string.
+    const QString& eventName(std::uint32_t lane, std::uint32_t index);
+    // A draw item's colour: its middle event's, washed towards grey when folded.
+    QColor itemColor(const TimelinePalette& palette, std::uint32_t lane, const RowView& rv,
+                     const DrawItem& it);
+    // The colour of a lane's colour class (TimelineLod::colorClasses) washed towards the folded
+    // grey, cached per class and paint.
+    struct ClassColor {
+        std::uint64_t paint = 0; // m_paintCount when computed
+        QRgb rgb = 0;
+    };
+    QRgb classColor(const TimelinePalette& palette, const TimelineLod& lod, std::uint32_t lane,
+                    std::uint32_t cls, std::vector<ClassColor>& cache);
+    ColorCategory categoryOf(std::uint32_t lane, std::uint32_t index) const;
+    // What eventColor caches on: kind and name (copy kind for memcpys), or an NVTX range's colour.
+    quint64 colorKey(bool dark, std::uint32_t lane, std::uint32_t index) const;
+
+    // The trace of the last paint, and its TimelineGeometry::traceGeneration: what the caches
+    // below belong to.
+    const Trace* m_trace = nullptr;
+    std::uint64_t m_traceGeneration = 0;
+    std::uint64_t m_paintCount = 0;
+    std::vector<SummaryColumn> m_columns; // scratch, one per device pixel column
+    QImage m_line;                        // see lineImage
+    std::unordered_map<std::uint32_t, std::vector<ClassColor>> m_classColors; // per lane
+    QHash<StringId, QString> m_names;
+    QHash<StringId, int> m_textWidth;
+    QHash<quint64, QColor> m_colors;
+};
+
+} // namespace strobe

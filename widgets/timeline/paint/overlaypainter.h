@@ -1,0 +1,29 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "model/types.h"
+
+#include <optional>
+
+class QPainter;
+
+namespace strobe {
+
+struct PaintContext;
+class TimelineGeometry;
+
+// The live state drawn over the lanes on every paint (hover, selection, cursor, measured range).
+struct OverlayState {
+    EventRef hover;
+    EventRef selection;
+    std::optional<TimeRange> measured;
+    std::optional<TimeNs> cursor;
+};
+
+// The live layer over the lanes: the measured range, the hovered event's outline, the selection,
+// its partner (launch <-> GPU work) with an arrow or an off-screen indicator, and the cursor.
+// Rectangles come from `geometry`, so the outlines sit on what was drawn.
+void paintOverlay(QPainter& p, const PaintContext& ctx, const TimelineGeometry& geometry,
+                  const OverlayState& state);
+
+} // namespace strobe
