@@ -19,8 +19,17 @@ const TimeUnit& timeUnitFor(TimeNs magnitude) {
     return kUnits[3];
 }
 
+namespace {
+// |t| without overflow at INT64_MIN, saturated to the largest TimeNs.
+TimeNs magnitude(TimeNs t) {
+    return t >= 0                                    ? t
+           : t == std::numeric_limits<TimeNs>::min() ? std::numeric_limits<TimeNs>::max()
+                                                     : -t;
+}
+} // namespace
+
 QString formatDuration(TimeNs d) {
-    const TimeNs mag = d < 0 ? -d : d;
+    const TimeNs mag = magnitude(d);
     const TimeUnit& u = timeUnitFor(mag);
     if (u.ns == 1)
         return QString::number(d) % QStringLiteral(" ns");
@@ -31,7 +40,7 @@ QString formatDuration(TimeNs d) {
 }
 
 QString formatDurationFixed(TimeNs ns, int decimals) {
-    const TimeNs mag = ns < 0 ? -ns : ns;
+    const TimeNs mag = magnitude(ns);
     const QString sign = ns < 0 ? QStringLiteral("-") : QString();
     if (mag >= 1'000'000'000)
         return sign % QString::number(double(mag) / 1e9, 'f', decimals) % QStringLiteral(" s");
@@ -43,7 +52,7 @@ QString formatDurationFixed(TimeNs ns, int decimals) {
 }
 
 QString formatTimestamp(TimeNs t, TimeNs origin) {
-    return formatDuration(t - origin);
+    return formatDuration(saturatingSub(t, origin));
 }
 
 QString formatBytes(std::uint64_t bytes) {

@@ -5,6 +5,7 @@
 #include "model/analysis/kernelsummarymodel.h"
 #include "model/analysis/kerneltablemodel.h"
 #include "model/trace.h"
+#include "tests/fixtures/hostilefixtures.h"
 #include "tests/support/kinetoscan.h"
 #include "tests/support/qtprinters.h"
 #include "tests/support/sqlitequery.h"
@@ -16,6 +17,7 @@
 #include <gtest/gtest.h>
 
 #include <QApplication>
+#include <QDir>
 #include <QFile>
 #include <QFileInfo>
 #include <QMessageBox>
@@ -205,4 +207,31 @@ TEST_F(MainWindowTest, APyTorchProfilerTraceOpensLikeAnExport) {
     // The Open dialog offers the Kineto names.
     for (const char* glob : {"*.json", "*.json.gz", "*.pt.trace.json", "*.pt.trace.json.gz"})
         EXPECT_TRUE(MainWindow::openFileFilter().contains(QLatin1String(glob))) << glob;
+}
+
+// Issue 16: hostile files. A view over an endless query shows its error; a trace with events at
+// the ends of the int64 range opens and paints (the ruler once looped until memory ran out).
+// Neither writes anything beside the file.
+TEST_F(MainWindowTest, HostileFilesShowTheErrorOrOpenAndNothingIsWrittenBeside) {
+    QTemporaryDir files;
+    const QString view = files.filePath(QStringLiteral("view.sqlite"));
+    const QString extreme = files.filePath(QStringLiteral("extreme.sqlite"));
+    ASSERT_TRUE(fixtures::writeHostileCase("view-recursive-stringids", view.toStdString()));
+    ASSERT_TRUE(fixtures::writeHostileCase("extreme-times", extreme.toStdString()));
+    const QStringList before = QDir(files.path()).entryList(QDir::Files | QDir::Hidden);
+    const auto [ok, error] = open(view);
+    EXPECT_FALSE(ok);
+    QMessageBox* box = errorBox();
+    ASSERT_NE(box, nullptr);
+    EXPECT_EQ(box->text(), error);
+    EXPECT_TRUE(error.contains(QStringLiteral("'view.sqlite'"))) << error.toStdString();
+    box->close();
+    QCoreApplication::processEvents();
+    const auto [ok2, error2] = open(extreme);
+    ASSERT_TRUE(ok2) << error2.toStdString();
+    EXPECT_EQ(window->trace()->timeRange(), (TimeRange{kMinTime, kMaxTime}));
+    const QImage shot = window->grab().toImage(); // paints timeline and ruler at full zoom-out
+    EXPECT_FALSE(shot.isNull());
+    window->close();
+    EXPECT_EQ(QDir(files.path()).entryList(QDir::Files | QDir::Hidden), before);
 }
