@@ -3,7 +3,9 @@
 
 #include "model/analysis/gaps.h"
 
+#include <QCoreApplication>
 #include <array>
+#include <cstring>
 
 namespace strobe::cli {
 
@@ -13,6 +15,7 @@ struct Command {
     const char* name;
     const char* synopsis;
     int (*run)(const QStringList&, Io);
+    bool draws = false; // needs a QGuiApplication (makeApplication)
 };
 
 const std::array kCommands{
@@ -40,6 +43,12 @@ const std::array kCommands{
             "gaps FILE [--min-ns N] [--format csv|json]\n      GPU idle gaps of at least N ns "
             "(default %1) with their cause",
             &runGaps},
+    Command{"render",
+            "render FILE -o OUT.png|OUT.svg [--width W] [--height H] [--from T] [--to T]\n"
+            "       [--range NAME[#K]] [--lanes all|gpu|cpu|REGEX] [--theme light|dark]\n"
+            "       [--compare OTHER] [--fit]\n"
+            "      the timeline as a picture, drawn without a display (needs a GUI build)",
+            &runRender, true},
 };
 
 void printUsage(QTextStream& s) {
@@ -56,6 +65,14 @@ void printUsage(QTextStream& s) {
 }
 
 } // namespace
+
+std::unique_ptr<QCoreApplication> makeApplication(int& argc, char** argv) {
+    for (const Command& c : kCommands) {
+        if (c.draws && argc > 1 && std::strcmp(argv[1], c.name) == 0)
+            return makeDrawingApplication(argc, argv);
+    }
+    return std::make_unique<QCoreApplication>(argc, argv);
+}
 
 int runCommandLine(const QStringList& argv, Io io) {
     if (argv.isEmpty()) {

@@ -3,12 +3,13 @@
 
 #include <QCoreApplication>
 #include <cstdio>
+#include <memory>
 
 int main(int argc, char** argv) {
-    QCoreApplication app(argc, argv);
+    const std::unique_ptr<QCoreApplication> app = strobe::cli::makeApplication(argc, argv);
     QTextStream out(stdout);
     QTextStream err(stderr);
-    const int rc = strobe::cli::runCommandLine(app.arguments().mid(1), {out, err});
+    const int rc = strobe::cli::runCommandLine(QCoreApplication::arguments().mid(1), {out, err});
     out.flush();
     err.flush();
     return rc;
