@@ -6,6 +6,7 @@
 #include "model/types.h"
 
 #include <QMainWindow>
+#include <QSize>
 #include <memory>
 #include <optional>
 
@@ -51,6 +52,10 @@ public slots:
     // Opens the embedded sample trace (a training loop), writing it to the cache if needed.
     void openSample();
     void cancelLoading();
+    // Saves the timeline as it is shown (visible lanes, zoom) as a PNG or SVG (by the suffix),
+    // `size` big or, without one, at the timeline's size (File > Export Image). Returns the
+    // error sentence, or an empty string once saved.
+    QString exportImage(const QString& path, std::optional<QSize> size = std::nullopt);
 
 signals:
     // After each load attempt: ok, or the error sentence (empty when cancelled).
@@ -74,6 +79,7 @@ private:
     void updateStatus();
     void showTraceInfo();
     void chooseIdleThreshold();
+    void chooseExportImage();
     QDockWidget* addDock(QWidget* panel, const QString& title, const QString& objectName,
                          Qt::DockWidgetArea area);
 
