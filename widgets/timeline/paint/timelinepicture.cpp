@@ -24,15 +24,6 @@ namespace {
 
 constexpr int kTextPad = 6;
 
-// Rows shorter than the view's get a font that shrinks with them.
-QFont fontForRows(const QFont& base, const LaneLayout& layout) {
-    if (layout.rowHeight() >= LaneLayout::kRowHeight)
-        return base;
-    QFont f = base;
-    f.setPointSizeF(base.pointSizeF() * layout.rowHeight() / LaneLayout::kRowHeight);
-    return f;
-}
-
 // A band across the picture with one line of text: a trace's title or the footer.
 void paintTextBand(QPainter& p, const QRect& band, const QString& text, const QFont& font,
                    const TimelinePalette& pal, bool bold) {
@@ -49,7 +40,7 @@ void paintTextBand(QPainter& p, const QRect& band, const QString& text, const QF
 // One trace's header column and lanes, `height` high, at `top`.
 void paintBand(QPainter& p, const PictureOptions& o, const PictureTrace& t, int top, int height) {
     const int canvasWidth = std::max(1, o.size.width() - kLaneHeaderWidth);
-    const QFont font = fontForRows(o.font, *t.layout);
+    const QFont font = pictureFontForRows(o.font, *t.layout);
     const TimeRange view{o.window.start + t.offset, o.window.end + t.offset};
     PaintContext ctx =
         makePaintContext(t.layout->trace(), t.layout, view, QSize(canvasWidth, height), t.scrollY,
@@ -73,6 +64,14 @@ void paintBand(QPainter& p, const PictureOptions& o, const PictureTrace& t, int 
 }
 
 } // namespace
+
+QFont pictureFontForRows(const QFont& base, const LaneLayout& layout) {
+    if (layout.rowHeight() >= LaneLayout::kRowHeight)
+        return base;
+    QFont f = base;
+    f.setPointSizeF(base.pointSizeF() * layout.rowHeight() / LaneLayout::kRowHeight);
+    return f;
+}
 
 int pictureRowsHeight(const PictureTrace& trace) {
     return trace.layout->pinnedHeight() +

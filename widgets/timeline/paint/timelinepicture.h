@@ -46,6 +46,9 @@ struct PictureOptions {
 inline constexpr int kPictureTitleHeight = 20;
 inline constexpr int kPictureFooterHeight = 20;
 
+// `base` for rows of `layout`: as it is at the view's row height, proportionally smaller for
+// shorter rows (--fit), so labels stay inside their rows.
+QFont pictureFontForRows(const QFont& base, const LaneLayout& layout);
 // The height the rows of `trace` need below its title, from its scroll position down.
 int pictureRowsHeight(const PictureTrace& trace);
 // The height the traces need below the ruler: titles and rows, no footer.
