@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: MIT
 #include "capture/captureoptions.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <dirent.h>
 #include <dlfcn.h>
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -61,8 +63,9 @@ std::string usageText() {
            "  --version             show the version\n"
            "\n"
            "The exit status is the program's own (128+N when it died of signal N); 1 when\n"
-           "strobe-capture could not start it, or when it succeeded without recording\n"
-           "anything; 2 for a usage error.\n";
+           "strobe-capture could not start it, when it succeeded without recording\n"
+           "anything, or when CUDA tracing was requested and CUPTI could not be enabled;\n"
+           "2 for a usage error.\n";
 }
 
 bool parseTraceList(const std::string& list, bool* cuda, bool* nvtx, std::string* error) {
@@ -282,11 +285,40 @@ std::vector<std::pair<std::string, std::string>> captureEnvironment(const Captur
     return env;
 }
 
-int launcherExitCode(int waitStatus, bool traceWritten) {
+void applyInjectionMessage(const std::string& message, InjectionReport* report) {
+    const auto tab = message.find('\t');
+    const std::string kind = message.substr(0, tab);
+    const std::string text = tab == std::string::npos ? std::string() : message.substr(tab + 1);
+    if (kind == "cuda-disabled")
+        report->cudaProblem = text.empty() ? "CUPTI could not be enabled" : text;
+    else if (kind == "incomplete")
+        report->incomplete = true;
+}
+
+std::vector<std::string> temporaryFilesOf(const std::string& output) {
+    std::vector<std::string> found;
+    const std::string dir = directoryOf(output);
+    const auto slash = output.rfind('/');
+    const std::string prefix =
+        (slash == std::string::npos ? output : output.substr(slash + 1)) + ".tmp-";
+    DIR* d = ::opendir(dir.c_str());
+    if (!d)
+        return found;
+    while (const dirent* entry = ::readdir(d)) {
+        const std::string name = entry->d_name;
+        if (name.size() > prefix.size() && name.compare(0, prefix.size(), prefix) == 0)
+            found.push_back(dir + "/" + name);
+    }
+    ::closedir(d);
+    std::sort(found.begin(), found.end());
+    return found;
+}
+
+int launcherExitCode(int waitStatus, bool traceWritten, bool cudaNotRecorded) {
     if (WIFSIGNALED(waitStatus))
         return 128 + WTERMSIG(waitStatus);
     const int code = WIFEXITED(waitStatus) ? WEXITSTATUS(waitStatus) : 1;
-    if (code == 0 && !traceWritten)
+    if (code == 0 && (!traceWritten || cudaNotRecorded))
         return 1;
     return code;
 }

@@ -18,6 +18,7 @@ inline constexpr const char* kEnvDuration = "STROBE_CAPTURE_DURATION"; // second
 inline constexpr const char* kEnvPid = "STROBE_CAPTURE_PID";           // the process to record
 inline constexpr const char* kEnvStartNs = "STROBE_CAPTURE_START_NS";  // CLOCK_MONOTONIC at launch
 inline constexpr const char* kEnvStartUtcNs = "STROBE_CAPTURE_START_UTC_NS"; // CLOCK_REALTIME
+inline constexpr const char* kEnvStatusFd = "STROBE_CAPTURE_STATUS_FD"; // socket to the launcher
 inline constexpr const char* kEnvSkipDriverCheck = "STROBE_CAPTURE_SKIP_DRIVER_CHECK";
 inline constexpr const char* kEnvInjectLibrary = "STROBE_CAPTURE_INJECT_LIBRARY"; // override
 inline constexpr const char* kInjectLibraryName = "libstrobe-inject.so";
@@ -66,8 +67,20 @@ std::vector<std::pair<std::string, std::string>> captureEnvironment(const Captur
                                                                     long long startMonotonicNs,
                                                                     long long startUtcNs);
 
+// What libstrobe-inject told the launcher through kEnvStatusFd, one datagram per message.
+struct InjectionReport {
+    std::string cudaProblem; // "cuda-disabled\t<sentence>": CUDA tracing failed entirely
+    bool incomplete = false; // "incomplete\t<why>": trace written after a crash
+};
+// Applies one message; unknown ones are ignored (a newer library may send more).
+void applyInjectionMessage(const std::string& message, InjectionReport* report);
+
+// The unfinished temporary files of `output` ("<output>.tmp-XXXXXX") that exist now.
+std::vector<std::string> temporaryFilesOf(const std::string& output);
+
 // Exit status of the launcher for a finished child: the child's own code, 128+signal for a
-// signal, and 1 when the child succeeded but no trace was written.
-int launcherExitCode(int waitStatus, bool traceWritten);
+// signal, and 1 when the child succeeded but no trace was written or CUDA tracing was
+// requested and nothing of it could be enabled.
+int launcherExitCode(int waitStatus, bool traceWritten, bool cudaNotRecorded = false);
 
 } // namespace strobe::capture

@@ -10,7 +10,10 @@
 #include <cstdlib>
 #include <cstring>
 #include <ctime>
+#include <fcntl.h>
+#include <set>
 #include <string>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -67,6 +70,39 @@ bool changed(const FileStamp& before, const FileStamp& after) {
            before.mtime.tv_sec != after.mtime.tv_sec || before.mtime.tv_nsec != after.mtime.tv_nsec;
 }
 
+// Messages from libstrobe-inject that arrived before the child ended; non-blocking, since a
+// worker the child forked before the capture started may still hold the other end.
+InjectionReport readReport(int fd) {
+    InjectionReport report;
+    char buf[4096];
+    for (;;) {
+        const ssize_t n = ::recv(fd, buf, sizeof buf, MSG_DONTWAIT);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            break;
+        applyInjectionMessage(std::string(buf, std::size_t(n)), &report);
+    }
+    return report;
+}
+
+std::string signalName(int sig) {
+    switch (sig) {
+    case SIGABRT:
+        return "SIGABRT";
+    case SIGSEGV:
+        return "SIGSEGV";
+    case SIGBUS:
+        return "SIGBUS";
+    case SIGFPE:
+        return "SIGFPE";
+    case SIGILL:
+        return "SIGILL";
+    default:
+        return "signal " + std::to_string(sig);
+    }
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
@@ -121,6 +157,12 @@ int main(int argc, char** argv) {
     ::sigaction(SIGINT, &forward, &oldInt);
     ::sigaction(SIGTERM, &forward, &oldTerm);
 
+    // The library reports what the trace cannot show (CUDA tracing refused, a crash) here.
+    int channel[2] = {-1, -1};
+    if (::socketpair(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0, channel) != 0)
+        channel[0] = channel[1] = -1;
+    const std::vector<std::string> oldTemporaries = temporaryFilesOf(outputPath);
+
     std::vector<char*> childArgv;
     for (auto& arg : options.command)
         childArgv.push_back(arg.data());
@@ -137,15 +179,19 @@ int main(int argc, char** argv) {
         ::sigaction(SIGTERM, &oldTerm, nullptr);
         // exec keeps the pid: the injection library records only this process, not its children.
         ::setenv(kEnvPid, std::to_string(::getpid()).c_str(), 1);
+        if (channel[1] >= 0 && ::fcntl(channel[1], F_SETFD, 0) == 0)
+            ::setenv(kEnvStatusFd, std::to_string(channel[1]).c_str(), 1);
         ::execv(program->c_str(), childArgv.data());
         std::fprintf(stderr, "strobe-capture: cannot run '%s': %s\n", options.command[0].c_str(),
                      std::strerror(errno));
         ::_exit(127);
     }
     g_child = child;
+    if (channel[1] >= 0)
+        ::close(channel[1]);
 
-    int status = 0;
-    while (::waitpid(child, &status, 0) < 0) {
+    int wait = 0;
+    while (::waitpid(child, &wait, 0) < 0) {
         if (errno != EINTR) {
             std::fprintf(stderr, "strobe-capture: lost track of '%s': %s\n",
                          options.command[0].c_str(), std::strerror(errno));
@@ -154,17 +200,39 @@ int main(int argc, char** argv) {
     }
     g_child = 0;
 
+    const InjectionReport report = channel[0] >= 0 ? readReport(channel[0]) : InjectionReport{};
     const bool written = changed(before, stampOf(outputPath));
-    if (written) {
+    const bool cudaFailed = !report.cudaProblem.empty();
+    const char* name = options.command[0].c_str();
+    if (written && report.incomplete && WIFSIGNALED(wait)) {
+        std::fprintf(stderr,
+                     "strobe-capture: wrote %s (incomplete: '%s' died of %s; the trace holds "
+                     "what was recorded until then)\n",
+                     options.output.c_str(), name, signalName(WTERMSIG(wait)).c_str());
+    } else if (written) {
         std::fprintf(stderr, "strobe-capture: wrote %s\n", options.output.c_str());
-    } else if (WIFEXITED(status) && WEXITSTATUS(status) == 0) {
+    } else if (cudaFailed) {
+        // the sentence below says why
+    } else if (WIFEXITED(wait) && WEXITSTATUS(wait) == 0) {
         std::fprintf(stderr,
                      "strobe-capture: no trace written: '%s' made no CUDA or NVTX calls that "
                      "could be recorded\n",
-                     options.command[0].c_str());
+                     name);
     } else {
         std::fprintf(stderr, "strobe-capture: no trace written: '%s' failed before one was saved\n",
-                     options.command[0].c_str());
+                     name);
     }
-    return launcherExitCode(status, written);
+    // A program killed while recording (SIGKILL, a crash the trace could not survive) leaves
+    // the writer's temporary file behind: it is useless and can be gigabytes.
+    const std::set<std::string> old(oldTemporaries.begin(), oldTemporaries.end());
+    for (const std::string& temporary : temporaryFilesOf(outputPath)) {
+        if (old.count(temporary) || ::unlink(temporary.c_str()) != 0)
+            continue;
+        std::fprintf(stderr, "strobe-capture: removed the unfinished temporary file %s\n",
+                     temporary.c_str());
+    }
+    if (cudaFailed)
+        std::fprintf(stderr, "strobe-capture: CUDA activity was not recorded: %s\n",
+                     report.cudaProblem.c_str());
+    return launcherExitCode(wait, written, cudaFailed);
 }

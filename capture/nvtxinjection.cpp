@@ -315,8 +315,9 @@ template <typename Fn> void install(NvtxFunctionTable table, unsigned size, unsi
 extern "C" __attribute__((visibility("default"))) int
 InitializeInjectionNvtx2(NvtxGetExportTableFunc_t getExportTable) {
     using namespace strobe::capture;
-    // Decide from the environment alone: returning 0 makes NVTX unload this library, and a
-    // recorder created here would leave dangling atexit handlers behind.
+    // Everything that can fail is decided before Recorder::get(): returning 0 makes NVTX unload
+    // this library, which must not happen once the recorder has registered its exit handler and
+    // started its watcher thread (both run code of this library).
     const auto config = configFromEnvironment();
     if (!config || !config->traceNvtx || !getExportTable)
         return 0;
@@ -325,43 +326,45 @@ InitializeInjectionNvtx2(NvtxGetExportTableFunc_t getExportTable) {
     if (!callbacks || callbacks->struct_size < sizeof(NvtxExportTableCallbacks) ||
         !callbacks->GetModuleFunctionTable)
         return 0;
+    NvtxFunctionTable core = nullptr, core2 = nullptr;
+    unsigned coreSize = 0, core2Size = 0;
+    if (!callbacks->GetModuleFunctionTable(NVTX_CB_MODULE_CORE, &core, &coreSize) || !core)
+        return 0;
+    // Without the domain module, the core ranges are still recorded.
+    if (!callbacks->GetModuleFunctionTable(NVTX_CB_MODULE_CORE2, &core2, &core2Size))
+        core2 = nullptr;
     if (!Recorder::get())
-        return 0;
+        return 0; // nothing was registered
 
-    NvtxFunctionTable table = nullptr;
-    unsigned size = 0;
-    if (!callbacks->GetModuleFunctionTable(NVTX_CB_MODULE_CORE, &table, &size) || !table)
-        return 0;
-    install(table, size, NVTX_CBID_CORE_MarkEx, markEx);
-    install(table, size, NVTX_CBID_CORE_MarkA, markA);
-    install(table, size, NVTX_CBID_CORE_MarkW, markW);
-    install(table, size, NVTX_CBID_CORE_RangeStartEx, rangeStartEx);
-    install(table, size, NVTX_CBID_CORE_RangeStartA, rangeStartA);
-    install(table, size, NVTX_CBID_CORE_RangeStartW, rangeStartW);
-    install(table, size, NVTX_CBID_CORE_RangeEnd, rangeEndCb);
-    install(table, size, NVTX_CBID_CORE_RangePushEx, rangePushEx);
-    install(table, size, NVTX_CBID_CORE_RangePushA, rangePushA);
-    install(table, size, NVTX_CBID_CORE_RangePushW, rangePushW);
-    install(table, size, NVTX_CBID_CORE_RangePop, rangePop);
-    install(table, size, NVTX_CBID_CORE_NameCategoryA, nameCategoryA);
-    install(table, size, NVTX_CBID_CORE_NameCategoryW, nameCategoryW);
-    install(table, size, NVTX_CBID_CORE_NameOsThreadA, nameOsThreadA);
-    install(table, size, NVTX_CBID_CORE_NameOsThreadW, nameOsThreadW);
-
-    if (!callbacks->GetModuleFunctionTable(NVTX_CB_MODULE_CORE2, &table, &size) || !table)
-        return 0;
-    install(table, size, NVTX_CBID_CORE2_DomainMarkEx, domainMarkEx);
-    install(table, size, NVTX_CBID_CORE2_DomainRangeStartEx, domainRangeStartEx);
-    install(table, size, NVTX_CBID_CORE2_DomainRangeEnd, domainRangeEnd);
-    install(table, size, NVTX_CBID_CORE2_DomainRangePushEx, domainRangePushEx);
-    install(table, size, NVTX_CBID_CORE2_DomainRangePop, domainRangePop);
-    install(table, size, NVTX_CBID_CORE2_DomainNameCategoryA, domainNameCategoryA);
-    install(table, size, NVTX_CBID_CORE2_DomainNameCategoryW, domainNameCategoryW);
-    install(table, size, NVTX_CBID_CORE2_DomainRegisterStringA, domainRegisterStringA);
-    install(table, size, NVTX_CBID_CORE2_DomainRegisterStringW, domainRegisterStringW);
-    install(table, size, NVTX_CBID_CORE2_DomainCreateA, domainCreateA);
-    install(table, size, NVTX_CBID_CORE2_DomainCreateW, domainCreateW);
-    install(table, size, NVTX_CBID_CORE2_DomainDestroy, domainDestroy);
-    install(table, size, NVTX_CBID_CORE2_Initialize, initialize);
+    install(core, coreSize, NVTX_CBID_CORE_MarkEx, markEx);
+    install(core, coreSize, NVTX_CBID_CORE_MarkA, markA);
+    install(core, coreSize, NVTX_CBID_CORE_MarkW, markW);
+    install(core, coreSize, NVTX_CBID_CORE_RangeStartEx, rangeStartEx);
+    install(core, coreSize, NVTX_CBID_CORE_RangeStartA, rangeStartA);
+    install(core, coreSize, NVTX_CBID_CORE_RangeStartW, rangeStartW);
+    install(core, coreSize, NVTX_CBID_CORE_RangeEnd, rangeEndCb);
+    install(core, coreSize, NVTX_CBID_CORE_RangePushEx, rangePushEx);
+    install(core, coreSize, NVTX_CBID_CORE_RangePushA, rangePushA);
+    install(core, coreSize, NVTX_CBID_CORE_RangePushW, rangePushW);
+    install(core, coreSize, NVTX_CBID_CORE_RangePop, rangePop);
+    install(core, coreSize, NVTX_CBID_CORE_NameCategoryA, nameCategoryA);
+    install(core, coreSize, NVTX_CBID_CORE_NameCategoryW, nameCategoryW);
+    install(core, coreSize, NVTX_CBID_CORE_NameOsThreadA, nameOsThreadA);
+    install(core, coreSize, NVTX_CBID_CORE_NameOsThreadW, nameOsThreadW);
+    if (!core2)
+        return 1;
+    install(core2, core2Size, NVTX_CBID_CORE2_DomainMarkEx, domainMarkEx);
+    install(core2, core2Size, NVTX_CBID_CORE2_DomainRangeStartEx, domainRangeStartEx);
+    install(core2, core2Size, NVTX_CBID_CORE2_DomainRangeEnd, domainRangeEnd);
+    install(core2, core2Size, NVTX_CBID_CORE2_DomainRangePushEx, domainRangePushEx);
+    install(core2, core2Size, NVTX_CBID_CORE2_DomainRangePop, domainRangePop);
+    install(core2, core2Size, NVTX_CBID_CORE2_DomainNameCategoryA, domainNameCategoryA);
+    install(core2, core2Size, NVTX_CBID_CORE2_DomainNameCategoryW, domainNameCategoryW);
+    install(core2, core2Size, NVTX_CBID_CORE2_DomainRegisterStringA, domainRegisterStringA);
+    install(core2, core2Size, NVTX_CBID_CORE2_DomainRegisterStringW, domainRegisterStringW);
+    install(core2, core2Size, NVTX_CBID_CORE2_DomainCreateA, domainCreateA);
+    install(core2, core2Size, NVTX_CBID_CORE2_DomainCreateW, domainCreateW);
+    install(core2, core2Size, NVTX_CBID_CORE2_DomainDestroy, domainDestroy);
+    install(core2, core2Size, NVTX_CBID_CORE2_Initialize, initialize);
     return 1;
 }

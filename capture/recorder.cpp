@@ -2,29 +2,21 @@
 #include "capture/recorder.h"
 
 #include "capture/captureoptions.h"
+#include "capture/processhooks.h"
 
 #include <algorithm>
-#include <cerrno>
-#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <ctime>
-#include <fcntl.h>
-#include <fstream>
-#include <poll.h>
-#include <pthread.h>
-#include <sstream>
-#include <sys/syscall.h>
-#include <thread>
+#include <sys/stat.h>
 #include <unistd.h>
 
 namespace strobe::capture {
 
 namespace {
 
-std::atomic<bool> g_forkedChild{false};
-int g_signalPipe[2] = {-1, -1};
+constexpr std::size_t kMaxMemsetCorrelations = 65536;
 
 std::optional<std::int64_t> envInt(const char* name) {
     const char* v = std::getenv(name);
@@ -43,96 +35,12 @@ std::int64_t realtimeNs() {
     return std::int64_t(ts.tv_sec) * 1000000000LL + ts.tv_nsec;
 }
 
-std::string readFile(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    std::ostringstream out;
-    out << in.rdbuf();
-    return out.str();
-}
-
-std::string threadComm(std::uint32_t tid) {
-    std::string name = readFile("/proc/self/task/" + std::to_string(tid) + "/comm");
-    while (!name.empty() && (name.back() == '\n' || name.back() == '\0'))
-        name.pop_back();
-    return name;
-}
-
-std::vector<std::string> commandLine() {
-    const std::string raw = readFile("/proc/self/cmdline");
-    std::vector<std::string> args;
-    std::size_t begin = 0;
-    while (begin < raw.size()) {
-        auto end = raw.find('\0', begin);
-        if (end == std::string::npos)
-            end = raw.size();
-        args.push_back(raw.substr(begin, end - begin));
-        begin = end + 1;
-    }
-    return args;
-}
-
-void onFork() {
-    g_forkedChild.store(true);
-}
-
-void onSignal(int sig) {
-    const unsigned char byte = static_cast<unsigned char>(sig);
-    const int saved = errno;
-    [[maybe_unused]] const auto n = ::write(g_signalPipe[1], &byte, 1);
-    errno = saved;
-}
-
-void finishAtExit() {
-    if (Recorder* r = Recorder::get())
-        r->finish("exit");
-}
-
-// Waits for --duration to pass or for a SIGINT/SIGTERM caught by onSignal, then finishes the
-// capture. After a signal it restores the default action and re-raises it, so the program ends
-// the way it would have without us, but with its trace written.
-void watchdog(Recorder* recorder, std::optional<std::int64_t> deadlineNs) {
-    pollfd pfd{g_signalPipe[0], POLLIN, 0};
-    for (;;) {
-        int timeoutMs = -1;
-        if (deadlineNs) {
-            const std::int64_t left = *deadlineNs - monotonicNs();
-            timeoutMs = int(std::max<std::int64_t>(0, (left + 999999) / 1000000));
-        }
-        const int r = ::poll(&pfd, 1, timeoutMs);
-        if (r == 0 && deadlineNs) {
-            recorder->finish("duration");
-            deadlineNs.reset();
-            continue;
-        }
-        if (r < 0) {
-            if (errno == EINTR)
-                continue;
-            return;
-        }
-        unsigned char sig = 0;
-        if (::read(g_signalPipe[0], &sig, 1) != 1)
-            continue;
-        recorder->finish("signal");
-        std::signal(sig, SIG_DFL);
-        ::kill(::getpid(), sig);
-        return;
-    }
-}
-
-void installSignalHandlers() {
-    for (int sig : {SIGINT, SIGTERM}) {
-        struct sigaction current {};
-        // Leave programs that handle the signal themselves (Python's KeyboardInterrupt) alone:
-        // they exit normally and the atexit handler writes the trace.
-        if (::sigaction(sig, nullptr, &current) != 0 || current.sa_handler != SIG_DFL ||
-            (current.sa_flags & SA_SIGINFO))
-            continue;
-        struct sigaction handler {};
-        handler.sa_handler = onSignal;
-        sigemptyset(&handler.sa_mask);
-        handler.sa_flags = SA_RESTART;
-        ::sigaction(sig, &handler, nullptr);
-    }
+int statusSocket() {
+    const auto fd = envInt(kEnvStatusFd);
+    struct stat st {};
+    if (!fd || *fd < 0 || *fd > 65535 || ::fstat(int(*fd), &st) != 0 || !S_ISSOCK(st.st_mode))
+        return -1;
+    return int(*fd);
 }
 
 } // namespace
@@ -163,6 +71,7 @@ std::optional<CaptureConfig> configFromEnvironment() {
     }
     config.startMonotonicNs = envInt(kEnvStartNs).value_or(monotonicNs());
     config.startUtcNs = envInt(kEnvStartUtcNs).value_or(realtimeNs());
+    config.statusFd = statusSocket();
     return config;
 }
 
@@ -173,16 +82,7 @@ Recorder* Recorder::get() {
         if (!config)
             return nullptr;
         auto* r = new Recorder(std::move(*config));
-        std::atexit(finishAtExit);
-        ::pthread_atfork(nullptr, nullptr, onFork);
-        if (::pipe2(g_signalPipe, O_CLOEXEC) == 0) {
-            installSignalHandlers();
-            std::optional<std::int64_t> deadline;
-            if (r->m_config.durationSeconds)
-                deadline =
-                    r->m_config.startMonotonicNs + std::int64_t(*r->m_config.durationSeconds * 1e9);
-            std::thread(watchdog, r, deadline).detach();
-        }
+        installProcessHooks(r);
         return r;
     }();
     return instance;
@@ -193,12 +93,29 @@ Recorder::Recorder(CaptureConfig config)
     , m_pid(std::uint32_t(::getpid())) {}
 
 bool Recorder::recording() const {
-    return !m_stopped.load() && !g_forkedChild.load();
+    return !m_stopped.load() && !inForkedChild();
 }
 
 void Recorder::setFlushHook(std::function<void()> hook) {
     std::lock_guard lock(m_finishMutex);
     m_flushHook = std::move(hook);
+}
+
+void Recorder::setGpuQueryHook(std::function<void(nsys::GpuRow&)> hook) {
+    std::lock_guard lock(m_finishMutex);
+    m_gpuQueryHook = std::move(hook);
+}
+
+void Recorder::setCaptureInfo(const std::string& key, std::string value) {
+    RecorderScope scope;
+    std::lock_guard lock(m_mutex);
+    m_captureInfo[key] = std::move(value);
+}
+
+void Recorder::reportCudaProblem(const std::string& sentence) {
+    setCaptureInfo("STROBE_CUDA_TRACE", "not recorded: " + sentence);
+    std::fprintf(stderr, "strobe-inject: CUDA activity is not recorded: %s\n", sentence.c_str());
+    sendToLauncher(m_config.statusFd, "cuda-disabled\t" + sentence);
 }
 
 bool Recorder::ensureWriter() {
@@ -216,23 +133,31 @@ bool Recorder::ensureWriter() {
     return true;
 }
 
-void Recorder::noteStream(std::uint32_t contextId, std::uint32_t streamId, std::uint32_t deviceId) {
-    (void)deviceId;
-    m_streams.insert((std::uint64_t(contextId) << 32) | streamId);
+void Recorder::shift(std::int64_t& start, std::int64_t& end) const {
+    start -= m_config.startMonotonicNs;
+    end -= m_config.startMonotonicNs;
+}
+
+void Recorder::updatePeak() {
+    const std::size_t held =
+        m_driverFilter.heldBytes() + m_pendingSyncCount * sizeof(nsys::SyncRow) +
+        m_memsetCorrelation.size() * (2 * sizeof(std::uint32_t) + 3 * sizeof(void*)) +
+        m_threads.size() * (sizeof(std::string) + 32) + m_streams.size() * 24;
+    m_counts.peakHeldBytes = std::max(m_counts.peakHeldBytes, held);
 }
 
 template <typename Row> void Recorder::addGpuRow(Row& row, void (nsys::Writer::*add)(const Row&)) {
     if (!recording())
         return;
     row.pid = m_pid;
-    row.start -= m_config.startMonotonicNs;
-    row.end -= m_config.startMonotonicNs;
+    shift(row.start, row.end);
+    RecorderScope scope;
     std::lock_guard lock(m_mutex);
     if (!ensureWriter())
         return;
-    noteStream(row.contextId, row.streamId, row.deviceId);
+    m_streams.insert((std::uint64_t(row.contextId) << 32) | row.streamId);
     (m_writer.get()->*add)(row);
-    ++m_rows;
+    ++m_counts.rows;
 }
 
 void Recorder::addKernel(nsys::KernelRow row) {
@@ -242,39 +167,110 @@ void Recorder::addMemcpy(nsys::MemcpyRow row) {
     addGpuRow(row, &nsys::Writer::addMemcpy);
 }
 void Recorder::addMemset(nsys::MemsetRow row) {
+    if (row.correlationId) {
+        RecorderScope scope;
+        std::lock_guard lock(m_mutex);
+        // Link the memset to the runtime call that made its driver call (memset records carry
+        // only the driver's correlation id, and nested driver calls are not written).
+        if (auto it = m_memsetCorrelation.find(*row.correlationId);
+            it != m_memsetCorrelation.end()) {
+            row.correlationId = it->second;
+            m_memsetCorrelation.erase(it);
+        }
+    }
     addGpuRow(row, &nsys::Writer::addMemset);
+}
+
+void Recorder::writeDriverOutput() {
+    for (const auto& call : m_driverOutput.direct) {
+        m_writer->addApiCall(call);
+        ++m_counts.rows;
+    }
+    for (const auto& nested : m_driverOutput.nested) {
+        if (!nested.memset)
+            continue;
+        if (m_memsetCorrelation.emplace(nested.driverCorrelation, nested.runtimeCorrelation).second)
+            m_memsetCorrelationOrder.push_back(nested.driverCorrelation);
+        while (m_memsetCorrelationOrder.size() > kMaxMemsetCorrelations) {
+            m_memsetCorrelation.erase(m_memsetCorrelationOrder.front());
+            m_memsetCorrelationOrder.pop_front();
+        }
+    }
+    m_driverOutput.clear();
 }
 
 void Recorder::addApiCall(nsys::ApiCallRow row) {
     if (!recording())
         return;
     row.pid = m_pid;
-    row.start -= m_config.startMonotonicNs;
-    row.end -= m_config.startMonotonicNs;
+    shift(row.start, row.end);
+    RecorderScope scope;
     std::lock_guard lock(m_mutex);
     if (!ensureWriter())
         return;
     m_threads.try_emplace(row.tid);
     if (row.eventClass == 1) {
-        m_driverCalls.push_back(std::move(row)); // written at finish, see writeDriverCalls
-        return;
+        m_driverFilter.addDriver(std::move(row), &m_driverOutput);
+    } else {
+        m_driverFilter.addRuntime(row, &m_driverOutput);
+        m_writer->addApiCall(row);
+        ++m_counts.rows;
     }
-    m_runtimeSpans[row.tid].emplace_back(row.start, row.end);
-    m_writer->addApiCall(row);
-    ++m_rows;
+    writeDriverOutput();
+    updatePeak();
+}
+
+void Recorder::writeSync(nsys::SyncRow row, std::uint32_t deviceId) {
+    row.deviceId = deviceId;
+    m_writer->addSync(row);
+    ++m_counts.rows;
 }
 
 void Recorder::addSync(nsys::SyncRow row) {
     if (!recording())
         return;
     row.pid = m_pid;
-    row.start -= m_config.startMonotonicNs;
-    row.end -= m_config.startMonotonicNs;
+    shift(row.start, row.end);
+    RecorderScope scope;
     std::lock_guard lock(m_mutex);
     if (!ensureWriter())
         return;
-    m_writer->addSync(row);
-    ++m_rows;
+    if (auto it = m_contextDevice.find(row.contextId); it != m_contextDevice.end()) {
+        writeSync(row, it->second);
+        return;
+    }
+    // Wait for a kernel, copy or CONTEXT record to say which GPU the context is on.
+    m_pendingSyncs[row.contextId].push_back(row);
+    ++m_pendingSyncCount;
+    updatePeak();
+}
+
+void Recorder::noteContext(std::uint32_t contextId, std::uint32_t deviceId) {
+    if (!recording())
+        return;
+    RecorderScope scope;
+    std::lock_guard lock(m_mutex);
+    if (!m_contextDevice.emplace(contextId, deviceId).second)
+        return;
+    auto pending = m_pendingSyncs.find(contextId);
+    if (pending == m_pendingSyncs.end() || !ensureWriter())
+        return;
+    for (auto& row : pending->second)
+        writeSync(std::move(row), deviceId);
+    m_pendingSyncCount -= pending->second.size();
+    m_pendingSyncs.erase(pending);
+}
+
+void Recorder::noteSkipped(SkippedRecord why) {
+    RecorderScope scope;
+    std::lock_guard lock(m_mutex);
+    ++(why == SkippedRecord::ZeroStart ? m_counts.skippedZeroStart : m_counts.skippedInverted);
+}
+
+void Recorder::noteDropped(std::uint64_t records) {
+    RecorderScope scope;
+    std::lock_guard lock(m_mutex);
+    m_counts.dropped += records;
 }
 
 void Recorder::addNvtx(nsys::NvtxRow row) {
@@ -284,6 +280,7 @@ void Recorder::addNvtx(nsys::NvtxRow row) {
     row.start -= m_config.startMonotonicNs;
     if (row.end)
         *row.end -= m_config.startMonotonicNs;
+    RecorderScope scope;
     std::lock_guard lock(m_mutex);
     if (!ensureWriter())
         return;
@@ -291,12 +288,13 @@ void Recorder::addNvtx(nsys::NvtxRow row) {
     if (row.endTid)
         m_threads.try_emplace(*row.endTid);
     m_writer->addNvtx(row);
-    ++m_rows;
+    ++m_counts.rows;
 }
 
 void Recorder::addGpu(const nsys::GpuRow& row) {
     if (!recording())
         return;
+    RecorderScope scope;
     std::lock_guard lock(m_mutex);
     for (const auto& gpu : m_gpus)
         if (gpu.id == row.id)
@@ -307,92 +305,16 @@ void Recorder::addGpu(const nsys::GpuRow& row) {
 void Recorder::noteThread(std::uint32_t tid, const std::string& name) {
     if (!recording())
         return;
+    RecorderScope scope;
     std::lock_guard lock(m_mutex);
     auto& slot = m_threads[tid];
     if (slot.empty())
         slot = name;
 }
 
-void Recorder::writeDriverCalls() {
-    for (auto& [tid, spans] : m_runtimeSpans)
-        std::sort(spans.begin(), spans.end());
-    for (const auto& call : m_driverCalls) {
-        bool nested = false;
-        if (auto it = m_runtimeSpans.find(call.tid); it != m_runtimeSpans.end()) {
-            const auto& spans = it->second;
-            // The last runtime call starting at or before this driver call is the only candidate.
-            auto pos =
-                std::upper_bound(spans.begin(), spans.end(), std::make_pair(call.start, INT64_MAX));
-            nested = pos != spans.begin() && std::prev(pos)->second >= call.end;
-        }
-        if (!nested) {
-            m_writer->addApiCall(call);
-            ++m_rows;
-        }
-    }
-    m_driverCalls.clear();
-}
-
-void Recorder::finish(const char* why) {
-    if (g_forkedChild.load())
-        return;
-    std::lock_guard finishLock(m_finishMutex);
-    if (m_finished)
-        return;
-    m_finished = true;
-    if (m_flushHook)
-        m_flushHook(); // may deliver the last records through the add* functions
-    m_stopped.store(true);
-
+RecorderCounts Recorder::counts() const {
     std::lock_guard lock(m_mutex);
-    if (!m_writer) {
-        if (!m_writerFailed)
-            std::fprintf(stderr, "strobe-inject: nothing was recorded, no trace written\n");
-        return;
-    }
-    writeDriverCalls();
-
-    const auto command = commandLine();
-    std::string processName = threadComm(m_pid);
-    if (!command.empty()) {
-        const auto slash = command[0].rfind('/');
-        processName = slash == std::string::npos ? command[0] : command[0].substr(slash + 1);
-    }
-    m_writer->addProcess({m_pid, processName});
-    m_threads.try_emplace(m_pid);
-    for (const auto& [tid, remembered] : m_threads) {
-        std::string name = threadComm(tid);
-        if (name.empty())
-            name = remembered.empty() ? "Thread " + std::to_string(tid) : remembered;
-        m_writer->addThread({m_pid, tid, name});
-    }
-    for (const auto& gpu : m_gpus)
-        m_writer->addGpu(gpu);
-    for (const std::uint64_t key : m_streams) {
-        nsys::StreamRow stream;
-        stream.pid = m_pid;
-        stream.contextId = std::uint32_t(key >> 32);
-        stream.streamId = std::uint32_t(key & 0xFFFFFFFF);
-        stream.flag = 0; // unknown: CUPTI's stream records are not collected
-        m_writer->addStream(stream);
-    }
-    nsys::Metadata meta;
-    meta.productName = "Strobe";
-#ifdef STROBE_VERSION
-    meta.productVersion = STROBE_VERSION;
-#endif
-    meta.sessionStartUtcNs = m_config.startUtcNs;
-    meta.command = command;
-    m_writer->setMetadata(meta);
-
-    std::string error;
-    if (!m_writer->commit(&error))
-        std::fprintf(stderr, "strobe-inject: cannot write the trace: %s\n", error.c_str());
-    else if (std::strcmp(why, "exit") != 0)
-        std::fprintf(stderr, "strobe-inject: trace written to %s (stopped by %s)\n",
-                     m_config.output.c_str(), why);
-    (void)m_rows;
-    m_writer.reset();
+    return m_counts;
 }
 
 } // namespace strobe::capture

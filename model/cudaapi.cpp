@@ -26,15 +26,18 @@ bool isOneOf(std::string_view n, std::initializer_list<std::string_view> names) 
 } // namespace
 
 QString displayName(const QString& name) {
-    const qsizetype n = name.size();
-    if (n > 6 && name[n - 6] == u'_' && name[n - 5] == u'v') {
-        for (qsizetype i = n - 4; i < n; ++i) {
-            if (!name[i].isDigit())
-                return name;
-        }
-        return name.left(n - 6);
+    qsizetype end = name.size();
+    for (;;) {
+        qsizetype i = end;
+        while (i > 0 && name[i - 1].isDigit() && name[i - 1].unicode() < 128)
+            --i;
+        // i is the first digit of a trailing run; a suffix needs "_v" before it and a name before
+        // that.
+        if (i == end || i < 3 || name[i - 1] != u'v' || name[i - 2] != u'_')
+            break;
+        end = i - 2;
     }
-    return name;
+    return end == name.size() ? name : name.left(end);
 }
 
 std::string_view baseName(std::string_view n) {

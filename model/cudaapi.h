@@ -9,8 +9,12 @@
 // the tooltip and strobe-cli all ask here.
 namespace strobe::cudaapi {
 
-// The name shown to people, NVIDIA's rule (as nsys stats prints it): a trailing "_v" plus four
-// digits is dropped ("cudaLaunchKernel_v7000" -> "cudaLaunchKernel"); nothing else changes.
+// The name shown to people, one rule everywhere (timeline, tooltip, detail pane, gap causes,
+// strobe-cli): every trailing version suffix ("_v" plus one or more digits) is dropped,
+// repeatedly ("cudaLaunchKernelExC_v11060" -> "cudaLaunchKernelExC", "cuMemcpyDtoH_v2" ->
+// "cuMemcpyDtoH"); the per-thread suffixes "_ptsz" and "_ptds" stay, they mean something to the
+// reader ("cudaStreamSynchronize_ptsz_v7000" -> "cudaStreamSynchronize_ptsz"). A name that is
+// nothing but a suffix ("_v2") is kept whole.
 QString displayName(const QString& name);
 
 // The name used to match a call against the rules below: every trailing version suffix

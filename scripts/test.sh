@@ -33,6 +33,9 @@ cmake --build --preset release -j "$jobs"
 echo "== Release preset: unit and integration tests"
 ctest --preset release -j "$jobs"
 
+echo "== Documentation claims (commands, flags, CSV headers, key bindings, images)"
+"$root/scripts/check-docs.sh" "$root/build/release" "$root/../shared/fixtures"
+
 echo "== Package (.deb) check"
 "$root/scripts/check-package.sh" "$root/build/release"
 

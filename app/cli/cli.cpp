@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: MIT
 #include "app/cli/commands.h"
 
+#include "app/cli/output.h"
 #include "model/analysis/gaps.h"
 
 #include <QCoreApplication>
+#include <QStringBuilder>
+#include <algorithm>
 #include <array>
 #include <cstring>
 
@@ -13,55 +16,117 @@ namespace {
 
 struct Command {
     const char* name;
-    const char* synopsis;
+    const char* synopsis; // the arguments after the name
+    const char* summary;  // one line, for the list of commands
+    const char* options;  // one "  --flag VALUE   meaning" line per option, for COMMAND --help
     int (*run)(const QStringList&, Io);
     bool draws = false; // needs a QGuiApplication (makeApplication)
 };
 
 const std::array kCommands{
-    Command{"info", "info FILE [--json]\n      what the trace holds: counts, GPUs, lanes, warnings",
-            &runInfo},
-    Command{"synth",
-            "synth -o FILE --events N [--seed S] [--schema 2.9|3.13|3.25]\n"
-            "      write a realistic synthetic nsys-schema trace, deterministic for a seed",
+    Command{"info", "FILE [--json]", "what the trace holds: counts, GPUs, lanes, warnings",
+            "  --json              one JSON object instead of the readable summary\n", &runInfo},
+    Command{"synth", "-o FILE --events N [--seed S] [--schema 2.9|3.13|3.25]",
+            "write a realistic synthetic nsys-schema trace, deterministic for a seed",
+            "  -o, --output FILE   where to write (appears only when complete)\n"
+            "  --events N          rows in all event tables: 20000, 20k, 10M\n"
+            "  --seed S            default 1; the same seed and N give the same rows\n"
+            "  --schema 2.9|3.13|3.25\n"
+            "                      the nsys exporter to imitate (default 3.13)\n",
             &runSynth},
-    Command{"kernels",
-            "kernels FILE [--format csv|json]\n      one row per kernel launch, ordered by start",
-            &runKernels},
-    Command{"kernel-summary",
-            "kernel-summary FILE [--base] [--format csv|json]\n"
-            "      kernel statistics grouped by demangled name (--base: short name)",
+    Command{"kernels", "FILE [--format csv|json]", "one row per kernel launch, ordered by start",
+            "  --format csv|json   output format (default csv)\n", &runKernels},
+    Command{"kernel-summary", "FILE [--base] [--format csv|json]",
+            "kernel statistics grouped by demangled name (--base: short name)",
+            "  --base              group by short name, so template instances merge\n"
+            "  --format csv|json   output format (default csv)\n",
             &runKernelSummary},
-    Command{"nvtx-summary",
-            "nvtx-summary FILE [--format csv|json]\n      NVTX range statistics per name and style",
-            &runNvtxSummary},
-    Command{"memory-summary",
-            "memory-summary FILE [--format csv|json]\n      memory operations per direction: "
-            "count, bytes, time, bandwidth",
-            &runMemorySummary},
-    Command{"gaps",
-            "gaps FILE [--min-ns N] [--format csv|json]\n      GPU idle gaps of at least N ns "
-            "(default %1) with their cause",
+    Command{"nvtx-summary", "FILE [--format csv|json]", "NVTX range statistics per name and style",
+            "  --format csv|json   output format (default csv)\n", &runNvtxSummary},
+    Command{"memory-summary", "FILE [--format csv|json]",
+            "memory operations per direction: count, bytes, time, bandwidth",
+            "  --format csv|json   output format (default csv)\n", &runMemorySummary},
+    Command{"gaps", "FILE [--min-ns N] [--format csv|json]",
+            "GPU idle gaps of at least N ns (default %1) with their cause",
+            "  --min-ns N          shortest gap reported, in ns (default %1)\n"
+            "  --format csv|json   output format (default csv)\n",
             &runGaps},
     Command{"render",
-            "render FILE -o OUT.png|OUT.svg [--width W] [--height H] [--from T] [--to T]\n"
-            "       [--range NAME[#K]] [--lanes all|gpu|cpu|REGEX] [--theme light|dark]\n"
-            "       [--compare OTHER] [--fit]\n"
-            "      the timeline as a picture, drawn without a display (needs a GUI build)",
+            "FILE -o OUT.png|OUT.svg [--width W] [--height H] [--from T --to T | --range "
+            "NAME[#K]] [--lanes all|gpu|cpu|REGEX] [--theme light|dark] [--compare OTHER] [--fit]",
+            "the timeline as a picture, drawn without a display (GUI builds)",
+            "  -o, --output FILE   OUT.png or OUT.svg\n"
+            "  --width W, --height H\n"
+            "                      pixels, default 1920x1080, at most 16384\n"
+            "  --from T, --to T    the window from the trace start: 1.2s, 120ms, 350us, 800ns\n"
+            "  --range NAME[#K]    the K-th NVTX range named NAME (default 1), 5 % margin\n"
+            "  --lanes all|gpu|cpu|REGEX\n"
+            "                      the lanes to draw (REGEX: searched in the lane labels)\n"
+            "  --theme light|dark  the palette (default light)\n"
+            "  --compare OTHER     OTHER stacked below, both from their own start\n"
+            "  --fit               shrink the rows when the lanes need more than H\n",
             &runRender, true},
 };
 
+const char* const kExitStatus =
+    "Exit status: 0 success, 1 a file that cannot be read or written, 2 a usage error.\n";
+
+// The one default that lives in the model, filled into the texts that mention it.
+QString text(const char* s) {
+    QString t = QLatin1String(s);
+    if (t.contains(QLatin1String("%1")))
+        t = t.arg(kDefaultIdleThresholdNs);
+    return t;
+}
+
 void printUsage(QTextStream& s) {
     s << "usage: strobe-cli COMMAND [ARGS...]\n\ncommands:\n";
-    for (const Command& c : kCommands) {
-        QString synopsis = QLatin1String(c.synopsis);
-        if (synopsis.contains(QLatin1String("%1"))) // the one default that lives in the model
-            synopsis = synopsis.arg(kDefaultIdleThresholdNs);
-        s << "  " << synopsis << '\n';
-    }
+    for (const Command& c : kCommands)
+        s << "  " << c.name << ' ' << c.synopsis << "\n      " << text(c.summary) << '\n';
     s << "  --version\n      print the version\n"
          "  --help\n      print this help\n\n"
-         "Exit status: 0 success, 1 a file that cannot be read or written, 2 a usage error.\n";
+         "'strobe-cli COMMAND --help' describes one command's options.\n"
+      << kExitStatus;
+}
+
+void printCommandUsage(const Command& c, QTextStream& s) {
+    s << "usage: strobe-cli " << c.name << ' ' << c.synopsis << "\n\n"
+      << text(c.summary) << "\n\noptions:\n"
+      << text(c.options) << "  -h, --help          print this help\n\n"
+      << kExitStatus;
+}
+
+bool isHelp(const QString& a) {
+    return a == QLatin1String("--help") || a == QLatin1String("-h");
+}
+
+int dispatch(const QStringList& argv, Io io) {
+    if (argv.isEmpty()) {
+        printUsage(io.err);
+        return 2;
+    }
+    const QString& cmd = argv.front();
+    if (cmd == QLatin1String("--version") || cmd == QLatin1String("-v")) {
+        io.out << "strobe-cli " << STROBE_VERSION << '\n';
+        return 0;
+    }
+    if (isHelp(cmd) || cmd == QLatin1String("help")) {
+        printUsage(io.out);
+        return 0;
+    }
+    for (const Command& c : kCommands) {
+        if (cmd != QLatin1String(c.name))
+            continue;
+        const QStringList args = argv.mid(1);
+        if (std::any_of(args.begin(), args.end(), isHelp)) {
+            printCommandUsage(c, io.out);
+            return 0;
+        }
+        return c.run(args, io);
+    }
+    io.err << "strobe-cli: unknown command '" << cmd
+           << "'; run 'strobe-cli --help' for the list.\n";
+    return 2;
 }
 
 } // namespace
@@ -75,27 +140,7 @@ std::unique_ptr<QCoreApplication> makeApplication(int& argc, char** argv) {
 }
 
 int runCommandLine(const QStringList& argv, Io io) {
-    if (argv.isEmpty()) {
-        printUsage(io.err);
-        return 2;
-    }
-    const QString& cmd = argv.front();
-    if (cmd == QLatin1String("--version") || cmd == QLatin1String("-v")) {
-        io.out << "strobe-cli " << STROBE_VERSION << '\n';
-        return 0;
-    }
-    if (cmd == QLatin1String("--help") || cmd == QLatin1String("-h") ||
-        cmd == QLatin1String("help")) {
-        printUsage(io.out);
-        return 0;
-    }
-    for (const Command& c : kCommands) {
-        if (cmd == QLatin1String(c.name))
-            return c.run(argv.mid(1), io);
-    }
-    io.err << "strobe-cli: unknown command '" << cmd
-           << "'; run 'strobe-cli --help' for the list.\n";
-    return 2;
+    return finishOutput(io, dispatch(argv, io));
 }
 
 } // namespace strobe::cli

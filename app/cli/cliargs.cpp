@@ -61,8 +61,8 @@ bool CliArgs::jsonFormat() {
 }
 
 int usageError(Io io, const QString& command, const QString& message) {
-    io.err << "strobe-cli " << command << ": " << message
-           << "; run 'strobe-cli --help' for usage.\n";
+    io.err << "strobe-cli " << command << ": " << message << "; run 'strobe-cli " << command
+           << " --help' for usage.\n";
     return 2;
 }
 

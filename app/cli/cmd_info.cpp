@@ -48,10 +48,14 @@ void writeJson(const Trace& t, const QString& path, QTextStream& out) {
     optionalString(j, QStringLiteral("nsys_version"), t.metadata().nsysVersion);
     optionalString(j, QStringLiteral("schema_version"), t.metadata().schemaVersion);
     j.key(QStringLiteral("time_range_ns"));
-    j.beginArray();
-    j.value(std::int64_t(t.timeRange().start));
-    j.value(std::int64_t(t.timeRange().end));
-    j.endArray();
+    if (t.lanes().empty()) { // no events, so no first start or last end
+        j.null();
+    } else {
+        j.beginArray();
+        j.value(std::int64_t(t.timeRange().start));
+        j.value(std::int64_t(t.timeRange().end));
+        j.endArray();
+    }
     const TraceCounts& c = t.counts();
     j.key(QStringLiteral("counts"));
     j.beginObject();
@@ -115,8 +119,11 @@ void writeText(const Trace& t, const QString& path, QTextStream& out) {
     out << "Format:      " << m.format << " (" << m.productName << ' '
         << m.nsysVersion.value_or(QStringLiteral("version unknown")) << ", schema "
         << m.schemaVersion.value_or(QStringLiteral("unknown")) << ")\n";
-    out << "Time range:  " << t.timeRange().start << " .. " << t.timeRange().end << " ns ("
-        << formatDurationFixed(t.timeRange().duration()) << ")\n";
+    if (t.lanes().empty())
+        out << "Time range:  none (no events)\n";
+    else
+        out << "Time range:  " << t.timeRange().start << " .. " << t.timeRange().end << " ns ("
+            << formatDurationFixed(t.timeRange().duration()) << ")\n";
     const TraceCounts& c = t.counts();
     out << "Events:      " << c.kernels << " kernels, " << c.memcpys << " memcpys, " << c.memsets
         << " memsets, " << c.cudaApiCalls << " CUDA API calls, " << c.nvtxRanges << " NVTX ranges, "

@@ -3,6 +3,7 @@
 
 #include "model/analysis/reporttable.h"
 
+#include <QFileDevice>
 #include <QStringBuilder>
 #include <cmath>
 
@@ -79,6 +80,25 @@ void JsonWriter::value(bool v) {
 void JsonWriter::null() {
     separate();
     m_out << "null";
+}
+
+int finishOutput(Io io, int status) {
+    io.out.flush();
+    const auto* file = qobject_cast<const QFileDevice*>(io.out.device());
+    const bool fileFailed = file && file->error() != QFileDevice::NoError;
+    if (io.out.status() == QTextStream::Ok && !fileFailed)
+        return status;
+    QString where = QStringLiteral("the output");
+    if (file)
+        where = file->fileName().isEmpty() ? QStringLiteral("standard output")
+                                           : u'\'' % file->fileName() % u'\'';
+    QString reason = file && fileFailed ? file->errorString() : QString();
+    if (reason.isEmpty() || reason == QLatin1String("Unknown error"))
+        reason = QStringLiteral("the write failed");
+    io.err << "strobe-cli: cannot write " << where << ": " << reason
+           << " (the output is incomplete).\n";
+    io.err.flush();
+    return 1;
 }
 
 } // namespace strobe::cli

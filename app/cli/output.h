@@ -4,6 +4,8 @@
 // Ordered JSON for strobe-cli (keys appear in the order written, as the README documents them);
 // tables go through the model's ReportTable (reporttable.h).
 
+#include "app/cli/commands.h"
+
 #include <QString>
 #include <QStringList>
 #include <QTextStream>
@@ -41,5 +43,10 @@ private:
     std::vector<bool> m_first; // per open container: no element written yet
     bool m_afterKey = false;
 };
+
+// Flushes `io.out` and checks that everything written to it arrived (a full disk, a closed
+// pipe, a device that refuses writes). Returns `status` when it did; otherwise prints one
+// sentence on `io.err` and returns 1, so no command loses its output silently.
+int finishOutput(Io io, int status);
 
 } // namespace strobe::cli

@@ -2,6 +2,7 @@
 #include "app/gui/mainwindow.h"
 
 #include "app/gui/imageexport.h"
+#include "app/gui/nsysexportjob.h"
 #include "app/gui/shortcutsdialog.h"
 #include "app/gui/theme.h"
 #include "app/gui/traceinfodialog.h"
@@ -58,7 +59,7 @@ const Trace* MainWindow::trace() const {
 }
 
 bool MainWindow::isLoading() const {
-    return m_job && m_job->isRunning();
+    return (m_job && m_job->isRunning()) || m_export;
 }
 
 QDockWidget* MainWindow::addDock(QWidget* panel, const QString& title, const QString& objectName,
@@ -73,9 +74,9 @@ QDockWidget* MainWindow::addDock(QWidget* panel, const QString& title, const QSt
 void MainWindow::buildMenus() {
     QMenu* file = menuBar()->addMenu(tr("&File"));
     QAction* open = file->addAction(tr("&Open…"), this, [this] {
-        const QString path =
-            QFileDialog::getOpenFileName(this, tr("Open Trace"), QString(),
-                                         tr("Trace databases (*.sqlite *.db);;All files (*)"));
+        const QString path = QFileDialog::getOpenFileName(
+            this, tr("Open Trace"), QString(),
+            tr("Traces (*.sqlite *.db *.nsys-rep *.qdrep);;All files (*)"));
         if (!path.isEmpty())
             openFile(path);
     });
@@ -89,7 +90,7 @@ void MainWindow::buildMenus() {
     file->addAction(tr("Export &Image…"), this, &MainWindow::chooseExportImage);
     file->addSeparator();
     QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
-    quit->setShortcut(QKeySequence::Quit);
+    quit->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Q)); // as the F1 list says, on every platform
 
     m_viewMenu = menuBar()->addMenu(tr("&View"));
     QAction* fit = m_viewMenu->addAction(tr("&Fit All"), m_state, &ViewState::fitAll);
@@ -186,6 +187,8 @@ void MainWindow::rebuildRecentMenu() {
 }
 
 void MainWindow::openFile(const QString& path) {
+    if (NsysExportJob::isReport(path) && offerNsysExport(path))
+        return;
     startLoad(QFileInfo(path).absoluteFilePath(), QFileInfo(path).fileName(), false);
 }
 
@@ -213,6 +216,7 @@ void MainWindow::startLoad(const QString& path, const QString& title, bool isSam
     connect(m_job.get(), &TraceLoadJob::progress, m_progress, &QProgressBar::setValue);
     connect(m_job.get(), &TraceLoadJob::preview, this, &MainWindow::onPreview);
     connect(m_job.get(), &TraceLoadJob::finished, this, &MainWindow::onLoadFinished);
+    m_progress->setFormat(tr("Loading %p%"));
     m_progress->setValue(0);
     m_progress->show();
     m_cancelButton->show();
@@ -221,6 +225,8 @@ void MainWindow::startLoad(const QString& path, const QString& title, bool isSam
 }
 
 void MainWindow::cancelLoading() {
+    if (m_export)
+        m_export->cancel();
     if (m_job)
         m_job->cancel();
 }

@@ -20,6 +20,7 @@ namespace strobe {
 
 class Trace;
 class TraceLoadJob;
+class NsysExportJob;
 class ViewState;
 class TimelineView;
 class KernelTableWidget;
@@ -47,7 +48,9 @@ public:
     void setPreviewMinRows(std::uint64_t rows) { m_previewMinRows = rows; }
 
 public slots:
-    // Starts loading `path` in the background; the current trace stays until it succeeds.
+    // Starts loading `path` in the background; the current trace stays until it succeeds. An
+    // Nsight Systems report is exported first when nsys is on the PATH and the user agrees
+    // (mainwindow_nsysexport.cpp).
     void openFile(const QString& path);
     // Opens the embedded sample trace (a training loop), writing it to the cache if needed.
     void openSample();
@@ -75,6 +78,11 @@ private:
     void onPreview(std::shared_ptr<const Trace> gpuSide);
     void onLoadFinished(std::shared_ptr<const Trace> trace, const QString& error, bool cancelled);
     void showError(const QString& message);
+    // For an .nsys-rep: opens its earlier export, or asks to run nsys; false when nsys is not on
+    // the PATH (the loader then says how to export by hand).
+    bool offerNsysExport(const QString& report);
+    void startExport(const QString& nsys, const QString& report);
+    void onExportFinished(const QString& sqlite, const QString& error);
     void rememberView();
     void updateStatus();
     void showTraceInfo();
@@ -97,6 +105,7 @@ private:
     QProgressBar* m_progress = nullptr;
     QPushButton* m_cancelButton = nullptr;
     std::unique_ptr<TraceLoadJob> m_job;
+    std::unique_ptr<NsysExportJob> m_export;
     // What was on screen before a preview replaced it: restored if the load then fails.
     struct Shown {
         std::shared_ptr<const Trace> trace;

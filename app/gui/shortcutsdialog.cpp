@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "app/gui/shortcutsdialog.h"
 
+#include "widgets/timeline/keybindings.h"
+
 #include <QDialogButtonBox>
 #include <QHeaderView>
 #include <QTableWidget>
@@ -8,46 +10,29 @@
 
 namespace strobe {
 
-QList<QPair<QString, QString>> ShortcutsDialog::controls() {
-    return {
-        {tr("Mouse wheel, Ctrl+wheel"), tr("Zoom in and out around the cursor")},
-        {tr("W / S, Up / Down"), tr("Zoom in / out around the centre")},
-        {tr("A / D, Left / Right"), tr("Pan left / right")},
-        {tr("Drag on the timeline"), tr("Pan")},
-        {tr("Shift+wheel, horizontal scroll"), tr("Pan")},
-        {tr("Drag on the time ruler"), tr("Measure a range; release to select it")},
-        {tr("Double-click a measured range"), tr("Zoom to it")},
-        {tr("Home or F"), tr("Fit the whole trace")},
-        {tr("Backspace"), tr("Undo the last zoom")},
-        {tr("Click an event"), tr("Select it and its launching call or launched work")},
-        {tr("Double-click a table row"), tr("Show that event in the timeline and the detail pane")},
-        {tr("Ctrl+O"), tr("Open a trace")},
-        {tr("Ctrl+I"), tr("Trace information")},
-        {tr("F1"), tr("This help")},
-        {tr("Ctrl+Q"), tr("Quit")},
-    };
-}
-
 ShortcutsDialog::ShortcutsDialog(QWidget* parent)
     : QDialog(parent) {
     setWindowTitle(tr("Keyboard and Mouse"));
-    const auto rows = controls();
-    auto* table = new QTableWidget(int(rows.size()), 2, this);
-    table->setHorizontalHeaderLabels({tr("Control"), tr("Action")});
-    table->verticalHeader()->hide();
-    table->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    const QList<KeyBinding>& rows = keyBindings();
+    m_table = new QTableWidget(int(rows.size()), 3, this);
+    m_table->setHorizontalHeaderLabels({tr("Action"), tr("Mouse"), tr("Keyboard")});
+    m_table->verticalHeader()->hide();
+    m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_table->setWordWrap(true);
     for (int i = 0; i < rows.size(); ++i) {
-        table->setItem(i, 0, new QTableWidgetItem(rows[i].first));
-        table->setItem(i, 1, new QTableWidgetItem(rows[i].second));
+        const KeyBinding& b = rows[i];
+        int column = 0;
+        for (const char* text : {b.action, b.mouse, b.keyboard})
+            m_table->setItem(i, column++, new QTableWidgetItem(keyBindingText(text)));
     }
-    table->resizeColumnsToContents();
-    table->horizontalHeader()->setStretchLastSection(true);
+    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
+    m_table->resizeRowsToContents();
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Close, this);
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
     auto* layout = new QVBoxLayout(this);
-    layout->addWidget(table);
+    layout->addWidget(m_table);
     layout->addWidget(buttons);
-    resize(600, 480);
+    resize(960, 620);
 }
 
 } // namespace strobe

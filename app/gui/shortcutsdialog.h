@@ -2,18 +2,22 @@
 #pragma once
 
 #include <QDialog>
-#include <QList>
-#include <QPair>
+
+class QTableWidget;
 
 namespace strobe {
 
-// Help > Keyboard and Mouse (F1): every control of the timeline and the window.
+// Help > Keyboard and Mouse (F1): every control of the timeline and the window, one row per
+// entry of keyBindings() (widgets/timeline/keybindings.h), the list docs/TIMELINE.md shows too.
 class ShortcutsDialog : public QDialog {
     Q_OBJECT
 public:
     explicit ShortcutsDialog(QWidget* parent = nullptr);
-    // (keys or mouse gesture, what it does), in display order.
-    static QList<QPair<QString, QString>> controls();
+    // Columns: action, mouse, keyboard.
+    const QTableWidget* table() const { return m_table; }
+
+private:
+    QTableWidget* m_table;
 };
 
 } // namespace strobe

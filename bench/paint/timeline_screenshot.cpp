@@ -39,6 +39,7 @@ int main(int argc, char** argv) {
     const int h = args.size() > 4 ? args[4].toInt() : 900;
     view.resize(w, h);
     view.show();
+    view.waitForLevelOfDetail(); // summaries and utilisation, or the strips say "Computing…"
     QApplication::processEvents();
     // Select the first kernel so the launch arrow and the highlight show.
     const Trace& t = *state.trace();

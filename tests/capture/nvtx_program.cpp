@@ -6,12 +6,15 @@
 //   exit3     one range, exits 3
 //   sigterm   one range, then kills itself with SIGTERM
 //   duration  range "early", sleeps 1.5 s, range "late"; exits 0
+//   abort     range "before abort", then abort()
+//   sigkill   range "before kill", then kills itself with SIGKILL
 
 #include <nvtx3/nvToolsExt.h>
 
 #include <chrono>
 #include <csignal>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <pthread.h>
 #include <thread>
@@ -78,6 +81,12 @@ int main(int argc, char** argv) {
         std::raise(SIGTERM);
         std::this_thread::sleep_for(std::chrono::seconds(5)); // the signal ends us first
         return 0;
+    } else if (std::strcmp(mode, "abort") == 0) {
+        oneRange("before abort");
+        std::abort();
+    } else if (std::strcmp(mode, "sigkill") == 0) {
+        oneRange("before kill");
+        std::raise(SIGKILL);
     } else if (std::strcmp(mode, "duration") == 0) {
         oneRange("early");
         std::this_thread::sleep_for(std::chrono::milliseconds(1500));

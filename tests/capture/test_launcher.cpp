@@ -5,8 +5,11 @@
 #include <gtest/gtest.h>
 #include <sqlite3.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
+#include <dirent.h>
 #include <dlfcn.h>
 #include <map>
 #include <string>
@@ -103,6 +106,23 @@ std::vector<std::string> query(const std::string& file, const std::string& sql) 
 std::string single(const std::string& file, const std::string& sql) {
     const auto rows = query(file, sql);
     return rows.size() == 1 ? rows[0] : "<" + std::to_string(rows.size()) + " rows>";
+}
+
+std::string captureInfo(const std::string& file, const std::string& name) {
+    return single(file, "SELECT value FROM META_DATA_CAPTURE WHERE name = '" + name + "'");
+}
+
+// Every file in `dir`, sorted.
+std::vector<std::string> filesIn(const std::string& dir) {
+    std::vector<std::string> names;
+    if (DIR* d = ::opendir(dir.c_str())) {
+        while (const dirent* e = ::readdir(d))
+            if (std::strcmp(e->d_name, ".") != 0 && std::strcmp(e->d_name, "..") != 0)
+                names.emplace_back(e->d_name);
+        ::closedir(d);
+    }
+    std::sort(names.begin(), names.end());
+    return names;
 }
 
 } // namespace
@@ -273,4 +293,130 @@ TEST(Launcher, FailingProgramWithoutTraceKeepsItsExitCode) {
     EXPECT_EQ(r.exitCode, 4);
     EXPECT_EQ(r.output, "strobe-capture: no trace written: 'sh' failed before one was saved\n");
     EXPECT_FALSE(exists(out));
+}
+
+// Issue 20, item 1: a forked worker inherits the recorder's signal handler and pipe unless the
+// fork hook restores and closes them; SIGTERM to the worker then stopped the traced parent.
+TEST(Launcher, SigtermToForkedWorkerLeavesParentRunning) {
+    const std::string dir = tempDir();
+    const std::string out = dir + "/t.sqlite";
+    const auto r = run({STROBE_CAPTURE_EXE, "-o", out, "--", STROBE_FORK_PROGRAM}, kSkipDriver);
+    EXPECT_EQ(r.exitCode, 0) << r.output;
+    EXPECT_NE(r.output.find("fork_program: worker ended by signal " + std::to_string(SIGTERM)),
+              std::string::npos)
+        << r.output;
+    EXPECT_EQ(query(out, "SELECT text FROM NVTX_EVENTS ORDER BY start"),
+              (std::vector<std::string>{"before fork", "after worker"}));
+    EXPECT_EQ(captureInfo(out, "STROBE_CAPTURE_END"), "exit");
+}
+
+// Item 2: a crash (abort) keeps what was recorded, marked incomplete, and leaves no temp file.
+TEST(Launcher, AbortKeepsIncompleteTraceAndNoTemporaryFile) {
+    const std::string dir = tempDir();
+    const std::string out = dir + "/t.sqlite";
+    const auto r =
+        run({STROBE_CAPTURE_EXE, "-o", out, "--", STROBE_NVTX_PROGRAM, "abort"}, kSkipDriver);
+    EXPECT_EQ(r.exitCode, 128 + SIGABRT) << r.output;
+    EXPECT_EQ(filesIn(dir), std::vector<std::string>{"t.sqlite"});
+    EXPECT_NE(r.output.find("strobe-capture: wrote " + out +
+                            " (incomplete: '" STROBE_NVTX_PROGRAM "' died of SIGABRT"),
+              std::string::npos)
+        << r.output;
+    EXPECT_EQ(single(out, "SELECT text FROM NVTX_EVENTS"), "before abort");
+    EXPECT_EQ(captureInfo(out, "STROBE_TRACE_INCOMPLETE"), "1");
+    EXPECT_EQ(captureInfo(out, "STROBE_CAPTURE_END"), "crash");
+}
+
+// Item 2: SIGKILL cannot be caught; the launcher removes the temporary file it leaves.
+TEST(Launcher, SigkillLeavesNoTemporaryFile) {
+    const std::string dir = tempDir();
+    const std::string out = dir + "/t.sqlite";
+    const auto r =
+        run({STROBE_CAPTURE_EXE, "-o", out, "--", STROBE_NVTX_PROGRAM, "sigkill"}, kSkipDriver);
+    EXPECT_EQ(r.exitCode, 128 + SIGKILL) << r.output;
+    EXPECT_EQ(filesIn(dir), std::vector<std::string>{});
+    EXPECT_NE(
+        r.output.find("strobe-capture: removed the unfinished temporary file " + out + ".tmp-"),
+        std::string::npos)
+        << r.output;
+    EXPECT_NE(r.output.find("no trace written"), std::string::npos) << r.output;
+}
+
+// A temporary file that was there before the launch belongs to someone else: left alone.
+TEST(Launcher, OlderTemporaryFilesAreKept) {
+    const std::string dir = tempDir();
+    const std::string out = dir + "/t.sqlite";
+    const std::string other = out + ".tmp-abcdef";
+    std::fclose(std::fopen(other.c_str(), "w"));
+    const auto r =
+        run({STROBE_CAPTURE_EXE, "-o", out, "--", STROBE_NVTX_PROGRAM, "sigkill"}, kSkipDriver);
+    EXPECT_EQ(r.exitCode, 128 + SIGKILL) << r.output;
+    EXPECT_EQ(filesIn(dir), std::vector<std::string>{"t.sqlite.tmp-abcdef"});
+}
+
+// Item 3: CUDA tracing requested, CUPTI refused everything (here: there is no driver at all).
+// The trace still holds the NVTX rows and says why; the launcher exits 1 with a sentence.
+TEST(Launcher, CudaRequestedButNothingEnabledExitsOne) {
+    const std::string dir = tempDir();
+    const std::string out = dir + "/t.sqlite";
+    const auto r =
+        run({STROBE_CAPTURE_EXE, "-o", out, "--", STROBE_INJECT_PROBE, "cuda-init"}, kSkipDriver);
+    EXPECT_EQ(r.exitCode, 1) << r.output;
+    EXPECT_NE(r.output.find("strobe-capture: wrote " + out), std::string::npos) << r.output;
+    const std::string sentence =
+        "strobe-capture: CUDA activity was not recorded: CUPTI refused every activity kind (";
+    EXPECT_NE(r.output.find(sentence), std::string::npos) << r.output;
+    EXPECT_EQ(r.output.rfind("\n", r.output.size() - 2) + 1, r.output.find(sentence))
+        << "the reason is the last line:\n"
+        << r.output;
+    EXPECT_EQ(single(out, "SELECT text FROM NVTX_EVENTS"), "after cuda init");
+    EXPECT_EQ(captureInfo(out, "STROBE_CUDA_TRACE")
+                  .rfind("not recorded: CUPTI refused every activity kind (", 0),
+              0u);
+    const std::string failures = captureInfo(out, "STROBE_CUPTI_ENABLE_FAILURES");
+    for (const char* kind : {"DEVICE: ", "CONTEXT: ", "CONCURRENT_KERNEL: ", "MEMCPY: ", "MEMSET: ",
+                             "RUNTIME: ", "DRIVER: ", "SYNCHRONIZATION: "})
+        EXPECT_NE(failures.find(kind), std::string::npos) << kind << " in " << failures;
+    EXPECT_NE(captureInfo(out, "STROBE_CUPTI_VERSION_BUILT"), "<0 rows>");
+    EXPECT_NE(captureInfo(out, "STROBE_CUDA_DRIVER_VERSION"), "<0 rows>");
+}
+
+// Without --trace cuda the same program is fine: nothing was asked of CUPTI.
+TEST(Launcher, NvtxOnlyTraceIgnoresCuda) {
+    const std::string dir = tempDir();
+    const std::string out = dir + "/t.sqlite";
+    const auto r =
+        run({STROBE_CAPTURE_EXE, "-o", out, "--trace", "nvtx", "--", STROBE_NVTX_PROGRAM, "exit3"},
+            kSkipDriver);
+    EXPECT_EQ(r.exitCode, 3) << r.output;
+    EXPECT_EQ(captureInfo(out, "STROBE_CUDA_TRACE"), "not requested");
+    EXPECT_EQ(captureInfo(out, "STROBE_TRACE_INCOMPLETE"), "0");
+}
+
+// Item 11: once the recorder exists (exit handler, watcher thread), the NVTX initialiser must
+// not ask to be unloaded, even when the domain module is missing.
+TEST(Launcher, NvtxInitialiserKeepsLibraryLoadedWithoutDomainModule) {
+    const std::string dir = tempDir();
+    const std::string out = dir + "/t.sqlite";
+    const auto r =
+        run({STROBE_CAPTURE_EXE, "-o", out, "--", STROBE_INJECT_PROBE, "nvtx-core2-missing"},
+            kSkipDriver);
+    EXPECT_EQ(r.exitCode, 0) << r.output;
+    EXPECT_NE(r.output.find("inject_probe: InitializeInjectionNvtx2 returned 1"), std::string::npos)
+        << r.output;
+    EXPECT_EQ(single(out, "SELECT text FROM NVTX_EVENTS WHERE eventType = 34"), "core only");
+}
+
+// Item 4: --duration writes a trace with sane times, and the program keeps its exit status.
+TEST(Launcher, DurationTraceHasNoInvertedTimes) {
+    const std::string dir = tempDir();
+    const std::string out = dir + "/t.sqlite";
+    const auto r = run(
+        {STROBE_CAPTURE_EXE, "-o", out, "--duration", "0.5", "--", STROBE_NVTX_PROGRAM, "duration"},
+        kSkipDriver);
+    EXPECT_EQ(r.exitCode, 0) << r.output;
+    EXPECT_EQ(single(out, "SELECT COUNT(*) FROM NVTX_EVENTS WHERE start < 0 OR \"end\" < start"),
+              "0");
+    EXPECT_EQ(captureInfo(out, "STROBE_CAPTURE_END"), "duration");
+    EXPECT_EQ(captureInfo(out, "STROBE_RECORDS_SKIPPED_ZERO_START"), "0");
 }

@@ -3,6 +3,7 @@
 #include "model/cudaapi.h"
 
 #include <gtest/gtest.h>
+#include <utility>
 
 using namespace strobe;
 using cudaapi::SyncRole;
@@ -40,14 +41,26 @@ TEST(CudaApi, BaseNameDropsEveryVersionAndPerThreadSuffix) {
     EXPECT_EQ(cudaapi::baseName("_v2"), "_v2");
 }
 
-TEST(CudaApi, DisplayNameDropsOnlyAFourDigitVersion) {
-    EXPECT_EQ(cudaapi::displayName(QStringLiteral("cudaLaunchKernel_v7000")),
-              QStringLiteral("cudaLaunchKernel"));
-    EXPECT_EQ(cudaapi::displayName(QStringLiteral("cudaStreamSynchronize_ptsz_v7000")),
-              QStringLiteral("cudaStreamSynchronize_ptsz"));
-    EXPECT_EQ(cudaapi::displayName(QStringLiteral("cudaLaunchKernelExC_v11060")),
-              QStringLiteral("cudaLaunchKernelExC_v11060"));
-    EXPECT_EQ(cudaapi::displayName(QStringLiteral("cuMemcpyDtoH_v2")),
-              QStringLiteral("cuMemcpyDtoH_v2"));
-    EXPECT_EQ(cudaapi::displayName(QStringLiteral("_v1234")), QStringLiteral("_v1234"));
+TEST(CudaApi, DisplayNameDropsEveryTrailingVersionSuffix) {
+    const std::pair<const char*, const char*> cases[] = {
+        {"cudaLaunchKernel_v7000", "cudaLaunchKernel"},
+        {"cudaLaunchKernelExC_v11060", "cudaLaunchKernelExC"},
+        {"cuMemcpyDtoH_v2", "cuMemcpyDtoH"},
+        {"cuMemcpyDtoHAsync_v2", "cuMemcpyDtoHAsync"},
+        {"cuFoo_v2_v3", "cuFoo"},
+        // The per-thread suffixes stay, only the version after them goes.
+        {"cudaStreamSynchronize_ptsz_v7000", "cudaStreamSynchronize_ptsz"},
+        {"cudaMemcpyAsync_ptds", "cudaMemcpyAsync_ptds"},
+        {"cudaFoo_v2_ptsz", "cudaFoo_v2_ptsz"},
+        // Not suffixes: no digits, letters after v, only a suffix, digits without "_v".
+        {"cudaFoo_v", "cudaFoo_v"},
+        {"cudaFoo_vx2", "cudaFoo_vx2"},
+        {"_v1234", "_v1234"},
+        {"x_v1", "x"},
+        {"cuda3D", "cuda3D"},
+        {"cudaFoo_2", "cudaFoo_2"},
+        {"", ""},
+    };
+    for (const auto& [in, out] : cases)
+        EXPECT_EQ(cudaapi::displayName(QString::fromLatin1(in)), QString::fromLatin1(out)) << in;
 }

@@ -261,9 +261,11 @@ LoadResult NsysSqliteLoader::load() {
         d->checkCancel();
 
         TraceBuilder& b = d->builder;
-        const bool anyEventTable = std::any_of(std::begin(eventTables) + 1, std::end(eventTables),
-                                               [&](const QString& t) { return d->db.hasTable(t); });
-        if (!anyEventTable)
+        // Missing tables and empty ones (a build step that exported nothing) alike.
+        const TraceCounts& n = b.counts();
+        if (n.kernels + n.memcpys + n.memsets + n.cudaApiCalls + n.syncs + n.nvtxRanges +
+                n.nvtxMarks + n.osrtCalls ==
+            0)
             b.warn(QStringLiteral("no-events"), 1,
                    QStringLiteral("The export recorded no CUDA, NVTX or OS runtime events (%1 "
                                   "file); the profiled program may not have used the GPU."));

@@ -13,6 +13,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace strobe::nsys {
@@ -129,6 +130,8 @@ struct Metadata {
     std::string productVersion; // EXPORT_PRODUCT_VERSION
     std::optional<std::int64_t> sessionStartUtcNs;
     std::vector<std::string> command; // the profiled program and its arguments
+    // Further META_DATA_CAPTURE rows (name, value), written after the command line.
+    std::vector<std::pair<std::string, std::string>> captureInfo;
 };
 
 class Writer {

@@ -197,6 +197,7 @@ void Writer::Impl::writeMetadata() {
         caps.emplace_back(i == 0 ? std::string(key::kCommand)
                                  : std::string(key::kArgumentPrefix) + std::to_string(i - 1),
                           meta.command[i]);
+    caps.insert(caps.end(), meta.captureInfo.begin(), meta.captureInfo.end());
     for (const auto& [name, value] : caps) {
         capture.text(C::name, name);
         capture.text(C::value, value);

@@ -112,9 +112,10 @@ TEST(CliInfo, UsageErrorsExitTwo) {
     const CliRun r = runCli(
         {QStringLiteral("info"), fixture("nsys2024.5-cloverleaf.sqlite"), QStringLiteral("--jsn")});
     EXPECT_EQ(r.rc, 2);
-    EXPECT_EQ(r.err,
-              QStringLiteral(
-                  "strobe-cli info: unknown option '--jsn'; run 'strobe-cli --help' for usage.\n"));
+    EXPECT_EQ(
+        r.err,
+        QStringLiteral(
+            "strobe-cli info: unknown option '--jsn'; run 'strobe-cli info --help' for usage.\n"));
     EXPECT_EQ(runCli({QStringLiteral("frobnicate")}).rc, 2);
 }
 

@@ -21,9 +21,10 @@ const QString kKernelsHeader = QStringLiteral(
 const QString kSummaryHeader =
     QStringLiteral("name,time_percent,total_ns,instances,avg_ns,median_ns,min_ns,max_ns,stddev_ns");
 
-// NVIDIA's rule, written independently of Trace::stripApiVersionSuffix.
+// docs/CLI.md's rule, written independently of cudaapi::displayName: every trailing "_v" plus
+// digits goes, "_ptsz"/"_ptds" stay.
 QString stripSuffix(const QString& s) {
-    static const QRegularExpression re(QStringLiteral("_v[0-9]{4}$"));
+    static const QRegularExpression re(QStringLiteral("(?<=.)(_v[0-9]+)+$"));
     QString out = s;
     out.remove(re);
     return out;

@@ -1,41 +1,62 @@
 // SPDX-License-Identifier: MIT
-// Renders the user guide's screenshots of the kernel table and the detail pane from the real
-// main window on the embedded sample trace. Not a test: `mainwindow_screenshots OUTDIR`
-// (offscreen platform). The README's overview is a screenshot of `strobe` under Xvfb.
+// Renders the README's and the user guide's screenshots from the real main window (offscreen
+// platform). Not a test: `mainwindow_screenshots OUTDIR TRACE`, run by scripts/screenshots.sh.
+// On the embedded sample: mainwindow.png, kernels-by-duration.png, kernel-details.png; on
+// TRACE (the two-GPU H100 fixture): timeline-h100.png. Every picture waits for the panels' and
+// the timeline's workers, so none shows "Computing…".
 #include "app/gui/appsettings.h"
 #include "app/gui/mainwindow.h"
 #include "model/analysis/kerneltablemodel.h"
 #include "model/trace.h"
+#include "tests/support/waitfinished.h"
+#include "widgets/panels/detailpane.h"
+#include "widgets/panels/gapspanel.h"
 #include "widgets/panels/kerneltablewidget.h"
+#include "widgets/panels/statisticswidget.h"
 #include "widgets/timeline/timelineview.h"
 #include "widgets/viewstate.h"
 
 #include <QApplication>
-#include <QDockWidget>
 #include <QEventLoop>
 #include <QTableView>
 #include <QTemporaryDir>
-#include <QTimer>
 #include <cstdio>
 
 using namespace strobe;
 
 namespace {
 
-void settle() {
-    for (int i = 0; i < 5; ++i) {
-        QCoreApplication::processEvents();
-        QEventLoop loop;
-        QTimer::singleShot(30, &loop, &QEventLoop::quit);
-        loop.exec();
-    }
+bool finished(MainWindow& w) {
+    if (test::waitUntilFinished<KernelTableWidget, StatisticsWidget, GapsPanel, DetailPane,
+                                TimelineView>(&w))
+        return true;
+    std::fprintf(stderr, "mainwindow_screenshots: the panels did not finish computing\n");
+    return false;
 }
 
 bool save(MainWindow& w, const QString& path) {
-    settle();
-    const bool ok = w.grab().save(path);
+    const bool ok = finished(w) && w.grab().save(path);
     std::printf("%s %s\n", ok ? "wrote" : "FAILED to write", qPrintable(path));
     return ok;
+}
+
+bool openAndWait(MainWindow& w, const QString& path) {
+    QEventLoop loop;
+    bool ok = false;
+    const auto c = QObject::connect(&w, &MainWindow::loadFinished, &loop, [&](bool success) {
+        ok = success;
+        loop.quit();
+    });
+    if (path.isEmpty())
+        w.openSample();
+    else
+        w.openFile(path);
+    loop.exec();
+    QObject::disconnect(c);
+    if (!ok)
+        std::fprintf(stderr, "mainwindow_screenshots: cannot open %s\n",
+                     path.isEmpty() ? "the sample" : qPrintable(path));
+    return ok && finished(w);
 }
 
 } // namespace
@@ -43,8 +64,8 @@ bool save(MainWindow& w, const QString& path) {
 int main(int argc, char** argv) {
     qputenv("QT_QPA_PLATFORM", "offscreen");
     QApplication app(argc, argv);
-    if (argc < 2) {
-        std::fprintf(stderr, "usage: mainwindow_screenshots OUTDIR\n");
+    if (argc < 3) {
+        std::fprintf(stderr, "usage: mainwindow_screenshots OUTDIR TRACE\n");
         return 2;
     }
     const QString out = QString::fromLocal8Bit(argv[1]);
@@ -53,36 +74,34 @@ int main(int argc, char** argv) {
     MainWindow w(&settings);
     w.resize(1600, 1000);
     w.show();
-    QEventLoop loop;
-    QObject::connect(&w, &MainWindow::loadFinished, &loop, &QEventLoop::quit);
-    w.openSample();
-    loop.exec();
-    if (!w.trace())
+    if (!openAndWait(w, QString()))
         return 1;
-    const Trace& t = *w.trace();
-
-    std::optional<std::size_t> softmax;
-    for (std::size_t i = 0; i < t.kernelCount() && !softmax; ++i) {
-        if (t.string(t.kernelAt(i).config->shortName) == QLatin1String("softmax_warp_forward"))
-            softmax = i;
-    }
-    bool ok = true;
+    bool ok = save(w, out + QStringLiteral("/mainwindow.png"));
 
     // Job 2: kernels sorted by duration, the longest selected.
     QTableView* view = w.kernelTable()->view();
     view->sortByColumn(KernelTableModel::Duration, Qt::DescendingOrder);
-    settle();
+    ok &= finished(w);
     view->selectRow(0);
-    const QModelIndex first = view->model()->index(0, 0);
-    emit view->doubleClicked(first);
+    w.kernelTable()->activateRow(0);
     ok &= save(w, out + QStringLiteral("/kernels-by-duration.png"));
 
     // Job 3: the softmax launch's parameters, occupancy and warning.
-    if (softmax) {
-        w.kernelTable()->setNameFilter(QStringLiteral("softmax"), false);
-        settle();
-        emit view->doubleClicked(view->model()->index(0, 0));
-        ok &= save(w, out + QStringLiteral("/kernel-details.png"));
+    w.kernelTable()->setNameFilter(QStringLiteral("softmax"), false);
+    ok &= finished(w);
+    if (view->model()->rowCount() == 0) {
+        std::fprintf(stderr, "mainwindow_screenshots: the sample has no softmax kernel\n");
+        return 1;
     }
+    view->selectRow(0);
+    w.kernelTable()->activateRow(0);
+    ok &= save(w, out + QStringLiteral("/kernel-details.png"));
+    w.kernelTable()->setNameFilter(QString(), false);
+
+    // The README's real trace: a two-GPU export, kernels in start order.
+    if (!openAndWait(w, QString::fromLocal8Bit(argv[2])))
+        return 1;
+    view->sortByColumn(KernelTableModel::Start, Qt::AscendingOrder);
+    ok &= save(w, out + QStringLiteral("/timeline-h100.png"));
     return ok ? 0 : 1;
 }

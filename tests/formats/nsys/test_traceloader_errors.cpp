@@ -172,6 +172,34 @@ TEST_F(LoaderErrors, ExportWithoutEventsOpensWithAWarning) {
     EXPECT_EQ(r.trace->warnings()[0].kind, QStringLiteral("no-events"));
 }
 
+// A build step that exported nothing: every event table exists, none has a row. It must read
+// exactly like an export without those tables.
+TEST_F(LoaderErrors, ExportWithEmptyEventTablesWarnsLikeOneWithout) {
+    const std::string emptyTables =
+        kMinimalExport +
+        "CREATE TABLE CUPTI_ACTIVITY_KIND_KERNEL(start INTEGER NOT NULL, end INTEGER NOT NULL, "
+        "deviceId INTEGER, contextId INTEGER, streamId INTEGER, correlationId INTEGER, globalPid "
+        "INTEGER, shortName INTEGER);"
+        "CREATE TABLE CUPTI_ACTIVITY_KIND_MEMCPY(start INTEGER NOT NULL, end INTEGER NOT NULL, "
+        "deviceId INTEGER, contextId INTEGER, streamId INTEGER, correlationId INTEGER, globalPid "
+        "INTEGER, bytes INTEGER, copyKind INTEGER);"
+        "CREATE TABLE CUPTI_ACTIVITY_KIND_RUNTIME(start INTEGER NOT NULL, end INTEGER NOT NULL, "
+        "eventClass INTEGER, globalTid INTEGER, correlationId INTEGER, nameId INTEGER);"
+        "CREATE TABLE NVTX_EVENTS(start INTEGER NOT NULL, end INTEGER, eventType INTEGER, "
+        "globalTid INTEGER, text TEXT);"
+        "CREATE TABLE OSRT_API(start INTEGER NOT NULL, end INTEGER NOT NULL, eventClass INTEGER, "
+        "globalTid INTEGER, nameId INTEGER);";
+    LoadResult empty = loadTrace(makeDb(QStringLiteral("empty-tables.sqlite"), emptyTables));
+    LoadResult missing = loadTrace(makeDb(QStringLiteral("no-tables.sqlite"), kMinimalExport));
+    ASSERT_TRUE(empty.ok()) << empty.error.toStdString();
+    ASSERT_TRUE(missing.ok()) << missing.error.toStdString();
+    EXPECT_TRUE(empty.trace->lanes().empty());
+    ASSERT_EQ(empty.trace->warnings().size(), 1u);
+    EXPECT_EQ(empty.trace->warnings()[0].kind, QStringLiteral("no-events"));
+    EXPECT_EQ(empty.trace->warnings()[0].message, missing.trace->warnings()[0].message);
+    EXPECT_EQ(empty.trace->timeRange(), missing.trace->timeRange());
+}
+
 TEST_F(LoaderErrors, DataAnomaliesAreCountedWarnings) {
     const std::string sql =
         kMinimalExport +

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: MIT
 // Renders the GPU gaps panel and the timeline zoomed to the longest gap, on the sample trace:
-//   xvfb-run -a -s "-screen 0 1600x1000x24" gaps_screenshot PANEL.png ZOOMED.png
+//   QT_QPA_PLATFORM=offscreen gaps_screenshot PANEL.png ZOOMED.png   (scripts/screenshots.sh)
+// It waits for the panels' and the timeline's workers before each picture.
 #include "formats/nsys/synth/sampletrace.h"
 #include "formats/open.h"
+#include "tests/support/waitfinished.h"
 #include "widgets/panels/detailpane.h"
 #include "widgets/panels/gapspanel.h"
 #include "widgets/timeline/timelineview.h"
@@ -40,9 +42,8 @@ int main(int argc, char** argv) {
     GapsPanel panel(&state);
     panel.resize(1200, 420);
     panel.show();
-    if (!QTest::qWaitForWindowExposed(&panel))
+    if (!QTest::qWaitForWindowExposed(&panel) || !test::waitUntilFinished<GapsPanel>(&panel))
         return 1;
-    QApplication::processEvents();
     if (!panel.grab().save(QString::fromLocal8Bit(argv[1])))
         return 1;
 
@@ -53,9 +54,13 @@ int main(int argc, char** argv) {
     window.setSizes({1150, 450});
     window.resize(1600, 900);
     window.show();
-    if (!QTest::qWaitForWindowExposed(&window))
+    if (!QTest::qWaitForWindowExposed(&window) ||
+        !test::waitUntilFinished<TimelineView, DetailPane>(&window))
         return 1;
     panel.activateRow(0); // the longest gap
-    QApplication::processEvents();
+    if (!test::waitUntilFinished<TimelineView, DetailPane>(&window)) {
+        std::fprintf(stderr, "gaps_screenshot: the detail pane did not finish computing\n");
+        return 1;
+    }
     return window.grab().save(QString::fromLocal8Bit(argv[2])) ? 0 : 1;
 }

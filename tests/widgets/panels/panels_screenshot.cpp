@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: MIT
 // Renders the kernel table (sorted by duration) beside the detail pane of the longest kernel:
-//   xvfb-run -s "-screen 0 1600x1000x24" panels_screenshot TRACE OUT.png
+//   QT_QPA_PLATFORM=offscreen panels_screenshot TRACE OUT.png   (scripts/screenshots.sh)
+// It waits for every panel's worker before each step and before the picture.
 #include "formats/open.h"
 #include "model/analysis/kerneltablemodel.h"
+#include "tests/support/waitfinished.h"
 #include "widgets/panels/detailpane.h"
 #include "widgets/panels/kerneltablewidget.h"
 #include "widgets/panels/statisticswidget.h"
@@ -42,8 +44,19 @@ int main(int argc, char** argv) {
     window.show();
     if (!QTest::qWaitForWindowExposed(&window))
         return 1;
+    const auto finished = [&window] {
+        if (test::waitUntilFinished<KernelTableWidget, DetailPane, StatisticsWidget>(&window))
+            return true;
+        std::fprintf(stderr, "panels_screenshot: the panels did not finish computing\n");
+        return false;
+    };
+    if (!finished())
+        return 1;
     table->view()->sortByColumn(KernelTableModel::Duration, Qt::DescendingOrder);
+    if (!finished())
+        return 1;
     table->activateRow(0);
-    QApplication::processEvents();
+    if (!finished())
+        return 1;
     return window.grab().save(QString::fromLocal8Bit(argv[2])) ? 0 : 1;
 }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "widgets/timeline/paint/overlaypainter.h"
 
+#include "model/cudaapi.h"
 #include "model/trace.h"
 #include "widgets/timeline/geometry/timelinegeometry.h"
 #include "widgets/timeline/paint/paintcontext.h"
@@ -14,6 +15,13 @@
 namespace strobe {
 
 namespace {
+// The partner's name as the lanes show it (API calls without their version suffix).
+QString partnerName(const Trace& t, EventRef ref) {
+    const Lane& l = t.lane(ref.lane);
+    const QString name = t.string(l.nameId(ref.index));
+    return l.kind() == LaneKind::CudaApi ? cudaapi::displayName(name) : name;
+}
+
 void outline(QPainter& p, const QRectF& r, const QColor& c, qreal width) {
     p.setPen(QPen(c, width));
     p.setBrush(Qt::NoBrush);
@@ -95,11 +103,11 @@ void paintOverlay(QPainter& p, const PaintContext& ctx, const TimelineGeometry& 
             }
             if (!canvasRect.intersects(*partRect))
                 offscreenIndicator(p, ctx, *partRect, ctx.palette.partner,
-                                   t->string(t->lane(partner.lane).nameId(partner.index)));
+                                   partnerName(*t, partner));
         } else if (selRect && !partRect) {
             // The partner's row is collapsed or hidden: point up or down at its group.
             offscreenIndicator(p, ctx, selRect->translated(0, -ctx.height), ctx.palette.partner,
-                               t->string(t->lane(partner.lane).nameId(partner.index)));
+                               partnerName(*t, partner));
         }
     }
 

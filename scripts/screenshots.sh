@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# ./scripts/screenshots.sh [BUILD_DIR]: regenerates every image in docs/images from the real
+# widgets, offscreen (no display needed). Each program waits for the panels' and the timeline's
+# worker threads before it takes a picture, so no image shows "Computing…".
+# BUILD_DIR defaults to build/release (configured with tests and benchmarks on); the fixtures
+# are read from STROBE_FIXTURES_DIR, default ../shared/fixtures beside the clone.
+set -euo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+build="${1:-$root/build/release}"
+fixtures="${STROBE_FIXTURES_DIR:-$root/../shared/fixtures}"
+images="$root/docs/images"
+h100="$fixtures/nsys/nsys2026.2-h100-2gpu-nvtx.sqlite"
+cloverleaf="$fixtures/nsys/nsys2024.5-cloverleaf.sqlite"
+for f in "$h100" "$cloverleaf"; do
+    [ -f "$f" ] || { echo "error: fixture $f not found (set STROBE_FIXTURES_DIR)" >&2; exit 1; }
+done
+
+cmake --build "$build" --target mainwindow_screenshots panels_screenshot gaps_screenshot \
+    timeline_screenshot strobe-cli
+export QT_QPA_PLATFORM=offscreen
+mkdir -p "$images"
+# README and USER_GUIDE: mainwindow, kernels-by-duration, kernel-details, timeline-h100.
+"$build/tests/app/gui/mainwindow_screenshots" "$images" "$h100"
+# KERNELS.md: the kernel table, detail pane and statistics on CloverLeaf.
+"$build/tests/widgets/panels/panels_screenshot" "$cloverleaf" "$images/kernels.png"
+# GAPS.md and USER_GUIDE: the gaps panel and the timeline zoomed to the longest gap.
+"$build/tests/widgets/panels/gaps_screenshot" "$images/gaps-panel.png" "$images/gap-zoomed.png"
+# TIMELINE.md: the timeline alone on the two-GPU export.
+"$build/bench/paint/timeline_screenshot" "$h100" "$images/timeline.png" 1600 1000
+# README: strobe-cli render of one step of the synthetic trace, by the command the README shows.
+synth="$(mktemp -d)"
+trap 'rm -rf "$synth"' EXIT
+"$build/app/strobe-cli" synth -o "$synth/train.sqlite" --events 10k >/dev/null
+(cd "$synth" && "$build/app/strobe-cli" render train.sqlite -o "$images/render-step3.png" \
+    --range "step 3" --lanes 'python3 \[4101\]|GPU 0' --width 1600 --height 520 >/dev/null)
+echo "Regenerated: $(cd "$images" && ls ./*.png | tr '\n' ' ')"

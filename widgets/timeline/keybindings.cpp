@@ -1,0 +1,127 @@
+// SPDX-License-Identifier: MIT
+#include "widgets/timeline/keybindings.h"
+
+#include <QCoreApplication>
+#include <QStringBuilder>
+
+namespace strobe {
+
+#define STROBE_KB(text) QT_TRANSLATE_NOOP("strobe::KeyBinding", text)
+
+const QList<KeyBinding>& keyBindings() {
+    using S = KeyBinding::Scope;
+    static const QList<KeyBinding> list{
+        {S::Timeline,
+         STROBE_KB("Zoom in / out at the mouse"),
+         STROBE_KB("Wheel, or Ctrl+wheel"),
+         STROBE_KB("W / S, or Up / Down (at the mouse when it is over the lanes, else at the "
+                   "middle)"),
+         {QKeySequence(Qt::Key_W), QKeySequence(Qt::Key_S), QKeySequence(Qt::Key_Up),
+          QKeySequence(Qt::Key_Down)}},
+        {S::Timeline,
+         STROBE_KB("Pan left / right"),
+         STROBE_KB("Drag the lanes; Shift+wheel; horizontal wheel or trackpad"),
+         STROBE_KB("A / D, or Left / Right"),
+         {QKeySequence(Qt::Key_A), QKeySequence(Qt::Key_D), QKeySequence(Qt::Key_Left),
+          QKeySequence(Qt::Key_Right)}},
+        {S::Timeline,
+         STROBE_KB("Scroll the lanes up / down"),
+         STROBE_KB("Wheel over the header column; the scrollbar"),
+         STROBE_KB("Page Up / Page Down"),
+         {QKeySequence(Qt::Key_PageUp), QKeySequence(Qt::Key_PageDown)}},
+        {S::Timeline,
+         STROBE_KB("Fit the whole trace"),
+         "",
+         STROBE_KB("Home or F"),
+         {QKeySequence(Qt::Key_Home), QKeySequence(Qt::Key_F)}},
+        {S::Timeline,
+         STROBE_KB("Undo the last zoom (a whole drag is one step)"),
+         "",
+         STROBE_KB("Backspace"),
+         {QKeySequence(Qt::Key_Backspace)}},
+        {S::Timeline,
+         STROBE_KB("Measure a time range (its duration shows in the ruler)"),
+         STROBE_KB("Drag on the time ruler"),
+         "",
+         {}},
+        {S::Timeline,
+         STROBE_KB("Zoom to the measured range"),
+         STROBE_KB("Double-click the ruler"),
+         STROBE_KB("Z or Enter"),
+         {QKeySequence(Qt::Key_Z), QKeySequence(Qt::Key_Return), QKeySequence(Qt::Key_Enter)}},
+        {S::Timeline,
+         STROBE_KB("Clear the measured range and the selection"),
+         STROBE_KB("Click the ruler outside the range (the range only)"),
+         STROBE_KB("Esc"),
+         {QKeySequence(Qt::Key_Escape)}},
+        {S::Timeline,
+         STROBE_KB("Select an event (the kernel table and the detail pane follow)"),
+         STROBE_KB("Click it"),
+         "",
+         {}},
+        {S::Timeline,
+         STROBE_KB("Zoom to an event and select it"),
+         STROBE_KB("Double-click it"),
+         "",
+         {}},
+        {S::Timeline, STROBE_KB("Event details"), STROBE_KB("Hover: tooltip"), "", {}},
+        {S::Timeline,
+         STROBE_KB("Expand / collapse a group"),
+         STROBE_KB("Click its header"),
+         "",
+         {}},
+        {S::Timeline,
+         STROBE_KB("Hide, show or pin lanes; hide idle threads; expand or collapse all"),
+         STROBE_KB("Right-click the header column"),
+         "",
+         {}},
+        {S::Window,
+         STROBE_KB("Show a table's event (or gap) in the timeline and the details"),
+         STROBE_KB("Double-click its row"),
+         "",
+         {}},
+        {S::Window,
+         STROBE_KB("Copy the selected rows, or the detail pane"),
+         "",
+         STROBE_KB("Ctrl+C"),
+         {QKeySequence(Qt::CTRL | Qt::Key_C)}},
+        {S::Window,
+         STROBE_KB("Open a trace"),
+         STROBE_KB("Drop the file on the window"),
+         STROBE_KB("Ctrl+O"),
+         {QKeySequence(Qt::CTRL | Qt::Key_O)}},
+        {S::Window,
+         STROBE_KB("Trace information"),
+         "",
+         STROBE_KB("Ctrl+I"),
+         {QKeySequence(Qt::CTRL | Qt::Key_I)}},
+        {S::Window,
+         STROBE_KB("This list of controls"),
+         "",
+         STROBE_KB("F1"),
+         {QKeySequence(Qt::Key_F1)}},
+        {S::Window,
+         STROBE_KB("Quit"),
+         "",
+         STROBE_KB("Ctrl+Q"),
+         {QKeySequence(Qt::CTRL | Qt::Key_Q)}},
+    };
+    return list;
+}
+
+#undef STROBE_KB
+
+QString keyBindingText(const char* text) {
+    return QCoreApplication::translate("strobe::KeyBinding", text);
+}
+
+QString keyBindingsMarkdown() {
+    QString md = QStringLiteral("| Action | Mouse | Keyboard |\n|---|---|---|\n");
+    for (const KeyBinding& b : keyBindings())
+        md += QStringLiteral("| ") % QLatin1String(b.action) % QStringLiteral(" | ") %
+              QLatin1String(b.mouse) % QStringLiteral(" | ") % QLatin1String(b.keyboard) %
+              QStringLiteral(" |\n");
+    return md;
+}
+
+} // namespace strobe
