@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "formats/open.h"
 
+#include "formats/kineto/kinetoreader.h"
 #include "formats/nsys/reader/nsyssqliteloader.h"
 
 #include <QFile>
@@ -40,8 +41,18 @@ std::uint32_t bigEndian(const QByteArray& b, int offset, int bytes) {
     return v;
 }
 
-// Checks what the file is before SQLite sees it; returns an error sentence, or empty when the
-// file looks like an SQLite database worth opening.
+// A gzip stream (Kineto's .json.gz) or text that starts like a JSON object or array.
+bool looksLikeJson(const QByteArray& head) {
+    if (head.startsWith("\x1f\x8b"))
+        return true;
+    QByteArray t = head.trimmed();
+    if (t.startsWith("\xEF\xBB\xBF")) // a UTF-8 byte order mark
+        t = t.mid(3).trimmed();
+    return t.startsWith('{') || t.startsWith('[');
+}
+
+// Checks what the file is before a reader sees it; returns an error sentence, or empty when the
+// file looks like an SQLite database or a JSON trace worth opening.
 QString sniff(const QString& path) {
     const QFileInfo info(path);
     if (!info.exists())
@@ -77,11 +88,8 @@ QString sniff(const QString& path) {
                    QString::number(file.size()) % u'.';
         return {};
     }
-    if (head.startsWith("\x1f\x8b") || head.trimmed().startsWith('{') ||
-        head.trimmed().startsWith('['))
-        return quoted(path) %
-               QStringLiteral(" looks like a JSON trace (PyTorch profiler or Chrome tracing); "
-                              "Strobe reads Nsight Systems SQLite exports and Strobe captures.");
+    if (looksLikeJson(head))
+        return {};
     if (isMostlyText(head))
         return quoted(path) % QStringLiteral(" is a text file, not a trace database.");
     return quoted(path) %
@@ -97,7 +105,11 @@ LoadResult loadTrace(const QString& path, const LoadOptions& options) {
         r.error = error;
         return r;
     }
-    LoadResult result = NsysSqliteLoader(path, options).load();
+    QFile file(path);
+    const bool json = file.open(QIODevice::ReadOnly) && looksLikeJson(file.read(4096));
+    file.close();
+    LoadResult result =
+        json ? KinetoJsonLoader(path, options).load() : NsysSqliteLoader(path, options).load();
 #if defined(__GLIBC__)
     // The builder's staging arrays were freed in pieces; hand the pages back so that the resident
     // size after a load is the trace's, not the peak's.

@@ -7,8 +7,9 @@
 
 namespace strobe {
 
-// Opens any trace file Strobe understands (today: nsys SQLite exports, and Strobe's own
-// captures, which use the same schema). Never throws; bad input gives `error`.
+// Opens any trace file Strobe understands: nsys SQLite exports, Strobe's own captures (the same
+// schema) and PyTorch profiler (Kineto) JSON traces, plain or gzip. Never throws; bad input
+// gives `error`.
 LoadResult loadTrace(const QString& path, const LoadOptions& options = {});
 
 } // namespace strobe

@@ -54,6 +54,25 @@ struct StreamInfo {
     std::uint8_t flag = 0; // ENUM_CUPTI_STREAM_TYPE: 0 unknown, 1 default, 2 non-blocking, 3 null
 };
 
+// Occupancy figures a profiler computed itself and wrote beside the launch (PyTorch's Kineto:
+// "blocks per SM", "warps per SM", "est. achieved occupancy %"). Kept as recorded, shown next to
+// Strobe's own calculation, never mixed into it.
+struct RecordedOccupancy {
+    std::optional<float> blocksPerSm;
+    std::optional<float> warpsPerSm;
+    std::optional<float> achievedOccupancyPercent;
+    bool isEmpty() const { return !blocksPerSm && !warpsPerSm && !achievedOccupancyPercent; }
+    friend bool operator==(const RecordedOccupancy&, const RecordedOccupancy&) = default;
+};
+
+// How much of a kernel's launch configuration the trace recorded.
+enum class LaunchDetail : std::uint8_t {
+    Complete, // every field of KernelConfig (nsys exports, Strobe captures)
+    Basic,    // grid, block, registers and the total shared memory only, kept in
+              // staticSharedBytes with dynamicSharedBytes 0 (PyTorch's Kineto traces)
+    None,     // no launch configuration at all (ROCm Kineto traces): shown as unknown
+};
+
 // Launch configuration shared by many kernel launches: stored once, referenced by id.
 struct KernelConfig {
     StringId shortName = kNoString;
@@ -70,6 +89,10 @@ struct KernelConfig {
     std::uint8_t launchType = 0;  // ENUM_CUDA_KERNEL_LAUNCH_TYPE
     std::uint8_t cacheConfig = 0; // ENUM_CUDA_FUNC_CACHE_CONFIG
     std::uint8_t sharedMemLimitConfig = 0;
+    LaunchDetail detail = LaunchDetail::Complete;
+    // True when shortName was derived from the full name by Strobe, not recorded by the tool.
+    bool shortNameDerived = false;
+    RecordedOccupancy recordedOccupancy;
     friend bool operator==(const KernelConfig&, const KernelConfig&) = default;
 };
 
@@ -127,6 +150,12 @@ struct ApiCallRecord {
     std::uint8_t eventClass = 0; // 0 runtime, 1 driver
     EventRef gpuOp;              // kernel, memcpy or memset it launched; invalid when none
     std::int64_t returnValue = 0;
+};
+
+// A framework operator or Python frame on a CPU thread (lanes CpuOps and Python); its nesting
+// depth is its row.
+struct CpuOpRecord {
+    std::optional<std::uint32_t> externalId; // ties an operator to the launches inside it
 };
 
 struct OsrtRecord {

@@ -62,6 +62,10 @@ static QString kindLabel(LaneKind kind) {
         return QStringLiteral("NVTX");
     case LaneKind::NvtxStartEnd:
         return QStringLiteral("NVTX start/end");
+    case LaneKind::CpuOps:
+        return QStringLiteral("CPU ops");
+    case LaneKind::Python:
+        return QStringLiteral("Python");
     case LaneKind::Kernels:
         return QStringLiteral("Kernels");
     case LaneKind::Memcpy:
@@ -97,7 +101,9 @@ QString Trace::laneLabel(std::uint32_t laneIdx) const {
     switch (l.kind()) {
     case LaneKind::CudaApi:
     case LaneKind::Osrt:
-    case LaneKind::Nvtx: {
+    case LaneKind::Nvtx:
+    case LaneKind::CpuOps:
+    case LaneKind::Python: {
         const ThreadInfo& t = m_threads[l.owner()];
         const QString name = t.name != kNoString ? string(t.name) : QStringLiteral("Thread");
         return name % QStringLiteral(" [") % QString::number(t.tid) % QStringLiteral("] / ") % kind;
@@ -124,12 +130,13 @@ std::size_t Trace::memoryBytes() const {
     std::size_t bytes = sizeof(Trace) + m_strings.memoryBytes();
     for (const auto& l : m_lanes)
         bytes += sizeof(Lane) + l.memoryBytes();
-    bytes +=
-        m_kernels.capacity() * sizeof(KernelRecord) +
-        m_kernelConfigs.capacity() * sizeof(KernelConfig) +
-        m_memcpys.capacity() * sizeof(MemcpyRecord) + m_memsets.capacity() * sizeof(MemsetRecord) +
-        m_apiCalls.capacity() * sizeof(ApiCallRecord) + m_osrt.capacity() * sizeof(OsrtRecord) +
-        m_nvtx.capacity() * sizeof(NvtxRecord) + m_syncs.capacity() * sizeof(SyncRecord);
+    bytes += m_kernels.capacity() * sizeof(KernelRecord) +
+             m_kernelConfigs.capacity() * sizeof(KernelConfig) +
+             m_memcpys.capacity() * sizeof(MemcpyRecord) +
+             m_memsets.capacity() * sizeof(MemsetRecord) +
+             m_apiCalls.capacity() * sizeof(ApiCallRecord) +
+             m_osrt.capacity() * sizeof(OsrtRecord) + m_cpuOps.capacity() * sizeof(CpuOpRecord) +
+             m_nvtx.capacity() * sizeof(NvtxRecord) + m_syncs.capacity() * sizeof(SyncRecord);
     return bytes;
 }
 

@@ -21,12 +21,16 @@ struct TraceWarning {
 };
 
 struct TraceMetadata {
-    QString format;                       // "nsys-sqlite"
-    QString productName;                  // "Nsight Systems", or "Strobe" for our own captures
+    QString format;      // "nsys-sqlite", "kineto-json"
+    QString productName; // "Nsight Systems", "Strobe" (own captures), "PyTorch Profiler"
     std::optional<QString> nsysVersion;   // EXPORT_PRODUCT_VERSION
     std::optional<QString> schemaVersion; // EXPORT_SCHEMA_VERSION
     std::optional<std::int64_t> sessionStartUtcNs;
     QString commandLine; // of the profiled program, when recorded
+    // Distributed training: which rank of how many processes wrote this trace, when recorded.
+    std::optional<std::uint32_t> rank;
+    std::optional<std::uint32_t> worldSize;
+    QString distributedBackend; // "nccl", "gloo"; empty when not recorded
 };
 
 // Counts of the source tables' rows, with the meaning `strobe-cli info` documents.
@@ -39,6 +43,8 @@ struct TraceCounts {
     std::uint64_t nvtxMarks = 0;
     std::uint64_t osrtCalls = 0;
     std::uint64_t syncs = 0;
+    std::uint64_t cpuOps = 0;          // framework operators (lanes of kind CpuOps)
+    std::uint64_t pythonFunctions = 0; // Python frames (lanes of kind Python)
 };
 
 // A loaded trace. Built by a loader, then frozen by finalize(): afterwards nothing moves and
@@ -79,6 +85,7 @@ public:
     const std::vector<MemsetRecord>& memsets() const { return m_memsets; }
     const std::vector<ApiCallRecord>& apiCalls() const { return m_apiCalls; }
     const std::vector<OsrtRecord>& osrtCalls() const { return m_osrt; }
+    const std::vector<CpuOpRecord>& cpuOps() const { return m_cpuOps; } // CpuOps and Python lanes
     const std::vector<NvtxRecord>& nvtx() const { return m_nvtx; }
     const std::vector<SyncRecord>& syncs() const { return m_syncs; }
 
@@ -117,6 +124,7 @@ private:
     std::vector<MemsetRecord> m_memsets;
     std::vector<ApiCallRecord> m_apiCalls;
     std::vector<OsrtRecord> m_osrt;
+    std::vector<CpuOpRecord> m_cpuOps;
     std::vector<NvtxRecord> m_nvtx;
     std::vector<SyncRecord> m_syncs;
 };

@@ -3,6 +3,7 @@
 
 #include <QStringBuilder>
 #include <algorithm>
+#include <bit>
 #include <numeric>
 #include <unordered_map>
 
@@ -115,7 +116,14 @@ std::size_t KernelConfigHash::operator()(const KernelConfig& c) const noexcept {
         mix(std::uint32_t(c.grid[d])), mix(std::uint32_t(c.block[d]));
     mix(c.registersPerThread), mix(c.staticSharedBytes), mix(c.dynamicSharedBytes);
     mix(c.localBytesPerThread), mix(c.localBytesTotal), mix(c.sharedMemoryExecuted);
-    mix(c.launchType | c.cacheConfig << 8 | c.sharedMemLimitConfig << 16);
+    mix(c.launchType | c.cacheConfig << 8 | c.sharedMemLimitConfig << 16 |
+        std::uint32_t(c.detail) << 24 | std::uint32_t(c.shortNameDerived) << 25);
+    auto mixFloat = [&mix](const std::optional<float>& f) {
+        mix(f ? std::bit_cast<std::uint32_t>(*f) : 0xFFFFFFFFu);
+    };
+    mixFloat(c.recordedOccupancy.blocksPerSm);
+    mixFloat(c.recordedOccupancy.warpsPerSm);
+    mixFloat(c.recordedOccupancy.achievedOccupancyPercent);
     return std::size_t(h ^ (h >> 29));
 }
 
@@ -155,6 +163,14 @@ void TraceBuilder::addNvtx(std::uint32_t pid, std::uint32_t tid, StringId domain
     m_trace->m_lanes[lane].append(start, rec.style == NvtxStyle::Mark ? start : end, name,
                                   std::uint32_t(m_trace->m_nvtx.size()));
     m_trace->m_nvtx.push_back(rec);
+}
+
+void TraceBuilder::addCpuOp(LaneKind kind, std::uint32_t pid, std::uint32_t tid, TimeNs start,
+                            TimeNs end, StringId name, const CpuOpRecord& rec) {
+    Q_ASSERT(kind == LaneKind::CpuOps || kind == LaneKind::Python);
+    Lane& l = m_trace->m_lanes[laneIndex(kind, threadIndex(pid, tid))];
+    l.append(start, end, name, std::uint32_t(m_trace->m_cpuOps.size()));
+    m_trace->m_cpuOps.push_back(rec);
 }
 
 void TraceBuilder::addKernel(std::uint32_t pid, std::uint32_t deviceId, std::uint32_t contextId,
@@ -397,11 +413,17 @@ void TraceBuilder::orderLanes() {
         switch (l.kind()) {
         case LaneKind::CudaApi:
         case LaneKind::Osrt:
-        case LaneKind::Nvtx: {
+        case LaneKind::Nvtx:
+        case LaneKind::CpuOps:
+        case LaneKind::Python: {
             const ThreadInfo& th = t.m_threads[l.owner()];
+            // Python frames and framework operators sit above the API calls they make.
+            const int rank = l.kind() == LaneKind::Python   ? -2
+                             : l.kind() == LaneKind::CpuOps ? -1
+                                                            : kind;
             // The main thread (tid == pid) first, then by tid.
             return std::make_tuple(0, std::uint64_t(th.pid), std::uint64_t(th.tid != th.pid),
-                                   std::uint64_t(th.tid), kind, domain);
+                                   std::uint64_t(th.tid), rank, domain);
         }
         case LaneKind::NvtxStartEnd:
             return std::make_tuple(0, std::uint64_t(t.m_processes[l.owner()].pid), std::uint64_t(2),

@@ -48,6 +48,9 @@ public:
     // the thread's lane of that domain; start/end ranges to the process's start/end lane.
     void addNvtx(std::uint32_t pid, std::uint32_t tid, StringId domain, TimeNs start, TimeNs end,
                  StringId name, NvtxRecord rec, std::optional<std::uint32_t> endTid);
+    // `kind` is CpuOps or Python: the thread's lane of that kind, nested by containment.
+    void addCpuOp(LaneKind kind, std::uint32_t pid, std::uint32_t tid, TimeNs start, TimeNs end,
+                  StringId name, const CpuOpRecord& rec);
     void addKernel(std::uint32_t pid, std::uint32_t deviceId, std::uint32_t contextId,
                    std::uint32_t streamId, TimeNs start, TimeNs end, const KernelConfig& config,
                    std::optional<std::uint32_t> correlationId,

@@ -32,13 +32,15 @@ enum class LaneKind : std::uint8_t {
     Osrt,         // OS runtime calls of one thread
     Nvtx,         // NVTX push/pop ranges and marks of one thread and domain
     NvtxStartEnd, // NVTX start/end ranges of one process and domain, packed into rows
+    CpuOps,       // framework operators of one thread (PyTorch cpu_op), nested by containment
+    Python,       // Python function frames of one thread, nested by containment
     Kernels,      // kernels of one (device, context, stream)
     Memcpy,       // memcpys of one (device, context, stream)
     Memset,       // memsets of one (device, context, stream)
     Uvm,          // unified-memory migrations of one device
 };
 
-// Lanes of the first four kinds live on a CPU thread (or process); the rest on a GPU.
+// Lanes of the kinds before Kernels live on a CPU thread (or process); the rest on a GPU.
 inline constexpr bool isGpuLane(LaneKind k) {
     return k >= LaneKind::Kernels;
 }

@@ -12,7 +12,8 @@ fixtures="${STROBE_FIXTURES_DIR:-$root/../shared/fixtures}"
 images="$root/docs/images"
 h100="$fixtures/nsys/nsys2026.2-h100-2gpu-nvtx.sqlite"
 cloverleaf="$fixtures/nsys/nsys2024.5-cloverleaf.sqlite"
-for f in "$h100" "$cloverleaf"; do
+kineto="$fixtures/kineto/hta-a100-nccl-ddp.json.gz"
+for f in "$h100" "$cloverleaf" "$kineto"; do
     [ -f "$f" ] || { echo "error: fixture $f not found (set STROBE_FIXTURES_DIR)" >&2; exit 1; }
 done
 
@@ -20,8 +21,9 @@ cmake --build "$build" --target mainwindow_screenshots panels_screenshot gaps_sc
     timeline_screenshot strobe-cli
 export QT_QPA_PLATFORM=offscreen
 mkdir -p "$images"
-# README and USER_GUIDE: mainwindow, kernels-by-duration, kernel-details, timeline-h100.
-"$build/tests/app/gui/mainwindow_screenshots" "$images" "$h100"
+# README and USER_GUIDE: mainwindow, kernels-by-duration, kernel-details, timeline-h100, and
+# the PyTorch trace's kineto-timeline and kineto-kernel-details.
+"$build/tests/app/gui/mainwindow_screenshots" "$images" "$h100" "$kineto"
 # KERNELS.md: the kernel table, detail pane and statistics on CloverLeaf.
 "$build/tests/widgets/panels/panels_screenshot" "$cloverleaf" "$images/kernels.png"
 # GAPS.md and USER_GUIDE: the gaps panel and the timeline zoomed to the longest gap.

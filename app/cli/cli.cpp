@@ -26,11 +26,15 @@ struct Command {
 const std::array kCommands{
     Command{"info", "FILE [--json]", "what the trace holds: counts, GPUs, lanes, warnings",
             "  --json              one JSON object instead of the readable summary\n", &runInfo},
-    Command{"synth", "-o FILE --events N [--seed S] [--schema 2.9|3.13|3.25]",
-            "write a realistic synthetic nsys-schema trace, deterministic for a seed",
+    Command{"synth",
+            "-o FILE --events N [--seed S] [--format nsys|kineto] [--schema 2.9|3.13|3.25]",
+            "write a realistic synthetic nsys-schema trace (or PyTorch profiler JSON with\n"
+            "      --format kineto), deterministic for a seed",
             "  -o, --output FILE   where to write (appears only when complete)\n"
             "  --events N          rows in all event tables: 20000, 20k, 10M\n"
             "  --seed S            default 1; the same seed and N give the same rows\n"
+            "  --format nsys|kineto\n"
+            "                      nsys SQLite (default) or PyTorch profiler JSON (.gz: gzip)\n"
             "  --schema 2.9|3.13|3.25\n"
             "                      the nsys exporter to imitate (default 3.13)\n",
             &runSynth},

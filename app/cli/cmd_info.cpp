@@ -20,6 +20,10 @@ QString laneKindKey(LaneKind k) {
     case LaneKind::Nvtx:
     case LaneKind::NvtxStartEnd:
         return QStringLiteral("nvtx");
+    case LaneKind::CpuOps:
+        return QStringLiteral("cpu-ops");
+    case LaneKind::Python:
+        return QStringLiteral("python");
     case LaneKind::Kernels:
         return QStringLiteral("kernels");
     case LaneKind::Memcpy:
@@ -66,6 +70,7 @@ void writeJson(const Trace& t, const QString& path, QTextStream& out) {
     j.field(QStringLiteral("nvtx_ranges"), c.nvtxRanges);
     j.field(QStringLiteral("nvtx_marks"), c.nvtxMarks);
     j.field(QStringLiteral("osrt_calls"), c.osrtCalls);
+    j.field(QStringLiteral("cpu_ops"), c.cpuOps);
     j.endObject();
     j.key(QStringLiteral("processes"));
     j.beginArray();
@@ -109,6 +114,17 @@ void writeJson(const Trace& t, const QString& path, QTextStream& out) {
         j.endObject();
     }
     j.endArray();
+    // Distributed training (Kineto's distributedInfo); null when the trace does not say.
+    j.key(QStringLiteral("rank"));
+    if (t.metadata().rank)
+        j.value(std::uint64_t(*t.metadata().rank));
+    else
+        j.null();
+    j.key(QStringLiteral("world_size"));
+    if (t.metadata().worldSize)
+        j.value(std::uint64_t(*t.metadata().worldSize));
+    else
+        j.null();
     j.endObject();
     out << '\n';
 }
@@ -116,9 +132,18 @@ void writeJson(const Trace& t, const QString& path, QTextStream& out) {
 void writeText(const Trace& t, const QString& path, QTextStream& out) {
     const TraceMetadata& m = t.metadata();
     out << "File:        " << path << '\n';
-    out << "Format:      " << m.format << " (" << m.productName << ' '
-        << m.nsysVersion.value_or(QStringLiteral("version unknown")) << ", schema "
-        << m.schemaVersion.value_or(QStringLiteral("unknown")) << ")\n";
+    out << "Format:      " << m.format << " (" << m.productName;
+    if (m.nsysVersion || m.format == QLatin1String("nsys-sqlite"))
+        out << ' ' << m.nsysVersion.value_or(QStringLiteral("version unknown"));
+    out << ", schema " << m.schemaVersion.value_or(QStringLiteral("unknown"));
+    if (m.rank) {
+        out << ", rank " << *m.rank;
+        if (m.worldSize)
+            out << " of " << *m.worldSize;
+    }
+    if (!m.distributedBackend.isEmpty())
+        out << ", " << m.distributedBackend;
+    out << ")\n";
     if (t.lanes().empty())
         out << "Time range:  none (no events)\n";
     else
@@ -127,7 +152,10 @@ void writeText(const Trace& t, const QString& path, QTextStream& out) {
     const TraceCounts& c = t.counts();
     out << "Events:      " << c.kernels << " kernels, " << c.memcpys << " memcpys, " << c.memsets
         << " memsets, " << c.cudaApiCalls << " CUDA API calls, " << c.nvtxRanges << " NVTX ranges, "
-        << c.nvtxMarks << " NVTX marks, " << c.osrtCalls << " OS runtime calls\n";
+        << c.nvtxMarks << " NVTX marks, " << c.osrtCalls << " OS runtime calls";
+    if (c.cpuOps || c.pythonFunctions)
+        out << ", " << c.cpuOps << " CPU ops, " << c.pythonFunctions << " Python functions";
+    out << '\n';
     out << "Processes:   ";
     for (std::size_t i = 0; i < t.processes().size(); ++i)
         out << (i ? ", " : "") << t.string(t.processes()[i].name) << " [" << t.processes()[i].pid

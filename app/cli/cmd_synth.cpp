@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
-// strobe-cli synth -o FILE --events N [--seed S] [--schema 2.9|3.13|3.25]
+// strobe-cli synth -o FILE --events N [--seed S] [--format nsys|kineto] [--schema 2.9|3.13|3.25]
 #include "app/cli/cliargs.h"
 #include "app/cli/commands.h"
+#include "formats/kineto/synth/kinetosynth.h"
 #include "formats/nsys/synth/synthtrace.h"
 
 #include <QElapsedTimer>
@@ -39,6 +40,25 @@ std::optional<nsys::SchemaFlavor> parseSchema(const QString& text) {
     return std::nullopt;
 }
 
+// A PyTorch profiler trace (JSON, gzip when the name ends in .gz).
+int writeKineto(const QString& output, std::uint64_t events, std::uint64_t seed, Io io) {
+    kinetosynth::KinetoSynthOptions options;
+    options.events = events;
+    options.seed = seed;
+    QElapsedTimer timer;
+    timer.start();
+    std::string error;
+    kinetosynth::KinetoSynthStats stats;
+    if (!kinetosynth::writeKinetoTrace(output.toStdString(), options, &error, &stats)) {
+        io.err << "strobe-cli: " << QString::fromStdString(error) << '\n';
+        return 1;
+    }
+    io.out << "Wrote " << output << ": " << stats.events << " events (" << stats.kernels
+           << " kernels, " << (stats.bytes >> 20) << " MB of JSON) in "
+           << QString::number(double(timer.elapsed()) / 1000.0, 'f', 2) << " s\n";
+    return 0;
+}
+
 } // namespace
 
 int runSynth(const QStringList& args, Io io) {
@@ -48,7 +68,7 @@ int runSynth(const QStringList& args, Io io) {
         normalized << (a == QLatin1String("-o") ? QStringLiteral("--output") : a);
     CliArgs a(cmd, normalized, {},
               {QStringLiteral("output"), QStringLiteral("events"), QStringLiteral("seed"),
-               QStringLiteral("schema")},
+               QStringLiteral("schema"), QStringLiteral("format")},
               0);
     if (!a.ok())
         return usageError(io, cmd, a.error());
@@ -65,16 +85,28 @@ int runSynth(const QStringList& args, Io io) {
                                          "10M, not '") %
                               *eventsText % u'\'');
 
-    synth::SynthOptions options;
-    options.events = *events;
+    std::uint64_t seed = 1;
     if (const auto seedText = a.option(QStringLiteral("seed"))) {
         bool ok = false;
-        options.seed = seedText->toULongLong(&ok);
+        seed = seedText->toULongLong(&ok);
         if (!ok)
             return usageError(io, cmd,
                               QStringLiteral("--seed must be a non-negative integer, not '") %
                                   *seedText % u'\'');
     }
+    const QString format = a.option(QStringLiteral("format")).value_or(QStringLiteral("nsys"));
+    if (format == QLatin1String("kineto")) {
+        if (a.option(QStringLiteral("schema")))
+            return usageError(io, cmd, QStringLiteral("--schema applies to --format nsys only"));
+        return writeKineto(*output, *events, seed, io);
+    }
+    if (format != QLatin1String("nsys"))
+        return usageError(
+            io, cmd, QStringLiteral("--format must be nsys or kineto, not '") % format % u'\'');
+
+    synth::SynthOptions options;
+    options.events = *events;
+    options.seed = seed;
     if (const auto schemaText = a.option(QStringLiteral("schema"))) {
         const auto flavor = parseSchema(*schemaText);
         if (!flavor)

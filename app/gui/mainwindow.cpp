@@ -74,9 +74,8 @@ QDockWidget* MainWindow::addDock(QWidget* panel, const QString& title, const QSt
 void MainWindow::buildMenus() {
     QMenu* file = menuBar()->addMenu(tr("&File"));
     QAction* open = file->addAction(tr("&Open…"), this, [this] {
-        const QString path = QFileDialog::getOpenFileName(
-            this, tr("Open Trace"), QString(),
-            tr("Traces (*.sqlite *.db *.nsys-rep *.qdrep);;All files (*)"));
+        const QString path =
+            QFileDialog::getOpenFileName(this, tr("Open Trace"), QString(), openFileFilter());
         if (!path.isEmpty())
             openFile(path);
     });
@@ -166,7 +165,8 @@ void MainWindow::buildStatusBar() {
 void MainWindow::updateStatus() {
     const Trace* t = trace();
     m_traceLabel->setText(t ? m_title
-                            : tr("No trace open: File > Open, or drop a .sqlite export here"));
+                            : tr("No trace open: File > Open, or drop an nsys .sqlite export or a "
+                                 "PyTorch .json trace here"));
     const TimeNs origin = t ? t->timeRange().start : 0;
     const auto cursor = m_state->cursorTime();
     m_cursorLabel->setText(cursor ? tr("Cursor: %1").arg(formatTimestamp(*cursor, origin))
@@ -369,6 +369,15 @@ void MainWindow::closeEvent(QCloseEvent* event) {
     QMainWindow::closeEvent(event);
 }
 
+QString MainWindow::openFileFilter() {
+    return tr("Traces (*.sqlite *.db *.nsys-rep *.qdrep *.json *.json.gz *.pt.trace.json "
+              "*.pt.trace.json.gz);;"
+              "Nsight Systems SQLite exports and Strobe captures (*.sqlite *.db);;"
+              "PyTorch profiler traces (*.json *.json.gz);;All files (*)");
+}
+
+// Any local file is taken: loadTrace sniffs the content (SQLite, JSON, gzip) and names what is
+// wrong with anything else, so a Kineto trace without its usual name opens too.
 void MainWindow::dragEnterEvent(QDragEnterEvent* event) {
     if (event->mimeData()->hasUrls() && event->mimeData()->urls().first().isLocalFile())
         event->acceptProposedAction();

@@ -52,6 +52,8 @@ public slots:
     // Nsight Systems report is exported first when nsys is on the PATH and the user agrees
     // (mainwindow_nsysexport.cpp).
     void openFile(const QString& path);
+    // The File > Open dialog's name filters: nsys SQLite, Strobe captures, Kineto JSON (.gz).
+    static QString openFileFilter();
     // Opens the embedded sample trace (a training loop), writing it to the cache if needed.
     void openSample();
     void cancelLoading();

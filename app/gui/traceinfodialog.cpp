@@ -23,8 +23,17 @@ QString TraceInfoDialog::html(const Trace& t, const QString& title) {
     QString h = QStringLiteral("<h3>") % title.toHtmlEscaped() % QStringLiteral("</h3><table>");
     h += row(tr("File"), t.filePath());
     h += row(tr("Format"), m.format % QStringLiteral(" (") % m.productName % u')');
-    h += row(tr("Nsight Systems version"), m.nsysVersion.value_or(tr("not recorded")));
+    if (m.nsysVersion || m.format == QLatin1String("nsys-sqlite"))
+        h += row(tr("Nsight Systems version"), m.nsysVersion.value_or(tr("not recorded")));
     h += row(tr("Schema version"), m.schemaVersion.value_or(tr("not recorded")));
+    if (m.rank)
+        h += row(
+            tr("Distributed rank"),
+            QString::number(*m.rank) %
+                (m.worldSize ? QStringLiteral(" of ") % QString::number(*m.worldSize) : QString()) %
+                (m.distributedBackend.isEmpty()
+                     ? QString()
+                     : QStringLiteral(" (") % m.distributedBackend % u')'));
     if (!m.commandLine.isEmpty())
         h += row(tr("Command line"), m.commandLine);
     h += row(tr("Duration"), formatDuration(t.timeRange().duration()));
@@ -36,6 +45,10 @@ QString TraceInfoDialog::html(const Trace& t, const QString& title) {
     h += row(tr("NVTX ranges / marks"),
              QString::number(c.nvtxRanges) % QStringLiteral(" / ") % QString::number(c.nvtxMarks));
     h += row(tr("OS runtime calls"), QString::number(c.osrtCalls));
+    if (c.cpuOps || c.pythonFunctions)
+        h += row(tr("CPU ops / Python functions"), QString::number(c.cpuOps) %
+                                                       QStringLiteral(" / ") %
+                                                       QString::number(c.pythonFunctions));
     h += QStringLiteral("</table><h4>") % tr("GPUs") % QStringLiteral("</h4><ul>");
     for (const GpuInfo& g : t.gpus()) {
         QString s = QStringLiteral("GPU ") % QString::number(g.id) % QStringLiteral(": ") %

@@ -114,9 +114,11 @@ void describeKernel(const Trace& t, std::uint32_t k, EventDetails& out) {
     const KernelConfig& c = *kl.config;
     const KernelRecord& rec = *kl.record;
     out.title = QStringLiteral("Kernel ") % t.string(c.shortName);
-    out.sections.push_back({QStringLiteral("Kernel"),
-                            {{QStringLiteral("Name"), t.string(c.shortName)},
-                             {QStringLiteral("Demangled name"), t.string(c.demangledName)}}});
+    out.sections.push_back(
+        {QStringLiteral("Kernel"),
+         {{c.shortNameDerived ? QStringLiteral("Name (derived)") : QStringLiteral("Name"),
+           t.string(c.shortName)},
+          {QStringLiteral("Demangled name"), t.string(c.demangledName)}}});
     if (c.mangledName != kNoString && c.mangledName != c.demangledName)
         out.sections.back().items.push_back(
             {QStringLiteral("Mangled name"), t.string(c.mangledName)});
@@ -148,6 +150,14 @@ void describeKernel(const Trace& t, std::uint32_t k, EventDetails& out) {
                                      : QString())},
         {QStringLiteral("Launch type"), launchTypeLabel(c.launchType)},
     };
+    if (c.detail == LaunchDetail::Basic) {
+        // Only the total shared memory was recorded, and nothing past it.
+        launch.items.resize(6);
+        launch.items.push_back({QStringLiteral("Shared memory"), bytesText(c.staticSharedBytes)});
+    } else if (c.detail == LaunchDetail::None) {
+        launch.items = {{QStringLiteral("Launch configuration"),
+                         QStringLiteral("unknown (the trace recorded none)")}};
+    }
     if (rec.graphNodeId)
         launch.items.push_back({QStringLiteral("Graph node"), num(*rec.graphNodeId)});
     out.sections.push_back(std::move(launch));
@@ -157,8 +167,12 @@ void describeKernel(const Trace& t, std::uint32_t k, EventDetails& out) {
 
     const GpuInfo* gpu = t.gpuById(kl.stream->deviceId);
     DetailSection occ{QStringLiteral("Theoretical occupancy"), {}};
-    const OccupancyResult o = gpu ? computeOccupancy(*gpu, c) : OccupancyResult{};
-    if (!o.valid) {
+    const OccupancyResult o =
+        gpu && c.detail != LaunchDetail::None ? computeOccupancy(*gpu, c) : OccupancyResult{};
+    if (c.detail == LaunchDetail::None) {
+        occ.items.push_back({QStringLiteral("Occupancy"),
+                             QStringLiteral("unknown (no launch configuration recorded)")});
+    } else if (!o.valid) {
         occ.items.push_back({QStringLiteral("Occupancy"),
                              QStringLiteral("unknown (the trace has no limits for this GPU)")});
     } else if (o.limit == OccupancyLimit::BlockSize) {
@@ -183,8 +197,19 @@ void describeKernel(const Trace& t, std::uint32_t k, EventDetails& out) {
         };
     }
     out.sections.push_back(std::move(occ));
+    if (const RecordedOccupancy& r = c.recordedOccupancy; !r.isEmpty()) {
+        auto figure = [](const std::optional<float>& v, const QString& unit) {
+            return v ? QString::number(double(*v), 'g', 6) % unit : QStringLiteral("not recorded");
+        };
+        out.sections.push_back(
+            {QStringLiteral("Occupancy recorded by the profiler"),
+             {{QStringLiteral("Estimated achieved occupancy"),
+               figure(r.achievedOccupancyPercent, QStringLiteral(" %"))},
+              {QStringLiteral("Blocks per SM"), figure(r.blocksPerSm, QString())},
+              {QStringLiteral("Warps per SM"), figure(r.warpsPerSm, QString())}}});
+    }
 
-    if (gpu && gpu->smCount && blocks < gpu->smCount)
+    if (c.detail != LaunchDetail::None && gpu && gpu->smCount && blocks < gpu->smCount)
         out.warnings << QStringLiteral("The grid has %1 blocks but the GPU has %2 SMs: some SMs "
                                        "stay idle while this kernel runs.")
                             .arg(blocks)
@@ -343,6 +368,21 @@ EventDetails describeEvent(const Trace& t, EventRef ref) {
         out.sections.push_back(timing(t, lane, i));
         if (!mark)
             out.sections.push_back(projectedSection(t, ref));
+        break;
+    }
+    case LaneKind::CpuOps:
+    case LaneKind::Python: {
+        const CpuOpRecord& op = t.cpuOps()[p];
+        const bool python = lane.kind() == LaneKind::Python;
+        out.title = (python ? QStringLiteral("Python ") : QStringLiteral("CPU op ")) % name;
+        DetailSection d{python ? QStringLiteral("Python function") : QStringLiteral("CPU op"),
+                        {{QStringLiteral("Name"), name},
+                         {QStringLiteral("Thread"), threadLabel(t, lane.owner())},
+                         {QStringLiteral("Depth"), num(lane.row(i))}}};
+        if (op.externalId)
+            d.items.push_back({QStringLiteral("External id"), num(*op.externalId)});
+        out.sections.push_back(std::move(d));
+        out.sections.push_back(timing(t, lane, i));
         break;
     }
     }

@@ -326,7 +326,7 @@ QVariant KernelTableModel::data(const QModelIndex& index, int role) const {
     if (role == Qt::ToolTipRole) {
         if (col == Name)
             return t.string(m_demangled ? c.shortName : c.demangledName);
-        if (col == SharedMemory)
+        if (col == SharedMemory && c.detail == LaunchDetail::Complete)
             return QStringLiteral("static %1 B + dynamic %2 B")
                 .arg(c.staticSharedBytes)
                 .arg(c.dynamicSharedBytes);
@@ -365,6 +365,9 @@ QVariant KernelTableModel::data(const QModelIndex& index, int role) const {
     }
     if (role != Qt::DisplayRole)
         return {};
+    if (c.detail == LaunchDetail::None &&
+        (col == Grid || col == Block || col == Registers || col == SharedMemory))
+        return QStringLiteral("unknown");
     switch (Column(col)) {
     case Name:
         return displayName(c);

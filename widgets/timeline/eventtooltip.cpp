@@ -63,6 +63,10 @@ QString eventNoun(LaneKind kind, std::uint64_t count) {
     case LaneKind::Nvtx:
     case LaneKind::NvtxStartEnd:
         return one ? QStringLiteral("NVTX range") : QStringLiteral("NVTX ranges");
+    case LaneKind::CpuOps:
+        return one ? QStringLiteral("CPU op") : QStringLiteral("CPU ops");
+    case LaneKind::Python:
+        return one ? QStringLiteral("Python function") : QStringLiteral("Python functions");
     case LaneKind::Kernels:
         return one ? QStringLiteral("kernel") : QStringLiteral("kernels");
     case LaneKind::Memcpy:
@@ -95,6 +99,10 @@ QString eventTooltip(const Trace& t, EventRef ref) {
     switch (l.kind()) {
     case LaneKind::Kernels: {
         const KernelConfig& cfg = t.kernelConfigs()[t.kernels()[p].config];
+        if (cfg.detail == LaunchDetail::None) {
+            s = s % QStringLiteral("\nLaunch configuration: unknown");
+            break;
+        }
         s = s % QStringLiteral("\nGrid: ") % dim3(cfg.grid) % QStringLiteral("\nBlock: ") %
             dim3(cfg.block) % QStringLiteral("\nRegisters per thread: ") %
             QString::number(cfg.registersPerThread);
@@ -139,6 +147,12 @@ QString eventTooltip(const Trace& t, EventRef ref) {
         }
         break;
     }
+    case LaneKind::CpuOps:
+    case LaneKind::Python:
+        s = s % QStringLiteral("\nDepth: ") % QString::number(l.row(ref.index));
+        if (const auto& ext = t.cpuOps()[p].externalId)
+            s = s % QStringLiteral("\nExternal id: ") % QString::number(*ext);
+        break;
     }
     return s;
 }

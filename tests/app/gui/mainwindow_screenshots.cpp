@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: MIT
 // Renders the README's and the user guide's screenshots from the real main window (offscreen
-// platform). Not a test: `mainwindow_screenshots OUTDIR TRACE`, run by scripts/screenshots.sh.
-// On the embedded sample: mainwindow.png, kernels-by-duration.png, kernel-details.png; on
-// TRACE (the two-GPU H100 fixture): timeline-h100.png. Every picture waits for the panels' and
-// the timeline's workers, so none shows "Computing…".
+// platform). Not a test: `mainwindow_screenshots OUTDIR TRACE [KINETO_TRACE]`, run by
+// scripts/screenshots.sh. On the embedded sample: mainwindow.png, kernels-by-duration.png,
+// kernel-details.png; on TRACE (the two-GPU H100 fixture): timeline-h100.png; on KINETO_TRACE
+// (the A100 PyTorch fixture): kineto-timeline.png and kineto-kernel-details.png. Every picture
+// waits for the panels' and the timeline's workers, so none shows "Computing…".
 #include "app/gui/appsettings.h"
 #include "app/gui/mainwindow.h"
 #include "model/analysis/kerneltablemodel.h"
@@ -17,6 +18,7 @@
 #include "widgets/viewstate.h"
 
 #include <QApplication>
+#include <QDockWidget>
 #include <QEventLoop>
 #include <QTableView>
 #include <QTemporaryDir>
@@ -59,13 +61,64 @@ bool openAndWait(MainWindow& w, const QString& path) {
     return ok && finished(w);
 }
 
+// A kernel launched from inside a CPU op, near the middle of the trace, lasting a while, with a
+// derived short name: the timeline then shows op, launch call and kernel stacked.
+std::optional<std::size_t> kernelUnderACpuOp(const Trace& t) {
+    for (std::size_t i = t.kernelCount() / 2; i < t.kernelCount(); ++i) {
+        const KernelLaunch k = t.kernelAt(i);
+        if (!k.record->api.isValid() || k.duration() < 20'000 || !k.config->shortNameDerived)
+            continue;
+        const Lane& api = t.lane(k.record->api.lane);
+        const TimeNs launch = api.start(k.record->api.index);
+        for (const Lane& l : t.lanes()) {
+            if (l.kind() == LaneKind::CpuOps && l.owner() == api.owner() &&
+                !l.stabbing(launch).empty())
+                return i;
+        }
+    }
+    return std::nullopt;
+}
+
+bool kinetoShots(MainWindow& w, const QString& trace, const QString& out) {
+    if (!openAndWait(w, trace))
+        return false;
+    const Trace& t = *w.trace();
+    const std::optional<std::size_t> k = kernelUnderACpuOp(t);
+    if (!k) {
+        std::fprintf(stderr, "mainwindow_screenshots: no kernel launched inside a CPU op\n");
+        return false;
+    }
+    const KernelLaunch kl = t.kernelAt(*k);
+    const TimeNs launch = t.lane(kl.record->api.lane).start(kl.record->api.index);
+    // The timeline alone first (docks hidden), then the detail pane with the room it needs.
+    const QList<QDockWidget*> docks = w.findChildren<QDockWidget*>();
+    for (QDockWidget* d : docks)
+        d->hide();
+    w.resize(1600, 900);
+    w.viewState()->setVisibleRange({launch - 120'000, kl.end + 60'000});
+    w.viewState()->setSelection(kl.record->self);
+    bool ok = save(w, out + QStringLiteral("/kineto-timeline.png"));
+    auto* detailsDock = qobject_cast<QDockWidget*>(w.details()->parentWidget());
+    if (detailsDock) {
+        detailsDock->setFloating(true);
+        detailsDock->show();
+        detailsDock->resize(860, 800);
+    }
+    ok &= finished(w);
+    QWidget* pane = detailsDock ? static_cast<QWidget*>(detailsDock) : w.details();
+    const bool paneOk = pane->grab().save(out + QStringLiteral("/kineto-kernel-details.png"));
+    std::printf("%s %s/kineto-kernel-details.png\n", paneOk ? "wrote" : "FAILED to write",
+                qPrintable(out));
+    return ok && paneOk;
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
     qputenv("QT_QPA_PLATFORM", "offscreen");
     QApplication app(argc, argv);
     if (argc < 3) {
-        std::fprintf(stderr, "usage: mainwindow_screenshots OUTDIR TRACE\n");
+        std::fprintf(stderr, "usage: mainwindow_screenshots OUTDIR TRACE [KINETO_TRACE]\n");
         return 2;
     }
     const QString out = QString::fromLocal8Bit(argv[1]);
@@ -103,5 +156,7 @@ int main(int argc, char** argv) {
         return 1;
     view->sortByColumn(KernelTableModel::Start, Qt::AscendingOrder);
     ok &= save(w, out + QStringLiteral("/timeline-h100.png"));
+    if (argc >= 4)
+        ok &= kinetoShots(w, QString::fromLocal8Bit(argv[3]), out);
     return ok ? 0 : 1;
 }

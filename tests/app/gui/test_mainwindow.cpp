@@ -5,6 +5,7 @@
 #include "model/analysis/kernelsummarymodel.h"
 #include "model/analysis/kerneltablemodel.h"
 #include "model/trace.h"
+#include "tests/support/kinetoscan.h"
 #include "tests/support/qtprinters.h"
 #include "tests/support/sqlitequery.h"
 #include "widgets/panels/kerneltablewidget.h"
@@ -246,4 +247,18 @@ TEST_F(MainWindowTest, ExportImageSavesTheCurrentViewAsPngOrSvg) {
                     .contains(QStringLiteral(".png or .svg")));
     EXPECT_TRUE(window->exportImage(dir.filePath(QStringLiteral("no/dir/view.png")))
                     .startsWith(QStringLiteral("Cannot write")));
+}
+
+TEST_F(MainWindowTest, APyTorchProfilerTraceOpensLikeAnExport) {
+    const QString path =
+        QString::fromStdString(test::kinetoFixturePath("hta-a100-nccl-ddp.json.gz"));
+    const auto [ok, error] = open(path);
+    ASSERT_TRUE(ok) << error.toStdString();
+    EXPECT_EQ(window->trace()->metadata().format, QStringLiteral("kineto-json"));
+    EXPECT_EQ(window->trace()->counts().kernels, 2700u);
+    ASSERT_TRUE(QTest::qWaitFor([&] { return !window->kernelTable()->isComputing(); }, 30000));
+    EXPECT_EQ(window->kernelTable()->model()->rowCount(), 2700);
+    // The Open dialog offers the Kineto names.
+    for (const char* glob : {"*.json", "*.json.gz", "*.pt.trace.json", "*.pt.trace.json.gz"})
+        EXPECT_TRUE(MainWindow::openFileFilter().contains(QLatin1String(glob))) << glob;
 }

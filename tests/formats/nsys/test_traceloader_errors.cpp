@@ -103,9 +103,13 @@ TEST_F(LoaderErrors, TextFile) {
         QStringLiteral("'notes.txt' is a text file, not a trace database."));
 }
 
-TEST_F(LoaderErrors, JsonTrace) {
-    EXPECT_TRUE(errorOf(write(QStringLiteral("t.json"), R"({"traceEvents": []})"))
-                    .startsWith(QStringLiteral("'t.json' looks like a JSON trace")));
+TEST_F(LoaderErrors, JsonGoesToTheKinetoReader) {
+    // Sniffing hands JSON to the Kineto reader: an empty trace opens, with a warning.
+    const LoadResult r = loadTrace(write(QStringLiteral("t.json"), R"({"traceEvents": []})"));
+    ASSERT_TRUE(r.ok()) << r.error.toStdString();
+    EXPECT_EQ(r.trace->metadata().format, QStringLiteral("kineto-json"));
+    ASSERT_EQ(r.trace->warnings().size(), 1u);
+    EXPECT_EQ(r.trace->warnings()[0].kind, QStringLiteral("no-events"));
 }
 
 TEST_F(LoaderErrors, TruncatedSqlite) {

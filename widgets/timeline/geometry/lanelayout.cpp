@@ -66,7 +66,9 @@ void LaneLayout::buildGroups() {
         switch (l.kind()) {
         case LaneKind::CudaApi:
         case LaneKind::Osrt:
-        case LaneKind::Nvtx: {
+        case LaneKind::Nvtx:
+        case LaneKind::CpuOps:
+        case LaneKind::Python: {
             const ThreadInfo& th = t.threads()[l.owner()];
             const std::uint32_t p = processGroup(th.process);
             g = group(GroupKind::Thread, l.owner(), p, [&]() -> QString {

@@ -58,6 +58,8 @@ ColorCategory LanePainter::categoryOf(std::uint32_t lane, std::uint32_t index) c
         return classifyApiCall(name);
     case LaneKind::Nvtx:
     case LaneKind::NvtxStartEnd:
+    case LaneKind::CpuOps:
+    case LaneKind::Python:
         return ColorCategory::Nvtx;
     }
     return ColorCategory::OtherKernel;

@@ -1,0 +1,255 @@
+// SPDX-License-Identifier: MIT
+// The GPU side of a Kineto trace: kernels, memcpys, memsets and syncs are staged while the file
+// is read and added once every CPU process is known, under the process that launched them (the
+// JSON puts them under a per-device pseudo-process).
+#include "formats/kineto/kernelname.h"
+#include "formats/kineto/kinetonumber.h"
+#include "formats/kineto/kinetoreaderimpl.h"
+
+#include <algorithm>
+
+namespace strobe {
+
+using namespace kineto;
+
+namespace {
+
+std::uint32_t wrap32(std::int64_t v) {
+    return std::uint32_t(std::uint64_t(v));
+}
+
+// "Memcpy HtoD (Pageable -> Device)" -> HtoD.
+MemcpyKind copyKindOf(std::string_view name) {
+    static const std::pair<std::string_view, MemcpyKind> kKinds[] = {
+        {"HtoD", MemcpyKind::HtoD}, {"DtoH", MemcpyKind::DtoH}, {"DtoD", MemcpyKind::DtoD},
+        {"HtoH", MemcpyKind::HtoH}, {"PtoP", MemcpyKind::PtoP}, {"HtoA", MemcpyKind::HtoA},
+        {"AtoH", MemcpyKind::AtoH}, {"AtoA", MemcpyKind::AtoA}, {"AtoD", MemcpyKind::AtoD},
+        {"DtoA", MemcpyKind::DtoA},
+    };
+    const std::size_t at = name.find(' ');
+    if (at == std::string_view::npos)
+        return MemcpyKind::Unknown;
+    const std::string_view word = name.substr(at + 1, 4);
+    for (const auto& [k, kind] : kKinds) {
+        if (word == k && (name.size() == at + 5 || name[at + 5] == ' '))
+            return kind;
+    }
+    return MemcpyKind::Unknown;
+}
+
+// ENUM_CUDA_MEM_KIND of the names Kineto writes; 7 (unknown) for anything else ("Host").
+std::uint8_t memoryKindOf(std::string_view s) {
+    static const std::pair<std::string_view, std::uint8_t> kKinds[] = {
+        {"Pageable", 0}, {"Pinned", 1},        {"Device", 2},         {"Array", 3},
+        {"Managed", 4},  {"Device Static", 5}, {"Managed Static", 6},
+    };
+    for (const auto& [k, v] : kKinds) {
+        if (s == k)
+            return v;
+    }
+    return 7;
+}
+
+// The memory kinds in "Memcpy HtoD (Pageable -> Device)" or "Memset (Device)".
+std::pair<std::uint8_t, std::uint8_t> memoryKindsOf(std::string_view name) {
+    const std::size_t open = name.find('('), close = name.rfind(')');
+    if (open == std::string_view::npos || close == std::string_view::npos || close < open)
+        return {7, 7};
+    const std::string_view inner = name.substr(open + 1, close - open - 1);
+    const std::size_t arrow = inner.find(" -> ");
+    if (arrow == std::string_view::npos)
+        return {memoryKindOf(inner), 7};
+    return {memoryKindOf(inner.substr(0, arrow)), memoryKindOf(inner.substr(arrow + 4))};
+}
+
+std::uint8_t syncTypeOf(std::string_view kind) {
+    if (kind == "Event Sync")
+        return 1;
+    if (kind == "Stream Wait Event")
+        return 2;
+    if (kind == "Stream Sync")
+        return 3;
+    if (kind == "Context Sync")
+        return 4;
+    return 0;
+}
+
+quint64 flowKey(std::uint32_t pid, std::uint32_t tid) {
+    return (quint64(pid) << 32) | tid;
+}
+
+} // namespace
+
+void KinetoJsonLoader::Impl::stageGpuOp(const RawEvent& e, GpuOpKind kind, TimeNs start,
+                                        TimeNs end) {
+    const EventArgs& a = e.args;
+    std::optional<std::int64_t> stream = a.stream;
+    if (!stream)
+        stream = e.tid.number;
+    if (!stream && e.tid.text.substr(0, 7) == "stream ")
+        stream = exactInteger(e.tid.text.substr(7));
+    const std::optional<std::int64_t> device = a.device ? a.device : e.pid.number;
+    if (!device || (!stream && kind != GpuOpKind::Sync)) {
+        ++malformed;
+        return;
+    }
+    PendingGpuOp op;
+    op.start = start;
+    op.end = end;
+    op.device = wrap32(*device);
+    op.context = wrap32(a.context.value_or(0));
+    op.stream = wrap32(stream.value_or(0));
+    op.jsonPid = wrap32(e.pid.number.value_or(*device));
+    op.jsonTid = op.stream;
+    if (a.correlation)
+        op.correlation = wrap32(*a.correlation);
+    op.kind = kind;
+    switch (kind) {
+    case GpuOpKind::Kernel: {
+        KernelConfig c;
+        c.demangledName = internName(e.name);
+        auto [derived, isNew] = shortNames.try_emplace(c.demangledName, kNoString);
+        if (isNew) { // once per distinct name
+            const std::string_view full = builder.strings().view(c.demangledName);
+            const std::string_view shortName = deriveShortKernelName(full);
+            derived->second = shortName == full ? c.demangledName : builder.intern(shortName);
+        }
+        c.shortName = derived->second;
+        c.shortNameDerived = c.shortName != c.demangledName;
+        const bool hasLaunch = a.grid || a.block || a.registers;
+        c.detail = hasLaunch ? LaunchDetail::Basic : LaunchDetail::None;
+        if (hasLaunch) {
+            c.grid = a.grid.value_or(std::array<std::int32_t, 3>{0, 0, 0});
+            c.block = a.block.value_or(std::array<std::int32_t, 3>{0, 0, 0});
+            c.registersPerThread = wrap32(std::max<std::int64_t>(0, a.registers.value_or(0)));
+            c.staticSharedBytes = wrap32(std::max<std::int64_t>(0, a.sharedMemory.value_or(0)));
+        }
+        c.recordedOccupancy = {a.blocksPerSm, a.warpsPerSm, a.occupancyPercent};
+        auto [it, added] = configIndex.try_emplace(c, std::uint32_t(configs.size()));
+        if (added)
+            configs.push_back(c);
+        op.index = it->second;
+        op.name = c.shortName;
+        break;
+    }
+    case GpuOpKind::Memcpy: {
+        MemcpyRecord r;
+        r.bytes = std::uint64_t(std::max<std::int64_t>(0, a.bytes.value_or(0)));
+        r.copyKind = copyKindOf(e.name);
+        std::tie(r.srcKind, r.dstKind) = memoryKindsOf(e.name);
+        op.index = std::uint32_t(memcpys.size());
+        memcpys.push_back(r);
+        op.name = internName(e.name);
+        break;
+    }
+    case GpuOpKind::Memset: {
+        MemsetRecord r;
+        r.bytes = std::uint64_t(std::max<std::int64_t>(0, a.bytes.value_or(0)));
+        r.memKind = memoryKindsOf(e.name).first;
+        op.index = std::uint32_t(memsets.size());
+        memsets.push_back(r);
+        op.name = internName(e.name);
+        break;
+    }
+    case GpuOpKind::Sync: {
+        SyncRecord r;
+        r.start = start;
+        r.end = end;
+        r.deviceId = op.device;
+        r.contextId = op.context;
+        if (a.stream && *a.stream >= 0)
+            r.streamId = wrap32(*a.stream);
+        r.syncType = syncTypeOf(a.syncKind.empty() ? e.name : a.syncKind);
+        op.index = std::uint32_t(syncs.size());
+        syncs.push_back(r);
+        break;
+    }
+    }
+    gpuOps.push_back(op);
+}
+
+void KinetoJsonLoader::Impl::addStagedEvents() {
+    // Operations and calls without args.correlation take the id of the ac2g flow that ends (or
+    // starts) at them: Kineto numbers those flows by correlation id.
+    const bool needFlows = !uncorrelatedApiCalls.empty() ||
+                           std::any_of(gpuOps.begin(), gpuOps.end(), [](const PendingGpuOp& o) {
+                               return !o.correlation && o.kind != GpuOpKind::Sync;
+                           });
+    std::map<std::pair<quint64, TimeNs>, std::uint64_t> startFlow, endFlow;
+    if (needFlows) {
+        for (const FlowPoint& f : flowStarts)
+            startFlow.emplace(std::make_pair(flowKey(f.pid, f.tid), f.ts), f.id);
+        for (const FlowPoint& f : flowEnds)
+            endFlow.emplace(std::make_pair(flowKey(f.pid, f.tid), f.ts), f.id);
+    }
+    for (const PendingApiCall& c : uncorrelatedApiCalls) {
+        ApiCallRecord rec;
+        rec.eventClass = c.eventClass;
+        if (auto it = startFlow.find({flowKey(c.pid, c.tid), c.start}); it != startFlow.end()) {
+            rec.correlationId = std::uint32_t(it->second);
+            apiCorrelationPid.emplace_back(rec.correlationId, c.pid);
+        }
+        builder.addApiCall(c.pid, c.tid, c.start, c.end, c.name, rec);
+    }
+
+    // The launching process of each GPU operation: the only CPU process (the usual case), else
+    // the process of the runtime call with the same correlation id, else the lowest CPU pid.
+    std::unordered_map<std::uint32_t, std::uint32_t> pidByCorrelation;
+    if (cpuPids.size() > 1) {
+        pidByCorrelation.reserve(apiCorrelationPid.size());
+        for (const auto& [corr, pid] : apiCorrelationPid)
+            pidByCorrelation.emplace(corr, pid);
+    }
+    auto launchingPid = [&](const PendingGpuOp& op) {
+        if (cpuPids.empty())
+            return op.jsonPid;
+        if (cpuPids.size() > 1 && op.correlation) {
+            if (auto it = pidByCorrelation.find(*op.correlation); it != pidByCorrelation.end())
+                return it->second;
+        }
+        return *cpuPids.begin();
+    };
+    for (PendingGpuOp& op : gpuOps) {
+        if (!op.correlation && needFlows) {
+            if (auto it = endFlow.find({flowKey(op.jsonPid, op.jsonTid), op.start});
+                it != endFlow.end())
+                op.correlation = std::uint32_t(it->second);
+        }
+        const std::uint32_t pid = launchingPid(op);
+        switch (op.kind) {
+        case GpuOpKind::Kernel:
+            builder.addKernel(pid, op.device, op.context, op.stream, op.start, op.end,
+                              configs[op.index], op.correlation, std::nullopt);
+            ++builder.counts().kernels;
+            break;
+        case GpuOpKind::Memcpy: {
+            MemcpyRecord r = memcpys[op.index];
+            r.correlationId = op.correlation;
+            builder.addMemcpy(pid, op.device, op.context, op.stream, op.start, op.end, op.name, r);
+            ++builder.counts().memcpys;
+            break;
+        }
+        case GpuOpKind::Memset: {
+            MemsetRecord r = memsets[op.index];
+            r.correlationId = op.correlation;
+            builder.addMemset(pid, op.device, op.context, op.stream, op.start, op.end, op.name, r);
+            ++builder.counts().memsets;
+            break;
+        }
+        case GpuOpKind::Sync: {
+            SyncRecord r = syncs[op.index];
+            r.correlationId = op.correlation;
+            r.pid = pid;
+            builder.addSync(r);
+            ++builder.counts().syncs;
+            break;
+        }
+        }
+    }
+    gpuOps = {};
+    memcpys = {};
+    memsets = {};
+    syncs = {};
+}
+
+} // namespace strobe

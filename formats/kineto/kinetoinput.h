@@ -1,0 +1,32 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+// Reading a Kineto trace's bytes: plain JSON, or gzip decompressed in one pass (libdeflate), into
+// one buffer with the padding simdjson needs.
+
+#include <QString>
+#include <atomic>
+#include <cstddef>
+#include <memory>
+
+namespace strobe::kineto {
+
+// The largest JSON text the reader accepts: simdjson indexes documents with 32-bit offsets.
+inline constexpr std::size_t kMaxJsonBytes = 0xFFFFFFFFu - 4096;
+
+struct JsonText {
+    std::unique_ptr<char[]> bytes; // size + padding bytes readable
+    std::size_t size = 0;          // JSON bytes
+    std::size_t capacity = 0;      // allocated bytes (>= size + simdjson's padding)
+    bool compressed = false;       // read from gzip
+};
+
+// Reads `path` into `out`. Returns an empty string on success, otherwise the problem as the end of
+// a sentence that starts with the file's name ("is a truncated gzip file"). Checks `cancel`
+// between chunks; a cancel returns "cancelled".
+QString readJsonText(const QString& path, JsonText& out, const std::atomic<bool>* cancel);
+
+// True when `head` starts with the gzip magic bytes.
+bool isGzip(const char* head, std::size_t size);
+
+} // namespace strobe::kineto

@@ -1,0 +1,285 @@
+// SPDX-License-Identifier: MIT
+// The document level of a Kineto trace: reading the text, the top-level members
+// (traceEvents, deviceProperties, distributedInfo, schemaVersion) and the warnings.
+#include "formats/kineto/kinetonumber.h"
+#include "formats/kineto/kinetoreaderimpl.h"
+
+#include <QStringBuilder>
+
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
+
+namespace strobe {
+
+using namespace kineto;
+
+namespace {
+
+std::string_view rawKey(od::raw_json_string key) {
+    const char* p = key.raw();
+    for (std::size_t n = 0; n < 40; ++n) {
+        if (p[n] == '"')
+            return {p, n};
+        if (p[n] == '\\')
+            return {};
+    }
+    return {};
+}
+
+std::optional<std::int64_t> integerOf(od::value v) {
+    if (v.type() == od::json_type::number)
+        return exactInteger(v.raw_json_token());
+    if (v.type() == od::json_type::string)
+        return exactInteger(std::string_view(v.get_string()));
+    return std::nullopt;
+}
+
+std::uint32_t u32(std::optional<std::int64_t> v) {
+    return v && *v > 0 ? std::uint32_t(std::min<std::int64_t>(*v, 0xFFFFFFFF)) : 0;
+}
+
+QString simdjsonProblem(simdjson::error_code code) {
+    switch (code) {
+    case simdjson::UNCLOSED_STRING:
+        return QStringLiteral("it ends inside a string (truncated?)");
+    case simdjson::TAPE_ERROR:
+    case simdjson::INCOMPLETE_ARRAY_OR_OBJECT:
+        return QStringLiteral("it is truncated or its brackets do not match");
+    case simdjson::UTF8_ERROR:
+        return QStringLiteral("it is not valid UTF-8");
+    case simdjson::DEPTH_ERROR:
+        return QStringLiteral("it nests deeper than the parser allows");
+    case simdjson::CAPACITY:
+        return QStringLiteral("it is larger than one JSON document can be");
+    case simdjson::MEMALLOC:
+        return QStringLiteral("there is not enough memory to parse it");
+    default:
+        return QString::fromUtf8(simdjson::error_message(code));
+    }
+}
+
+} // namespace
+
+void KinetoJsonLoader::Impl::fail(const QString& problem) const {
+    throw LoadFailure{u'\'' % fileName() % QStringLiteral("' ") % problem % u'.'};
+}
+
+void KinetoJsonLoader::Impl::checkCancel() const {
+    if (options.cancel && options.cancel->load(std::memory_order_relaxed))
+        throw Cancelled{};
+}
+
+void KinetoJsonLoader::Impl::readDeviceProperties(od::value v) {
+    if (v.type() != od::json_type::array) {
+        ++malformed;
+        return;
+    }
+    od::array elements = v.get_array();
+    for (auto element : elements) {
+        od::value gv = take(std::move(element));
+        if (gv.type() != od::json_type::object) {
+            ++malformed;
+            continue;
+        }
+        GpuInfo g;
+        bool hasId = false;
+        std::uint32_t threadsPerSm = 0;
+        od::object members = gv.get_object();
+        for (auto member : members) {
+            od::field f;
+            if (const auto err = std::move(member).get(f))
+                throw simdjson::simdjson_error(err);
+            const std::string_view k = rawKey(f.key());
+            od::value x = f.value();
+            if (k == "id") {
+                const auto id = integerOf(x);
+                hasId = id && *id >= 0;
+                g.id = u32(id);
+            } else if (k == "name" && x.type() == od::json_type::string) {
+                g.name = internName(std::string_view(x.get_string()));
+            } else if (k == "numSms") {
+                g.smCount = u32(integerOf(x));
+            } else if (k == "computeMajor") {
+                g.computeMajor = u32(integerOf(x));
+            } else if (k == "computeMinor") {
+                g.computeMinor = u32(integerOf(x));
+            } else if (k == "maxThreadsPerBlock") {
+                g.maxThreadsPerBlock = u32(integerOf(x));
+            } else if (k == "maxThreadsPerMultiprocessor") {
+                threadsPerSm = u32(integerOf(x));
+            } else if (k == "regsPerBlock") {
+                g.maxRegistersPerBlock = u32(integerOf(x));
+            } else if (k == "regsPerMultiprocessor") {
+                g.maxRegistersPerSm = u32(integerOf(x));
+            } else if (k == "warpSize") {
+                g.threadsPerWarp = u32(integerOf(x));
+            } else if (k == "sharedMemPerBlock") {
+                g.maxShmemPerBlock = u32(integerOf(x));
+            } else if (k == "sharedMemPerBlockOptin") {
+                g.maxShmemPerBlockOptin = u32(integerOf(x));
+            } else if (k == "sharedMemPerMultiprocessor" ||
+                       k == "maxSharedMemoryPerMultiProcessor") {
+                g.maxShmemPerSm = u32(integerOf(x));
+            } else if (k == "totalGlobalMem") {
+                const auto bytes = integerOf(x);
+                g.totalMemory = bytes && *bytes > 0 ? std::uint64_t(*bytes) : 0;
+            }
+        }
+        if (g.threadsPerWarp)
+            g.maxWarpsPerSm = threadsPerSm / g.threadsPerWarp;
+        if (hasId)
+            builder.addGpu(g);
+        else
+            ++malformed;
+    }
+}
+
+void KinetoJsonLoader::Impl::readDistributedInfo(od::value v) {
+    if (v.type() != od::json_type::object)
+        return;
+    TraceMetadata& meta = builder.metadata();
+    od::object members = v.get_object();
+    for (auto member : members) {
+        od::field f;
+        if (const auto err = std::move(member).get(f))
+            throw simdjson::simdjson_error(err);
+        const std::string_view k = rawKey(f.key());
+        od::value x = f.value();
+        if (k == "rank") {
+            if (const auto r = integerOf(x); r && *r >= 0 && *r <= 0xFFFFFFFF)
+                meta.rank = std::uint32_t(*r);
+        } else if (k == "world_size") {
+            if (const auto w = integerOf(x); w && *w > 0 && *w <= 0xFFFFFFFF)
+                meta.worldSize = std::uint32_t(*w);
+        } else if (k == "backend" && x.type() == od::json_type::string) {
+            const std::string_view b = x.get_string();
+            meta.distributedBackend = QString::fromUtf8(b.data(), qsizetype(b.size()));
+        }
+    }
+}
+
+void KinetoJsonLoader::Impl::readDocument(od::document& doc) {
+    TraceMetadata& meta = builder.metadata();
+    meta.format = QStringLiteral("kineto-json");
+    meta.productName = QStringLiteral("PyTorch Profiler");
+    const od::json_type rootType = doc.type();
+    if (rootType == od::json_type::array) { // the Chrome format's bare array of events
+        readEvents(doc.get_array());
+        return;
+    }
+    if (rootType != od::json_type::object)
+        fail(QStringLiteral("is JSON but not a trace: its top level is not an object"));
+    bool sawEvents = false;
+    od::object members = doc.get_object();
+    for (auto member : members) {
+        od::field f;
+        if (const auto err = std::move(member).get(f))
+            throw simdjson::simdjson_error(err);
+        const std::string_view k = rawKey(f.key());
+        od::value v = f.value();
+        if (k == "traceEvents") {
+            if (v.type() != od::json_type::array)
+                fail(QStringLiteral("is JSON but not a trace: its traceEvents is not an array"));
+            sawEvents = true;
+            readEvents(v.get_array());
+        } else if (k == "deviceProperties") {
+            readDeviceProperties(v);
+        } else if (k == "distributedInfo") {
+            readDistributedInfo(v);
+        } else if (k == "schemaVersion") {
+            if (v.type() == od::json_type::number) {
+                std::string_view s = v.raw_json_token();
+                while (!s.empty() && (s.back() == ' ' || s.back() == '\n' || s.back() == '\r' ||
+                                      s.back() == '\t'))
+                    s.remove_suffix(1);
+                meta.schemaVersion = QString::fromLatin1(s.data(), qsizetype(s.size()));
+            } else if (v.type() == od::json_type::string) {
+                meta.schemaVersion = QString::fromUtf8(std::string_view(v.get_string()));
+            }
+        } else if (k == "baseTimeNanoseconds") {
+            meta.sessionStartUtcNs = integerOf(v);
+        }
+    }
+    if (!doc.current_location().error())
+        fail(QStringLiteral("is not valid JSON: there is more text after the top-level value"));
+    if (!sawEvents)
+        fail(QStringLiteral("is JSON but not a trace: it has no traceEvents array"));
+}
+
+void KinetoJsonLoader::Impl::addWarnings() {
+    TraceBuilder& b = builder;
+    b.warn(QStringLiteral("malformed-event"), malformed,
+           QStringLiteral("%1 events have missing or wrong-typed fields (ph, ts, dur, pid, tid or "
+                          "device) and were skipped."));
+    b.warn(QStringLiteral("negative-duration"), negativeDurations,
+           QStringLiteral("%1 events have a negative duration; they are shown with zero length."));
+    b.warn(QStringLiteral("missing-duration"), missingDurations,
+           QStringLiteral("%1 complete events have no duration; they are shown with zero length."));
+    b.warn(QStringLiteral("long-name"), longNames,
+           QStringLiteral("%1 names are longer than 64 KiB; they were cut to 64 KiB."));
+    std::uint64_t skipped = 0;
+    QStringList kinds;
+    for (const auto& [kind, n] : skippedCategories) {
+        skipped += n;
+        if (kinds.size() < 6)
+            kinds << QString::fromUtf8(kind.data(), qsizetype(kind.size())).left(40);
+    }
+    if (skippedCategories.size() > 6)
+        kinds << QStringLiteral("...");
+    b.warn(QStringLiteral("skipped-category"), skipped,
+           QStringLiteral("%1 events of categories or phases Strobe does not show (") %
+               kinds.join(QStringLiteral(", ")) % QStringLiteral(") were skipped."));
+    if (eventsRead == 0)
+        b.warn(QStringLiteral("no-events"), 1,
+               QStringLiteral("The trace has no events (%1 file)."));
+}
+
+KinetoJsonLoader::KinetoJsonLoader(const QString& path, const LoadOptions& options)
+    : d(std::make_unique<Impl>(path, options)) {}
+
+KinetoJsonLoader::~KinetoJsonLoader() = default;
+
+LoadResult KinetoJsonLoader::load() {
+    LoadResult result;
+    try {
+        d->report(0);
+        const QString problem = readJsonText(d->path, d->text, d->options.cancel);
+        if (problem == QLatin1String("cancelled"))
+            throw Cancelled{};
+        if (!problem.isEmpty())
+            d->fail(problem);
+        d->report(50);
+        {
+            od::parser parser(std::max<std::size_t>(d->text.size, 64));
+            try {
+                od::document doc =
+                    parser.iterate(d->text.bytes.get(), d->text.size, d->text.capacity);
+                d->readDocument(doc);
+            } catch (const simdjson::simdjson_error& e) {
+                d->fail(QStringLiteral("is not valid JSON: ") % simdjsonProblem(e.error()));
+            }
+            d->text = {}; // the model holds copies of every string it keeps
+        }
+        d->checkCancel();
+        d->addStagedEvents();
+        d->addWarnings();
+        d->report(900);
+        result.trace = d->builder.finish(d->options.cancel);
+        if (!result.trace)
+            throw Cancelled{};
+        d->report(1000);
+    } catch (const LoadFailure& f) {
+        result.error = f.message;
+    } catch (const Cancelled&) {
+        result.cancelled = true;
+        result.error =
+            QStringLiteral("Loading '") % d->fileName() % QStringLiteral("' was cancelled.");
+    } catch (const std::bad_alloc&) {
+        result.error = QStringLiteral("Cannot load '") % d->fileName() %
+                       QStringLiteral("': not enough memory.");
+    }
+    return result;
+}
+
+} // namespace strobe

@@ -1,0 +1,25 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "model/loadoptions.h"
+
+#include <memory>
+
+namespace strobe {
+
+// Reads a PyTorch profiler (Kineto) Chrome-trace JSON file, plain or gzip-compressed, into a
+// Trace: CPU operators, user annotations, Python frames, CUDA runtime and driver calls, kernels,
+// memcpys, memsets, synchronisations and instant events, joined by correlation id. One pass of
+// simdjson's on-demand parser over the whole document; see docs/KINETO.md for the mapping.
+class KinetoJsonLoader {
+public:
+    KinetoJsonLoader(const QString& path, const LoadOptions& options);
+    ~KinetoJsonLoader();
+    LoadResult load();
+
+private:
+    struct Impl;
+    std::unique_ptr<Impl> d;
+};
+
+} // namespace strobe

@@ -1,0 +1,257 @@
+// SPDX-License-Identifier: MIT
+// Bad Kineto input: one sentence naming the file and the problem, or counted warnings; never a
+// crash, a hang or unbounded memory.
+#include "formats/kineto/kinetoreader.h"
+#include "formats/open.h"
+#include "tests/support/kinetoscan.h"
+
+#include <gtest/gtest.h>
+
+#include <QCryptographicHash>
+#include <QFile>
+#include <QFileInfo>
+#include <QTemporaryDir>
+#include <zlib.h>
+
+using namespace strobe;
+
+namespace {
+
+class KinetoErrors : public ::testing::Test {
+protected:
+    QTemporaryDir dir;
+    QString write(const QString& name, const QByteArray& bytes) const {
+        QFile f(dir.filePath(name));
+        EXPECT_TRUE(f.open(QIODevice::WriteOnly));
+        f.write(bytes);
+        return dir.filePath(name);
+    }
+    static QByteArray gzip(const QByteArray& plain) {
+        z_stream z{};
+        EXPECT_EQ(deflateInit2(&z, 6, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY), Z_OK);
+        QByteArray out(int(deflateBound(&z, uLong(plain.size()))), '\0');
+        z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(plain.constData()));
+        z.avail_in = uInt(plain.size());
+        z.next_out = reinterpret_cast<Bytef*>(out.data());
+        z.avail_out = uInt(out.size());
+        EXPECT_EQ(deflate(&z, Z_FINISH), Z_STREAM_END);
+        out.resize(qsizetype(z.total_out));
+        deflateEnd(&z);
+        return out;
+    }
+    static QString errorOf(const QString& path) {
+        const LoadResult r = loadTrace(path);
+        EXPECT_FALSE(r.ok());
+        return r.error;
+    }
+    static std::unique_ptr<Trace> open(const QString& path) {
+        LoadResult r = loadTrace(path);
+        EXPECT_TRUE(r.ok()) << r.error.toStdString();
+        return std::move(r.trace);
+    }
+    static std::uint64_t warningCount(const Trace& t, const char* kind) {
+        for (const TraceWarning& w : t.warnings()) {
+            if (w.kind == QLatin1String(kind))
+                return w.count;
+        }
+        return 0;
+    }
+};
+
+// A minimal runtime call and the kernel it launched.
+const char* const kPair =
+    R"({"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 10, "tid": 11,
+        "ts": 100.5, "dur": 2, "args": {"correlation": 7}},
+       {"ph": "X", "cat": "kernel", "name": "k", "pid": 0, "tid": 7, "ts": 103, "dur": 1.25,
+        "args": {"device": 0, "stream": 7, "correlation": 7, "grid": [2, 1, 1],
+                 "block": [64, 1, 1], "registers per thread": 16, "shared memory": 0}})";
+
+QByteArray traceWith(const QByteArray& events) {
+    return QByteArray(R"({"schemaVersion": 1, "traceEvents": [)") + events + "]}";
+}
+
+} // namespace
+
+TEST_F(KinetoErrors, TruncatedGzipIsOneSentence) {
+    QFile src(QString::fromStdString(test::kinetoFixturePath("hta-sampled-rank0.json.gz")));
+    ASSERT_TRUE(src.open(QIODevice::ReadOnly));
+    const QByteArray whole = src.readAll();
+    const QString e = errorOf(write(QStringLiteral("cut.json.gz"), whole.left(whole.size() / 2)));
+    EXPECT_TRUE(e.startsWith(QStringLiteral("'cut.json.gz' is a truncated or corrupt gzip file")))
+        << e.toStdString();
+    EXPECT_TRUE(e.endsWith(u'.'));
+    EXPECT_TRUE(errorOf(write(QStringLiteral("tiny.gz"), QByteArray("\x1f\x8b\x08", 3)))
+                    .startsWith(QStringLiteral("'tiny.gz' is a truncated gzip file")));
+}
+
+TEST_F(KinetoErrors, CorruptGzipIsOneSentence) {
+    QByteArray gz = gzip(traceWith(kPair));
+    for (qsizetype i = 12; i < gz.size() - 8; ++i)
+        gz[i] = char(gz[i] ^ 0x5A);
+    const QString e = errorOf(write(QStringLiteral("bad.json.gz"), gz));
+    EXPECT_TRUE(e.startsWith(QStringLiteral("'bad.json.gz' is a truncated or corrupt gzip file")))
+        << e.toStdString();
+}
+
+TEST_F(KinetoErrors, GzipAndPlainGiveTheSameTrace) {
+    auto plain = open(write(QStringLiteral("t.json"), traceWith(kPair)));
+    auto packed = open(write(QStringLiteral("t.json.gz"), gzip(traceWith(kPair))));
+    ASSERT_EQ(plain->kernelCount(), 1u);
+    ASSERT_EQ(packed->kernelCount(), 1u);
+    EXPECT_EQ(packed->kernelAt(0).start, 103000);
+    EXPECT_EQ(packed->kernelAt(0).end, 104250);
+    EXPECT_EQ(plain->kernelAt(0).start, packed->kernelAt(0).start);
+    EXPECT_TRUE(packed->kernelAt(0).record->api.isValid());
+}
+
+TEST_F(KinetoErrors, InvalidJsonIsOneSentence) {
+    const QString e =
+        errorOf(write(QStringLiteral("broken.json"), R"({"traceEvents": [{"ph": "X", "ts": )"));
+    EXPECT_TRUE(e.startsWith(QStringLiteral("'broken.json' is not valid JSON: ")))
+        << e.toStdString();
+    EXPECT_TRUE(e.endsWith(u'.'));
+    const QString cut = errorOf(write(QStringLiteral("cut.json"), traceWith(kPair).chopped(3)));
+    EXPECT_TRUE(cut.startsWith(QStringLiteral("'cut.json' is not valid JSON")))
+        << cut.toStdString();
+    const QString trailing =
+        errorOf(write(QStringLiteral("trail.json"), traceWith(kPair) + " {\"x\": 1}"));
+    EXPECT_TRUE(trailing.startsWith(QStringLiteral("'trail.json' is not valid JSON")))
+        << trailing.toStdString();
+}
+
+TEST_F(KinetoErrors, JsonThatIsNotATrace) {
+    EXPECT_EQ(errorOf(write(QStringLiteral("a.json"), R"({"traces": [], "version": 3})")),
+              QStringLiteral("'a.json' is JSON but not a trace: it has no traceEvents array."));
+    EXPECT_EQ(errorOf(write(QStringLiteral("b.json"), R"({"traceEvents": {"ph": "X"}})")),
+              QStringLiteral("'b.json' is JSON but not a trace: its traceEvents is not an array."));
+    // Sniffing sends only '{', '[' and gzip here; called directly, the reader still says what is
+    // wrong.
+    const LoadResult scalar = KinetoJsonLoader(write(QStringLiteral("d.json"), "42"), {}).load();
+    EXPECT_EQ(scalar.error,
+              QStringLiteral("'d.json' is JSON but not a trace: its top level is not an object."));
+    // A bare array is the Chrome format's trace: its non-object elements are malformed events.
+    auto bare = open(write(QStringLiteral("c.json"), "[1, 2, 3]"));
+    EXPECT_EQ(warningCount(*bare, "malformed-event"), 3u);
+}
+
+TEST_F(KinetoErrors, BareArrayOfEventsIsATrace) {
+    auto t = open(write(QStringLiteral("bare.json"), QByteArray("[") + kPair + "]"));
+    EXPECT_EQ(t->kernelCount(), 1u);
+    EXPECT_EQ(t->counts().cudaApiCalls, 1u);
+}
+
+TEST_F(KinetoErrors, WrongTypedAndMissingFieldsAreCountedWarnings) {
+    const QByteArray bad = R"(
+        {"ph": "X", "cat": "cpu_op", "name": "a", "pid": 1, "tid": 1, "ts": "12", "dur": 1},
+        {"ph": "X", "cat": "cpu_op", "name": "b", "pid": {"x": 1}, "tid": 1, "ts": 12, "dur": 1},
+        {"ph": "X", "cat": "cpu_op", "name": "c", "pid": 1, "tid": 1, "dur": 1},
+        {"cat": "cpu_op", "name": "d", "pid": 1, "tid": 1, "ts": 1, "dur": 1},
+        {"ph": "X", "cat": "cpu_op", "name": "e", "pid": 1, "tid": 1, "ts": 1, "dur": [1]},
+        {"ph": "X", "cat": "kernel", "name": "f", "ts": 1, "dur": 1, "args": {}},
+        17, "text", null,
+        {"ph": "X", "cat": "cpu_op", "name": "ok", "pid": 1, "tid": 1, "ts": 1, "dur": 1})";
+    auto t = open(write(QStringLiteral("w.json"), traceWith(bad)));
+    EXPECT_EQ(warningCount(*t, "malformed-event"), 9u);
+    EXPECT_EQ(t->counts().cpuOps, 1u);
+    EXPECT_EQ(t->kernelCount(), 0u);
+}
+
+TEST_F(KinetoErrors, NegativeDurationsBecomeZeroLengthWithAWarning) {
+    const QByteArray events = R"(
+        {"ph": "X", "cat": "cpu_op", "name": "a", "pid": 1, "tid": 1, "ts": 10, "dur": -5},
+        {"ph": "X", "cat": "user_annotation", "name": "b", "pid": 1, "tid": 1, "ts": 20,
+         "dur": -0.001},
+        {"ph": "X", "cat": "cpu_op", "name": "c", "pid": 1, "tid": 1, "ts": 30})";
+    auto t = open(write(QStringLiteral("neg.json"), traceWith(events)));
+    EXPECT_EQ(warningCount(*t, "negative-duration"), 2u);
+    EXPECT_EQ(warningCount(*t, "missing-duration"), 1u);
+    for (const Lane& l : t->lanes()) {
+        for (std::uint32_t i = 0; i < l.size(); ++i)
+            EXPECT_EQ(l.end(i), l.start(i));
+    }
+}
+
+TEST_F(KinetoErrors, AHugeStringIsCutNotKept) {
+    const QByteArray huge(24 << 20, 'x');
+    const QByteArray events = R"({"ph": "X", "cat": "cpu_op", "name": ")" + huge +
+                              R"(", "pid": 1, "tid": 1, "ts": 1, "dur": 1})";
+    auto t = open(write(QStringLiteral("huge.json"), traceWith(events)));
+    EXPECT_EQ(warningCount(*t, "long-name"), 1u);
+    ASSERT_EQ(t->counts().cpuOps, 1u);
+    for (const Lane& l : t->lanes())
+        EXPECT_EQ(t->strings().view(l.nameId(0)).size(), 64u * 1024u);
+    EXPECT_LT(t->memoryBytes(), std::size_t(1) << 20);
+}
+
+TEST_F(KinetoErrors, UnknownCategoriesAndPhasesAreCountedAndSkipped) {
+    const QByteArray events = R"js(
+        {"ph": "X", "cat": "overhead", "name": "a", "pid": 1, "tid": 1, "ts": 1, "dur": 1},
+        {"ph": "C", "name": "counter", "pid": 1, "tid": 1, "ts": 1, "args": {"v": 1}},
+        {"ph": "X", "cat": "Trace", "name": "PyTorch Profiler (0)", "pid": "Spans",
+         "tid": "PyTorch Profiler", "ts": 1, "dur": 100},
+        {"ph": "i", "s": "g", "name": "Iteration Start", "pid": "Traces", "tid": "x", "ts": 1})js";
+    auto t = open(write(QStringLiteral("skip.json"), traceWith(events)));
+    EXPECT_EQ(warningCount(*t, "skipped-category"), 2u);
+    EXPECT_EQ(warningCount(*t, "malformed-event"), 0u);
+    EXPECT_TRUE(t->lanes().empty());
+}
+
+TEST_F(KinetoErrors, FlowsLinkOperationsThatCarryNoCorrelation) {
+    // Old traces: ids only on the ac2g flow (s at the runtime call, f at the GPU operation).
+    const QByteArray events = R"(
+        {"ph": "X", "cat": "Runtime", "name": "cudaLaunchKernel", "pid": 5, "tid": "6",
+         "ts": 100, "dur": 2, "args": {}},
+        {"ph": "s", "id": 99, "pid": 5, "tid": 6, "ts": 100, "cat": "async", "name": "launch"},
+        {"ph": "X", "cat": "Kernel", "name": "k", "pid": 0, "tid": "stream 7", "ts": 104,
+         "dur": 1, "args": {"device": 0, "stream": 7}},
+        {"ph": "f", "id": 99, "pid": 0, "tid": "stream 7", "ts": 104, "cat": "async",
+         "name": "launch", "bp": "e"})";
+    auto t = open(write(QStringLiteral("flow.json"), traceWith(events)));
+    ASSERT_EQ(t->kernelCount(), 1u);
+    const KernelRecord& k = *t->kernelAt(0).record;
+    EXPECT_EQ(k.correlationId, 99u);
+    ASSERT_TRUE(k.api.isValid());
+    EXPECT_EQ(t->lane(k.api.lane).kind(), LaneKind::CudaApi);
+    EXPECT_EQ(t->kernelAt(0).stream->streamId, 7u);
+    EXPECT_EQ(t->kernelAt(0).config->detail, LaunchDetail::None);
+}
+
+TEST_F(KinetoErrors, GpuWorkGoesToTheProcessThatLaunchedIt) {
+    const QByteArray events = R"(
+        {"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 10, "tid": 10,
+         "ts": 1, "dur": 1, "args": {"correlation": 1}},
+        {"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 20, "tid": 20,
+         "ts": 2, "dur": 1, "args": {"correlation": 2}},
+        {"ph": "X", "cat": "kernel", "name": "a", "pid": 0, "tid": 7, "ts": 5, "dur": 1,
+         "args": {"device": 0, "stream": 7, "correlation": 2}},
+        {"ph": "X", "cat": "kernel", "name": "b", "pid": 0, "tid": 7, "ts": 6, "dur": 1,
+         "args": {"device": 0, "stream": 7, "correlation": 1}})";
+    auto t = open(write(QStringLiteral("two.json"), traceWith(events)));
+    ASSERT_EQ(t->kernelCount(), 2u);
+    EXPECT_EQ(t->kernelAt(0).stream->pid, 20u);
+    EXPECT_EQ(t->kernelAt(1).stream->pid, 10u);
+    EXPECT_TRUE(t->kernelAt(0).record->api.isValid() && t->kernelAt(1).record->api.isValid());
+    ASSERT_EQ(t->processes().size(), 2u);
+}
+
+TEST_F(KinetoErrors, TheFileIsNeverModified) {
+    const QString path = write(QStringLiteral("keep.json"), traceWith(kPair));
+    QFile f(path);
+    ASSERT_TRUE(f.open(QIODevice::ReadOnly));
+    const QByteArray before = QCryptographicHash::hash(f.readAll(), QCryptographicHash::Sha256);
+    f.close();
+    const QDateTime mtime = QFileInfo(path).lastModified();
+    ASSERT_TRUE(loadTrace(path).ok());
+    ASSERT_TRUE(f.open(QIODevice::ReadOnly));
+    EXPECT_EQ(QCryptographicHash::hash(f.readAll(), QCryptographicHash::Sha256), before);
+    EXPECT_EQ(QFileInfo(path).lastModified(), mtime);
+}
+
+TEST_F(KinetoErrors, CancelGivesACancelledResult) {
+    std::atomic<bool> cancel{true};
+    LoadOptions o;
+    o.cancel = &cancel;
+    const LoadResult r = loadTrace(write(QStringLiteral("c.json"), traceWith(kPair)), o);
+    EXPECT_FALSE(r.ok());
+    EXPECT_TRUE(r.cancelled);
+}

@@ -1,0 +1,101 @@
+// SPDX-License-Identifier: MIT
+// Exact microsecond text -> nanoseconds, integers, and derived short kernel names.
+#include "formats/kineto/kernelname.h"
+#include "formats/kineto/kinetonumber.h"
+
+#include <gtest/gtest.h>
+
+using namespace strobe::kineto;
+
+struct TimeCase {
+    const char* text;
+    std::optional<std::int64_t> ns;
+};
+
+class MicrosecondsToNs : public ::testing::TestWithParam<TimeCase> {};
+
+TEST_P(MicrosecondsToNs, ExactDecimal) {
+    EXPECT_EQ(microsecondsToNs(GetParam().text), GetParam().ns) << GetParam().text;
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Cases, MicrosecondsToNs,
+    ::testing::Values(TimeCase{"0", 0}, TimeCase{"1", 1000}, TimeCase{"5747.0", 5747000},
+                      TimeCase{"0.04", 40}, TimeCase{"41.407", 41407},
+                      // 1.7e15 us: a double cannot hold these nanoseconds (1700000000000000123).
+                      TimeCase{"1700000000000000.123", 1700000000000000123},
+                      TimeCase{"4458676983543.183", 4458676983543183},
+                      TimeCase{"1682725898236567", 1682725898236567000},
+                      // Past the third fractional digit: round half to even.
+                      TimeCase{"1.0004", 1000}, TimeCase{"1.0006", 1001}, TimeCase{"1.0005", 1000},
+                      TimeCase{"1.0015", 1002}, TimeCase{"1.00050001", 1001}, TimeCase{"0.0005", 0},
+                      TimeCase{"-1.0005", -1000}, TimeCase{"-1.0015", -1002},
+                      TimeCase{"-2.5", -2500},
+                      // Exponents, blanks around the token.
+                      TimeCase{"1.5e3", 1500000}, TimeCase{"15E-1", 1500}, TimeCase{"1e-4", 0},
+                      TimeCase{"2.5e-3", 2}, TimeCase{" 7 ", 7000}, TimeCase{"12\n", 12000},
+                      TimeCase{"00012", 12000},
+                      // Limits: int64 holds 9223372036854775807 ns.
+                      TimeCase{"9223372036854775.807", 9223372036854775807},
+                      TimeCase{"9223372036854775.808", std::nullopt},
+                      TimeCase{"-9223372036854775.808", std::numeric_limits<std::int64_t>::min()},
+                      TimeCase{"1e300", std::nullopt}, TimeCase{"0e100000", 0},
+                      // Not numbers.
+                      TimeCase{"", std::nullopt}, TimeCase{"-", std::nullopt},
+                      TimeCase{"1.", std::nullopt}, TimeCase{".5", std::nullopt},
+                      TimeCase{"1e", std::nullopt}, TimeCase{"12a", std::nullopt},
+                      TimeCase{"\"12\"", std::nullopt}, TimeCase{"1 2", std::nullopt},
+                      TimeCase{"+1", std::nullopt}));
+
+TEST(ExactInteger, IntegersAndZeroFractionsOnly) {
+    EXPECT_EQ(exactInteger("42"), 42);
+    EXPECT_EQ(exactInteger("-549452224"), -549452224);
+    EXPECT_EQ(exactInteger("5.0"), 5);
+    EXPECT_EQ(exactInteger("2e3"), 2000);
+    EXPECT_EQ(exactInteger("9223372036854775807"), std::numeric_limits<std::int64_t>::max());
+    EXPECT_EQ(exactInteger("9223372036854775808"), std::nullopt);
+    EXPECT_EQ(exactInteger("5.05"), std::nullopt);
+    EXPECT_EQ(exactInteger("4.740741"), std::nullopt);
+    EXPECT_EQ(exactInteger("0x0"), std::nullopt);
+    EXPECT_EQ(exactInteger("stream 7"), std::nullopt);
+}
+
+struct NameCase {
+    const char* full;
+    const char* base;
+};
+
+class ShortKernelName : public ::testing::TestWithParam<NameCase> {};
+
+TEST_P(ShortKernelName, BaseName) {
+    EXPECT_EQ(deriveShortKernelName(GetParam().full), GetParam().base);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Cases, ShortKernelName,
+    ::testing::Values(
+        NameCase{
+            "void at::native::vectorized_elementwise_kernel<4, at::native::FillFunctor<float>, "
+            "at::detail::Array<char*, 1> >(int, at::native::FillFunctor<float>, "
+            "at::detail::Array<char*, 1>)",
+            "vectorized_elementwise_kernel"},
+        NameCase{"cask_cudnn::computeOffsetsKernel(cask_cudnn::ComputeOffsetsParams)",
+                 "computeOffsetsKernel"},
+        NameCase{"ncclKernel_AllReduce_RING_LL_Sum_float(ncclWorkElem)",
+                 "ncclKernel_AllReduce_RING_LL_Sum_float"},
+        NameCase{"sm80_xmma_gemm_f32f32_f32f32_f32_nn_n_tilesize128x128x8",
+                 "sm80_xmma_gemm_f32f32_f32f32_f32_nn_n_tilesize128x128x8"},
+        NameCase{"Kernel", "Kernel"},
+        NameCase{"void (anonymous namespace)::softmax_warp_forward<float, float, float, 8, "
+                 "false>(float*, float const*, int, int, int)",
+                 "softmax_warp_forward"},
+        NameCase{"void at::native::(anonymous namespace)::CatArrayBatchedCopy<float, unsigned "
+                 "int, 4, 64, 64>(float*, at::native::(anonymous "
+                 "namespace)::CatArrInputTensorMetadata<float, unsigned int, 64, 64>, int, "
+                 "int)",
+                 "CatArrayBatchedCopy"},
+        NameCase{"void at::native::elementwise_kernel<128, 2, at::native::gpu_kernel_impl<"
+                 "{lambda(float)#1}>(at::TensorIteratorBase&)::{lambda(int)#1}>(int, "
+                 "{lambda(int)#1})",
+                 "elementwise_kernel"},
+        NameCase{"Foo::operator()(int)", "operator()(int)"}, NameCase{"", ""}));

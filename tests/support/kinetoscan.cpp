@@ -1,0 +1,138 @@
+// SPDX-License-Identifier: MIT
+#include "tests/support/kinetoscan.h"
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <simdjson.h>
+#include <stdexcept>
+#include <zlib.h>
+
+namespace strobe::test {
+
+namespace {
+
+std::string readAll(const std::string& path) {
+    gzFile f = gzopen(path.c_str(), "rb"); // reads plain files unchanged
+    if (!f)
+        throw std::runtime_error("cannot open " + path);
+    std::string out;
+    char buf[1 << 16];
+    int n = 0;
+    while ((n = gzread(f, buf, sizeof buf)) > 0)
+        out.append(buf, std::size_t(n));
+    gzclose(f);
+    if (n < 0)
+        throw std::runtime_error("cannot decompress " + path);
+    return out;
+}
+
+std::optional<std::int64_t> integer(simdjson::dom::element e) {
+    if (e.is_int64())
+        return std::int64_t(e.get_int64());
+    if (e.is_uint64())
+        return std::nullopt;
+    if (e.is_double()) {
+        const double d = e.get_double();
+        if (d == std::floor(d) && std::fabs(d) < 9e15)
+            return std::int64_t(d);
+        return std::nullopt;
+    }
+    if (e.is_string()) {
+        const std::string_view s = e.get_string();
+        if (s.empty() ||
+            !std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; }))
+            return std::nullopt;
+        return std::stoll(std::string(s));
+    }
+    return std::nullopt;
+}
+
+std::optional<std::array<std::int64_t, 3>> dim3(simdjson::dom::element e) {
+    if (!e.is_array())
+        return std::nullopt;
+    std::array<std::int64_t, 3> d{1, 1, 1};
+    std::size_t i = 0;
+    for (simdjson::dom::element x : e.get_array()) {
+        if (i < 3)
+            d[i] = integer(x).value_or(-1);
+        ++i;
+    }
+    return d;
+}
+
+} // namespace
+
+std::string kinetoFixturePath(const std::string& name) {
+    return std::string(STROBE_FIXTURES_DIR) + "/kineto/" + name;
+}
+
+std::vector<std::string> kinetoFixtures() {
+    std::vector<std::string> out;
+    for (const auto& e :
+         std::filesystem::directory_iterator(std::string(STROBE_FIXTURES_DIR) + "/kineto"))
+        out.push_back(e.path().filename().string());
+    std::sort(out.begin(), out.end());
+    return out;
+}
+
+ScannedTrace scanKineto(const std::string& path) {
+    const simdjson::padded_string text(readAll(path));
+    simdjson::dom::parser parser;
+    simdjson::dom::element root = parser.parse(text);
+    ScannedTrace t;
+    simdjson::dom::object top = root.get_object();
+    if (auto d = top["distributedInfo"]; !d.error()) {
+        if (auto r = d["rank"]; !r.error())
+            t.rank = integer(r.value());
+        if (auto w = d["world_size"]; !w.error())
+            t.worldSize = integer(w.value());
+    }
+    if (auto p = top["deviceProperties"]; !p.error())
+        t.deviceProperties = simdjson::dom::array(p.get_array()).size();
+    for (simdjson::dom::element ev : top["traceEvents"].get_array()) {
+        ScannedEvent e;
+        for (auto [key, value] : ev.get_object()) {
+            if (key == "ph")
+                e.ph = std::string(value.get_string().value());
+            else if (key == "cat")
+                e.cat = std::string(value.get_string().value());
+            else if (key == "name" && value.is_string())
+                e.name = std::string(value.get_string().value());
+            else if (key == "s")
+                e.scope = std::string(value.get_string().value());
+            else if (key == "pid")
+                e.pid = integer(value);
+            else if (key == "tid")
+                e.tid = integer(value);
+            else if (key == "ts") {
+                e.ts = double(value.get_double());
+                e.tsInt = integer(value);
+            } else if (key == "dur") {
+                e.dur = double(value.get_double());
+                e.durInt = integer(value);
+            } else if (key == "args" && value.is_object()) {
+                for (auto [k, v] : value.get_object()) {
+                    if (k == "correlation")
+                        e.correlation = integer(v);
+                    else if (k == "device")
+                        e.device = integer(v);
+                    else if (k == "stream")
+                        e.stream = integer(v);
+                    else if (k == "registers per thread")
+                        e.registers = integer(v);
+                    else if (k == "shared memory")
+                        e.sharedMemory = integer(v);
+                    else if (k == "grid")
+                        e.grid = dim3(v);
+                    else if (k == "block")
+                        e.block = dim3(v);
+                }
+            }
+        }
+        t.events.push_back(std::move(e));
+    }
+    return t;
+}
+
+} // namespace strobe::test
