@@ -28,6 +28,60 @@ TimeNs magnitude(TimeNs t) {
 }
 } // namespace
 
+std::optional<TimeNs> parseTime(QStringView text) {
+    text = text.trimmed();
+    bool negative = false;
+    if (!text.isEmpty() && (text.front() == u'-' || text.front() == u'+')) {
+        negative = text.front() == u'-';
+        text = text.mid(1);
+    }
+    qsizetype i = 0;
+    auto digitAt = [&](qsizetype k) { return k < text.size() && text[k].isDigit(); };
+    constexpr TimeNs kLimit = TimeNs(1) << 62;
+    TimeNs whole = 0;
+    qsizetype wholeDigits = 0;
+    for (; digitAt(i); ++i, ++wholeDigits) {
+        whole = whole * 10 + text[i].digitValue();
+        if (whole > kLimit)
+            return std::nullopt;
+    }
+    QStringView fraction;
+    if (i < text.size() && text[i] == u'.') {
+        const qsizetype from = ++i;
+        while (digitAt(i))
+            ++i;
+        fraction = text.mid(from, i - from);
+    }
+    if (wholeDigits == 0 && fraction.isEmpty())
+        return std::nullopt;
+    const QStringView unit = text.mid(i).trimmed();
+    TimeNs scale = 0;
+    if (unit.isEmpty() || unit == u"ns")
+        scale = 1;
+    else if (unit == u"us" || unit == u"\u00b5s" || unit == u"\u03bcs")
+        scale = 1'000;
+    else if (unit == u"ms")
+        scale = 1'000'000;
+    else if (unit == u"s")
+        scale = 1'000'000'000;
+    else
+        return std::nullopt;
+    if (whole > kLimit / scale)
+        return std::nullopt;
+    TimeNs ns = whole * scale;
+    // The fraction digit by digit, so "1.2s" is exactly 1,200,000,000 ns.
+    TimeNs place = scale;
+    for (QChar c : fraction) {
+        place /= 10;
+        if (place == 0)
+            break;
+        ns += c.digitValue() * place;
+    }
+    if (ns > kLimit)
+        return std::nullopt;
+    return negative ? -ns : ns;
+}
+
 QString formatDuration(TimeNs d) {
     const TimeNs mag = magnitude(d);
     const TimeUnit& u = timeUnitFor(mag);

@@ -18,7 +18,7 @@ for f in "$h100" "$cloverleaf" "$kineto"; do
 done
 
 cmake --build "$build" --target mainwindow_screenshots panels_screenshot gaps_screenshot \
-    timeline_screenshot
+    timeline_screenshot strobe-cli
 export QT_QPA_PLATFORM=offscreen
 mkdir -p "$images"
 # README and USER_GUIDE: mainwindow, kernels-by-duration, kernel-details, timeline-h100, and
@@ -30,4 +30,10 @@ mkdir -p "$images"
 "$build/tests/widgets/panels/gaps_screenshot" "$images/gaps-panel.png" "$images/gap-zoomed.png"
 # TIMELINE.md: the timeline alone on the two-GPU export.
 "$build/bench/paint/timeline_screenshot" "$h100" "$images/timeline.png" 1600 1000
+# README: strobe-cli render of one step of the synthetic trace, by the command the README shows.
+synth="$(mktemp -d)"
+trap 'rm -rf "$synth"' EXIT
+"$build/app/strobe-cli" synth -o "$synth/train.sqlite" --events 10k >/dev/null
+(cd "$synth" && "$build/app/strobe-cli" render train.sqlite -o "$images/render-step3.png" \
+    --range "step 3" --lanes 'python3 \[4101\]|GPU 0' --width 1600 --height 520 >/dev/null)
 echo "Regenerated: $(cd "$images" && ls ./*.png | tr '\n' ' ')"

@@ -22,7 +22,8 @@ namespace {
 const QStringList kCommands = {QStringLiteral("info"),         QStringLiteral("synth"),
                                QStringLiteral("kernels"),      QStringLiteral("kernel-summary"),
                                QStringLiteral("nvtx-summary"), QStringLiteral("memory-summary"),
-                               QStringLiteral("gaps"),         QStringLiteral("diff")};
+                               QStringLiteral("gaps"),         QStringLiteral("diff"),
+                               QStringLiteral("render")};
 
 CliResult runLine(const QStringList& argv) {
     CliResult r;

@@ -56,6 +56,8 @@ public:
     static constexpr int kRowHeight = 18;
     static constexpr int kHeaderHeight = 20;
     static constexpr int kUtilizationHeight = 16;
+    // The smallest row setRowHeight takes: a 4 px bar between 1 px margins.
+    static constexpr int kMinRowHeight = 6;
 
     void setTrace(const Trace* trace);
     const Trace* trace() const { return m_trace; }
@@ -76,6 +78,18 @@ public:
     // Rows of the projected NVTX lane of each GPU (device id -> row count); empty hides them.
     void setProjectedNvtxRows(std::map<std::uint32_t, std::uint16_t> rowsPerDevice);
     bool showsProjectedNvtx() const { return !m_projectedRows.empty(); }
+    // Leaves out every group none of whose lanes (or child groups' lanes) is shown, GPUs with
+    // their utilisation strip included: a picture of some of the lanes shows only those.
+    void setHideEmptyGroups(bool hide);
+    bool hideEmptyGroups() const { return m_hideEmpty; }
+    // Lane rows `rowPx` high (clamped to [kMinRowHeight, kRowHeight]), group headers 2 px taller
+    // and utilisation strips 2 px shorter, so a picture of a fixed height fits more lanes.
+    void setRowHeight(int rowPx);
+    int rowHeight() const { return m_rowHeight; }
+    int headerHeight() const { return m_rowHeight + (kHeaderHeight - kRowHeight); }
+    int utilizationHeight() const { return m_rowHeight - (kRowHeight - kUtilizationHeight); }
+    // Whether `r` is drawn on the alternate band colour (every other row height down the view).
+    bool isAlternate(const LayoutRow& r) const { return (r.y / m_rowHeight) % 2 != 0; }
     // Expands the groups above `lane`, unhides it; false when the lane is hidden by hideIdle.
     bool ensureShown(std::uint32_t lane);
 
@@ -99,6 +113,7 @@ private:
     void buildGroups();
     void relayout();
     bool groupShown(std::uint32_t g) const;
+    bool hasShownLane(std::uint32_t g) const;
     void appendGroup(std::uint32_t g, int indent);
     void appendLane(std::uint32_t lane, std::uint32_t group, int indent, bool pinned);
 
@@ -108,6 +123,8 @@ private:
     std::vector<std::uint32_t> m_laneGroup; // owning group of each lane
     std::set<std::uint32_t> m_hidden, m_pinned;
     bool m_hideIdle = false;
+    bool m_hideEmpty = false;
+    int m_rowHeight = kRowHeight;
     std::map<std::uint32_t, std::uint16_t> m_projectedRows;
     std::vector<LayoutRow> m_rows, m_pinnedRows;
     int m_contentHeight = 0, m_pinnedHeight = 0;
