@@ -82,7 +82,11 @@ QString sniff(const QString& path) {
             pageSize = 65536;
         const std::uint64_t pages = bigEndian(head, 28, 4);
         const std::uint64_t expected = pageSize * pages;
-        if (pages > 0 && std::uint64_t(file.size()) < expected)
+        // SQLite trusts the in-header page count only while the version-valid-for number (offset
+        // 92) equals the change counter (offset 24); otherwise it sizes from the file, and so do
+        // we.
+        const bool countValid = bigEndian(head, 92, 4) == bigEndian(head, 24, 4);
+        if (countValid && pages > 0 && std::uint64_t(file.size()) < expected)
             return quoted(path) % QStringLiteral(" is truncated: its SQLite header promises ") %
                    QString::number(expected) % QStringLiteral(" bytes but the file has ") %
                    QString::number(file.size()) % u'.';

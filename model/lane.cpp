@@ -8,6 +8,9 @@
 namespace strobe {
 
 std::uint32_t RowView::firstEndingAfter(TimeNs t) const {
+    if (m_runningMaxEnd) // overlapping events: the running maximum is what is sorted
+        return std::uint32_t(std::upper_bound(m_runningMaxEnd, m_runningMaxEnd + m_size, t) -
+                             m_runningMaxEnd);
     std::uint32_t lo = 0, hi = m_size;
     while (lo < hi) {
         const std::uint32_t mid = lo + (hi - lo) / 2;
@@ -40,7 +43,9 @@ RowView Lane::rowView(std::uint16_t r) const {
     if (m_rowIdx.empty())
         return RowView(*this, nullptr, size());
     const auto& idx = m_rowIdx[r];
-    return RowView(*this, idx.data(), std::uint32_t(idx.size()));
+    const bool overflowRow = !m_lastRowMaxEnd.empty() && r + 1 == m_rowCount;
+    return RowView(*this, idx.data(), std::uint32_t(idx.size()),
+                   overflowRow ? m_lastRowMaxEnd.data() : nullptr);
 }
 
 std::uint16_t Lane::row(std::uint32_t i) const {
@@ -116,7 +121,7 @@ void Lane::compress() {
     m_duration.resize(n);
     m_longEnds.clear();
     for (std::size_t i = 0; i < n; ++i) {
-        const TimeNs d = m_stageEnd[i] - m_wideStart[i];
+        const TimeNs d = saturatingSub(m_stageEnd[i], m_wideStart[i]);
         if (d >= 0 && d < TimeNs(kLongDuration)) {
             m_duration[i] = std::uint32_t(d);
         } else {
@@ -132,7 +137,7 @@ void Lane::compress() {
     bool fits = true;
     for (std::size_t b = 0; b < blocks && fits; ++b) {
         const std::size_t last = std::min(n, (b + 1) * kStartBlock) - 1;
-        fits = m_wideStart[last] - m_wideStart[b * kStartBlock] <= TimeNs(0xFFFFFFFF);
+        fits = saturatingSub(m_wideStart[last], m_wideStart[b * kStartBlock]) <= TimeNs(0xFFFFFFFF);
     }
     if (fits) {
         m_startBase.resize(blocks);
@@ -154,8 +159,8 @@ void Lane::assignRows(RowPolicy policy) {
     const std::vector<TimeNs>& en = m_stageEnd;
     const std::size_t n = st.size();
     std::vector<std::uint16_t> rows(n, 0);
-    std::uint16_t rowCount = 1;
-    constexpr std::size_t kMaxRows = 0xFFFF;
+    std::size_t rowCount = 1;
+    m_overflowEvents = 0;
     if (policy == RowPolicy::Nesting) {
         // Stack of open events; an event nested in the top goes one row deeper. An event that
         // starts inside but ends outside its parent still goes deeper, so rows never overlap.
@@ -163,38 +168,67 @@ void Lane::assignRows(RowPolicy policy) {
         for (std::size_t i = 0; i < n; ++i) {
             while (!openEnds.empty() && openEnds.back() <= st[i])
                 openEnds.pop_back();
-            const std::size_t depth = std::min(openEnds.size(), kMaxRows - 1);
+            if (openEnds.size() >= kMaxRows)
+                ++m_overflowEvents;
+            const std::size_t depth = std::min<std::size_t>(openEnds.size(), kMaxRows - 1);
             rows[i] = std::uint16_t(depth);
-            rowCount = std::max<std::uint16_t>(rowCount, std::uint16_t(depth + 1));
+            rowCount = std::max(rowCount, depth + 1);
             openEnds.push_back(effectiveEnd(st[i], en[i]));
         }
     } else {
-        // First fit: the lowest row whose last event ended by this start.
-        std::vector<TimeNs> rowEnd; // end of each row's last event
+        // First fit, the lowest row whose last event ended by this start, in O(n log n): busy rows
+        // wait in a min-heap by end; rows free at this start move to a min-heap of indices. Starts
+        // ascend, so a row once free stays free until it is given an event.
+        using Busy = std::pair<TimeNs, std::uint32_t>; // (end of the row's last event, row)
+        std::priority_queue<Busy, std::vector<Busy>, std::greater<>> busy;
+        std::priority_queue<std::uint32_t, std::vector<std::uint32_t>, std::greater<>> freeRows;
+        std::vector<TimeNs> rowEnd;
         for (std::size_t i = 0; i < n; ++i) {
-            std::size_t r = 0;
-            while (r < rowEnd.size() && rowEnd[r] > st[i])
-                ++r;
-            if (r == rowEnd.size() && r < kMaxRows)
+            while (!busy.empty() && busy.top().first <= st[i]) {
+                const auto [end, r] = busy.top();
+                busy.pop();
+                if (rowEnd[r] == end) // else a stale entry of the overflow row
+                    freeRows.push(r);
+            }
+            std::uint32_t r;
+            if (!freeRows.empty()) {
+                r = freeRows.top();
+                freeRows.pop();
+            } else if (rowEnd.size() < kMaxRows) {
+                r = std::uint32_t(rowEnd.size());
                 rowEnd.push_back(std::numeric_limits<TimeNs>::min());
-            r = std::min(r, rowEnd.size() - 1);
+            } else {
+                r = kMaxRows - 1; // every row busy: the last row takes it, overlapping
+                ++m_overflowEvents;
+            }
             rowEnd[r] = std::max(rowEnd[r], effectiveEnd(st[i], en[i]));
+            busy.emplace(rowEnd[r], r);
             rows[i] = std::uint16_t(r);
         }
-        rowCount = std::uint16_t(std::max<std::size_t>(1, rowEnd.size()));
+        rowCount = std::max<std::size_t>(1, rowEnd.size());
     }
-    m_rowCount = rowCount;
+    m_rowCount = std::uint16_t(rowCount);
     m_rowIdx.clear();
+    m_lastRowMaxEnd.clear();
     if (rowCount > 1) {
         // Only the per-row index lists are kept; row(i) searches them.
         m_rowIdx.resize(rowCount);
         std::vector<std::uint32_t> counts(rowCount, 0);
         for (auto r : rows)
             ++counts[r];
-        for (std::uint16_t r = 0; r < rowCount; ++r)
+        for (std::size_t r = 0; r < rowCount; ++r)
             m_rowIdx[r].reserve(counts[r]);
         for (std::uint32_t i = 0; i < n; ++i)
             m_rowIdx[rows[i]].push_back(i);
+    }
+    if (m_overflowEvents > 0 && !m_rowIdx.empty()) {
+        const auto& last = m_rowIdx.back();
+        m_lastRowMaxEnd.resize(last.size());
+        TimeNs maxEnd = std::numeric_limits<TimeNs>::min();
+        for (std::size_t k = 0; k < last.size(); ++k) {
+            maxEnd = std::max(maxEnd, effectiveEnd(st[last[k]], en[last[k]]));
+            m_lastRowMaxEnd[k] = maxEnd;
+        }
     }
 }
 
@@ -204,7 +238,8 @@ std::size_t Lane::memoryBytes() const {
         m_startBase.capacity() * sizeof(TimeNs) + m_startOffset.capacity() * sizeof(std::uint32_t) +
         m_duration.capacity() * sizeof(std::uint32_t) +
         m_longEnds.capacity() * sizeof(m_longEnds[0]) + m_name.capacity() * sizeof(StringId) +
-        m_payload.capacity() * sizeof(std::uint32_t) + m_index.memoryBytes();
+        m_payload.capacity() * sizeof(std::uint32_t) + m_lastRowMaxEnd.capacity() * sizeof(TimeNs) +
+        m_index.memoryBytes();
     for (const auto& r : m_rowIdx)
         bytes += r.capacity() * sizeof(std::uint32_t);
     return bytes;

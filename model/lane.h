@@ -73,17 +73,22 @@ private:
 // both starts and ends are sorted and windows are found with two binary searches.
 class RowView {
 public:
-    RowView(const Lane& lane, const std::uint32_t* indices, std::uint32_t size)
+    RowView(const Lane& lane, const std::uint32_t* indices, std::uint32_t size,
+            const TimeNs* runningMaxEnd = nullptr)
         : m_lane(&lane)
         , m_indices(indices)
-        , m_size(size) {}
+        , m_size(size)
+        , m_runningMaxEnd(runningMaxEnd) {}
     std::uint32_t size() const { return m_size; }
     // Lane index of the row's k-th event.
     std::uint32_t laneIndex(std::uint32_t k) const { return m_indices ? m_indices[k] : k; }
     TimeNs start(std::uint32_t k) const;
     TimeNs end(std::uint32_t k) const;
-    // Returns the first k whose effective end > t; no clamping (size() when none).
+    // Returns the first k whose effective end > t; no clamping (size() when none). In the
+    // overflow row (see Lane::overflowEvents) it is the first k whose end or any earlier end > t.
     std::uint32_t firstEndingAfter(TimeNs t) const;
+    // True for the last row of a lane that ran out of rows: its events may overlap.
+    bool mayOverlap() const { return m_runningMaxEnd != nullptr; }
     // Returns the first k whose start >= t; no clamping (size() when none).
     std::uint32_t firstStartingAtOrAfter(TimeNs t) const;
 
@@ -91,6 +96,7 @@ private:
     const Lane* m_lane;
     const std::uint32_t* m_indices; // nullptr: the lane's events are this row, in order
     std::uint32_t m_size;
+    const TimeNs* m_runningMaxEnd; // overflow row only: max effective end of events 0..k
 };
 
 // How a lane's overlapping events are spread over rows.
@@ -142,7 +148,12 @@ public:
     // The row of event i (a binary search per row: meant for building and tests, not painting).
     std::uint16_t row(std::uint32_t i) const;
 
+    // At most kMaxRows rows. Events that find every row busy (more than kMaxRows overlapping, or
+    // nesting deeper than that) go to the last row, where they may overlap; never dropped.
+    static constexpr std::uint16_t kMaxRows = 0xFFFF;
     std::uint16_t rowCount() const { return m_rowCount; }
+    // How many events were put in the last row because every row was busy (0 normally).
+    std::uint32_t overflowEvents() const { return m_overflowEvents; }
     RowView rowView(std::uint16_t r) const;
     TimeRange timeRange() const { return m_range; }
 
@@ -190,6 +201,8 @@ private:
     std::vector<std::uint32_t> m_payload;
     std::vector<std::vector<std::uint32_t>> m_rowIdx; // per row lane indices; empty with one row
     std::uint16_t m_rowCount = 1;
+    std::uint32_t m_overflowEvents = 0;
+    std::vector<TimeNs> m_lastRowMaxEnd; // running max end of the last row, when it overflowed
     TimeRange m_range;
     IntervalIndex m_index;
 };

@@ -5,6 +5,7 @@
 
 #include <QString>
 #include <atomic>
+#include <chrono>
 #include <functional>
 #include <memory>
 
@@ -24,6 +25,9 @@ struct LoadOptions {
     // LoadResult. Lets a viewer show a big trace's GPU lanes seconds before the rest.
     std::function<void(std::unique_ptr<Trace>)> preview;
     std::uint64_t previewMinRows = 1'000'000;
+    // Wall-clock budget for reading the file's database; past it loading fails with a sentence.
+    // 0: 30 s plus 1 s per MB of file (a hostile file must not keep a reader busy for ever).
+    std::chrono::milliseconds timeBudget{0};
 };
 
 struct LoadResult {

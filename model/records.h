@@ -193,7 +193,7 @@ struct SyncRecord {
 struct KernelLaunch {
     TimeNs start = 0;
     TimeNs end = 0;
-    TimeNs duration() const { return end - start; }
+    TimeNs duration() const { return saturatingSub(end, start); }
     const KernelConfig* config = nullptr;
     const StreamInfo* stream = nullptr;
     const KernelRecord* record = nullptr;

@@ -19,8 +19,71 @@ const TimeUnit& timeUnitFor(TimeNs magnitude) {
     return kUnits[3];
 }
 
+namespace {
+// |t| without overflow at INT64_MIN, saturated to the largest TimeNs.
+TimeNs magnitude(TimeNs t) {
+    return t >= 0                                    ? t
+           : t == std::numeric_limits<TimeNs>::min() ? std::numeric_limits<TimeNs>::max()
+                                                     : -t;
+}
+} // namespace
+
+std::optional<TimeNs> parseTime(QStringView text) {
+    text = text.trimmed();
+    bool negative = false;
+    if (!text.isEmpty() && (text.front() == u'-' || text.front() == u'+')) {
+        negative = text.front() == u'-';
+        text = text.mid(1);
+    }
+    qsizetype i = 0;
+    auto digitAt = [&](qsizetype k) { return k < text.size() && text[k].isDigit(); };
+    constexpr TimeNs kLimit = TimeNs(1) << 62;
+    TimeNs whole = 0;
+    qsizetype wholeDigits = 0;
+    for (; digitAt(i); ++i, ++wholeDigits) {
+        whole = whole * 10 + text[i].digitValue();
+        if (whole > kLimit)
+            return std::nullopt;
+    }
+    QStringView fraction;
+    if (i < text.size() && text[i] == u'.') {
+        const qsizetype from = ++i;
+        while (digitAt(i))
+            ++i;
+        fraction = text.mid(from, i - from);
+    }
+    if (wholeDigits == 0 && fraction.isEmpty())
+        return std::nullopt;
+    const QStringView unit = text.mid(i).trimmed();
+    TimeNs scale = 0;
+    if (unit.isEmpty() || unit == u"ns")
+        scale = 1;
+    else if (unit == u"us" || unit == u"\u00b5s" || unit == u"\u03bcs")
+        scale = 1'000;
+    else if (unit == u"ms")
+        scale = 1'000'000;
+    else if (unit == u"s")
+        scale = 1'000'000'000;
+    else
+        return std::nullopt;
+    if (whole > kLimit / scale)
+        return std::nullopt;
+    TimeNs ns = whole * scale;
+    // The fraction digit by digit, so "1.2s" is exactly 1,200,000,000 ns.
+    TimeNs place = scale;
+    for (QChar c : fraction) {
+        place /= 10;
+        if (place == 0)
+            break;
+        ns += c.digitValue() * place;
+    }
+    if (ns > kLimit)
+        return std::nullopt;
+    return negative ? -ns : ns;
+}
+
 QString formatDuration(TimeNs d) {
-    const TimeNs mag = d < 0 ? -d : d;
+    const TimeNs mag = magnitude(d);
     const TimeUnit& u = timeUnitFor(mag);
     if (u.ns == 1)
         return QString::number(d) % QStringLiteral(" ns");
@@ -31,7 +94,7 @@ QString formatDuration(TimeNs d) {
 }
 
 QString formatDurationFixed(TimeNs ns, int decimals) {
-    const TimeNs mag = ns < 0 ? -ns : ns;
+    const TimeNs mag = magnitude(ns);
     const QString sign = ns < 0 ? QStringLiteral("-") : QString();
     if (mag >= 1'000'000'000)
         return sign % QString::number(double(mag) / 1e9, 'f', decimals) % QStringLiteral(" s");
@@ -43,7 +106,7 @@ QString formatDurationFixed(TimeNs ns, int decimals) {
 }
 
 QString formatTimestamp(TimeNs t, TimeNs origin) {
-    return formatDuration(t - origin);
+    return formatDuration(saturatingSub(t, origin));
 }
 
 QString formatBytes(std::uint64_t bytes) {

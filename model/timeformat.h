@@ -4,6 +4,8 @@
 #include "model/types.h"
 
 #include <QString>
+#include <QStringView>
+#include <optional>
 
 namespace strobe {
 
@@ -21,6 +23,10 @@ QString formatDuration(TimeNs d);
 QString formatDurationFixed(TimeNs ns, int decimals = 3);
 // A time relative to `origin` (the trace start), formatted like a duration, signed.
 QString formatTimestamp(TimeNs t, TimeNs origin);
+// A time typed by a person: a decimal number with an optional sign and unit, "1.2s", "120ms",
+// "350us" (or "\u00b5s"), "800ns" or plain nanoseconds "2500"; a space may separate number and
+// unit. Digits past the nanosecond are dropped. nullopt for anything else or beyond +-2^62 ns.
+std::optional<TimeNs> parseTime(QStringView text);
 // "1.50 GiB", "512 B": binary units.
 QString formatBytes(std::uint64_t bytes);
 

@@ -136,8 +136,17 @@ std::uint32_t TraceBuilder::configIndex(const KernelConfig& c) {
     return idx;
 }
 
+void TraceBuilder::clampTimes(TimeNs& start, TimeNs& end) {
+    const TimeNs s = clampTime(start), e = clampTime(end);
+    if (s != start || e != end)
+        ++m_clampedEvents;
+    start = s;
+    end = e;
+}
+
 void TraceBuilder::addApiCall(std::uint32_t pid, std::uint32_t tid, TimeNs start, TimeNs end,
                               StringId name, const ApiCallRecord& rec) {
+    clampTimes(start, end);
     Lane& l = m_trace->m_lanes[laneIndex(LaneKind::CudaApi, threadIndex(pid, tid))];
     l.append(start, end, name, std::uint32_t(m_trace->m_apiCalls.size()));
     m_trace->m_apiCalls.push_back(rec);
@@ -146,6 +155,7 @@ void TraceBuilder::addApiCall(std::uint32_t pid, std::uint32_t tid, TimeNs start
 
 void TraceBuilder::addOsrtCall(std::uint32_t pid, std::uint32_t tid, TimeNs start, TimeNs end,
                                StringId name, const OsrtRecord& rec) {
+    clampTimes(start, end);
     Lane& l = m_trace->m_lanes[laneIndex(LaneKind::Osrt, threadIndex(pid, tid))];
     l.append(start, end, name, std::uint32_t(m_trace->m_osrt.size()));
     m_trace->m_osrt.push_back(rec);
@@ -154,6 +164,7 @@ void TraceBuilder::addOsrtCall(std::uint32_t pid, std::uint32_t tid, TimeNs star
 void TraceBuilder::addNvtx(std::uint32_t pid, std::uint32_t tid, StringId domain, TimeNs start,
                            TimeNs end, StringId name, NvtxRecord rec,
                            std::optional<std::uint32_t> endTid) {
+    clampTimes(start, end);
     rec.thread = threadIndex(pid, tid);
     if (endTid && *endTid != tid)
         rec.endThread = threadIndex(pid, *endTid);
@@ -177,6 +188,7 @@ void TraceBuilder::addKernel(std::uint32_t pid, std::uint32_t deviceId, std::uin
                              std::uint32_t streamId, TimeNs start, TimeNs end,
                              const KernelConfig& config, std::optional<std::uint32_t> correlationId,
                              std::optional<std::uint64_t> graphNode) {
+    clampTimes(start, end);
     const std::uint32_t stream = streamIndex(pid, deviceId, contextId, streamId);
     const std::uint32_t laneIdx = laneIndex(LaneKind::Kernels, stream);
     Lane& l = m_trace->m_lanes[laneIdx];
@@ -194,6 +206,7 @@ void TraceBuilder::addKernel(std::uint32_t pid, std::uint32_t deviceId, std::uin
 void TraceBuilder::addMemcpy(std::uint32_t pid, std::uint32_t deviceId, std::uint32_t contextId,
                              std::uint32_t streamId, TimeNs start, TimeNs end, StringId name,
                              MemcpyRecord rec) {
+    clampTimes(start, end);
     rec.stream = streamIndex(pid, deviceId, contextId, streamId);
     const bool migration = rec.copyKind >= MemcpyKind::UnifiedHtoD;
     const std::uint32_t laneIdx =
@@ -208,6 +221,7 @@ void TraceBuilder::addMemcpy(std::uint32_t pid, std::uint32_t deviceId, std::uin
 void TraceBuilder::addMemset(std::uint32_t pid, std::uint32_t deviceId, std::uint32_t contextId,
                              std::uint32_t streamId, TimeNs start, TimeNs end, StringId name,
                              MemsetRecord rec) {
+    clampTimes(start, end);
     rec.stream = streamIndex(pid, deviceId, contextId, streamId);
     const std::uint32_t laneIdx = laneIndex(LaneKind::Memset, rec.stream);
     Lane& l = m_trace->m_lanes[laneIdx];
@@ -217,7 +231,8 @@ void TraceBuilder::addMemset(std::uint32_t pid, std::uint32_t deviceId, std::uin
     m_memsetPid.push_back(pid);
 }
 
-void TraceBuilder::addSync(const SyncRecord& rec) {
+void TraceBuilder::addSync(SyncRecord rec) {
+    clampTimes(rec.start, rec.end);
     m_trace->m_syncs.push_back(rec);
 }
 
@@ -256,11 +271,13 @@ std::unique_ptr<Trace> TraceBuilder::finish(const std::atomic<bool>* cancel) {
         return nullptr;
 
     // Sort each lane and follow its permutation in the records that point into it.
+    std::uint64_t overflowEvents = 0;
     for (std::uint32_t li = 0; li < t.m_lanes.size(); ++li) {
         Lane& l = t.m_lanes[li];
         const bool gpu = isGpuLane(l.kind()) || l.kind() == LaneKind::NvtxStartEnd;
         const std::vector<std::uint32_t> order =
             l.finalize(gpu ? RowPolicy::FirstFit : RowPolicy::Nesting);
+        overflowEvents += l.overflowEvents();
         for (std::uint32_t i = 0; i < order.size(); ++i) {
             const std::uint32_t p = l.payload(i);
             switch (l.kind()) {
@@ -331,6 +348,14 @@ std::unique_ptr<Trace> TraceBuilder::finish(const std::atomic<bool>* cancel) {
     joinCorrelations();
     orderKernels();
 
+    warn(QStringLiteral("row-overflow"), overflowEvents,
+         QStringLiteral("%1 events found all ") % QString::number(Lane::kMaxRows) %
+             QStringLiteral(" rows of their lane busy; they are drawn overlapping in its last "
+                            "row."));
+    warn(QStringLiteral("time-out-of-range"), m_clampedEvents,
+         QStringLiteral("%1 events have times beyond the representable range (2^62 ns, about "
+                        "146 years, either side of zero); they were clamped to it."));
+    m_clampedEvents = 0;
     for (auto& [kind, w] : m_pendingWarnings)
         t.m_warnings.push_back(TraceWarning{kind, w.count, w.message.arg(w.count)});
     return std::move(m_trace);

@@ -61,7 +61,7 @@ public:
     void addMemset(std::uint32_t pid, std::uint32_t deviceId, std::uint32_t contextId,
                    std::uint32_t streamId, TimeNs start, TimeNs end, StringId name,
                    MemsetRecord rec);
-    void addSync(const SyncRecord& rec);
+    void addSync(SyncRecord rec);
     // One reading of a GPU's memory use (any order; sorted by time at finish()).
     void addGpuMemorySample(std::uint32_t deviceId, const GpuMemorySample& sample);
 
@@ -83,6 +83,8 @@ private:
                               std::uint32_t streamId);
     std::uint32_t laneIndex(LaneKind kind, std::uint32_t owner, StringId domain = 0);
     std::uint32_t configIndex(const KernelConfig& config);
+    // Moves times outside [kMinTime, kMaxTime] inside it, counting each event so changed.
+    void clampTimes(TimeNs& start, TimeNs& end);
     void sortProcessesAndThreads();
     void orderLanes();
     void joinCorrelations();
@@ -103,6 +105,7 @@ private:
     std::unordered_map<KernelConfig, std::uint32_t, KernelConfigHash> m_configIndex;
     std::vector<std::uint32_t> m_apiPid; // pid of each API call, for the correlation join
     std::vector<std::uint32_t> m_kernelPid, m_memcpyPid, m_memsetPid;
+    std::uint64_t m_clampedEvents = 0;
 };
 
 } // namespace strobe

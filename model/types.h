@@ -13,18 +13,44 @@ using StringId = std::uint32_t;
 
 inline constexpr StringId kNoString = 0; // StringTable reserves id 0 for the empty string
 
+// The representable time range: |t| <= kMaxTime (just under 2^62 ns, 146 years). Loaders clamp
+// times outside it with a counted warning, so that the difference of any two times fits TimeNs;
+// durations and sums still saturate instead of wrapping, for data that did not come through one.
+inline constexpr TimeNs kMaxTime = (TimeNs(1) << 62) - 1;
+inline constexpr TimeNs kMinTime = -kMaxTime;
+
+// a - b, clamped to the TimeNs range instead of overflowing.
+inline constexpr TimeNs saturatingSub(TimeNs a, TimeNs b) {
+    TimeNs r = 0;
+    if (__builtin_sub_overflow(a, b, &r))
+        return b < 0 ? std::numeric_limits<TimeNs>::max() : std::numeric_limits<TimeNs>::min();
+    return r;
+}
+// a + b, clamped to the TimeNs range instead of overflowing.
+inline constexpr TimeNs saturatingAdd(TimeNs a, TimeNs b) {
+    TimeNs r = 0;
+    if (__builtin_add_overflow(a, b, &r))
+        return a < 0 ? std::numeric_limits<TimeNs>::min() : std::numeric_limits<TimeNs>::max();
+    return r;
+}
+// `t` moved into [kMinTime, kMaxTime].
+inline constexpr TimeNs clampTime(TimeNs t) {
+    return t < kMinTime ? kMinTime : t > kMaxTime ? kMaxTime : t;
+}
+
 // Half-open time interval [start, end).
 struct TimeRange {
     TimeNs start = 0;
     TimeNs end = 0;
-    TimeNs duration() const { return end - start; }
+    // end - start, saturated (never wraps to a negative length).
+    TimeNs duration() const { return saturatingSub(end, start); }
     bool isEmpty() const { return end <= start; }
     friend bool operator==(const TimeRange&, const TimeRange&) = default;
 };
 
 // Zero-length events are points: for overlap and stabbing they behave as [start, start + 1).
 inline constexpr TimeNs effectiveEnd(TimeNs start, TimeNs end) {
-    return end > start ? end : start + 1;
+    return end > start ? end : start == std::numeric_limits<TimeNs>::max() ? start : start + 1;
 }
 
 enum class LaneKind : std::uint8_t {

@@ -25,12 +25,14 @@ rules=(
     "widgets/timeline|widgets/timeline/ widgets/[a-z_]*\\.h model/|any"
     "widgets/panels|widgets/panels/ widgets/[a-z_]*\\.h model/|any"
     "widgets|widgets/[a-z_]*\\.h model/|any"
+    "app/cli/render|app/cli/ widgets/timeline/paint/ widgets/timeline/geometry/ formats/ model/|gui"
     "app/cli|app/cli/ formats/ model/|core"
     "app/gui|app/gui/ widgets/ formats/ model/|any"
     "capture|capture/ formats/nsys/writer/ formats/nsys/schema/|none"
 )
 qtcore_dir="$(find /usr/include -maxdepth 3 -type d -path '*qt6/QtCore' | head -n 1)"
 qtgui_dir="${qtcore_dir%/QtCore}/QtGui"
+qtsvg_dir="${qtcore_dir%/QtCore}/QtSvg"
 
 bad=0
 while IFS= read -r f; do
@@ -70,8 +72,9 @@ while IFS= read -r f; do
             fi
             ;;
         gui)
-            if [ -n "$qtcore_dir" ] && [ ! -e "$qtcore_dir/$inc" ] && [ ! -e "$qtgui_dir/$inc" ]; then
-                echo "$f: includes <$inc>, which is neither Qt Core nor Qt Gui (${rule%%|*}/ paints without widgets)"
+            if [ -n "$qtcore_dir" ] && [ ! -e "$qtcore_dir/$inc" ] && [ ! -e "$qtgui_dir/$inc" ] &&
+                [ ! -e "$qtsvg_dir/$inc" ]; then
+                echo "$f: includes <$inc>, which is not Qt Core, Gui or Svg (${rule%%|*}/ paints without widgets)"
                 bad=1
             fi
             ;;

@@ -30,4 +30,8 @@ gui_version="$(QT_QPA_PLATFORM=offscreen "$tmp/root/usr/bin/strobe" --version)"
 [ "${cli_version##* }" = "${gui_version##* }" ] || fail "versions differ: '$cli_version' vs '$gui_version'"
 info="$("$tmp/root/usr/bin/strobe-cli" info "$fixture" --json)"
 grep -q '"kernels": 1312' <<<"$info" || fail "packaged strobe-cli info gave: $info"
-echo "package check: $cli_version; info on $(basename "$fixture") reports 1312 kernels"
+# render from the package, with no display and no platform chosen.
+env -u DISPLAY -u QT_QPA_PLATFORM "$tmp/root/usr/bin/strobe-cli" render "$fixture" -o "$tmp/render.png" \
+    --width 800 --height 600 >/dev/null || fail "packaged strobe-cli render failed"
+[ -s "$tmp/render.png" ] || fail "packaged strobe-cli render wrote no picture"
+echo "package check: $cli_version; info on $(basename "$fixture") reports 1312 kernels; render drew it"

@@ -19,7 +19,7 @@ for f in "$h100" "$cloverleaf" "$kineto" "$v100"; do
 done
 
 cmake --build "$build" --target mainwindow_screenshots panels_screenshot gaps_screenshot \
-    timeline_screenshot
+    timeline_screenshot strobe-cli
 export QT_QPA_PLATFORM=offscreen
 mkdir -p "$images"
 # README and USER_GUIDE: overview-sample, mainwindow, kernels-by-duration, kernel-details,
@@ -34,4 +34,10 @@ mkdir -p "$images"
 "$build/bench/paint/timeline_screenshot" "$h100" "$images/timeline.png" 1600 1000
 # TIMELINE.md: the GPU memory counter lane of a Kineto trace with memory events.
 "$build/bench/paint/timeline_screenshot" "$v100" "$images/memory-lane.png" 1600 1000
+# README: strobe-cli render of one step of the synthetic trace, by the command the README shows.
+synth="$(mktemp -d)"
+trap 'rm -rf "$synth"' EXIT
+"$build/app/strobe-cli" synth -o "$synth/train.sqlite" --events 10k >/dev/null
+(cd "$synth" && "$build/app/strobe-cli" render train.sqlite -o "$images/render-step3.png" \
+    --range "step 3" --lanes 'python3 \[4101\]|GPU 0' --width 1600 --height 520 >/dev/null)
 echo "Regenerated: $(cd "$images" && ls ./*.png | tr '\n' ' ')"

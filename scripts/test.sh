@@ -6,7 +6,8 @@
 #   2. the release preset: build with warnings as errors, every GoogleTest suite through ctest,
 #      and the .deb package check;
 #   3. the asan preset: the model, formats and CLI suites again under AddressSanitizer and
-#      UndefinedBehaviorSanitizer (any report fails the run).
+#      UndefinedBehaviorSanitizer (any report fails the run), then the mutation fuzzer over the
+#      fixtures and hand-made hostile databases for three minutes (scripts/fuzz.sh).
 # STROBE_SKIP_ASAN=1 skips step 3 (for a quick local run; CI never sets it).
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
@@ -48,5 +49,9 @@ if [ "${STROBE_SKIP_ASAN:-0}" != 1 ]; then
     cmake --preset asan | tail -n 2
     cmake --build --preset asan -j "$jobs"
     ctest --preset asan -j "$jobs"
+    echo "== Fuzzing the readers and every CLI command under ASan + UBSan (3 minutes)"
+    # A fixed seed keeps a CI run reproducible; STROBE_FUZZ_SEED explores others.
+    STROBE_FUZZ_SEED="${STROBE_FUZZ_SEED:-20261201}" "$root/scripts/fuzz.sh" "$root/build/asan" \
+        "${STROBE_FUZZ_SECONDS:-180}"
 fi
 echo "All checks passed."

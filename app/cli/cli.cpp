@@ -4,9 +4,11 @@
 #include "app/cli/output.h"
 #include "model/analysis/gaps.h"
 
+#include <QCoreApplication>
 #include <QStringBuilder>
 #include <algorithm>
 #include <array>
+#include <cstring>
 
 namespace strobe::cli {
 
@@ -18,6 +20,7 @@ struct Command {
     const char* summary;  // one line, for the list of commands
     const char* options;  // one "  --flag VALUE   meaning" line per option, for COMMAND --help
     int (*run)(const QStringList&, Io);
+    bool draws = false; // needs a QGuiApplication (makeApplication)
 };
 
 const std::array kCommands{
@@ -76,6 +79,21 @@ const std::array kCommands{
             "                      the table to print (CSV default kernels; JSON default all)\n"
             "  --format csv|json   output format (default csv)\n",
             &runDiff},
+    Command{"render",
+            "FILE -o OUT.png|OUT.svg [--width W] [--height H] [--from T --to T | --range "
+            "NAME[#K]] [--lanes all|gpu|cpu|REGEX] [--theme light|dark] [--compare OTHER] [--fit]",
+            "the timeline as a picture, drawn without a display (GUI builds)",
+            "  -o, --output FILE   OUT.png or OUT.svg\n"
+            "  --width W, --height H\n"
+            "                      pixels, default 1920x1080, at most 16384\n"
+            "  --from T, --to T    the window from the trace start: 1.2s, 120ms, 350us, 800ns\n"
+            "  --range NAME[#K]    the K-th NVTX range named NAME (default 1), 5 % margin\n"
+            "  --lanes all|gpu|cpu|REGEX\n"
+            "                      the lanes to draw (REGEX: searched in the lane labels)\n"
+            "  --theme light|dark  the palette (default light)\n"
+            "  --compare OTHER     OTHER stacked below, both from their own start\n"
+            "  --fit               shrink the rows when the lanes need more than H\n",
+            &runRender, true},
 };
 
 const char* const kExitStatus =
@@ -140,6 +158,14 @@ int dispatch(const QStringList& argv, Io io) {
 }
 
 } // namespace
+
+std::unique_ptr<QCoreApplication> makeApplication(int& argc, char** argv) {
+    for (const Command& c : kCommands) {
+        if (c.draws && argc > 1 && std::strcmp(argv[1], c.name) == 0)
+            return makeDrawingApplication(argc, argv);
+    }
+    return std::make_unique<QCoreApplication>(argc, argv);
+}
 
 int runCommandLine(const QStringList& argv, Io io) {
     return finishOutput(io, dispatch(argv, io));

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "app/cli/cliargs.h"
 
+#include "model/analysis/reporttable.h"
+
 #include "formats/open.h"
 
 #include <QStringBuilder>
@@ -69,7 +71,7 @@ int usageError(Io io, const QString& command, const QString& message) {
 std::unique_ptr<Trace> loadForCli(const QString& path, Io io) {
     LoadResult r = loadTrace(path);
     if (!r.ok()) {
-        io.err << "strobe-cli: " << r.error << '\n';
+        io.err << "strobe-cli: " << escapeControls(r.error) << '\n';
         return nullptr;
     }
     return std::move(r.trace);

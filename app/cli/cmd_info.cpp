@@ -2,6 +2,7 @@
 #include "app/cli/cliargs.h"
 #include "app/cli/commands.h"
 #include "app/cli/output.h"
+#include "model/analysis/reporttable.h"
 #include "model/timeformat.h"
 #include "model/trace.h"
 
@@ -130,19 +131,22 @@ void writeJson(const Trace& t, const QString& path, QTextStream& out) {
 }
 
 void writeText(const Trace& t, const QString& path, QTextStream& out) {
+    // Every string from the file (or the command line) goes through escapeControls: names with
+    // escape sequences must not drive the terminal.
+    const auto e = [](const QString& s) { return escapeControls(s); };
     const TraceMetadata& m = t.metadata();
-    out << "File:        " << path << '\n';
-    out << "Format:      " << m.format << " (" << m.productName;
+    out << "File:        " << e(path) << '\n';
+    out << "Format:      " << e(m.format) << " (" << e(m.productName);
     if (m.nsysVersion || m.format == QLatin1String("nsys-sqlite"))
-        out << ' ' << m.nsysVersion.value_or(QStringLiteral("version unknown"));
-    out << ", schema " << m.schemaVersion.value_or(QStringLiteral("unknown"));
+        out << ' ' << e(m.nsysVersion.value_or(QStringLiteral("version unknown")));
+    out << ", schema " << e(m.schemaVersion.value_or(QStringLiteral("unknown")));
     if (m.rank) {
         out << ", rank " << *m.rank;
         if (m.worldSize)
             out << " of " << *m.worldSize;
     }
     if (!m.distributedBackend.isEmpty())
-        out << ", " << m.distributedBackend;
+        out << ", " << e(m.distributedBackend);
     out << ")\n";
     if (t.lanes().empty())
         out << "Time range:  none (no events)\n";
@@ -158,24 +162,24 @@ void writeText(const Trace& t, const QString& path, QTextStream& out) {
     out << '\n';
     out << "Processes:   ";
     for (std::size_t i = 0; i < t.processes().size(); ++i)
-        out << (i ? ", " : "") << t.string(t.processes()[i].name) << " [" << t.processes()[i].pid
+        out << (i ? ", " : "") << e(t.string(t.processes()[i].name)) << " [" << t.processes()[i].pid
             << ']';
     out << "\nThreads:     " << t.threads().size() << '\n';
     for (const GpuInfo& g : t.gpus()) {
         out << "GPU " << g.id << ":       "
-            << (g.name ? t.string(g.name) : QStringLiteral("(unnamed)"));
+            << (g.name ? e(t.string(g.name)) : QStringLiteral("(unnamed)"));
         if (g.smCount)
             out << ", " << g.smCount << " SMs";
         out << '\n';
     }
     out << "Lanes (" << t.lanes().size() << "):\n";
     for (std::uint32_t i = 0; i < t.lanes().size(); ++i)
-        out << "  " << t.laneLabel(i) << ": " << t.lane(i).size() << " events in "
+        out << "  " << e(t.laneLabel(i)) << ": " << t.lane(i).size() << " events in "
             << t.lane(i).rowCount() << (t.lane(i).rowCount() == 1 ? " row\n" : " rows\n");
     if (!t.warnings().empty()) {
         out << "Warnings:\n";
         for (const TraceWarning& w : t.warnings())
-            out << "  " << w.message << '\n';
+            out << "  " << e(w.message) << '\n';
     }
 }
 

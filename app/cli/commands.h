@@ -7,6 +7,9 @@
 
 #include <QStringList>
 #include <QTextStream>
+#include <memory>
+
+class QCoreApplication;
 
 namespace strobe::cli {
 
@@ -24,6 +27,16 @@ int runMemorySummary(const QStringList& args, Io io); // cmd_summaries.cpp
 int runGaps(const QStringList& args, Io io);          // cmd_gaps.cpp
 int runBreakdown(const QStringList& args, Io io);     // cmd_breakdown.cpp
 int runDiff(const QStringList& args, Io io);          // cmd_diff.cpp
+// render/cmd_render.cpp in a GUI build (it needs a QGuiApplication: see makeApplication);
+// cmd_render_unavailable.cpp, which says so, in a build without the GUI.
+int runRender(const QStringList& args, Io io);
+
+// The application object of `strobe-cli ARGS`: a QGuiApplication (makeDrawingApplication) for
+// the commands that draw, a QCoreApplication for the others, which never touch Qt GUI.
+std::unique_ptr<QCoreApplication> makeApplication(int& argc, char** argv);
+// Sets QT_QPA_PLATFORM=offscreen when it is unset (no display, no X server) and makes a
+// QGuiApplication; a plain QCoreApplication in a build without the GUI.
+std::unique_ptr<QCoreApplication> makeDrawingApplication(int& argc, char** argv);
 
 // Dispatches `strobe-cli COMMAND ARGS...` (argv without the program name).
 int runCommandLine(const QStringList& argv, Io io);

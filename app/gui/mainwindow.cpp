@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "app/gui/mainwindow.h"
 
+#include "app/gui/imageexport.h"
 #include "app/gui/nsysexportjob.h"
 #include "app/gui/shortcutsdialog.h"
 #include "app/gui/theme.h"
@@ -98,6 +99,7 @@ void MainWindow::buildMenus() {
     file->addSeparator();
     QAction* info = file->addAction(tr("Trace &Information…"), this, &MainWindow::showTraceInfo);
     info->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_I));
+    file->addAction(tr("Export &Image…"), this, &MainWindow::chooseExportImage);
     file->addSeparator();
     QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
     quit->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Q)); // as the F1 list says, on every platform
@@ -335,6 +337,34 @@ void MainWindow::showTraceInfo() {
         return;
     }
     TraceInfoDialog(*trace(), m_title, this).exec();
+}
+
+void MainWindow::chooseExportImage() {
+    if (!trace()) {
+        showError(tr("No trace is open."));
+        return;
+    }
+    QString filter = tr("PNG image (*.png)");
+    const QString path = QFileDialog::getSaveFileName(
+        this, tr("Export Image"), QFileInfo(m_title).completeBaseName() % QStringLiteral(".png"),
+        tr("PNG image (*.png);;SVG image (*.svg)"), &filter);
+    if (path.isEmpty())
+        return;
+    ImageSizeDialog sizes(viewPictureSize(*m_timeline), this);
+    if (sizes.exec() != QDialog::Accepted)
+        return;
+    QString file = path;
+    if (QFileInfo(file).suffix().isEmpty()) // the filter chosen names the format
+        file +=
+            filter.contains(QLatin1String("svg")) ? QStringLiteral(".svg") : QStringLiteral(".png");
+    if (const QString error = exportImage(file, sizes.chosenSize()); !error.isEmpty())
+        showError(error);
+    else
+        statusBar()->showMessage(tr("Saved %1.").arg(QFileInfo(file).fileName()), 5000);
+}
+
+QString MainWindow::exportImage(const QString& path, std::optional<QSize> size) {
+    return exportViewImage(*m_timeline, m_title, path, size.value_or(viewPictureSize(*m_timeline)));
 }
 
 void MainWindow::chooseIdleThreshold() {

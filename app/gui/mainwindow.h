@@ -6,6 +6,7 @@
 #include "model/types.h"
 
 #include <QMainWindow>
+#include <QSize>
 #include <memory>
 #include <optional>
 
@@ -68,6 +69,10 @@ public slots:
     // Loads `path` in the background as B, to compare with the open trace (the baseline A).
     void compareWith(const QString& path);
     void stopComparing();
+    // Saves the timeline as it is shown (visible lanes, zoom) as a PNG or SVG (by the suffix),
+    // `size` big or, without one, at the timeline's size (File > Export Image). Returns the
+    // error sentence, or an empty string once saved.
+    QString exportImage(const QString& path, std::optional<QSize> size = std::nullopt);
 
 signals:
     // After each load attempt: ok, or the error sentence (empty when cancelled).
@@ -102,6 +107,7 @@ private:
     void buildCompareViews();
     void onCompareLoaded(std::shared_ptr<const Trace> trace, const QString& error, bool cancelled);
     void updateTitle();
+    void chooseExportImage();
     QDockWidget* addDock(QWidget* panel, const QString& title, const QString& objectName,
                          Qt::DockWidgetArea area);
 

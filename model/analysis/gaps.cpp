@@ -420,7 +420,7 @@ GapAnalysis findGaps(const Trace& trace, TimeNs minDuration) {
             gap.range = r;
             classifier.classify(gap);
             ++sum.gapCount;
-            sum.idleNs += r.duration();
+            sum.idleNs = saturatingAdd(sum.idleNs, r.duration());
             out.gaps.push_back(std::move(gap));
         }
         sum.tracePercent = wall > 0 ? 100.0 * double(sum.idleNs) / double(wall) : 0.0;

@@ -55,11 +55,11 @@ std::vector<KernelSummaryRow> summarizeKernels(const Trace& trace, KernelGroupin
     for (std::uint32_t k = 0; k < trace.kernelCount(); ++k) {
         const KernelRecord& rec = trace.kernels()[k];
         const Lane& lane = trace.lane(rec.self.lane);
-        const TimeNs d = lane.end(rec.self.index) - lane.start(rec.self.index);
+        const TimeNs d = saturatingSub(lane.end(rec.self.index), lane.start(rec.self.index));
         const std::uint32_t g = configGroup[rec.config];
         durations[g].push_back(d);
         rows[g].instances.push_back(k);
-        all += d;
+        all = saturatingAdd(all, d);
     }
     for (std::size_t g = 0; g < rows.size(); ++g) {
         rows[g].stats = durationStats(durations[g]);

@@ -82,11 +82,11 @@ std::vector<MemorySummaryRow> summarizeMemory(const Trace& trace) {
     std::array<MemorySummaryRow, kDirections> acc{};
     auto add = [&](MemoryDirection d, EventRef self, std::uint64_t bytes) {
         const Lane& lane = trace.lane(self.lane);
-        const TimeNs ns = lane.end(self.index) - lane.start(self.index);
+        const TimeNs ns = saturatingSub(lane.end(self.index), lane.start(self.index));
         MemorySummaryRow& r = acc[std::size_t(d)];
         ++r.count;
         r.totalBytes += bytes;
-        r.totalNs += ns;
+        r.totalNs = saturatingAdd(r.totalNs, ns);
         if (ns > 0)
             r.peakBandwidthGBps = std::max(r.peakBandwidthGBps, double(bytes) / double(ns));
     };

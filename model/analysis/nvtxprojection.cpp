@@ -48,7 +48,7 @@ NvtxGpuWork NvtxProjector::project(EventRef range, std::optional<std::uint32_t> 
             first = out.count == 0 ? s : std::min(first, s);
             last = out.count == 0 ? e : std::max(last, e);
             ++out.count;
-            out.gpuTime += e - s;
+            out.gpuTime = saturatingAdd(out.gpuTime, saturatingSub(e, s));
             if (withOps)
                 out.ops.push_back(op);
         }

@@ -91,8 +91,8 @@ void addGpuProjection(const Trace& trace, NvtxSummary& summary) {
             if (w.isEmpty())
                 continue;
             row.gpuOps += w.count;
-            row.gpuTime += w.gpuTime;
-            row.gpuSpanTotal += w.span.duration();
+            row.gpuTime = saturatingAdd(row.gpuTime, w.gpuTime);
+            row.gpuSpanTotal = saturatingAdd(row.gpuSpanTotal, w.span.duration());
             ++row.instancesWithGpu;
         }
     }

@@ -13,6 +13,7 @@
 namespace strobe {
 
 // One row per kernel, by start: name,start_ns,end_ns,duration_ns,device_id,context_id,...
+// Streamed (see ReportTable::fillRow): `trace` must outlive the table.
 ReportTable kernelListReport(const Trace& trace);
 // name,time_percent,total_ns,instances,avg_ns,median_ns,min_ns,max_ns,stddev_ns
 ReportTable kernelSummaryReport(const std::vector<KernelSummaryRow>& rows);

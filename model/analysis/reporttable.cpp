@@ -2,8 +2,45 @@
 #include "model/analysis/reporttable.h"
 
 #include <QStringBuilder>
+#include <algorithm>
 
 namespace strobe {
+
+namespace {
+bool isControl(char16_t c) {
+    return c < 0x20 || (c >= 0x7F && c <= 0x9F);
+}
+} // namespace
+
+namespace {
+QString escapeControlsExcept(const QString& s, char16_t keep) {
+    auto escaped = [keep](QChar c) { return isControl(c.unicode()) && c.unicode() != keep; };
+    if (std::none_of(s.begin(), s.end(), escaped))
+        return s;
+    QString out;
+    out.reserve(s.size() + 16);
+    for (QChar c : s) {
+        if (escaped(c))
+            out += QStringLiteral("\\x") %
+                   QString::number(c.unicode(), 16).toUpper().rightJustified(2, u'0');
+        else
+            out += c;
+    }
+    return out;
+}
+} // namespace
+
+QString escapeControls(const QString& s) {
+    return escapeControlsExcept(s, 0xFFFF);
+}
+
+QString csvSafeText(const QString& s) {
+    QString t = escapeControlsExcept(s, u'\n'); // a quoted CSV field may hold a line feed
+    if (!t.isEmpty() &&
+        (t.front() == u'=' || t.front() == u'+' || t.front() == u'-' || t.front() == u'@'))
+        return u'\'' % t;
+    return t;
+}
 
 QString csvQuoted(const QString& s) {
     if (!s.contains(u',') && !s.contains(u'"') && !s.contains(u'\n') && !s.contains(u'\r'))
@@ -44,7 +81,7 @@ QString jsonString(const QString& s) {
             out += QStringLiteral("\\t");
             break;
         default:
-            if (c.unicode() < 0x20)
+            if (isControl(c.unicode()))
                 out += QStringLiteral("\\u") %
                        QString::number(c.unicode(), 16).rightJustified(4, u'0');
             else
@@ -58,12 +95,14 @@ QString jsonString(const QString& s) {
 void writeCsv(QTextStream& out, const ReportTable& table) {
     csvRecord(out, table.columns);
     QStringList fields;
-    for (const auto& row : table.rows) {
+    table.forEachRow([&](const std::vector<ReportCell>& row) {
         fields.clear();
         for (const ReportCell& c : row)
-            fields << (c.kind == ReportCell::Kind::Null ? QString() : c.text);
+            fields << (c.kind == ReportCell::Kind::Null   ? QString()
+                       : c.kind == ReportCell::Kind::Text ? csvSafeText(c.text)
+                                                          : c.text);
         csvRecord(out, fields);
-    }
+    });
 }
 
 QString toCsv(const ReportTable& table) {
@@ -76,9 +115,9 @@ QString toCsv(const ReportTable& table) {
 
 void writeJson(QTextStream& out, const ReportTable& table) {
     out << '[';
-    for (std::size_t r = 0; r < table.rows.size(); ++r) {
-        out << (r ? ",\n {" : "\n {");
-        const auto& row = table.rows[r];
+    std::size_t r = 0;
+    table.forEachRow([&](const std::vector<ReportCell>& row) {
+        out << (r++ ? ",\n {" : "\n {");
         for (qsizetype c = 0; c < table.columns.size(); ++c) {
             if (c)
                 out << ", ";
@@ -97,8 +136,8 @@ void writeJson(QTextStream& out, const ReportTable& table) {
             }
         }
         out << '}';
-    }
-    out << (table.rows.empty() ? "]\n" : "\n]\n");
+    });
+    out << (r == 0 ? "]\n" : "\n]\n");
 }
 
 } // namespace strobe

@@ -42,7 +42,7 @@ inline DurationStats durationStats(std::vector<TimeNs>& values) {
     s.min = values.front();
     s.max = values.back();
     for (TimeNs v : values)
-        s.total += v;
+        s.total = saturatingAdd(s.total, v); // hostile files: a sum never wraps negative
     s.mean = double(s.total) / double(s.count);
     s.median = medianOfSorted(values);
     if (s.count > 1) {

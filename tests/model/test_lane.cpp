@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <random>
 
 using namespace strobe;
@@ -174,4 +175,81 @@ TEST(LaneCompression, RowsPartitionTheEvents) {
         }
     }
     EXPECT_TRUE(std::all_of(seen.begin(), seen.end(), [](int n) { return n == 1; }));
+}
+
+// The audit's case: a million kernels overlapping on one stream took 53 s with first fit over a
+// list of rows. With heaps it is O(n log n); past the row cap the rest share the last row.
+TEST(LaneRows, MillionOverlappingEventsAreFastAndNoneIsDropped) {
+    constexpr std::uint32_t n = 1'000'000;
+    Lane lane(LaneKind::Kernels, 0);
+    lane.reserve(n);
+    for (std::uint32_t i = 0; i < n; ++i)
+        lane.append(TimeNs(i), TimeNs(n) + TimeNs(i), 0, i);
+    const auto t0 = std::chrono::steady_clock::now();
+    lane.finalize(RowPolicy::FirstFit);
+    const double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    EXPECT_LT(seconds, 10.0);
+    EXPECT_EQ(lane.rowCount(), Lane::kMaxRows);
+    EXPECT_EQ(lane.overflowEvents(), n - (Lane::kMaxRows - 1) - 1);
+    std::size_t total = 0;
+    for (std::uint16_t r = 0; r < lane.rowCount(); ++r)
+        total += lane.rowView(r).size();
+    EXPECT_EQ(total, std::size_t(n));
+    EXPECT_FALSE(lane.rowView(0).mayOverlap());
+    EXPECT_TRUE(lane.rowView(Lane::kMaxRows - 1).mayOverlap());
+}
+
+TEST(LaneRows, FirstFitMatchesTheLowestFreeRow) {
+    // Row 0 frees at 10, row 1 at 5: an event at 12 takes row 0 (the lowest), at 6 row 1.
+    Lane lane(LaneKind::Kernels, 0);
+    lane.append(0, 10, 0, 0);
+    lane.append(1, 5, 0, 1);
+    lane.append(2, 20, 0, 2);
+    lane.append(6, 8, 0, 3);
+    lane.append(12, 14, 0, 4);
+    lane.finalize(RowPolicy::FirstFit);
+    const std::vector<int> rows{lane.row(0), lane.row(1), lane.row(2), lane.row(3), lane.row(4)};
+    EXPECT_EQ(rows, (std::vector<int>{0, 1, 2, 1, 0}));
+    EXPECT_EQ(lane.overflowEvents(), 0u);
+}
+
+TEST(LaneRows, OverflowRowSearchFindsOverlappingEvents) {
+    Lane lane(LaneKind::Kernels, 0);
+    for (std::uint32_t i = 0; i < Lane::kMaxRows; ++i)
+        lane.append(TimeNs(i), 1'000'000, 0, i); // fills every row, the last with [65534, 1e6)
+    lane.append(Lane::kMaxRows, Lane::kMaxRows + 5, 0, 0); // overflow, short
+    lane.append(Lane::kMaxRows + 1, 2'000'000, 0, 0);      // overflow, long
+    lane.finalize(RowPolicy::FirstFit);
+    EXPECT_EQ(lane.overflowEvents(), 2u);
+    const RowView last = lane.rowView(Lane::kMaxRows - 1);
+    ASSERT_EQ(last.size(), 3u);
+    // Ends 1e6, 65540, 2e6 are not sorted: at t = 70000 the first event still runs.
+    EXPECT_EQ(last.firstEndingAfter(70'000), 0u);
+    EXPECT_EQ(last.firstEndingAfter(1'500'000), 2u);
+    EXPECT_EQ(last.firstEndingAfter(3'000'000), 3u);
+}
+
+TEST(LaneRows, DeepNestingPastTheCapIsCounted) {
+    Lane lane(LaneKind::Nvtx, 0);
+    const std::uint32_t n = Lane::kMaxRows + 3;
+    for (std::uint32_t i = 0; i < n; ++i)
+        lane.append(TimeNs(i), TimeNs(2 * n) - TimeNs(i), 0, i); // each inside the previous
+    lane.finalize(RowPolicy::Nesting);
+    EXPECT_EQ(lane.rowCount(), Lane::kMaxRows);
+    EXPECT_EQ(lane.overflowEvents(), 3u);
+    EXPECT_EQ(lane.rowView(Lane::kMaxRows - 1).size(), 4u);
+}
+
+TEST(LaneCompression, ExtremeTimesRoundTrip) {
+    constexpr TimeNs kMax = std::numeric_limits<TimeNs>::max();
+    Lane lane(LaneKind::Kernels, 0);
+    lane.append(-kMax, kMax, 0, 0);
+    lane.append(-1, kMax, 0, 1);
+    lane.finalize(RowPolicy::FirstFit);
+    EXPECT_EQ(lane.start(0), -kMax);
+    EXPECT_EQ(lane.end(0), kMax);
+    EXPECT_EQ(lane.start(1), -1);
+    EXPECT_EQ(lane.end(1), kMax);
+    EXPECT_EQ(lane.timeRange().duration(), kMax);
 }

@@ -91,6 +91,11 @@ public:
     bool showProjectedNvtx() const { return m_showProjected; }
     const std::vector<ProjectedNvtxLane>& projectedNvtx() const { return m_projected; }
 
+    // What a picture of the current view draws from (File > Export Image): the geometry of
+    // the lanes (with the trace's level of detail) and the palette on screen.
+    const TimelineGeometry& geometry() const { return m_geometry; }
+    const TimelinePalette& timelinePalette() const { return m_palette; }
+
     // Paints lanes and overlays as the canvas would (the benchmark and screenshots use it).
     void paintCanvas(QPainter& p, QSize size, qreal dpr);
     EventRef hovered() const { return m_hover; }

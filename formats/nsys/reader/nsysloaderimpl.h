@@ -106,13 +106,34 @@ struct NsysSqliteLoader::Impl {
     // Builds "SELECT <existing wanted columns> FROM table"; throws when a required one is missing.
     QString selectSql(const QString& table, const QStringList& required,
                       const QStringList& optional) {
+        QString sql = optionalSelectSql(table, required, optional);
+        if (sql.isEmpty())
+            throw nsysload::LoadFailure{
+                u'\'' % fileName() % QStringLiteral("': table ") % table %
+                QStringLiteral(" lacks the required column") %
+                (missingColumns(table, required).size() > 1 ? QStringLiteral("s '")
+                                                            : QStringLiteral(" '")) %
+                missingColumns(table, required).join(QStringLiteral("', '")) %
+                QStringLiteral("'.")};
+        return sql;
+    }
+    QStringList missingColumns(const QString& table, const QStringList& wanted) const {
+        const QStringList have = db.columns(table);
+        QStringList missing;
+        for (const QString& c : wanted) {
+            if (!have.contains(c))
+                missing << c;
+        }
+        return missing;
+    }
+    // As selectSql, but empty (and no throw) when a required column is missing.
+    QString optionalSelectSql(const QString& table, const QStringList& required,
+                              const QStringList& optional) {
         const QStringList have = db.columns(table);
         QStringList cols;
         for (const QString& c : required) {
             if (!have.contains(c))
-                throw nsysload::LoadFailure{u'\'' % fileName() % QStringLiteral("': table ") %
-                                            table % QStringLiteral(" lacks the required column '") %
-                                            c % QStringLiteral("'.")};
+                return {};
             cols << u'"' % c % u'"';
         }
         for (const QString& c : optional) {
@@ -135,9 +156,18 @@ struct NsysSqliteLoader::Impl {
 
     template <typename Statement> void checkStatement(const Statement& st, const QString& table) {
         if (st.hasError() || !st.isValid())
-            throw nsysload::LoadFailure{
-                QStringLiteral("Cannot read '") % fileName() % QStringLiteral("': table ") % table %
-                QStringLiteral(" is damaged (") % db.lastError() % QStringLiteral(").")};
+            throw nsysload::LoadFailure{statementProblem(st.errorCode(), table)};
+    }
+    // Our sentence for a failed statement on `table`; throws Cancelled when that was the cause.
+    QString statementProblem(int rc, const QString& table) const {
+        checkCancel();
+        if (db.timedOut() || scanConnection.timedOut())
+            return QStringLiteral("Cannot read '") % fileName() %
+                   QStringLiteral("': reading it took longer than ") %
+                   QString::number(double(db.budget().count()) / 1000.0, 'g', 3) %
+                   QStringLiteral(" s, the budget for a file of its size.");
+        return QStringLiteral("Cannot read '") % fileName() % QStringLiteral("' (table ") % table %
+               QStringLiteral("): ") % describeSqliteError(rc) % u'.';
     }
 
     StringId str(std::optional<std::int64_t> nsysId) {
@@ -169,6 +199,38 @@ struct NsysSqliteLoader::Impl {
             return 0;
         SqliteStatement st(db, QStringLiteral("SELECT max(rowid) FROM ") % table);
         return st.step() ? std::uint64_t(std::max<std::int64_t>(0, st.int64(0))) : 0;
+    }
+
+    // Optional tables (metadata, names, GPUs, streams) are never fatal: when one lacks columns
+    // or cannot be read, a counted warning names it and what it lacks, and loading goes on.
+    void skipTable(const QString& table, const QString& why) {
+        builder.warn(QStringLiteral("skipped-table:") % table, 1,
+                     QStringLiteral("Table ") % table % u' ' % why %
+                         QStringLiteral("; it was skipped (%1 table)."));
+    }
+    // optionalTableSql for a table of the schema description, with its read contract.
+    template <typename T> QString optionalTableSql() {
+        return optionalTableSql(nsysload::qs(T::table), nsysload::columnNames<T>(T::readRequired),
+                                nsysload::columnNames<T>(T::readOptional));
+    }
+    // optionalSelectSql, with the warning when it comes back empty.
+    QString optionalTableSql(const QString& table, const QStringList& required,
+                             const QStringList& optional) {
+        QString sql = optionalSelectSql(table, required, optional);
+        if (sql.isEmpty())
+            skipTable(table, QStringLiteral("lacks the columns ") %
+                                 missingColumns(table, required).join(QStringLiteral(", ")));
+        return sql;
+    }
+    // After reading an optional table: false, with the warning, when its statement failed.
+    template <typename Statement> bool optionalTableOk(const Statement& st, const QString& table) {
+        if (!st.hasError() && st.isValid())
+            return true;
+        const QString problem = statementProblem(st.errorCode(), table); // throws on cancel
+        if (db.timedOut())
+            throw nsysload::LoadFailure{problem};
+        skipTable(table, QStringLiteral("cannot be read: ") % describeSqliteError(st.errorCode()));
+        return false;
     }
 
     void readMetadata();

@@ -4,6 +4,7 @@
 #include <QString>
 #include <QStringList>
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <cstdint>
 #include <deque>
@@ -20,7 +21,24 @@ struct sqlite3_stmt;
 
 namespace strobe {
 
-// Thin RAII wrapper over a read-only sqlite3 connection: table and column probing by name.
+// How a connection to an untrusted file is guarded (see SqliteDb::open).
+struct SqliteGuard {
+    // Stops every statement soon after it becomes true (SQLITE_INTERRUPT; see cancelled()).
+    const std::atomic<bool>* cancel = nullptr;
+    // Wall-clock budget for everything run on the connection from open() on; 0: none.
+    std::chrono::milliseconds budget{0};
+    // The only tables statements may read (case-insensitive); reads of others are refused.
+    QStringList readableTables;
+};
+
+// The longest text or blob a connection reads (SQLITE_LIMIT_LENGTH), and the longest SQL.
+inline constexpr int kSqliteMaxValueBytes = 256 << 20;
+inline constexpr int kSqliteMaxSqlBytes = 64 << 10;
+
+// RAII wrapper over a read-only sqlite3 connection to a file that may be hostile: ordinary
+// tables only (no views, no virtual tables), defensive mode, untrusted schema, an authorizer that
+// allows nothing but reading the expected tables, length limits, and a progress handler that
+// honours cancel and a time budget. Table and column probing by name.
 class SqliteDb {
 public:
     SqliteDb() = default;
@@ -28,19 +46,45 @@ public:
     SqliteDb(const SqliteDb&) = delete;
     SqliteDb& operator=(const SqliteDb&) = delete;
 
-    // Opens read-only and immutable (no locks, no journal). False with `error` set on failure.
-    bool open(const QString& path, QString* error);
+    // Opens with mode=ro (immutable=1 only where safeToOpenImmutable()), installs the guards and
+    // reads the table catalogue. False with `error` set to a phrase (see describeSqliteError).
+    bool open(const QString& path, const SqliteGuard& guard, QString* error);
     sqlite3* handle() const { return m_db; }
 
+    // True for an ordinary table of the main schema (not a view, virtual or shadow table).
     bool hasTable(const QString& table) const;
     // Column names of `table` as declared, in order; empty when the table does not exist.
     QStringList columns(const QString& table) const;
-    // sqlite3's message for the last failure on this connection.
-    QString lastError() const;
+    // True for a view, virtual or shadow table called `name` (never read).
+    bool hasNonTable(const QString& name) const {
+        return m_nonTables.contains(name, Qt::CaseInsensitive);
+    }
+    // A -journal or -wal file lay beside the database when it was opened.
+    bool hadJournal() const { return m_hadJournal; }
+    // The time budget ran out (statements then fail with SQLITE_INTERRUPT).
+    bool timedOut() const { return m_timedOut.load(std::memory_order_relaxed); }
+    std::chrono::milliseconds budget() const { return m_guard.budget; }
 
 private:
+    static int progress(void* self);
+    static int authorize(void* self, int action, const char* a, const char* b, const char*,
+                         const char*);
     sqlite3* m_db = nullptr;
+    SqliteGuard m_guard;
+    std::vector<std::string> m_readable; // lower case
+    QStringList m_tables;                // ordinary tables of the main schema
+    QStringList m_nonTables;             // views, virtual and shadow tables
+    std::chrono::steady_clock::time_point m_deadline;
+    bool m_hadJournal = false;
+    std::atomic<bool> m_timedOut{false}; // set by the progress handler, on the stepping thread
 };
+
+// immutable=1 skips locks and the journal: safe only when nobody can be writing the file (it or
+// its folder is read-only) and no -journal or -wal lies beside it.
+bool safeToOpenImmutable(const QString& path);
+// A phrase, written by us and never SQLite's text, for a failed SQLite result code: "the
+// database is damaged", "another program is writing it (it is locked)", ...
+QString describeSqliteError(int rc);
 
 // A prepared statement; columns looked up by name so that column order never matters.
 class SqliteStatement {
@@ -54,6 +98,8 @@ public:
     // Steps to the next row. False at the end or on error (see hasError()).
     bool step();
     bool hasError() const { return m_error; }
+    // The SQLite result code of the first failure (prepare or step); SQLITE_OK (0) when none.
+    int errorCode() const { return m_rc; }
     // Index of the result column named `name`, or -1.
     int column(std::string_view name) const;
 
@@ -71,6 +117,7 @@ public:
 private:
     sqlite3_stmt* m_stmt = nullptr;
     bool m_error = false;
+    int m_rc = 0;
 };
 
 // The rows of one query with SqliteStatement's reading API, optionally stepped on a worker
@@ -89,6 +136,7 @@ public:
     bool isValid() const { return m_st.isValid(); }
     bool step();
     bool hasError() const;
+    int errorCode() const; // as SqliteStatement::errorCode
     int column(std::string_view name) const { return m_st.column(name); }
 
     bool isNull(int col) const;
@@ -123,6 +171,7 @@ private:
     std::deque<std::unique_ptr<Chunk>> m_full;
     std::vector<std::unique_ptr<Chunk>> m_spare;
     bool m_done = false, m_stop = false, m_workerError = false;
+    int m_workerRc = 0;
     // Reader side.
     std::unique_ptr<Chunk> m_chunk;
     std::uint32_t m_row = 0;

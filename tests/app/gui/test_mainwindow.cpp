@@ -5,23 +5,30 @@
 #include "model/analysis/kernelsummarymodel.h"
 #include "model/analysis/kerneltablemodel.h"
 #include "model/trace.h"
+#include "tests/fixtures/hostilefixtures.h"
 #include "tests/support/kinetoscan.h"
 #include "tests/support/qtprinters.h"
 #include "tests/support/sqlitequery.h"
 #include "widgets/panels/kerneltablewidget.h"
 #include "widgets/panels/statisticswidget.h"
+#include "widgets/timeline/paint/headerpainter.h"
+#include "widgets/timeline/paint/timelinepicture.h"
 #include "widgets/timeline/timelineview.h"
 #include "widgets/viewstate.h"
 
 #include <gtest/gtest.h>
 
 #include <QApplication>
+#include <QDir>
 #include <QFile>
 #include <QFileInfo>
+#include <QImage>
 #include <QMessageBox>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QXmlStreamReader>
+#include <cmath>
 
 using namespace strobe;
 
@@ -193,6 +200,65 @@ TEST_F(MainWindowTest, AFailureAfterThePreviewBringsBackThePreviousTrace) {
     EXPECT_EQ(window->traceTitle(), QStringLiteral("nsys2025.5-cuda-graphs.sqlite"));
 }
 
+TEST_F(MainWindowTest, ExportImageSavesTheCurrentViewAsPngOrSvg) {
+    EXPECT_FALSE(window->exportImage(dir.filePath(QStringLiteral("none.png"))).isEmpty());
+    ASSERT_TRUE(open(fixture("nsys2024.5-cloverleaf.sqlite")).first);
+    TimelineView* view = window->timeline();
+    // Zoomed to par_ranged2d_kernel [620811123, 622757710) (SQL: the longest kernel of the
+    // trace), with 100 us either side; the OS runtime lanes hidden.
+    const TimeRange visible{620'811'123 - 100'000, 622'757'710 + 100'000};
+    window->viewState()->setVisibleRange(visible);
+    for (std::uint32_t lane = 0; lane < window->trace()->lanes().size(); ++lane) {
+        if (window->trace()->lane(lane).kind() == LaneKind::Osrt)
+            view->setLaneHidden(lane, true);
+    }
+    const QString png = dir.filePath(QStringLiteral("view.png"));
+    ASSERT_EQ(window->exportImage(png), QString());
+    const QImage image(png);
+    const QSize canvas = view->canvasSize();
+    ASSERT_EQ(image.size(), QSize(kLaneHeaderWidth + canvas.width(),
+                                  kTimeRulerHeight + canvas.height() + kPictureFooterHeight));
+    const double pxPerNs = double(canvas.width()) / double(visible.duration());
+    const int x0 = kLaneHeaderWidth + int(std::floor(100'000 * pxPerNs + 0.5));
+    const int x1 =
+        kLaneHeaderWidth + int(std::floor((622'757'710 - visible.start) * pxPerNs + 0.5));
+    const TimelinePalette& pal = view->timelinePalette();
+    const QRgb want =
+        pal.eventColor(classifyKernel("par_ranged2d_kernel"), stableNameHash("par_ranged2d_kernel"))
+            .rgb();
+    int y = kTimeRulerHeight;
+    while (y < image.height() && image.pixel((x0 + x1) / 2, y) != want)
+        ++y;
+    ASSERT_LT(y, image.height());
+    for (int x = x0; x < x1; ++x)
+        ASSERT_EQ(image.pixel(x, y), want) << x;
+    EXPECT_NE(image.pixel(x0 - 1, y), want);
+    EXPECT_NE(image.pixel(x1, y), want);
+    // The row sits where the view draws it: the header column names the lanes it shows.
+    const LayoutRow* row = view->rowAt(y - kTimeRulerHeight);
+    ASSERT_NE(row, nullptr);
+    EXPECT_EQ(window->trace()->lane(row->lane).kind(), LaneKind::Kernels);
+
+    const QString svg = dir.filePath(QStringLiteral("view.svg"));
+    ASSERT_EQ(window->exportImage(svg, QSize(1000, 500)), QString());
+    QFile file(svg);
+    ASSERT_TRUE(file.open(QIODevice::ReadOnly));
+    QXmlStreamReader xml(&file);
+    int rects = 0;
+    while (!xml.atEnd()) {
+        if (xml.readNext() == QXmlStreamReader::StartElement && xml.name() == u"rect")
+            ++rects;
+    }
+    EXPECT_FALSE(xml.hasError()) << xml.errorString().toStdString();
+    EXPECT_GT(rects, 10);
+    ASSERT_EQ(window->exportImage(png, QSize(800, 600)), QString());
+    EXPECT_EQ(QImage(png).size(), QSize(800, 600));
+    EXPECT_TRUE(window->exportImage(dir.filePath(QStringLiteral("view.bmp")))
+                    .contains(QStringLiteral(".png or .svg")));
+    EXPECT_TRUE(window->exportImage(dir.filePath(QStringLiteral("no/dir/view.png")))
+                    .startsWith(QStringLiteral("Cannot write")));
+}
+
 TEST_F(MainWindowTest, APyTorchProfilerTraceOpensLikeAnExport) {
     const QString path =
         QString::fromStdString(test::kinetoFixturePath("hta-a100-nccl-ddp.json.gz"));
@@ -205,4 +271,31 @@ TEST_F(MainWindowTest, APyTorchProfilerTraceOpensLikeAnExport) {
     // The Open dialog offers the Kineto names.
     for (const char* glob : {"*.json", "*.json.gz", "*.pt.trace.json", "*.pt.trace.json.gz"})
         EXPECT_TRUE(MainWindow::openFileFilter().contains(QLatin1String(glob))) << glob;
+}
+
+// Issue 16: hostile files. A view over an endless query shows its error; a trace with events at
+// the ends of the int64 range opens and paints (the ruler once looped until memory ran out).
+// Neither writes anything beside the file.
+TEST_F(MainWindowTest, HostileFilesShowTheErrorOrOpenAndNothingIsWrittenBeside) {
+    QTemporaryDir files;
+    const QString view = files.filePath(QStringLiteral("view.sqlite"));
+    const QString extreme = files.filePath(QStringLiteral("extreme.sqlite"));
+    ASSERT_TRUE(fixtures::writeHostileCase("view-recursive-stringids", view.toStdString()));
+    ASSERT_TRUE(fixtures::writeHostileCase("extreme-times", extreme.toStdString()));
+    const QStringList before = QDir(files.path()).entryList(QDir::Files | QDir::Hidden);
+    const auto [ok, error] = open(view);
+    EXPECT_FALSE(ok);
+    QMessageBox* box = errorBox();
+    ASSERT_NE(box, nullptr);
+    EXPECT_EQ(box->text(), error);
+    EXPECT_TRUE(error.contains(QStringLiteral("'view.sqlite'"))) << error.toStdString();
+    box->close();
+    QCoreApplication::processEvents();
+    const auto [ok2, error2] = open(extreme);
+    ASSERT_TRUE(ok2) << error2.toStdString();
+    EXPECT_EQ(window->trace()->timeRange(), (TimeRange{kMinTime, kMaxTime}));
+    const QImage shot = window->grab().toImage(); // paints timeline and ruler at full zoom-out
+    EXPECT_FALSE(shot.isNull());
+    window->close();
+    EXPECT_EQ(QDir(files.path()).entryList(QDir::Files | QDir::Hidden), before);
 }

@@ -142,7 +142,8 @@ TEST_F(LoaderErrors, SqliteWithoutTraceTables) {
     EXPECT_EQ(
         errorOf(f),
         QStringLiteral("'app.db' is an SQLite database but not an Nsight Systems export: it has no "
-                       "StringIds table or no trace tables."));
+                       "StringIds table or no trace tables (views and virtual tables are not "
+                       "read)."));
 }
 
 TEST_F(LoaderErrors, NsysReport) {

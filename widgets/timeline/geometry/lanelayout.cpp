@@ -157,6 +157,21 @@ void LaneLayout::setHideIdle(bool hide) {
     relayout();
 }
 
+void LaneLayout::setHideEmptyGroups(bool hide) {
+    if (hide == m_hideEmpty)
+        return;
+    m_hideEmpty = hide;
+    relayout();
+}
+
+void LaneLayout::setRowHeight(int rowPx) {
+    rowPx = std::clamp(rowPx, kMinRowHeight, kRowHeight);
+    if (rowPx == m_rowHeight)
+        return;
+    m_rowHeight = rowPx;
+    relayout();
+}
+
 bool LaneLayout::ensureShown(std::uint32_t lane) {
     if (lane >= m_laneGroup.size())
         return false;
@@ -168,7 +183,17 @@ bool LaneLayout::ensureShown(std::uint32_t lane) {
 }
 
 bool LaneLayout::groupShown(std::uint32_t g) const {
+    if (m_hideEmpty && !hasShownLane(g))
+        return false;
     return !(m_hideIdle && !m_groups[g].interesting);
+}
+
+bool LaneLayout::hasShownLane(std::uint32_t g) const {
+    const LaneGroup& grp = m_groups[g];
+    return std::any_of(grp.lanes.begin(), grp.lanes.end(),
+                       [&](std::uint32_t l) { return !m_hidden.count(l) && !m_pinned.count(l); }) ||
+           std::any_of(grp.children.begin(), grp.children.end(),
+                       [&](std::uint32_t c) { return hasShownLane(c); });
 }
 
 void LaneLayout::appendLane(std::uint32_t lane, std::uint32_t group, int indent, bool pinned) {
@@ -179,7 +204,7 @@ void LaneLayout::appendLane(std::uint32_t lane, std::uint32_t group, int indent,
         LayoutRow row;
         row.kind = LayoutRowKind::LaneRow;
         row.y = y;
-        row.height = kRowHeight;
+        row.height = m_rowHeight;
         row.indent = indent;
         row.group = group;
         row.lane = lane;
@@ -191,7 +216,7 @@ void LaneLayout::appendLane(std::uint32_t lane, std::uint32_t group, int indent,
                 row.label = m_trace->laneLabel(lane);
         }
         out.push_back(std::move(row));
-        y += kRowHeight;
+        y += m_rowHeight;
     }
 }
 
@@ -208,31 +233,31 @@ void LaneLayout::appendGroup(std::uint32_t g, int indent) {
     LayoutRow header;
     header.kind = LayoutRowKind::GroupHeader;
     header.y = m_contentHeight;
-    header.height = kHeaderHeight;
+    header.height = headerHeight();
     header.indent = indent;
     header.group = g;
     header.label = grp.label;
     m_rows.push_back(header);
-    m_contentHeight += kHeaderHeight;
+    m_contentHeight += header.height;
     if (grp.kind == GroupKind::Gpu) { // visible even when the GPU is collapsed
         LayoutRow util;
         util.kind = LayoutRowKind::Utilization;
         util.y = m_contentHeight;
-        util.height = kUtilizationHeight;
+        util.height = utilizationHeight();
         util.indent = indent + 1;
         util.group = g;
         util.deviceId = grp.deviceId;
         util.label = QStringLiteral("Utilisation");
         m_rows.push_back(util);
-        m_contentHeight += kUtilizationHeight;
+        m_contentHeight += util.height;
         if (m_trace->gpuMemoryOf(grp.deviceId)) {
             LayoutRow mem = util;
             mem.kind = LayoutRowKind::MemoryCounter;
             mem.y = m_contentHeight;
-            mem.height = kCounterHeight;
+            mem.height = counterHeight();
             mem.label = QStringLiteral("GPU memory");
             m_rows.push_back(mem);
-            m_contentHeight += kCounterHeight;
+            m_contentHeight += mem.height;
         }
     }
     if (!grp.expanded)
@@ -244,7 +269,7 @@ void LaneLayout::appendGroup(std::uint32_t g, int indent) {
             LayoutRow row;
             row.kind = LayoutRowKind::ProjectedNvtx;
             row.y = m_contentHeight;
-            row.height = kRowHeight;
+            row.height = m_rowHeight;
             row.indent = indent + 1;
             row.group = g;
             row.row = r;
@@ -252,7 +277,7 @@ void LaneLayout::appendGroup(std::uint32_t g, int indent) {
             if (r == 0)
                 row.label = QStringLiteral("NVTX (projected)");
             m_rows.push_back(std::move(row));
-            m_contentHeight += kRowHeight;
+            m_contentHeight += m_rowHeight;
         }
     }
     for (std::uint32_t c : grp.children)

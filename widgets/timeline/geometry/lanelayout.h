@@ -65,6 +65,8 @@ public:
     static constexpr int kHeaderHeight = 20;
     static constexpr int kUtilizationHeight = 16;
     static constexpr int kCounterHeight = 32;
+    // The smallest row setRowHeight takes: a 4 px bar between 1 px margins.
+    static constexpr int kMinRowHeight = 6;
 
     void setTrace(const Trace* trace);
     const Trace* trace() const { return m_trace; }
@@ -85,6 +87,20 @@ public:
     // Rows of the projected NVTX lane of each GPU (device id -> row count); empty hides them.
     void setProjectedNvtxRows(std::map<std::uint32_t, std::uint16_t> rowsPerDevice);
     bool showsProjectedNvtx() const { return !m_projectedRows.empty(); }
+    // Leaves out every group none of whose lanes (or child groups' lanes) is shown, GPUs with
+    // their utilisation strip included: a picture of some of the lanes shows only those.
+    void setHideEmptyGroups(bool hide);
+    bool hideEmptyGroups() const { return m_hideEmpty; }
+    // Lane rows `rowPx` high (clamped to [kMinRowHeight, kRowHeight]), group headers 2 px taller
+    // and utilisation strips 2 px shorter, so a picture of a fixed height fits more lanes.
+    void setRowHeight(int rowPx);
+    int rowHeight() const { return m_rowHeight; }
+    int headerHeight() const { return m_rowHeight + (kHeaderHeight - kRowHeight); }
+    int utilizationHeight() const { return m_rowHeight - (kRowHeight - kUtilizationHeight); }
+    // The GPU memory counter: kCounterHeight at the default row height, scaled with it.
+    int counterHeight() const { return m_rowHeight * kCounterHeight / kRowHeight; }
+    // Whether `r` is drawn on the alternate band colour (every other row height down the view).
+    bool isAlternate(const LayoutRow& r) const { return (r.y / m_rowHeight) % 2 != 0; }
     // Expands the groups above `lane`, unhides it; false when the lane is hidden by hideIdle.
     bool ensureShown(std::uint32_t lane);
 
@@ -108,6 +124,7 @@ private:
     void buildGroups();
     void relayout();
     bool groupShown(std::uint32_t g) const;
+    bool hasShownLane(std::uint32_t g) const;
     void appendGroup(std::uint32_t g, int indent);
     void appendLane(std::uint32_t lane, std::uint32_t group, int indent, bool pinned);
 
@@ -117,6 +134,8 @@ private:
     std::vector<std::uint32_t> m_laneGroup; // owning group of each lane
     std::set<std::uint32_t> m_hidden, m_pinned;
     bool m_hideIdle = false;
+    bool m_hideEmpty = false;
+    int m_rowHeight = kRowHeight;
     std::map<std::uint32_t, std::uint16_t> m_projectedRows;
     std::vector<LayoutRow> m_rows, m_pinnedRows;
     int m_contentHeight = 0, m_pinnedHeight = 0;

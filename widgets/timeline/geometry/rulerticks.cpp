@@ -3,13 +3,16 @@
 
 #include <QStringBuilder>
 #include <cmath>
+#include <limits>
 
 namespace strobe {
 
 QString formatTickLabel(TimeNs t, TimeNs step) {
     if (t == 0)
         return QStringLiteral("0");
-    const TimeNs mag = t < 0 ? -t : t;
+    const TimeNs mag = t == std::numeric_limits<TimeNs>::min() ? std::numeric_limits<TimeNs>::max()
+                       : t < 0                                 ? -t
+                                                               : t;
     const TimeUnit& u = timeUnitFor(mag);
     int decimals = 0;
     for (TimeNs s = u.ns; s > step && s > 1 && decimals < 9; s /= 10)
@@ -46,13 +49,22 @@ RulerTicks computeTicks(TimeRange view, TimeNs origin, int widthPx, int minSpaci
         }
     }
     out.step = step;
-    // First multiple of step (relative to origin) at or after view.start.
-    const TimeNs rel = view.start - origin;
+    // First multiple of step (relative to origin) at or after view.start. Saturating arithmetic
+    // and a bound on the count: a hostile file's extreme times must not make this loop for ever.
+    const TimeNs rel = saturatingSub(view.start, origin);
     TimeNs k = rel / step;
-    if (k * step < rel)
+    if (rel > 0 && k * step < rel)
         ++k;
-    for (TimeNs t = origin + k * step; t < view.end; t += step)
+    const std::size_t maxTicks = std::size_t(widthPx) / std::size_t(std::max(1, minSpacingPx)) + 2;
+    TimeNs t = 0;
+    TimeNs offset = 0;
+    if (__builtin_mul_overflow(k, step, &offset) || __builtin_add_overflow(origin, offset, &t))
+        return out;
+    while (t < view.end && out.ticks.size() < maxTicks) {
         out.ticks.push_back(t);
+        if (__builtin_add_overflow(t, step, &t))
+            break;
+    }
     return out;
 }
 

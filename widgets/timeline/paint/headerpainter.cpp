@@ -31,7 +31,7 @@ void paintLaneHeader(QPainter& p, QSize size, const LaneLayout& layout, int scro
             const bool header = r.kind == LayoutRowKind::GroupHeader;
             if (header)
                 p.fillRect(band, pal.groupHeader);
-            else if (r.kind == LayoutRowKind::LaneRow && (r.y / LaneLayout::kRowHeight) % 2)
+            else if (r.kind == LayoutRowKind::LaneRow && layout.isAlternate(r))
                 p.fillRect(band, pal.rowAlternate);
             if (r.label.isEmpty())
                 continue;

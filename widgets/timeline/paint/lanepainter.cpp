@@ -212,10 +212,11 @@ QColor LanePainter::itemColor(const TimelinePalette& palette, std::uint32_t lane
 
 void LanePainter::paintLaneRow(QPainter& p, const PaintContext& ctx,
                                const TimelineGeometry& geometry, const LayoutRow& row, int y) {
-    const bool alternate = (row.y / LaneLayout::kRowHeight) % 2;
+    const bool alternate = ctx.layout->isAlternate(row);
     if (alternate)
         p.fillRect(QRect(0, y, ctx.width, row.height), ctx.palette.rowAlternate);
-    if (paintSummaryRow(p, ctx, geometry, row, y,
+    if (!ctx.oneRectPerItem &&
+        paintSummaryRow(p, ctx, geometry, row, y,
                         alternate ? ctx.palette.rowAlternate : ctx.palette.background))
         return;
     const std::vector<DrawItem>& items = geometry.rowItems(ctx, row.lane, row.row);
@@ -226,7 +227,7 @@ void LanePainter::paintLaneRow(QPainter& p, const PaintContext& ctx,
     const int textBase = y + (row.height + fm.ascent() - fm.descent()) / 2;
     // Many items (a row folded at a middle zoom): colour one image line and blit it, as
     // fillRect per item costs more than the folding; labels still go on top, per item.
-    const bool asLine = items.size() > kLineItems;
+    const bool asLine = !ctx.oneRectPerItem && items.size() > kLineItems;
     if (asLine) {
         const int cols = std::max(1, int(std::ceil(ctx.width * ctx.dpr)));
         QRgb* px = lineImage(cols, row.height - 2, ctx.dpr);
@@ -289,8 +290,10 @@ void LanePainter::paintUtilization(QPainter& p, const PaintContext& ctx,
     }
     blitLine(p, y + 1);
     // Idle stretches longer than the threshold: a marker band along the bottom.
+    const int markHeight = std::min(4, row.height - 2);
     for (const PixelSpan& s : geometry.idleMarkSpans(ctx, row.deviceId))
-        p.fillRect(QRectF(s.x0, y + row.height - 5, s.x1 - s.x0, 4), ctx.palette.idleMark);
+        p.fillRect(QRectF(s.x0, y + row.height - 1 - markHeight, s.x1 - s.x0, markHeight),
+                   ctx.palette.idleMark);
 }
 
 void LanePainter::paintMemoryCounter(QPainter& p, const PaintContext& ctx, const LayoutRow& row,
@@ -326,7 +329,7 @@ void LanePainter::paintMemoryCounter(QPainter& p, const PaintContext& ctx, const
 
 void LanePainter::paintProjectedRow(QPainter& p, const PaintContext& ctx,
                                     const TimelineGeometry& geometry, const LayoutRow& row, int y) {
-    if ((row.y / LaneLayout::kRowHeight) % 2)
+    if (ctx.layout->isAlternate(row))
         p.fillRect(QRect(0, y, ctx.width, row.height), ctx.palette.rowAlternate);
     const ProjectedNvtxLane* proj = geometry.projectedNvtx(row.deviceId);
     if (!proj)

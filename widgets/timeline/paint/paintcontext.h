@@ -17,6 +17,9 @@ struct PaintContext : ViewFrame {
     const Trace* trace = nullptr;
     TimelinePalette palette;
     QFont font; // the lanes' labels
+    // Vector output (SVG): every draw item is its own rectangle, never a row painted from its
+    // summary or blitted as one image line, so the file holds one element per drawn item.
+    bool oneRectPerItem = false;
 };
 
 // The font of lane labels and header names: 90 % of the widget's (or application's) font.

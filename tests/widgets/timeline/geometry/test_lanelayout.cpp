@@ -166,3 +166,56 @@ TEST(LaneLayout, EnsureShownExpandsAncestors) {
     EXPECT_TRUE(layout.ensureShown(memset));
     EXPECT_NE(layout.findLaneRow(memset, 0), nullptr);
 }
+
+TEST(LaneLayout, ShorterRowsShrinkEveryRowKindAndKeepTheOrder) {
+    auto t = synth_traces::smallTrace();
+    LaneLayout layout;
+    layout.setTrace(t.get());
+    const std::size_t rows = layout.rows().size();
+    const int full = layout.contentHeight();
+    layout.setRowHeight(10);
+    ASSERT_EQ(layout.rows().size(), rows);
+    int headers = 0, utils = 0, lanes = 0, y = 0;
+    for (const LayoutRow& r : layout.rows()) {
+        EXPECT_EQ(r.y, y); // contiguous, top to bottom
+        y += r.height;
+        if (r.kind == LayoutRowKind::GroupHeader) {
+            EXPECT_EQ(r.height, 12);
+            ++headers;
+        } else if (r.kind == LayoutRowKind::Utilization) {
+            EXPECT_EQ(r.height, 8);
+            ++utils;
+        } else {
+            EXPECT_EQ(r.height, 10);
+            ++lanes;
+        }
+    }
+    EXPECT_EQ(layout.contentHeight(), y);
+    // The same rows at the view's sizes: 20, 16 and 18 px.
+    EXPECT_EQ(full, headers * 20 + utils * 16 + lanes * 18);
+    EXPECT_EQ(layout.contentHeight(), headers * 12 + utils * 8 + lanes * 10);
+    layout.setRowHeight(1); // clamped
+    EXPECT_EQ(layout.rowHeight(), LaneLayout::kMinRowHeight);
+    layout.setRowHeight(40);
+    EXPECT_EQ(layout.rowHeight(), LaneLayout::kRowHeight);
+    EXPECT_EQ(layout.contentHeight(), full);
+}
+
+TEST(LaneLayout, HidingEmptyGroupsDropsGroupsWithoutShownLanesGpusIncluded) {
+    auto t = synth_traces::smallTrace();
+    LaneLayout layout;
+    layout.setTrace(t.get());
+    const std::uint32_t osrt = *laneOfKind(*t, LaneKind::Osrt);
+    for (std::uint32_t lane = 0; lane < t->lanes().size(); ++lane)
+        layout.setLaneHidden(lane, lane != osrt);
+    // Without the option, the GPU's header and utilisation strip stay, and the process header.
+    const std::vector<QString> before = labels(layout.rows());
+    EXPECT_NE(std::find(before.begin(), before.end(), QStringLiteral("GPU 0 (Test GPU)")),
+              before.end());
+    layout.setHideEmptyGroups(true);
+    const std::vector<QString> want{QStringLiteral("train [100]"), QStringLiteral("poller [101]"),
+                                    QStringLiteral("OS runtime")};
+    EXPECT_EQ(labels(layout.rows()), want);
+    layout.setHideEmptyGroups(false);
+    EXPECT_EQ(labels(layout.rows()), before);
+}

@@ -45,3 +45,27 @@ INSTANTIATE_TEST_SUITE_P(ZoomLevels, TicksTest,
                              TickCase{{0, 3'000'000}, 1000, 500'000, 6},
                              // 150 ns over 1000 px: 15 ns -> 20 ns
                              TickCase{{10, 160}, 1000, 20, 7}));
+
+// A hostile file's view can span the whole int64 range: the step stays large, the tick count is
+// bounded by the width, and no arithmetic wraps (before the fix the span overflowed, the step
+// became 1 ns and the loop ran until memory ran out).
+TEST(RulerTicks, ExtremeViewsGiveFewTicks) {
+    constexpr TimeNs kMax = std::numeric_limits<TimeNs>::max();
+    for (const TimeRange view : {TimeRange{-1, kMax}, TimeRange{-kMax, kMax},
+                                 TimeRange{kMinTime, kMaxTime}, TimeRange{kMax - 10, kMax}}) {
+        const RulerTicks t = computeTicks(view, view.start, 1000, 100);
+        EXPECT_LE(t.ticks.size(), 12u);
+        for (std::size_t i = 0; i < t.ticks.size(); ++i) {
+            EXPECT_GE(t.ticks[i], view.start);
+            EXPECT_LT(t.ticks[i], view.end);
+            if (i) {
+                EXPECT_GT(t.ticks[i], t.ticks[i - 1]);
+            }
+        }
+    }
+    const RulerTicks wide = computeTicks({-1, kMax}, 0, 1000, 100);
+    EXPECT_EQ(wide.step, TimeNs(1'000'000'000'000'000'000));
+    EXPECT_EQ(wide.ticks.size(), 10u); // 0, 1e18, ..., 9e18
+    EXPECT_EQ(formatTickLabel(std::numeric_limits<TimeNs>::min(), wide.step),
+              QStringLiteral("-9223372037 s"));
+}

@@ -1,0 +1,85 @@
+// SPDX-License-Identifier: MIT
+#include "app/cli/render/renderinputs.h"
+
+#include "model/trace.h"
+#include "widgets/timeline/geometry/lanelayout.h"
+
+#include <QRegularExpression>
+#include <QStringBuilder>
+#include <algorithm>
+#include <tuple>
+#include <vector>
+
+namespace strobe::cli {
+
+QString selectLanes(const Trace& trace, const QString& spec, const QString& file,
+                    LaneLayout& layout) {
+    if (spec == QLatin1String("all"))
+        return {};
+    const bool gpu = spec == QLatin1String("gpu"), cpu = spec == QLatin1String("cpu");
+    const QRegularExpression re(gpu || cpu ? QString() : spec);
+    if (!gpu && !cpu && !re.isValid())
+        return QStringLiteral("--lanes '") % spec %
+               QStringLiteral("' is neither all, gpu, cpu nor a valid regular expression (") %
+               re.errorString() % QStringLiteral(").");
+    int kept = 0;
+    for (std::uint32_t lane = 0; lane < trace.lanes().size(); ++lane) {
+        const bool keep = gpu   ? isGpuLane(trace.lane(lane).kind())
+                          : cpu ? !isGpuLane(trace.lane(lane).kind())
+                                : re.match(trace.laneLabel(lane)).hasMatch();
+        layout.setLaneHidden(lane, !keep);
+        kept += keep;
+    }
+    layout.setHideEmptyGroups(true);
+    if (kept == 0)
+        return QStringLiteral("--lanes '") % spec % QStringLiteral("' matches none of the ") %
+               QString::number(trace.lanes().size()) % QStringLiteral(" lanes of ") % file % u'.';
+    return {};
+}
+
+std::optional<RangeSpec> parseRangeSpec(const QString& text) {
+    RangeSpec spec{text, 1};
+    if (const qsizetype hash = text.lastIndexOf(u'#'); hash >= 0) {
+        bool ok = false;
+        spec.instance = text.mid(hash + 1).toInt(&ok);
+        if (!ok || spec.instance < 1)
+            return std::nullopt;
+        spec.name = text.left(hash);
+    }
+    if (spec.name.isEmpty())
+        return std::nullopt;
+    return spec;
+}
+
+FoundRange findNamedRange(const Trace& trace, const RangeSpec& spec, const QString& file) {
+    const QByteArray name = spec.name.toUtf8();
+    const std::string_view wanted(name.constData(), std::size_t(name.size()));
+    std::vector<std::tuple<TimeNs, std::uint32_t, std::uint32_t>> found; // start, lane, index
+    for (std::uint32_t lane = 0; lane < trace.lanes().size(); ++lane) {
+        const Lane& l = trace.lane(lane);
+        if (l.kind() != LaneKind::Nvtx && l.kind() != LaneKind::NvtxStartEnd)
+            continue;
+        for (std::uint32_t i = 0; i < l.size(); ++i) {
+            if (trace.strings().view(l.nameId(i)) == wanted)
+                found.emplace_back(l.start(i), lane, i);
+        }
+    }
+    if (found.empty())
+        return {std::nullopt, QStringLiteral("no NVTX range is named '") % spec.name %
+                                  QStringLiteral("' in ") % file % u'.'};
+    if (std::size_t(spec.instance) > found.size())
+        return {std::nullopt, file % QStringLiteral(" has ") % QString::number(found.size()) %
+                                  QStringLiteral(" NVTX range(s) named '") % spec.name %
+                                  QStringLiteral("', not ") % QString::number(spec.instance) %
+                                  u'.'};
+    std::sort(found.begin(), found.end());
+    const auto [start, lane, index] = found[std::size_t(spec.instance - 1)];
+    return {TimeRange{start, trace.lane(lane).end(index)}, {}};
+}
+
+TimeRange withMargin(TimeRange range, int percent) {
+    const TimeNs margin = range.duration() * percent / 100;
+    return {range.start - margin, std::max(range.end + margin, range.start - margin + 1)};
+}
+
+} // namespace strobe::cli

@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# scripts/fuzz.sh BUILD_DIR [SECONDS]: builds the mutation fuzzer (tests/fuzz) in BUILD_DIR, an
+# already configured build tree (meant: the asan preset, build/asan, so ASan + UBSan watch every
+# round), and runs it for SECONDS (default: $STROBE_FUZZ_SECONDS, else 180). Any sanitizer report
+# stops the run (halt_on_error); exit status 0 only when nothing was found. Failing inputs are
+# kept in the current folder as fuzz-failure-*.sqlite. scripts/test.sh calls it after ctest:
+#   cmake --preset asan -DSTROBE_FIXTURES_DIR=... && scripts/fuzz.sh build/asan 180
+set -euo pipefail
+if [[ $# -lt 1 ]]; then
+    echo "usage: scripts/fuzz.sh BUILD_DIR [SECONDS]" >&2
+    exit 2
+fi
+build="$1"
+seconds="${2:-${STROBE_FUZZ_SECONDS:-180}}"
+seed="${STROBE_FUZZ_SEED:-$(date +%s)}"
+cmake --build "$build" --target strobe_fuzz -j "$(nproc)"
+export ASAN_OPTIONS="halt_on_error=1:abort_on_error=1:detect_leaks=1:${ASAN_OPTIONS:-}"
+export UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1:${UBSAN_OPTIONS:-}"
+echo "== Fuzzing for ${seconds} s (seed ${seed}) with $build/tests/fuzz/strobe_fuzz"
+"$build/tests/fuzz/strobe_fuzz" "$seconds" "$seed"

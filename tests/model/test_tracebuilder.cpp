@@ -1,0 +1,75 @@
+// SPDX-License-Identifier: MIT
+// TraceBuilder's defences against hostile data: clamped times and row overflow, both counted.
+#include "model/tracebuilder.h"
+
+#include <gtest/gtest.h>
+
+using namespace strobe;
+
+namespace {
+
+const TraceWarning* findWarning(const Trace& t, const QString& kind) {
+    for (const TraceWarning& w : t.warnings()) {
+        if (w.kind == kind)
+            return &w;
+    }
+    return nullptr;
+}
+
+KernelConfig config(TraceBuilder& b) {
+    KernelConfig c;
+    c.shortName = c.demangledName = b.intern("k");
+    return c;
+}
+
+} // namespace
+
+TEST(TraceBuilder, ClampsTimesOutsideTheRepresentableRangeAndCountsThem) {
+    TraceBuilder b(QStringLiteral("hostile"));
+    const KernelConfig c = config(b);
+    constexpr TimeNs kMax = std::numeric_limits<TimeNs>::max();
+    b.addKernel(1, 0, 1, 7, -kMax, kMax, c, 1, std::nullopt); // both ends out
+    b.addKernel(1, 0, 1, 7, -1, kMax, c, 2, std::nullopt);    // end out
+    b.addKernel(1, 0, 1, 7, 100, 200, c, 3, std::nullopt);    // fine
+    b.addApiCall(1, 2, kMaxTime, kMaxTime + 10, b.intern("cudaFree"), ApiCallRecord{});
+    const auto t = b.finish();
+    ASSERT_TRUE(t);
+    const TraceWarning* w = findWarning(*t, QStringLiteral("time-out-of-range"));
+    ASSERT_NE(w, nullptr);
+    EXPECT_EQ(w->count, 3u);
+    EXPECT_TRUE(w->message.startsWith(QStringLiteral("3 events have times beyond")));
+    EXPECT_EQ(t->timeRange(), (TimeRange{kMinTime, kMaxTime}));
+    EXPECT_GT(t->timeRange().duration(), 0);
+    TimeNs longest = 0;
+    for (std::size_t i = 0; i < t->kernelCount(); ++i) {
+        const KernelLaunch k = t->kernelAt(i);
+        EXPECT_GE(k.start, kMinTime);
+        EXPECT_LE(k.end, kMaxTime);
+        EXPECT_GE(k.duration(), 0);
+        longest = std::max(longest, k.duration());
+    }
+    EXPECT_EQ(longest, kMaxTime - kMinTime);
+}
+
+TEST(TraceBuilder, NoClampWarningForOrdinaryTimes) {
+    TraceBuilder b(QStringLiteral("fine"));
+    b.addKernel(1, 0, 1, 7, -5, 5, config(b), 1, std::nullopt);
+    const auto t = b.finish();
+    EXPECT_EQ(findWarning(*t, QStringLiteral("time-out-of-range")), nullptr);
+    EXPECT_EQ(findWarning(*t, QStringLiteral("row-overflow")), nullptr);
+}
+
+TEST(TraceBuilder, RowOverflowIsCountedAndNothingIsDropped) {
+    TraceBuilder b(QStringLiteral("overlap"));
+    const KernelConfig c = config(b);
+    const std::uint32_t n = Lane::kMaxRows + 10; // all overlap each other
+    for (std::uint32_t i = 0; i < n; ++i)
+        b.addKernel(1, 0, 1, 7, TimeNs(i), 1'000'000, c, i, std::nullopt);
+    const auto t = b.finish();
+    EXPECT_EQ(t->kernelCount(), n);
+    const TraceWarning* w = findWarning(*t, QStringLiteral("row-overflow"));
+    ASSERT_NE(w, nullptr);
+    EXPECT_EQ(w->count, 10u);
+    EXPECT_EQ(w->message, QStringLiteral("10 events found all 65535 rows of their lane busy; they "
+                                         "are drawn overlapping in its last row."));
+}
