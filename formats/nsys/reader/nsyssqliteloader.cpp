@@ -239,6 +239,7 @@ QStringList readableTables() {
             kMemsetTable,
             kRuntimeTable,
             kSyncTable,
+            kGpuMemoryTable,
             kNvtxTable,
             kOsrtTable};
 }
