@@ -19,7 +19,7 @@ for f in "$h100" "$cloverleaf" "$kineto" "$v100"; do
 done
 
 cmake --build "$build" --target mainwindow_screenshots panels_screenshot gaps_screenshot \
-    timeline_screenshot strobe-cli
+    timeline_screenshot compare_screenshots strobe-cli
 export QT_QPA_PLATFORM=offscreen
 mkdir -p "$images"
 # README and USER_GUIDE: overview-sample, mainwindow, kernels-by-duration, kernel-details,
@@ -32,6 +32,9 @@ mkdir -p "$images"
 "$build/tests/widgets/panels/gaps_screenshot" "$images/gaps-panel.png" "$images/gap-zoomed.png"
 # TIMELINE.md: the timeline alone on the two-GPU export.
 "$build/bench/paint/timeline_screenshot" "$h100" "$images/timeline.png" 1600 1000
+# USER_GUIDE: the sample compared with its data-loader fix: compare-timelines.png,
+# compare-panel-nvtx.png and compare-panel-gpus.png.
+"$build/tests/app/gui/compare_screenshots" "$images"
 # TIMELINE.md: the GPU memory counter lane of a Kineto trace with memory events.
 "$build/bench/paint/timeline_screenshot" "$v100" "$images/memory-lane.png" 1600 1000
 # README: strobe-cli render of one step of the synthetic trace, by the command the README shows.
