@@ -23,7 +23,7 @@ rules=(
     "widgets/timeline/geometry|widgets/timeline/geometry/ model/|core"
     "widgets/timeline/paint|widgets/timeline/paint/ widgets/timeline/geometry/ model/|gui"
     "widgets/timeline|widgets/timeline/ widgets/[a-z_]*\\.h model/|any"
-    "widgets/panels|widgets/panels/ widgets/[a-z_]*\\.h model/|any"
+    "widgets/panels|widgets/panels/ widgets/[a-z_]*\\.h widgets/timeline/paint/ model/|any"
     "widgets|widgets/[a-z_]*\\.h model/|any"
     "app/cli/render|app/cli/ widgets/timeline/paint/ widgets/timeline/geometry/ formats/ model/|gui"
     "app/cli|app/cli/ formats/ model/|core"
