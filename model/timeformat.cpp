@@ -41,9 +41,10 @@ std::optional<TimeNs> parseTime(QStringView text) {
     TimeNs whole = 0;
     qsizetype wholeDigits = 0;
     for (; digitAt(i); ++i, ++wholeDigits) {
-        whole = whole * 10 + text[i].digitValue();
-        if (whole > kLimit)
+        const int digit = text[i].digitValue();
+        if (whole > (kLimit - digit) / 10) // checked before it can overflow
             return std::nullopt;
+        whole = whole * 10 + digit;
     }
     QStringView fraction;
     if (i < text.size() && text[i] == u'.') {
