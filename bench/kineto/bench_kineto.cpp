@@ -4,7 +4,10 @@
 // on-demand pass over the same bytes, resident bytes per event after the load, and the load
 // time of the .json.gz form. Figures are in docs/PERFORMANCE.md.
 //
-//   bench_kineto [--events N] [--dir DIR] [--keep]
+//   bench_kineto [--events N] [--dir DIR] [--keep] [--reuse]
+//
+// --keep leaves the two files in DIR; --reuse loads them from there when a kept run wrote them
+// (so repeated runs do not regenerate a gigabyte each).
 #include <cstdlib> // procstatus.h needs strtoull
 
 #include "bench/scale/procstatus.h"
@@ -65,7 +68,7 @@ int main(int argc, char** argv) {
     QCoreApplication app(argc, argv);
     std::uint64_t events = 5'000'000;
     std::string dir = std::filesystem::temp_directory_path().string();
-    bool keep = false;
+    bool keep = false, reuse = false;
     for (int i = 1; i < argc; ++i) {
         const std::string a = argv[i];
         if (a == "--events" && i + 1 < argc)
@@ -74,8 +77,11 @@ int main(int argc, char** argv) {
             dir = argv[++i];
         else if (a == "--keep")
             keep = true;
+        else if (a == "--reuse")
+            reuse = keep = true;
         else {
-            std::fprintf(stderr, "usage: bench_kineto [--events N] [--dir DIR] [--keep]\n");
+            std::fprintf(stderr,
+                         "usage: bench_kineto [--events N] [--dir DIR] [--keep] [--reuse]\n");
             return 2;
         }
     }
@@ -85,8 +91,11 @@ int main(int argc, char** argv) {
     kinetosynth::KinetoSynthStats stats;
     std::string error;
     auto t0 = std::chrono::steady_clock::now();
-    if (!kinetosynth::writeKinetoTrace(plain, options, &error, &stats) ||
-        !kinetosynth::writeKinetoTrace(gz, options, &error)) {
+    if (reuse && std::filesystem::exists(plain) && std::filesystem::exists(gz)) {
+        stats.bytes = std::filesystem::file_size(plain);
+        stats.events = 0; // not counted again: the parse pass below counts them
+    } else if (!kinetosynth::writeKinetoTrace(plain, options, &error, &stats) ||
+               !kinetosynth::writeKinetoTrace(gz, options, &error)) {
         std::fprintf(stderr, "bench_kineto: %s\n", error.c_str());
         return 1;
     }
