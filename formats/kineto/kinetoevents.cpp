@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: MIT
-// Reading the traceEvents array one event at a time, and mapping each to the model.
+// Mapping each event, as the parser thread read it (kinetoparse.cpp), to the model: on the
+// builder thread.
 #include "formats/kineto/kinetonumber.h"
 #include "formats/kineto/kinetoreaderimpl.h"
 
+#include <QStringBuilder>
+#include <bit>
 #include <cstring>
 
 namespace strobe {
@@ -12,173 +15,6 @@ using namespace kineto;
 namespace {
 
 constexpr std::size_t kMaxNameBytes = 64 * 1024;
-constexpr std::uint64_t kCheckEvery = 1 << 15;
-
-// A member name as written (no escapes, at most 40 bytes: every name the mapping knows);
-// empty for anything else, which is then skipped.
-std::string_view rawKey(od::raw_json_string key) {
-    const char* p = key.raw();
-    for (std::size_t n = 0; n < 40; ++n) {
-        if (p[n] == '"')
-            return {p, n};
-        if (p[n] == '\\')
-            return {};
-    }
-    return {};
-}
-
-od::field fieldOf(simdjson::simdjson_result<od::field> r) {
-    od::field f;
-    if (const auto err = std::move(r).get(f))
-        throw simdjson::simdjson_error(err);
-    return f;
-}
-
-// A string value; its bytes in the document itself when it has no escapes (the usual case,
-// sparing the copy into the parser's buffer), else unescaped by simdjson.
-std::string_view stringOr(od::value& v) {
-    const std::string_view token = v.raw_json_token();
-    if (token.empty() || token.front() != '"')
-        return {};
-    const std::size_t close = token.find('"', 1);
-    if (close != std::string_view::npos && token.find('\\', 1) > close) {
-        std::string_view rest = token.substr(close + 1);
-        while (!rest.empty() && (rest.front() == ' ' || rest.front() == '\n' ||
-                                 rest.front() == '\r' || rest.front() == '\t'))
-            rest.remove_prefix(1);
-        if (rest.empty())
-            return token.substr(1, close - 1);
-    }
-    return v.get_string();
-}
-
-std::optional<std::int64_t> integerOf(od::value& v) {
-    switch (v.type()) {
-    case od::json_type::number:
-        return exactInteger(v.raw_json_token());
-    case od::json_type::string: {
-        const std::string_view s = v.get_string();
-        return s.empty() ? std::nullopt : exactInteger(s);
-    }
-    default:
-        return std::nullopt;
-    }
-}
-
-std::optional<float> floatOf(od::value& v) {
-    if (v.type() != od::json_type::number)
-        return std::nullopt;
-    return float(double(v.get_double()));
-}
-
-std::optional<std::array<std::int32_t, 3>> dim3Of(od::value& v) {
-    if (v.type() != od::json_type::array)
-        return std::nullopt;
-    std::array<std::int32_t, 3> d{1, 1, 1};
-    std::size_t n = 0;
-    od::array elements = v.get_array();
-    for (auto element : elements) {
-        od::value x = take(std::move(element));
-        const auto i = integerOf(x);
-        if (!i || *i < 0 || *i > std::numeric_limits<std::int32_t>::max() || n >= 3)
-            return std::nullopt;
-        d[n++] = std::int32_t(*i);
-    }
-    if (n == 0)
-        return std::nullopt;
-    return d;
-}
-
-JsonId idOf(od::value& v) {
-    JsonId id;
-    id.present = true;
-    if (v.type() == od::json_type::string) {
-        id.text = v.get_string();
-        if (!id.text.empty())
-            id.number = exactInteger(id.text);
-    } else {
-        id.number = integerOf(v);
-    }
-    return id;
-}
-
-bool is(std::string_view a, const char* b) {
-    return a == std::string_view(b);
-}
-
-void readArgs(od::object args, EventArgs& a) {
-    for (auto member : args) {
-        od::field f = fieldOf(member);
-        const std::string_view k = rawKey(f.key());
-        od::value v = f.value();
-        switch (k.size()) {
-        case 4:
-            if (is(k, "name"))
-                a.name = stringOr(v);
-            else if (is(k, "grid"))
-                a.grid = dim3Of(v);
-            break;
-        case 5:
-            if (is(k, "block"))
-                a.block = dim3Of(v);
-            else if (is(k, "bytes"))
-                a.bytes = integerOf(v);
-            break;
-        case 6:
-            if (is(k, "device"))
-                a.device = integerOf(v);
-            else if (is(k, "stream"))
-                a.stream = integerOf(v);
-            break;
-        case 7:
-            if (is(k, "context"))
-                a.context = integerOf(v);
-            break;
-        case 9:
-            if (is(k, "Device Id"))
-                a.memoryDeviceId = integerOf(v);
-            break;
-        case 11:
-            if (is(k, "correlation"))
-                a.correlation = integerOf(v);
-            else if (is(k, "External id") || is(k, "external id"))
-                a.externalId = integerOf(v);
-            else if (is(k, "Device Type"))
-                a.memoryDeviceType = integerOf(v);
-            break;
-        case 12:
-            if (is(k, "warps per SM"))
-                a.warpsPerSm = floatOf(v);
-            break;
-        case 13:
-            if (is(k, "blocks per SM"))
-                a.blocksPerSm = floatOf(v);
-            else if (is(k, "shared memory"))
-                a.sharedMemory = integerOf(v);
-            break;
-        case 14:
-            if (is(k, "cuda_sync_kind"))
-                a.syncKind = stringOr(v);
-            else if (is(k, "Total Reserved"))
-                a.totalReserved = integerOf(v);
-            break;
-        case 15:
-            if (is(k, "Total Allocated"))
-                a.totalAllocated = integerOf(v);
-            break;
-        case 20:
-            if (is(k, "registers per thread"))
-                a.registers = integerOf(v);
-            break;
-        case 25:
-            if (is(k, "est. achieved occupancy %"))
-                a.occupancyPercent = floatOf(v);
-            break;
-        default:
-            break;
-        }
-    }
-}
 
 std::uint32_t wrap32(std::int64_t v) {
     return std::uint32_t(std::uint64_t(v));
@@ -200,22 +36,23 @@ enum class Category : std::uint8_t {
 };
 
 Category categoryOf(std::string_view cat) {
+    // Most frequent first: the scan mostly stops at the first or second entry.
     static const std::pair<std::string_view, Category> kCategories[] = {
         {"cpu_op", Category::CpuOp},
-        {"Operator", Category::CpuOp},
-        {"user_annotation", Category::UserAnnotation},
-        {"python_function", Category::PythonFunction},
         {"cuda_runtime", Category::Runtime},
-        {"Runtime", Category::Runtime},
-        {"cuda_driver", Category::Driver},
         {"kernel", Category::Kernel},
-        {"Kernel", Category::Kernel},
+        {"python_function", Category::PythonFunction},
+        {"user_annotation", Category::UserAnnotation},
         {"gpu_memcpy", Category::Memcpy},
-        {"Memcpy", Category::Memcpy},
         {"gpu_memset", Category::Memset},
-        {"Memset", Category::Memset},
-        {"gpu_user_annotation", Category::GpuUserAnnotation},
+        {"cuda_driver", Category::Driver},
         {"cuda_sync", Category::Sync},
+        {"gpu_user_annotation", Category::GpuUserAnnotation},
+        {"Operator", Category::CpuOp},
+        {"Runtime", Category::Runtime},
+        {"Kernel", Category::Kernel},
+        {"Memcpy", Category::Memcpy},
+        {"Memset", Category::Memset},
         {"Trace", Category::TraceSpan},
     };
     for (const auto& [name, c] : kCategories) {
@@ -238,81 +75,94 @@ StringId KinetoJsonLoader::Impl::internName(std::string_view s) {
     return builder.intern(s);
 }
 
-void KinetoJsonLoader::Impl::readEvents(od::array events) {
-    RawEvent e;
-    for (auto element : events) {
-        od::value v = take(std::move(element));
-        if (v.type() != od::json_type::object) {
-            ++malformed;
+namespace {
+
+// Whether `s`, a string in the document, holds a backslash. Short strings ("X", "cpu_op",
+// "3141592": most of them) are tested eight bytes at a time, which beats a call to memchr; the
+// document's padding keeps the reads past the string's end in bounds.
+bool hasBackslash(std::string_view s) {
+    if (std::endian::native != std::endian::little || s.size() > 64)
+        return std::memchr(s.data(), '\\', s.size()) != nullptr;
+    constexpr std::uint64_t kOnes = 0x0101010101010101ull, kHigh = 0x8080808080808080ull;
+    for (std::size_t i = 0; i < s.size(); i += 8) {
+        std::uint64_t word = 0;
+        std::memcpy(&word, s.data() + i, 8);
+        if (const std::size_t left = s.size() - i; left < 8)
+            word &= (std::uint64_t(1) << (8 * left)) - 1; // bytes past the end read as 0
+        const std::uint64_t x = word ^ (kOnes * '\\');    // a zero byte where a backslash was
+        if ((x - kOnes) & ~x & kHigh)
+            return true;
+    }
+    return false;
+}
+
+// A time member in nanoseconds; nullopt when absent, not a number or out of range.
+std::optional<TimeNs> timeOf(const RawEvent& e, Field f) {
+    const std::string_view text = e.number(f);
+    return text.empty() ? std::nullopt : microsecondsToNs(text);
+}
+
+// Counts one skipped event under `kind` (its first 64 bytes: the warning shows fewer);
+// allocates only for a kind not seen before.
+void countSkipped(std::map<std::string, std::uint64_t, std::less<>>& counts,
+                  std::string_view kind) {
+    if (kind.size() > 64) {
+        std::size_t n = 64;
+        while (n > 0 && (static_cast<unsigned char>(kind[n]) & 0xC0) == 0x80)
+            --n; // do not cut a UTF-8 sequence
+        kind = kind.substr(0, n);
+    }
+    if (auto it = counts.find(kind); it != counts.end())
+        ++it->second;
+    else
+        counts.emplace(std::string(kind), 1);
+}
+
+} // namespace
+
+void KinetoJsonLoader::Impl::resolveStrings(RawEvent& e) {
+    for (std::uint32_t bits = e.present; bits != 0; bits &= bits - 1) {
+        const auto f = Field(std::countr_zero(bits));
+        JsonScalar& s = *e.scalar(f);
+        if (s.kind != JsonScalar::Kind::RawString)
             continue;
-        }
-        e = RawEvent{};
-        readEvent(v.get_object(), e);
-        handleEvent(e);
-        if (++eventsRead % kCheckEvery == 0) {
-            checkCancel();
-            // The position in the text is the progress of the parse, which is most of the load.
-            if (!e.ts.empty())
-                report(int(800.0 * double(e.ts.data() - text.bytes.get()) / double(text.size)));
-        }
-    }
-}
-
-void KinetoJsonLoader::Impl::readEvent(od::object obj, RawEvent& e) {
-    for (auto member : obj) {
-        od::field f = fieldOf(member);
-        const std::string_view k = rawKey(f.key());
-        od::value v = f.value();
-        switch (k.size()) {
-        case 1:
-            if (k[0] == 's')
-                e.scope = stringOr(v);
-            break;
-        case 2:
-            if (is(k, "ph"))
-                e.ph = stringOr(v);
-            else if (is(k, "ts")) {
-                if (v.type() == od::json_type::number)
-                    e.ts = v.raw_json_token();
-                else
-                    e.tsWrongType = true;
-            } else if (is(k, "id"))
-                e.id = idOf(v);
-            else if (is(k, "bp"))
-                e.bp = stringOr(v);
-            break;
-        case 3:
-            if (is(k, "cat"))
-                e.cat = stringOr(v);
-            else if (is(k, "pid"))
-                e.pid = idOf(v);
-            else if (is(k, "tid"))
-                e.tid = idOf(v);
-            else if (is(k, "dur")) {
-                if (v.type() == od::json_type::number)
-                    e.dur = v.raw_json_token();
-                else
-                    e.durWrongType = true;
+        // The token runs from the opening quote to the next structural character: the string
+        // and the blanks after it (stage 1 puts no structural inside a string).
+        std::string_view token = s.text();
+        while (token.size() > 1 && isBlank(token.back()))
+            token.remove_suffix(1);
+        if (token.size() >= 2 && token.back() == '"') {
+            const std::string_view inner = token.substr(1, token.size() - 2);
+            if (!hasBackslash(inner)) {
+                s = {inner.data(), std::uint32_t(inner.size()), JsonScalar::Kind::String};
+                continue;
             }
-            break;
-        case 4:
-            if (is(k, "name"))
-                e.name = stringOr(v);
-            else if (is(k, "args") && v.type() == od::json_type::object)
-                readArgs(v.get_object(), e.args);
-            break;
-        default:
-            break;
         }
+        // Escapes (rare): the literal is a JSON document of its own, unescaped by the library.
+        if (!unescaper)
+            unescaper = std::make_unique<od::parser>();
+        const simdjson::padded_string literal(token);
+        std::string_view value;
+        od::document doc;
+        simdjson::error_code error = unescaper->iterate(literal).get(doc);
+        if (!error)
+            error = doc.get_string().get(value);
+        if (error)
+            fail(QStringLiteral("is not valid JSON: ") % simdjsonProblem(error));
+        std::string& copy = unescaped[std::size_t(f)];
+        copy.assign(value);
+        s = {copy.data(), std::uint32_t(copy.size()), JsonScalar::Kind::String};
     }
 }
 
-void KinetoJsonLoader::Impl::handleEvent(const RawEvent& e) {
-    if (e.ph.size() != 1) {
+void KinetoJsonLoader::Impl::handleEvent(RawEvent& e) {
+    resolveStrings(e);
+    const std::string_view ph = e.string(Field::Ph);
+    if (ph.size() != 1) {
         ++malformed;
         return;
     }
-    switch (e.ph[0]) {
+    switch (ph[0]) {
     case 'X':
         handleComplete(e);
         break;
@@ -329,29 +179,29 @@ void KinetoJsonLoader::Impl::handleEvent(const RawEvent& e) {
         handleFlow(e);
         break;
     default:
-        ++skippedCategories[std::string("phase ") + std::string(e.ph)];
+        countSkipped(skippedPhases, ph);
         break;
     }
 }
 
 void KinetoJsonLoader::Impl::handleComplete(const RawEvent& e) {
-    const Category cat = categoryOf(e.cat);
+    const std::string_view catName = e.string(Field::Cat);
+    const Category cat = categoryOf(catName);
     if (cat == Category::TraceSpan)
         return; // the profiler's own span: its bounds, not a lane
     if (cat == Category::Other) {
-        ++skippedCategories[e.cat.empty() ? std::string("(no category)") : std::string(e.cat)];
+        countSkipped(skippedCategories, catName.empty() ? "(no category)" : catName);
         return;
     }
-    const auto start = e.tsWrongType ? std::nullopt : microsecondsToNs(e.ts);
+    const auto start = timeOf(e, Field::Ts);
     if (!start) {
         ++malformed;
         return;
     }
-    std::optional<std::int64_t> dur =
-        e.durWrongType ? std::nullopt : std::optional<std::int64_t>(0);
-    if (!e.dur.empty() && dur)
-        dur = microsecondsToNs(e.dur);
-    if (e.dur.empty() && !e.durWrongType)
+    std::optional<std::int64_t> dur = 0;
+    if (const JsonScalar* d = e.scalar(Field::Dur))
+        dur = d->kind == JsonScalar::Kind::Number ? microsecondsToNs(d->text()) : std::nullopt;
+    else
         ++missingDurations;
     if (!dur) {
         ++malformed;
@@ -366,36 +216,40 @@ void KinetoJsonLoader::Impl::handleComplete(const RawEvent& e) {
         ++malformed;
         return;
     }
-    if (cat == Category::GpuUserAnnotation) {
+    const std::string_view nameText = e.string(Field::Name);
+    switch (cat) {
+    case Category::GpuUserAnnotation:
         ++gpuUserAnnotations; // Strobe projects user annotations itself (docs/KINETO.md)
         return;
-    }
-    if (cat == Category::Kernel || cat == Category::Memcpy || cat == Category::Memset ||
-        cat == Category::Sync) {
-        const GpuOpKind kind = cat == Category::Kernel   ? GpuOpKind::Kernel
-                               : cat == Category::Memcpy ? GpuOpKind::Memcpy
-                               : cat == Category::Memset ? GpuOpKind::Memset
-                                                         : GpuOpKind::Sync;
-        stageGpuOp(e, kind, *start, end);
-        return;
+    case Category::Kernel:
+        return stageGpuOp(e, GpuOpKind::Kernel, *start, end, nameText);
+    case Category::Memcpy:
+        return stageGpuOp(e, GpuOpKind::Memcpy, *start, end, nameText);
+    case Category::Memset:
+        return stageGpuOp(e, GpuOpKind::Memset, *start, end, nameText);
+    case Category::Sync:
+        return stageGpuOp(e, GpuOpKind::Sync, *start, end, nameText);
+    default:
+        break;
     }
     // CPU side: the OS process and thread.
-    if (!e.pid.number || !e.tid.number) {
+    const auto pidNumber = idOf(e, Field::Pid).number, tidNumber = idOf(e, Field::Tid).number;
+    if (!pidNumber || !tidNumber) {
         ++malformed;
         return;
     }
-    const std::uint32_t pid = wrap32(*e.pid.number), tid = wrap32(*e.tid.number);
+    const std::uint32_t pid = wrap32(*pidNumber), tid = wrap32(*tidNumber);
     if (pid != lastCpuPid) {
         cpuPids.insert(pid);
         lastCpuPid = pid;
     }
-    const StringId name = internName(e.name);
+    const StringId name = internName(nameText);
     switch (cat) {
     case Category::CpuOp:
     case Category::PythonFunction: {
         CpuOpRecord rec;
-        if (e.args.externalId)
-            rec.externalId = wrap32(*e.args.externalId);
+        if (const auto externalId = e.integer(Field::ExternalId))
+            rec.externalId = wrap32(*externalId);
         const bool python = cat == Category::PythonFunction;
         builder.addCpuOp(python ? LaneKind::Python : LaneKind::CpuOps, pid, tid, *start, end, name,
                          rec);
@@ -410,12 +264,13 @@ void KinetoJsonLoader::Impl::handleComplete(const RawEvent& e) {
     case Category::Driver: {
         const std::uint8_t eventClass = cat == Category::Driver ? 1 : 0;
         ++builder.counts().cudaApiCalls;
-        if (!e.args.correlation) {
+        const auto correlation = e.integer(Field::Correlation);
+        if (!correlation) {
             uncorrelatedApiCalls.push_back({pid, tid, *start, end, name, eventClass});
             break;
         }
         ApiCallRecord rec;
-        rec.correlationId = wrap32(*e.args.correlation);
+        rec.correlationId = wrap32(*correlation);
         rec.eventClass = eventClass;
         builder.addApiCall(pid, tid, *start, end, name, rec);
         apiCorrelationPid.emplace_back(rec.correlationId, pid);
@@ -429,55 +284,72 @@ void KinetoJsonLoader::Impl::handleComplete(const RawEvent& e) {
 void KinetoJsonLoader::Impl::handleInstant(const RawEvent& e) {
     // Global instants ("Iteration Start", "Record Window End") belong to no thread: the
     // profiler's bookkeeping, not the program's.
-    if (e.scope == "g" || (e.pid.present && !e.pid.number))
+    const JsonId pidId = idOf(e, Field::Pid);
+    if (e.string(Field::Scope) == "g" || (pidId.present && !pidId.number))
         return;
-    const auto ts = e.tsWrongType ? std::nullopt : microsecondsToNs(e.ts);
-    if (!ts || !e.pid.number || !e.tid.number) {
+    const auto ts = timeOf(e, Field::Ts);
+    const auto tidNumber = idOf(e, Field::Tid).number;
+    if (!ts || !pidId.number || !tidNumber) {
         ++malformed;
         return;
     }
-    const std::uint32_t pid = wrap32(*e.pid.number), tid = wrap32(*e.tid.number);
+    const std::uint32_t pid = wrap32(*pidId.number), tid = wrap32(*tidNumber);
+    const std::string_view name = e.string(Field::Name);
     // The caching allocator's totals after an allocation or free on a GPU (Device Type 1):
     // the GPU's memory counter. Still a mark too, as every thread instant is.
-    if (e.name == "[memory]" && e.args.memoryDeviceType == 1 && e.args.memoryDeviceId &&
-        *e.args.memoryDeviceId >= 0 && e.args.totalAllocated && *e.args.totalAllocated >= 0) {
-        GpuMemorySample sample{*ts, std::uint64_t(*e.args.totalAllocated), std::nullopt};
-        if (e.args.totalReserved && *e.args.totalReserved >= 0)
-            sample.reserved = std::uint64_t(*e.args.totalReserved);
-        builder.addGpuMemorySample(wrap32(*e.args.memoryDeviceId), sample);
+    if (name == "[memory]") {
+        const auto deviceType = e.integer(Field::MemoryDeviceType);
+        const auto deviceId = e.integer(Field::MemoryDeviceId);
+        const auto allocated = e.integer(Field::TotalAllocated);
+        if (deviceType == 1 && deviceId && *deviceId >= 0 && allocated && *allocated >= 0) {
+            GpuMemorySample sample{*ts, std::uint64_t(*allocated), std::nullopt};
+            if (const auto reserved = e.integer(Field::TotalReserved); reserved && *reserved >= 0)
+                sample.reserved = std::uint64_t(*reserved);
+            builder.addGpuMemorySample(wrap32(*deviceId), sample);
+        }
     }
     NvtxRecord rec;
     rec.style = NvtxStyle::Mark;
-    builder.addNvtx(pid, tid, kNoString, *ts, *ts, internName(e.name), rec, std::nullopt);
+    builder.addNvtx(pid, tid, kNoString, *ts, *ts, internName(name), rec, std::nullopt);
     ++builder.counts().nvtxMarks;
 }
 
 void KinetoJsonLoader::Impl::handleMetadata(const RawEvent& e) {
-    if (!e.pid.number || e.args.name.empty())
+    const auto pidNumber = idOf(e, Field::Pid).number;
+    const std::string_view value = e.string(Field::ArgName);
+    if (!pidNumber || value.empty())
         return;
-    const std::uint32_t pid = wrap32(*e.pid.number);
-    if (e.name == "process_name")
-        builder.setProcessName(pid, internName(e.args.name));
-    else if (e.name == "thread_name" && e.tid.number)
-        builder.setThreadName(pid, wrap32(*e.tid.number), internName(e.args.name));
+    const std::uint32_t pid = wrap32(*pidNumber);
+    const std::string_view name = e.string(Field::Name);
+    if (name == "process_name") {
+        builder.setProcessName(pid, internName(value));
+    } else if (name == "thread_name") {
+        if (const auto tid = idOf(e, Field::Tid).number)
+            builder.setThreadName(pid, wrap32(*tid), internName(value));
+    }
 }
 
 void KinetoJsonLoader::Impl::handleFlow(const RawEvent& e) {
     // Launch flows only (runtime call -> GPU operation); fwdbwd and others are not drawn.
-    if (e.cat != "ac2g" && e.cat != "async" && e.cat != "async_cpu_to_gpu")
+    const std::string_view cat = e.string(Field::Cat);
+    if (cat != "ac2g" && cat != "async" && cat != "async_cpu_to_gpu")
         return;
-    const auto ts = e.tsWrongType ? std::nullopt : microsecondsToNs(e.ts);
-    if (!ts || !e.id.number || !e.pid.number || e.ph == "t") {
-        if (!ts || !e.id.number)
+    const auto ts = timeOf(e, Field::Ts);
+    const auto id = idOf(e, Field::Id).number;
+    const auto pid = idOf(e, Field::Pid).number;
+    const char ph = e.string(Field::Ph)[0];
+    if (!ts || !id || !pid || ph == 't') {
+        if (!ts || !id)
             ++malformed;
         return;
     }
     // GPU ends carry "stream 7" tids in old traces: key them by the stream number.
-    std::optional<std::int64_t> tid = e.tid.number;
-    if (!tid && e.tid.text.substr(0, 7) == "stream ")
-        tid = exactInteger(e.tid.text.substr(7));
-    FlowPoint p{std::uint64_t(*e.id.number), wrap32(*e.pid.number), wrap32(tid.value_or(0)), *ts};
-    (e.ph == "s" ? flowStarts : flowEnds).push_back(p);
+    const JsonId tidId = idOf(e, Field::Tid);
+    std::optional<std::int64_t> tid = tidId.number;
+    if (!tid && tidId.text.substr(0, 7) == "stream ")
+        tid = exactInteger(tidId.text.substr(7));
+    FlowPoint p{std::uint64_t(*id), wrap32(*pid), wrap32(tid.value_or(0)), *ts};
+    (ph == 's' ? flowStarts : flowEnds).push_back(p);
 }
 
 } // namespace strobe

@@ -80,34 +80,38 @@ quint64 flowKey(std::uint32_t pid, std::uint32_t tid) {
 
 } // namespace
 
-void KinetoJsonLoader::Impl::stageGpuOp(const RawEvent& e, GpuOpKind kind, TimeNs start,
-                                        TimeNs end) {
-    const EventArgs& a = e.args;
-    std::optional<std::int64_t> stream = a.stream;
+void KinetoJsonLoader::Impl::stageGpuOp(const RawEvent& e, GpuOpKind kind, TimeNs start, TimeNs end,
+                                        std::string_view name) {
+    const JsonId pidId = idOf(e, Field::Pid), tidId = idOf(e, Field::Tid);
+    const std::optional<std::int64_t> argStream = e.integer(Field::Stream);
+    std::optional<std::int64_t> stream = argStream;
     if (!stream)
-        stream = e.tid.number;
-    if (!stream && e.tid.text.substr(0, 7) == "stream ")
-        stream = exactInteger(e.tid.text.substr(7));
-    const std::optional<std::int64_t> device = a.device ? a.device : e.pid.number;
+        stream = tidId.number;
+    if (!stream && tidId.text.substr(0, 7) == "stream ")
+        stream = exactInteger(tidId.text.substr(7));
+    std::optional<std::int64_t> device = e.integer(Field::Device);
+    if (!device)
+        device = pidId.number;
     if (!device || (!stream && kind != GpuOpKind::Sync)) {
         ++malformed;
         return;
     }
+    const std::optional<std::int64_t> correlation = e.integer(Field::Correlation);
     PendingGpuOp op;
     op.start = start;
     op.end = end;
     op.device = wrap32(*device);
-    op.context = wrap32(a.context.value_or(0));
+    op.context = wrap32(e.integer(Field::Context).value_or(0));
     op.stream = wrap32(stream.value_or(0));
-    op.jsonPid = wrap32(e.pid.number.value_or(*device));
+    op.jsonPid = wrap32(pidId.number.value_or(*device));
     op.jsonTid = op.stream;
-    if (a.correlation)
-        op.correlation = wrap32(*a.correlation);
+    if (correlation)
+        op.correlation = wrap32(*correlation);
     op.kind = kind;
     switch (kind) {
     case GpuOpKind::Kernel: {
         KernelConfig c;
-        c.demangledName = internName(e.name);
+        c.demangledName = internName(name);
         auto [derived, isNew] = shortNames.try_emplace(c.demangledName, kNoString);
         if (isNew) { // once per distinct name
             const std::string_view full = builder.strings().view(c.demangledName);
@@ -116,15 +120,18 @@ void KinetoJsonLoader::Impl::stageGpuOp(const RawEvent& e, GpuOpKind kind, TimeN
         }
         c.shortName = derived->second;
         c.shortNameDerived = c.shortName != c.demangledName;
-        const bool hasLaunch = a.grid || a.block || a.registers;
+        const auto registers = e.integer(Field::Registers);
+        const bool hasLaunch = e.grid || e.block || registers;
         c.detail = hasLaunch ? LaunchDetail::Basic : LaunchDetail::None;
         if (hasLaunch) {
-            c.grid = a.grid.value_or(std::array<std::int32_t, 3>{0, 0, 0});
-            c.block = a.block.value_or(std::array<std::int32_t, 3>{0, 0, 0});
-            c.registersPerThread = wrap32(std::max<std::int64_t>(0, a.registers.value_or(0)));
-            c.staticSharedBytes = wrap32(std::max<std::int64_t>(0, a.sharedMemory.value_or(0)));
+            const auto shared = e.integer(Field::SharedMemory);
+            c.grid = e.grid.value_or(std::array<std::int32_t, 3>{0, 0, 0});
+            c.block = e.block.value_or(std::array<std::int32_t, 3>{0, 0, 0});
+            c.registersPerThread = wrap32(std::max<std::int64_t>(0, registers.value_or(0)));
+            c.staticSharedBytes = wrap32(std::max<std::int64_t>(0, shared.value_or(0)));
         }
-        c.recordedOccupancy = {a.blocksPerSm, a.warpsPerSm, a.occupancyPercent};
+        c.recordedOccupancy = {e.real(Field::BlocksPerSm), e.real(Field::WarpsPerSm),
+                               e.real(Field::OccupancyPercent)};
         auto [it, added] = configIndex.try_emplace(c, std::uint32_t(configs.size()));
         if (added)
             configs.push_back(c);
@@ -134,21 +141,21 @@ void KinetoJsonLoader::Impl::stageGpuOp(const RawEvent& e, GpuOpKind kind, TimeN
     }
     case GpuOpKind::Memcpy: {
         MemcpyRecord r;
-        r.bytes = std::uint64_t(std::max<std::int64_t>(0, a.bytes.value_or(0)));
-        r.copyKind = copyKindOf(e.name);
-        std::tie(r.srcKind, r.dstKind) = memoryKindsOf(e.name);
+        r.bytes = std::uint64_t(std::max<std::int64_t>(0, e.integer(Field::Bytes).value_or(0)));
+        r.copyKind = copyKindOf(name);
+        std::tie(r.srcKind, r.dstKind) = memoryKindsOf(name);
         op.index = std::uint32_t(memcpys.size());
         memcpys.push_back(r);
-        op.name = internName(e.name);
+        op.name = internName(name);
         break;
     }
     case GpuOpKind::Memset: {
         MemsetRecord r;
-        r.bytes = std::uint64_t(std::max<std::int64_t>(0, a.bytes.value_or(0)));
-        r.memKind = memoryKindsOf(e.name).first;
+        r.bytes = std::uint64_t(std::max<std::int64_t>(0, e.integer(Field::Bytes).value_or(0)));
+        r.memKind = memoryKindsOf(name).first;
         op.index = std::uint32_t(memsets.size());
         memsets.push_back(r);
-        op.name = internName(e.name);
+        op.name = internName(name);
         break;
     }
     case GpuOpKind::Sync: {
@@ -157,9 +164,10 @@ void KinetoJsonLoader::Impl::stageGpuOp(const RawEvent& e, GpuOpKind kind, TimeN
         r.end = end;
         r.deviceId = op.device;
         r.contextId = op.context;
-        if (a.stream && *a.stream >= 0)
-            r.streamId = wrap32(*a.stream);
-        r.syncType = syncTypeOf(a.syncKind.empty() ? e.name : a.syncKind);
+        if (argStream && *argStream >= 0)
+            r.streamId = wrap32(*argStream);
+        const std::string_view syncKind = e.string(Field::ArgSyncKind);
+        r.syncType = syncTypeOf(syncKind.empty() ? name : syncKind);
         op.index = std::uint32_t(syncs.size());
         syncs.push_back(r);
         break;

@@ -2,6 +2,7 @@
 #include "formats/kineto/kinetonumber.h"
 
 #include <algorithm>
+#include <charconv>
 #include <limits>
 
 namespace strobe::kineto {
@@ -12,9 +13,7 @@ bool isBlank(char c) {
     return c == ' ' || c == '\t' || c == '\n' || c == '\r';
 }
 
-bool isDigit(char c) {
-    return c >= '0' && c <= '9';
-}
+using detail::isDigit;
 
 struct Scaled {
     std::int64_t value = 0;
@@ -104,63 +103,29 @@ std::optional<Scaled> scaledDecimal(std::string_view text, int scale) {
 
 } // namespace
 
-// The shapes Kineto writes ("1682725898236567", "4458676983543.183", "41.4"): up to 16 integer
-// digits and 3 fractional ones, no sign or exponent, read in one pass. Anything else: nullopt,
-// and the general path decides.
-std::optional<std::int64_t> fastMicroseconds(std::string_view text) {
-    const char* p = text.data();
-    const char* const end = p + text.size();
-    std::uint64_t v = 0;
-    const char* const intBegin = p;
-    while (p < end && isDigit(*p))
-        v = v * 10 + std::uint64_t(*p++ - '0');
-    const auto intDigits = p - intBegin;
-    if (intDigits == 0 || intDigits > 16)
-        return std::nullopt;
-    int frac = 0;
-    if (p < end && *p == '.') {
-        ++p;
-        while (p < end && isDigit(*p) && frac < 3) {
-            v = v * 10 + std::uint64_t(*p++ - '0');
-            ++frac;
-        }
-        if (frac == 0 || (p < end && isDigit(*p)))
-            return std::nullopt;
-    }
-    while (p < end && isBlank(*p))
-        ++p;
-    if (p != end)
-        return std::nullopt;
-    for (; frac < 3; ++frac)
-        v *= 10;
-    if (v > std::uint64_t(std::numeric_limits<std::int64_t>::max()))
-        return std::nullopt;
-    return std::int64_t(v);
-}
-
-std::optional<std::int64_t> microsecondsToNs(std::string_view text) {
-    if (const auto fast = fastMicroseconds(text))
-        return fast;
+std::optional<std::int64_t> detail::microsecondsToNsGeneral(std::string_view text) {
     const auto v = scaledDecimal(text, 3);
     return v ? std::optional<std::int64_t>(v->value) : std::nullopt;
 }
 
-std::optional<std::int64_t> exactInteger(std::string_view text) {
-    // Plain digits (the usual pid, tid, id and argument): no general parse.
-    if (!text.empty() && text.size() <= 18) {
-        std::int64_t v = 0;
-        std::size_t i = text[0] == '-' ? 1 : 0;
-        const std::size_t digitsBegin = i;
-        while (i < text.size() && isDigit(text[i]))
-            v = v * 10 + (text[i++] - '0');
-        std::size_t j = i;
-        while (j < text.size() && isBlank(text[j]))
-            ++j;
-        if (i > digitsBegin && j == text.size())
-            return digitsBegin ? -v : v;
-    }
+std::optional<std::int64_t> detail::exactIntegerGeneral(std::string_view text) {
     const auto v = scaledDecimal(text, 0);
     return v && v->exact ? std::optional<std::int64_t>(v->value) : std::nullopt;
+}
+
+std::optional<double> detail::decimalNumberGeneral(std::string_view text) {
+    while (!text.empty() && isBlank(text.back()))
+        text.remove_suffix(1);
+    // from_chars also reads "inf", "nan" and hexadecimal digits; a JSON number starts with a digit
+    // after its optional minus sign.
+    const std::size_t first = !text.empty() && text.front() == '-' ? 1 : 0;
+    if (first >= text.size() || !isDigit(text[first]))
+        return std::nullopt;
+    double v = 0;
+    const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), v);
+    if (error != std::errc() || end != text.data() + text.size())
+        return std::nullopt;
+    return v;
 }
 
 } // namespace strobe::kineto

@@ -4,8 +4,12 @@
 // Exact conversions of JSON number text. Kineto writes times in microseconds, as integers or as
 // decimals with three (sometimes more) fractional digits, at magnitudes up to 1.7e15 us: going
 // through a double would lose nanoseconds, so the decimal text is read digit by digit.
+//
+// The shapes Kineto writes are read inline, in one pass (a load reads tens of millions of
+// numbers); anything else goes to the general, out-of-line path, which decides.
 
 #include <cstdint>
+#include <limits>
 #include <optional>
 #include <string_view>
 
@@ -19,5 +23,102 @@ std::optional<std::int64_t> microsecondsToNs(std::string_view text);
 // `text` is a JSON number or the digits of one; returns it when it is an integer (a zero
 // fraction such as "5.0" counts) that fits int64; nullopt otherwise.
 std::optional<std::int64_t> exactInteger(std::string_view text);
+
+// `text` is a JSON number (blanks after it are ignored); returns its nearest double, nullopt when
+// it is not a number or is out of the double's range.
+std::optional<double> decimalNumber(std::string_view text);
+
+namespace detail {
+
+std::optional<std::int64_t> microsecondsToNsGeneral(std::string_view text);
+std::optional<std::int64_t> exactIntegerGeneral(std::string_view text);
+std::optional<double> decimalNumberGeneral(std::string_view text);
+
+inline bool isDigit(char c) {
+    return static_cast<unsigned char>(c - '0') < 10;
+}
+
+// Where the blanks at the end of [p, end) begin.
+inline const char* trimBlanks(const char* p, const char* end) {
+    while (end > p && (end[-1] == ' ' || end[-1] == '\n' || end[-1] == '\r' || end[-1] == '\t'))
+        --end;
+    return end;
+}
+
+} // namespace detail
+
+inline std::optional<std::int64_t> microsecondsToNs(std::string_view text) {
+    // "1682725898236567", "4458676983543.183", "41.4": up to 16 integer digits and 3 fractional
+    // ones, no sign or exponent.
+    const char* p = text.data();
+    const char* const end = detail::trimBlanks(p, p + text.size());
+    const char* const intBegin = p;
+    std::uint64_t v = 0;
+    while (p < end && detail::isDigit(*p))
+        v = v * 10 + std::uint64_t(*p++ - '0');
+    const auto intDigits = p - intBegin;
+    if (intDigits == 0 || intDigits > 16)
+        return detail::microsecondsToNsGeneral(text);
+    int frac = 0;
+    if (p < end && *p == '.') {
+        ++p;
+        while (p < end && frac < 3 && detail::isDigit(*p)) {
+            v = v * 10 + std::uint64_t(*p++ - '0');
+            ++frac;
+        }
+        if (frac == 0)
+            return detail::microsecondsToNsGeneral(text);
+    }
+    if (p != end)
+        return detail::microsecondsToNsGeneral(text);
+    static constexpr std::uint64_t kScale[4] = {1000, 100, 10, 1};
+    const std::uint64_t ns = v * kScale[frac]; // < 10^19: no wrap in 64 bits
+    if (ns > std::uint64_t(std::numeric_limits<std::int64_t>::max()))
+        return detail::microsecondsToNsGeneral(text); // which says it does not fit
+    return std::int64_t(ns);
+}
+
+inline std::optional<std::int64_t> exactInteger(std::string_view text) {
+    // Plain digits (the usual pid, tid, id and argument), at most 18 of them: no overflow.
+    const char* p = text.data();
+    const char* const end = detail::trimBlanks(p, p + text.size());
+    const bool negative = p < end && *p == '-';
+    p += negative;
+    const char* const digits = p;
+    std::int64_t v = 0;
+    while (p < end && detail::isDigit(*p))
+        v = v * 10 + (*p++ - '0');
+    if (p != end || p == digits || p - digits > 18)
+        return detail::exactIntegerGeneral(text);
+    return negative ? -v : v;
+}
+
+inline std::optional<double> decimalNumber(std::string_view text) {
+    // At most 15 significant digits and no exponent ("4.740741", "75.851852", "73"): the digits
+    // as an integer and the power of ten are both exact doubles, so their quotient is the
+    // correctly rounded value (Clinger's fast path).
+    static constexpr double kPow10[16] = {1e0, 1e1, 1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
+                                          1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15};
+    const char* p = text.data();
+    const char* const end = detail::trimBlanks(p, p + text.size());
+    const bool negative = p < end && *p == '-';
+    p += negative;
+    const char* const digits = p;
+    std::uint64_t m = 0;
+    while (p < end && detail::isDigit(*p))
+        m = m * 10 + std::uint64_t(*p++ - '0');
+    const auto intDigits = p - digits;
+    long fracDigits = 0;
+    if (p < end && *p == '.') {
+        const char* const fracBegin = ++p;
+        while (p < end && detail::isDigit(*p))
+            m = m * 10 + std::uint64_t(*p++ - '0');
+        fracDigits = p - fracBegin;
+    }
+    if (p != end || intDigits == 0 || (p[-1] == '.') || intDigits + fracDigits > 15)
+        return detail::decimalNumberGeneral(text);
+    const double v = double(m) / kPow10[fracDigits];
+    return negative ? -v : v;
+}
 
 } // namespace strobe::kineto

@@ -5,10 +5,7 @@
 #include "formats/kineto/kinetoreaderimpl.h"
 
 #include <QStringBuilder>
-
-#if defined(__GLIBC__)
-#include <malloc.h>
-#endif
+#include <thread>
 
 namespace strobe {
 
@@ -16,28 +13,13 @@ using namespace kineto;
 
 namespace {
 
-std::string_view rawKey(od::raw_json_string key) {
-    const char* p = key.raw();
-    for (std::size_t n = 0; n < 40; ++n) {
-        if (p[n] == '"')
-            return {p, n};
-        if (p[n] == '\\')
-            return {};
-    }
-    return {};
-}
-
-std::optional<std::int64_t> integerOf(od::value v) {
-    if (v.type() == od::json_type::number)
-        return exactInteger(v.raw_json_token());
-    if (v.type() == od::json_type::string)
-        return exactInteger(std::string_view(v.get_string()));
-    return std::nullopt;
-}
-
 std::uint32_t u32(std::optional<std::int64_t> v) {
     return v && *v > 0 ? std::uint32_t(std::min<std::int64_t>(*v, 0xFFFFFFFF)) : 0;
 }
+
+} // namespace
+
+namespace kineto {
 
 QString simdjsonProblem(simdjson::error_code code) {
     switch (code) {
@@ -46,6 +28,8 @@ QString simdjsonProblem(simdjson::error_code code) {
     case simdjson::TAPE_ERROR:
     case simdjson::INCOMPLETE_ARRAY_OR_OBJECT:
         return QStringLiteral("it is truncated or its brackets do not match");
+    case simdjson::STRING_ERROR:
+        return QStringLiteral("it has a string with an invalid escape");
     case simdjson::UTF8_ERROR:
         return QStringLiteral("it is not valid UTF-8");
     case simdjson::DEPTH_ERROR:
@@ -59,7 +43,7 @@ QString simdjsonProblem(simdjson::error_code code) {
     }
 }
 
-} // namespace
+} // namespace kineto
 
 void KinetoJsonLoader::Impl::fail(const QString& problem) const {
     throw LoadFailure{u'\'' % fileName() % QStringLiteral("' ") % problem % u'.'};
@@ -85,19 +69,13 @@ void KinetoJsonLoader::Impl::readDeviceProperties(od::value v) {
         GpuInfo g;
         bool hasId = false;
         std::uint32_t threadsPerSm = 0;
-        od::object members = gv.get_object();
-        for (auto member : members) {
-            od::field f;
-            if (const auto err = std::move(member).get(f))
-                throw simdjson::simdjson_error(err);
-            const std::string_view k = rawKey(f.key());
-            od::value x = f.value();
+        forEachMember(take(gv.get_object()), [&](std::string_view k, od::value& x) {
             if (k == "id") {
                 const auto id = integerOf(x);
                 hasId = id && *id >= 0;
                 g.id = u32(id);
             } else if (k == "name" && x.type() == od::json_type::string) {
-                g.name = internName(std::string_view(x.get_string()));
+                g.name = internName(stringOr(x));
             } else if (k == "numSms") {
                 g.smCount = u32(integerOf(x));
             } else if (k == "computeMajor") {
@@ -125,7 +103,7 @@ void KinetoJsonLoader::Impl::readDeviceProperties(od::value v) {
                 const auto bytes = integerOf(x);
                 g.totalMemory = bytes && *bytes > 0 ? std::uint64_t(*bytes) : 0;
             }
-        }
+        });
         if (g.threadsPerWarp)
             g.maxWarpsPerSm = threadsPerSm / g.threadsPerWarp;
         if (hasId)
@@ -139,13 +117,7 @@ void KinetoJsonLoader::Impl::readDistributedInfo(od::value v) {
     if (v.type() != od::json_type::object)
         return;
     TraceMetadata& meta = builder.metadata();
-    od::object members = v.get_object();
-    for (auto member : members) {
-        od::field f;
-        if (const auto err = std::move(member).get(f))
-            throw simdjson::simdjson_error(err);
-        const std::string_view k = rawKey(f.key());
-        od::value x = f.value();
+    forEachMember(take(v.get_object()), [&](std::string_view k, od::value& x) {
         if (k == "rank") {
             if (const auto r = integerOf(x); r && *r >= 0 && *r <= 0xFFFFFFFF)
                 meta.rank = std::uint32_t(*r);
@@ -153,10 +125,10 @@ void KinetoJsonLoader::Impl::readDistributedInfo(od::value v) {
             if (const auto w = integerOf(x); w && *w > 0 && *w <= 0xFFFFFFFF)
                 meta.worldSize = std::uint32_t(*w);
         } else if (k == "backend" && x.type() == od::json_type::string) {
-            const std::string_view b = x.get_string();
+            const std::string_view b = stringOr(x);
             meta.distributedBackend = QString::fromUtf8(b.data(), qsizetype(b.size()));
         }
-    }
+    });
 }
 
 void KinetoJsonLoader::Impl::readDocument(od::document& doc) {
@@ -171,18 +143,12 @@ void KinetoJsonLoader::Impl::readDocument(od::document& doc) {
     if (rootType != od::json_type::object)
         fail(QStringLiteral("is JSON but not a trace: its top level is not an object"));
     bool sawEvents = false;
-    od::object members = doc.get_object();
-    for (auto member : members) {
-        od::field f;
-        if (const auto err = std::move(member).get(f))
-            throw simdjson::simdjson_error(err);
-        const std::string_view k = rawKey(f.key());
-        od::value v = f.value();
+    forEachMember(take(doc.get_object()), [&](std::string_view k, od::value& v) {
         if (k == "traceEvents") {
             if (v.type() != od::json_type::array)
                 fail(QStringLiteral("is JSON but not a trace: its traceEvents is not an array"));
             sawEvents = true;
-            readEvents(v.get_array());
+            readEvents(take(v.get_array()));
         } else if (k == "deviceProperties") {
             readDeviceProperties(v);
         } else if (k == "distributedInfo") {
@@ -190,17 +156,16 @@ void KinetoJsonLoader::Impl::readDocument(od::document& doc) {
         } else if (k == "schemaVersion") {
             if (v.type() == od::json_type::number) {
                 std::string_view s = v.raw_json_token();
-                while (!s.empty() && (s.back() == ' ' || s.back() == '\n' || s.back() == '\r' ||
-                                      s.back() == '\t'))
+                while (!s.empty() && isBlank(s.back()))
                     s.remove_suffix(1);
                 meta.schemaVersion = QString::fromLatin1(s.data(), qsizetype(s.size()));
             } else if (v.type() == od::json_type::string) {
-                meta.schemaVersion = QString::fromUtf8(std::string_view(v.get_string()));
+                meta.schemaVersion = QString::fromUtf8(stringOr(v));
             }
         } else if (k == "baseTimeNanoseconds") {
             meta.sessionStartUtcNs = integerOf(v);
         }
-    }
+    });
     if (!doc.current_location().error())
         fail(QStringLiteral("is not valid JSON: there is more text after the top-level value"));
     if (!sawEvents)
@@ -209,7 +174,7 @@ void KinetoJsonLoader::Impl::readDocument(od::document& doc) {
 
 void KinetoJsonLoader::Impl::addWarnings() {
     TraceBuilder& b = builder;
-    b.warn(QStringLiteral("malformed-event"), malformed,
+    b.warn(QStringLiteral("malformed-event"), malformed + parserMalformed,
            QStringLiteral("%1 events have missing or wrong-typed fields (ph, ts, dur, pid, tid or "
                           "device) and were skipped."));
     b.warn(QStringLiteral("negative-duration"), negativeDurations,
@@ -218,14 +183,18 @@ void KinetoJsonLoader::Impl::addWarnings() {
            QStringLiteral("%1 complete events have no duration; they are shown with zero length."));
     b.warn(QStringLiteral("long-name"), longNames,
            QStringLiteral("%1 names are longer than 64 KiB; they were cut to 64 KiB."));
+    std::map<std::string, std::uint64_t> skippedKinds(skippedCategories.begin(),
+                                                      skippedCategories.end());
+    for (const auto& [phase, n] : skippedPhases)
+        skippedKinds.emplace("phase " + phase, n);
     std::uint64_t skipped = 0;
     QStringList kinds;
-    for (const auto& [kind, n] : skippedCategories) {
+    for (const auto& [kind, n] : skippedKinds) {
         skipped += n;
         if (kinds.size() < 6)
             kinds << QString::fromUtf8(kind.data(), qsizetype(kind.size())).left(40);
     }
-    if (skippedCategories.size() > 6)
+    if (skippedKinds.size() > 6)
         kinds << QStringLiteral("...");
     b.warn(QStringLiteral("skipped-category"), skipped,
            QStringLiteral("%1 events of categories or phases Strobe does not show (") %
@@ -235,6 +204,33 @@ void KinetoJsonLoader::Impl::addWarnings() {
                QStringLiteral("The trace has no events (%1 file)."));
 }
 
+namespace {
+
+// Frees the document's text and the parser's index (gigabytes for a large trace, a few tenths of
+// a second of unmapping) on another thread while the model is finished; joined when destroyed.
+class Releaser {
+public:
+    void release(JsonText&& text, std::unique_ptr<od::parser>&& parser) {
+        try {
+            m_thread = std::thread([t = std::move(text), p = std::move(parser)]() mutable {
+                t = {};
+                p.reset();
+            });
+        } catch (const std::system_error&) {
+            // No thread: the lambda, destroyed without running, freed both here.
+        }
+    }
+    ~Releaser() {
+        if (m_thread.joinable())
+            m_thread.join();
+    }
+
+private:
+    std::thread m_thread;
+};
+
+} // namespace
+
 KinetoJsonLoader::KinetoJsonLoader(const QString& path, const LoadOptions& options)
     : d(std::make_unique<Impl>(path, options)) {}
 
@@ -242,6 +238,7 @@ KinetoJsonLoader::~KinetoJsonLoader() = default;
 
 LoadResult KinetoJsonLoader::load() {
     LoadResult result;
+    Releaser releaser;
     try {
         d->report(0);
         const QString problem = readJsonText(d->path, d->text, d->options.cancel);
@@ -251,15 +248,16 @@ LoadResult KinetoJsonLoader::load() {
             d->fail(problem);
         d->report(50);
         {
-            od::parser parser(std::max<std::size_t>(d->text.size, 64));
+            auto parser = std::make_unique<od::parser>(std::max<std::size_t>(d->text.size, 64));
             try {
                 od::document doc =
-                    parser.iterate(d->text.bytes.get(), d->text.size, d->text.capacity);
+                    parser->iterate(d->text.bytes.get(), d->text.size, d->text.capacity);
                 d->readDocument(doc);
             } catch (const simdjson::simdjson_error& e) {
                 d->fail(QStringLiteral("is not valid JSON: ") % simdjsonProblem(e.error()));
             }
-            d->text = {}; // the model holds copies of every string it keeps
+            // The model holds copies of every string it keeps.
+            releaser.release(std::move(d->text), std::move(parser));
         }
         d->checkCancel();
         d->addStagedEvents();

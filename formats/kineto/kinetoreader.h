@@ -10,7 +10,9 @@ namespace strobe {
 // Reads a PyTorch profiler (Kineto) Chrome-trace JSON file, plain or gzip-compressed, into a
 // Trace: CPU operators, user annotations, Python frames, CUDA runtime and driver calls, kernels,
 // memcpys, memsets, synchronisations and instant events, joined by correlation id. One pass of
-// simdjson's on-demand parser over the whole document; see docs/KINETO.md for the mapping.
+// simdjson's on-demand parser over the whole document on the calling thread, while a second
+// thread maps the events it hands over in batches to the model; see docs/KINETO.md for the
+// mapping and docs/PERFORMANCE.md for the speed.
 class KinetoJsonLoader {
 public:
     KinetoJsonLoader(const QString& path, const LoadOptions& options);

@@ -6,6 +6,7 @@
 // every process is known).
 
 #include "formats/kineto/kinetoinput.h"
+#include "formats/kineto/kinetojson.h"
 #include "formats/kineto/kinetoreader.h"
 #include "model/tracebuilder.h"
 
@@ -15,6 +16,7 @@
 #include <optional>
 #include <set>
 #include <simdjson.h>
+#include <string>
 #include <string_view>
 #include <unordered_map>
 #include <vector>
@@ -25,6 +27,107 @@ namespace kineto {
 
 namespace od = simdjson::ondemand;
 
+// A scalar member as the parser thread found it, interpreted later on the builder thread: the
+// text of a number (as written, blanks after it included), a string as written (from its
+// opening quote to the next structural character: the walk does not read a string's bytes), or
+// after resolveStrings() its characters. Views into the document.
+struct JsonScalar {
+    enum class Kind : std::uint8_t { Number, RawString, String, Other };
+    const char* data;
+    std::uint32_t size;
+    Kind kind;
+    std::string_view text() const { return {data, size}; }
+};
+
+// The members an event's mapping uses, top level and in `args`; everything else is skipped
+// unread.
+enum class Field : std::uint8_t {
+    Ph,
+    Cat,
+    Name,
+    Scope, // "s" of instant events
+    Ts,
+    Dur,
+    Pid,
+    Tid,
+    Id,
+    ArgName,     // metadata events: args.name
+    ArgSyncKind, // cuda_sync: args.cuda_sync_kind
+    Device,
+    Stream,
+    Context,
+    Correlation,
+    ExternalId,
+    Registers,
+    SharedMemory,
+    Bytes,
+    BlocksPerSm,
+    WarpsPerSm,
+    OccupancyPercent,
+    // [memory] instants: "Device Type" (1: CUDA), "Device Id", "Total Allocated/Reserved".
+    MemoryDeviceType,
+    MemoryDeviceId,
+    TotalAllocated,
+    TotalReserved,
+    Count
+};
+
+// One event's members as read by the parser thread, before interpretation. Reused from batch
+// to batch: reset() clears the presence bits only, so a slot costs what its event writes.
+struct RawEvent {
+    void reset() {
+        present = 0;
+        grid.reset();
+        block.reset();
+    }
+    void set(Field f, JsonScalar s) {
+        scalars[std::size_t(f)] = s;
+        present |= 1u << unsigned(f);
+    }
+    bool has(Field f) const { return (present >> unsigned(f)) & 1u; }
+    JsonScalar* scalar(Field f) { return has(f) ? &scalars[std::size_t(f)] : nullptr; }
+    const JsonScalar* scalar(Field f) const { return has(f) ? &scalars[std::size_t(f)] : nullptr; }
+    // The characters of a string member (once resolved); empty when absent or not a string.
+    std::string_view string(Field f) const;
+    // A number member's text; empty when absent or not a number.
+    std::string_view number(Field f) const;
+    // An integer written as a number or as a string of digits; nullopt otherwise.
+    std::optional<std::int64_t> integer(Field f) const;
+    // A number member as a float; nullopt when absent or not a number.
+    std::optional<float> real(Field f) const;
+
+    std::uint32_t present = 0;
+    std::array<JsonScalar, std::size_t(Field::Count)> scalars;
+    std::optional<std::array<std::int32_t, 3>> grid, block; // read as arrays by the parser
+};
+static_assert(std::size_t(Field::Count) <= 32);
+
+inline std::string_view RawEvent::string(Field f) const {
+    const JsonScalar* s = scalar(f);
+    return s && s->kind == JsonScalar::Kind::String ? s->text() : std::string_view();
+}
+
+inline std::string_view RawEvent::number(Field f) const {
+    const JsonScalar* s = scalar(f);
+    return s && s->kind == JsonScalar::Kind::Number ? s->text() : std::string_view();
+}
+
+inline std::optional<std::int64_t> RawEvent::integer(Field f) const {
+    const JsonScalar* s = scalar(f);
+    if (!s || (s->kind != JsonScalar::Kind::Number && s->kind != JsonScalar::Kind::String) ||
+        s->size == 0)
+        return std::nullopt;
+    return exactInteger(s->text());
+}
+
+inline std::optional<float> RawEvent::real(Field f) const {
+    const std::string_view text = number(f);
+    if (text.empty())
+        return std::nullopt;
+    const auto v = decimalNumber(text);
+    return v ? std::optional<float>(float(*v)) : std::nullopt;
+}
+
 // A pid, tid or flow id: JSON numbers, or strings ("25738", "stream 7", "Spans").
 struct JsonId {
     bool present = false;
@@ -32,26 +135,17 @@ struct JsonId {
     std::string_view text;              // the string, when it was one
 };
 
-// The `args` members the mapping uses; everything else is skipped unread.
-struct EventArgs {
-    std::optional<std::int64_t> device, stream, context, correlation, externalId;
-    std::optional<std::int64_t> registers, sharedMemory, bytes;
-    std::optional<std::array<std::int32_t, 3>> grid, block;
-    std::optional<float> blocksPerSm, warpsPerSm, occupancyPercent;
-    std::string_view name;     // metadata events: args.name
-    std::string_view syncKind; // cuda_sync: args.cuda_sync_kind
-    // [memory] instants: "Device Type" (1: CUDA), "Device Id", "Total Allocated/Reserved".
-    std::optional<std::int64_t> memoryDeviceType, memoryDeviceId, totalAllocated, totalReserved;
-};
-
-// One event's members as read, before interpretation.
-struct RawEvent {
-    std::string_view ph, cat, name, scope, bp;
-    std::string_view ts, dur; // number text
-    bool tsWrongType = false, durWrongType = false;
-    JsonId pid, tid, id;
-    EventArgs args;
-};
+inline JsonId idOf(const RawEvent& e, Field f) {
+    JsonId id;
+    const JsonScalar* s = e.scalar(f);
+    if (!s)
+        return id;
+    id.present = true;
+    if (s->kind == JsonScalar::Kind::String)
+        id.text = s->text();
+    id.number = e.integer(f);
+    return id;
+}
 
 enum class GpuOpKind : std::uint8_t { Kernel, Memcpy, Memset, Sync };
 
@@ -81,13 +175,8 @@ struct FlowPoint {
     TimeNs ts = 0;
 };
 
-// The value of an on-demand result; parse errors become simdjson_error, caught at the top.
-template <typename T> T take(simdjson::simdjson_result<T>&& r) {
-    T v;
-    if (const auto err = std::move(r).get(v))
-        throw simdjson::simdjson_error(err);
-    return v;
-}
+// The end of a sentence saying what simdjson found wrong ("it is not valid UTF-8").
+QString simdjsonProblem(simdjson::error_code code);
 
 struct LoadFailure {
     QString message;
@@ -107,9 +196,12 @@ struct KinetoJsonLoader::Impl {
     TraceBuilder builder;
     kineto::JsonText text;
 
-    // Warnings, counted while reading.
+    // Warnings, counted while reading (on the builder thread while events stream, except
+    // parserMalformed: the array elements that are not objects, counted by the parser thread).
     std::uint64_t malformed = 0, negativeDurations = 0, longNames = 0, missingDurations = 0;
-    std::map<std::string, std::uint64_t> skippedCategories; // category or phase -> count
+    std::uint64_t parserMalformed = 0;
+    // category (or phase) -> count; looked up by view, so a skipped event allocates nothing
+    std::map<std::string, std::uint64_t, std::less<>> skippedCategories, skippedPhases;
     std::uint64_t gpuUserAnnotations = 0;
 
     std::set<std::uint32_t> cpuPids;
@@ -124,7 +216,11 @@ struct KinetoJsonLoader::Impl {
     std::vector<SyncRecord> syncs;
     std::vector<kineto::PendingApiCall> uncorrelatedApiCalls;
     std::vector<kineto::FlowPoint> flowStarts, flowEnds;
-    std::uint64_t eventsRead = 0;
+    std::uint64_t eventsRead = 0; // array elements, on the parser thread
+    // The builder thread's unescaping of the rare string with escapes: a parser of its own and
+    // the current event's unescaped strings, by field.
+    std::unique_ptr<kineto::od::parser> unescaper;
+    std::array<std::string, std::size_t(kineto::Field::Count)> unescaped;
 
     QString fileName() const { return QFileInfo(path).fileName(); }
     [[noreturn]] void fail(const QString& problem) const;
@@ -134,21 +230,24 @@ struct KinetoJsonLoader::Impl {
             options.progress(perMille);
     }
 
-    void readDocument(kineto::od::document& doc);                // kinetoreader.cpp
-    void readDeviceProperties(kineto::od::value v);              // kinetoreader.cpp
-    void readDistributedInfo(kineto::od::value v);               // kinetoreader.cpp
-    void readEvents(kineto::od::array events);                   // kinetoevents.cpp
-    void readEvent(kineto::od::object obj, kineto::RawEvent& e); // kinetoevents.cpp
-    void handleEvent(const kineto::RawEvent& e);                 // kinetoevents.cpp
-    void handleComplete(const kineto::RawEvent& e);              // kinetoevents.cpp
-    void handleInstant(const kineto::RawEvent& e);               // kinetoevents.cpp
-    void handleMetadata(const kineto::RawEvent& e);              // kinetoevents.cpp
-    void handleFlow(const kineto::RawEvent& e);                  // kinetoevents.cpp
-    void stageGpuOp(const kineto::RawEvent& e, kineto::GpuOpKind kind, TimeNs start,
-                    TimeNs end);             // kinetogpu.cpp
-    void addStagedEvents();                  // kinetogpu.cpp
+    // The parser thread (the caller's): the document, its metadata and the walk over events.
+    void readDocument(kineto::od::document& doc);   // kinetoreader.cpp
+    void readDeviceProperties(kineto::od::value v); // kinetoreader.cpp
+    void readDistributedInfo(kineto::od::value v);  // kinetoreader.cpp
+    void readEvents(kineto::od::array events);      // kinetoparse.cpp
+    // The builder thread: one event at a time, into the model (and the staging below).
+    void handleEvent(kineto::RawEvent& e);          // kinetoevents.cpp
+    void resolveStrings(kineto::RawEvent& e);       // kinetoevents.cpp
+    void handleComplete(const kineto::RawEvent& e); // kinetoevents.cpp
+    void handleInstant(const kineto::RawEvent& e);  // kinetoevents.cpp
+    void handleMetadata(const kineto::RawEvent& e); // kinetoevents.cpp
+    void handleFlow(const kineto::RawEvent& e);     // kinetoevents.cpp
+    void stageGpuOp(const kineto::RawEvent& e, kineto::GpuOpKind kind, TimeNs start, TimeNs end,
+                    std::string_view name);  // kinetogpu.cpp
     StringId internName(std::string_view s); // kinetoevents.cpp
-    void addWarnings();                      // kinetoreader.cpp
+    // After the walk, on the parser thread.
+    void addStagedEvents(); // kinetogpu.cpp
+    void addWarnings();     // kinetoreader.cpp
 };
 
 } // namespace strobe

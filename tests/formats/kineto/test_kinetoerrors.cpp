@@ -255,3 +255,114 @@ TEST_F(KinetoErrors, CancelGivesACancelledResult) {
     EXPECT_FALSE(r.ok());
     EXPECT_TRUE(r.cancelled);
 }
+
+TEST_F(KinetoErrors, EscapedStringsAreUnescaped) {
+    // Escapes in the name, the category and the phase; an escaped pid string too.
+    const QByteArray events = R"(
+        {"ph": "\u0058", "cat": "cpu\u005fop", "name": "a\"b\\c\u00e9\/", "pid": "\u0031",
+         "tid": 1, "ts": 1, "dur": 2},
+        {"ph": "X", "cat": "cpu_op", "name": "plain", "pid": 1, "tid": 1, "ts": 5, "dur": 1})";
+    auto t = open(write(QStringLiteral("esc.json"), traceWith(events)));
+    ASSERT_EQ(t->counts().cpuOps, 2u);
+    ASSERT_EQ(t->lanes().size(), 1u);
+    const Lane& l = t->lane(0);
+    ASSERT_EQ(l.size(), 2u);
+    EXPECT_EQ(t->strings().view(l.nameId(0)), "a\"b\\c\xc3\xa9/");
+    EXPECT_EQ(t->strings().view(l.nameId(1)), "plain");
+    EXPECT_EQ(t->threads().at(0).pid, 1u);
+}
+
+TEST_F(KinetoErrors, AnInvalidEscapeIsOneSentence) {
+    const QString e = errorOf(
+        write(QStringLiteral("q.json"),
+              traceWith(R"({"ph": "X", "cat": "cpu_op", "name": "a\qb", "pid": 1, "tid": 1, "ts": 1,
+                      "dur": 1})")));
+    EXPECT_EQ(e, QStringLiteral("'q.json' is not valid JSON: it has a string with an invalid "
+                                "escape."));
+}
+
+namespace {
+
+// `n` runtime calls on one thread, each launching a kernel: more events than the reader hands
+// between its threads in one go.
+QByteArray launches(int n, int badEscapeAt = -1) {
+    QByteArray events;
+    for (int i = 0; i < n; ++i) {
+        const QByteArray ts = QByteArray::number(10 * i), id = QByteArray::number(i + 1);
+        const QByteArray name =
+            i == badEscapeAt ? QByteArray("k\\x") : QByteArray("k") + QByteArray::number(i % 7);
+        if (i > 0)
+            events += ",\n";
+        events += QByteArray(R"({"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", )") +
+                  R"("pid": 10, "tid": 11, "ts": )" + ts +
+                  R"(.5, "dur": 1, "args": {"correlation": )" + id + "}},\n";
+        events += QByteArray(R"({"ph": "X", "cat": "kernel", "name": ")") + name +
+                  R"(", "pid": 0, "tid": 7, "ts": )" + ts +
+                  R"(.75, "dur": 2.125, "args": {"device": 0, "stream": 7, "correlation": )" + id +
+                  R"(, "grid": [)" + QByteArray::number(i % 5 + 1) + ", 1, 1]}}";
+    }
+    return events;
+}
+
+} // namespace
+
+TEST_F(KinetoErrors, EventsKeepTheirOrderAcrossBatches) {
+    constexpr int kLaunches = 12000; // 24,000 events: a dozen batches
+    auto t = open(write(QStringLiteral("many.json"), traceWith(launches(kLaunches))));
+    ASSERT_EQ(t->kernelCount(), std::size_t(kLaunches));
+    ASSERT_EQ(t->counts().cudaApiCalls, std::uint64_t(kLaunches));
+    for (std::size_t i = 0; i < t->kernelCount(); ++i) {
+        const auto k = t->kernelAt(i);
+        ASSERT_EQ(k.start, TimeNs(10000 * i + 750)) << i;
+        ASSERT_EQ(k.end, TimeNs(10000 * i + 2875)) << i;
+        ASSERT_EQ(k.config->grid[0], std::int32_t(i % 5 + 1)) << i;
+        ASSERT_EQ(t->strings().view(k.config->demangledName), "k" + std::to_string(i % 7)) << i;
+        ASSERT_EQ(k.record->correlationId, std::uint32_t(i + 1)) << i;
+        ASSERT_TRUE(k.record->api.isValid()) << i;
+        ASSERT_EQ(t->lane(k.record->api.lane).start(k.record->api.index), TimeNs(10000 * i + 500))
+            << i;
+    }
+}
+
+TEST_F(KinetoErrors, AnErrorFoundByTheBuilderThreadStopsTheLoad) {
+    // The bad escape sits in the 20,001st event, which the builder thread meets while the parser
+    // thread has read far beyond it.
+    const QString e =
+        errorOf(write(QStringLiteral("late.json"), traceWith(launches(12000, 10000))));
+    EXPECT_EQ(e, QStringLiteral("'late.json' is not valid JSON: it has a string with an invalid "
+                                "escape."));
+}
+
+TEST_F(KinetoErrors, ArgsBeforeThePhaseAndCategoryAreStillRead) {
+    const QByteArray events = R"(
+        {"args": {"correlation": 3}, "name": "cudaLaunchKernel", "ph": "X", "cat": "cuda_runtime",
+         "pid": 1, "tid": 1, "ts": 1, "dur": 1},
+        {"args": {"device": 0, "stream": 9, "correlation": 3, "grid": [4, 2, 1],
+                  "block": [32, 1, 1], "registers per thread": 40},
+         "name": "k", "ph": "X", "cat": "kernel", "pid": 0, "tid": 9, "ts": 3, "dur": 1},
+        {"ph": "X", "cat": "python_function", "name": "f", "pid": 1, "tid": 1, "ts": 0, "dur": 9,
+         "args": {"Python id": 1, "Python parent id": null}})";
+    auto t = open(write(QStringLiteral("order.json"), traceWith(events)));
+    ASSERT_EQ(t->kernelCount(), 1u);
+    const auto k = t->kernelAt(0);
+    EXPECT_EQ(k.config->grid, (std::array<std::int32_t, 3>{4, 2, 1}));
+    EXPECT_EQ(k.config->block, (std::array<std::int32_t, 3>{32, 1, 1}));
+    EXPECT_EQ(k.config->registersPerThread, 40u);
+    EXPECT_EQ(k.stream->streamId, 9u);
+    EXPECT_TRUE(k.record->api.isValid());
+    EXPECT_EQ(t->counts().pythonFunctions, 1u);
+}
+
+TEST_F(KinetoErrors, CancelDuringTheWalkGivesACancelledResult) {
+    std::atomic<bool> cancel{false};
+    LoadOptions o;
+    o.cancel = &cancel;
+    o.progress = [&](int perMille) {
+        if (perMille > 50) // the walk has begun: both threads are running
+            cancel = true;
+    };
+    const LoadResult r = loadTrace(write(QStringLiteral("c.json"), traceWith(launches(40000))), o);
+    EXPECT_FALSE(r.ok());
+    EXPECT_TRUE(r.cancelled);
+    EXPECT_EQ(r.error, QStringLiteral("Loading 'c.json' was cancelled."));
+}

@@ -60,6 +60,46 @@ TEST(ExactInteger, IntegersAndZeroFractionsOnly) {
     EXPECT_EQ(exactInteger("stream 7"), std::nullopt);
 }
 
+TEST(ExactInteger, TheInlinePathAndTheGeneralOneAgree) {
+    // 18 digits take the one-pass path, 19 the general one: both exact.
+    EXPECT_EQ(exactInteger("999999999999999999"), 999999999999999999);
+    EXPECT_EQ(exactInteger("1000000000000000000"), 1000000000000000000);
+    EXPECT_EQ(exactInteger("-999999999999999999"), -999999999999999999);
+    EXPECT_EQ(exactInteger("-9223372036854775808"), std::numeric_limits<std::int64_t>::min());
+    EXPECT_EQ(exactInteger("7 \n"), 7); // a token with the blanks before the next comma
+    EXPECT_EQ(exactInteger(" 7"), 7);
+    EXPECT_EQ(exactInteger("-"), std::nullopt);
+    EXPECT_EQ(exactInteger(""), std::nullopt);
+    EXPECT_EQ(exactInteger("12x"), std::nullopt);
+    EXPECT_EQ(exactInteger("1-2"), std::nullopt);
+}
+
+TEST(MicrosecondsToNsPaths, SixteenAndSeventeenIntegerDigits) {
+    // 16 integer digits and 3 fractional ones: the one-pass path; beyond it the general one.
+    EXPECT_EQ(microsecondsToNs("9999999999999999.999"), std::nullopt); // > int64 nanoseconds
+    EXPECT_EQ(microsecondsToNs("9223372036854775.807 "), 9223372036854775807);
+    EXPECT_EQ(microsecondsToNs("1700000000000000.12"), 1700000000000000120);
+    EXPECT_EQ(microsecondsToNs("17000000000000001"), std::nullopt); // 1.7e19 ns does not fit
+    EXPECT_EQ(microsecondsToNs("1700000000000000"), 1700000000000000000);
+    EXPECT_EQ(microsecondsToNs("0.0015"), 2); // a fourth fractional digit: half to even
+}
+
+TEST(DecimalNumber, NearestDoubleOrNothing) {
+    EXPECT_EQ(decimalNumber("4.740741"), 4.740741);
+    EXPECT_EQ(decimalNumber("75.851852"), 75.851852);
+    EXPECT_EQ(decimalNumber("73"), 73.0);
+    EXPECT_EQ(decimalNumber("-0.5 "), -0.5);
+    EXPECT_EQ(decimalNumber("0.1"), 0.1);
+    // Beyond 15 significant digits or with an exponent: the general path, still the nearest.
+    EXPECT_EQ(decimalNumber("3.1415926535897932"), 3.1415926535897932);
+    EXPECT_EQ(decimalNumber("1.5e3"), 1500.0);
+    EXPECT_EQ(decimalNumber("2E-2"), 0.02);
+    EXPECT_EQ(decimalNumber("1e400"), std::nullopt);
+    for (const char* bad :
+         {"", "-", ".5", "1.2.3", "inf", "-inf", "nan", "0x10", "1e", "+1", "12a"})
+        EXPECT_EQ(decimalNumber(bad), std::nullopt) << bad;
+}
+
 struct NameCase {
     const char* full;
     const char* base;

@@ -1,0 +1,243 @@
+// SPDX-License-Identifier: MIT
+// The walk over the traceEvents array, on the parser thread: each event's members as views
+// (RawEvent), handed in batches to the builder thread, which interprets them (kinetoevents.cpp)
+// while the walk goes on. The walk reads no number and no string's bytes, and interns nothing:
+// the document is far larger than the caches, and what the walk leaves out the builder does on
+// the other core.
+#include "formats/kineto/batchpipe.h"
+#include "formats/kineto/kinetoreaderimpl.h"
+
+#include <cstring>
+#include <limits>
+
+namespace strobe {
+
+using namespace kineto;
+
+namespace {
+
+constexpr std::uint64_t kCheckEvery = 1 << 15;
+// Events per batch and batches in flight: a few MB, small enough to stay in the caches
+// between the two threads, large enough that a hand-off is rare.
+constexpr std::size_t kBatchEvents = 2048;
+constexpr std::size_t kBatches = 4;
+
+struct EventBatch {
+    std::vector<RawEvent> events = std::vector<RawEvent>(kBatchEvents);
+    std::size_t size = 0;
+};
+
+JsonScalar scalarOf(od::value& v) {
+    const std::string_view token = v.raw_json_token();
+    const char c = token.empty() ? '\0' : token.front();
+    if (c == '"')
+        return {token.data(), std::uint32_t(token.size()), JsonScalar::Kind::RawString};
+    if (c == '-' || (c >= '0' && c <= '9'))
+        return {token.data(), std::uint32_t(token.size()), JsonScalar::Kind::Number};
+    return {nullptr, 0, JsonScalar::Kind::Other};
+}
+
+// True when the string member `f` was written exactly as `quoted` (quotes included).
+template <std::size_t N> bool rawIs(const RawEvent& e, Field f, const char (&quoted)[N]) {
+    const JsonScalar* s = e.scalar(f);
+    return s && s->kind == JsonScalar::Kind::RawString && s->size >= N - 1 &&
+           std::memcmp(s->data, quoted, N - 1) == 0;
+}
+
+// Whether the mapping reads anything from this event's args, judged from the phase and category
+// when they came before them (as Kineto writes them); when in doubt, yes.
+bool wantsArgs(const RawEvent& e) {
+    if (!e.has(Field::Ph))
+        return true;
+    if (rawIs(e, Field::Ph, "\"s\"") || rawIs(e, Field::Ph, "\"f\"") ||
+        rawIs(e, Field::Ph, "\"t\""))
+        return false; // flows
+    return !(rawIs(e, Field::Ph, "\"X\"") && (rawIs(e, Field::Cat, "\"python_function\"") ||
+                                              rawIs(e, Field::Cat, "\"user_annotation\"") ||
+                                              rawIs(e, Field::Cat, "\"gpu_user_annotation\"")));
+}
+
+std::optional<std::array<std::int32_t, 3>> dim3Of(od::value& v) {
+    if (v.type() != od::json_type::array)
+        return std::nullopt;
+    std::array<std::int32_t, 3> d{1, 1, 1};
+    std::size_t n = 0;
+    bool valid = true;
+    for (auto element : take(v.get_array())) {
+        od::value x = take(std::move(element));
+        const auto i = valid ? integerOf(x) : std::nullopt;
+        if (!i || *i < 0 || *i > std::numeric_limits<std::int32_t>::max() || n >= 3)
+            valid = false; // the rest of the array is still walked: the iteration needs it
+        else
+            d[n++] = std::int32_t(*i);
+    }
+    if (!valid || n == 0)
+        return std::nullopt;
+    return d;
+}
+
+// The args members the mapping uses, by their raw key (the bytes after the opening quote).
+void readArgs(od::object args, RawEvent& e) {
+    for (auto member : args) {
+        od::field f = take(std::move(member));
+        const char* k = f.key().raw();
+        od::value v = f.value();
+        std::optional<Field> field;
+        switch (k[0]) {
+        case 'n':
+            if (keyIs(k, "name"))
+                field = Field::ArgName;
+            break;
+        case 'g':
+            if (keyIs(k, "grid"))
+                e.grid = dim3Of(v);
+            break;
+        case 'b':
+            if (keyIs(k, "block"))
+                e.block = dim3Of(v);
+            else if (keyIs(k, "bytes"))
+                field = Field::Bytes;
+            else if (keyIs(k, "blocks per SM"))
+                field = Field::BlocksPerSm;
+            break;
+        case 'd':
+            if (keyIs(k, "device"))
+                field = Field::Device;
+            break;
+        case 's':
+            if (keyIs(k, "stream"))
+                field = Field::Stream;
+            else if (keyIs(k, "shared memory"))
+                field = Field::SharedMemory;
+            break;
+        case 'c':
+            if (keyIs(k, "correlation"))
+                field = Field::Correlation;
+            else if (keyIs(k, "context"))
+                field = Field::Context;
+            else if (keyIs(k, "cuda_sync_kind"))
+                field = Field::ArgSyncKind;
+            break;
+        case 'E':
+            if (keyIs(k, "External id"))
+                field = Field::ExternalId;
+            break;
+        case 'e':
+            if (keyIs(k, "external id"))
+                field = Field::ExternalId;
+            else if (keyIs(k, "est. achieved occupancy %"))
+                field = Field::OccupancyPercent;
+            break;
+        case 'r':
+            if (keyIs(k, "registers per thread"))
+                field = Field::Registers;
+            break;
+        case 'w':
+            if (keyIs(k, "warps per SM"))
+                field = Field::WarpsPerSm;
+            break;
+        case 'D':
+            if (keyIs(k, "Device Id"))
+                field = Field::MemoryDeviceId;
+            else if (keyIs(k, "Device Type"))
+                field = Field::MemoryDeviceType;
+            break;
+        case 'T':
+            if (keyIs(k, "Total Allocated"))
+                field = Field::TotalAllocated;
+            else if (keyIs(k, "Total Reserved"))
+                field = Field::TotalReserved;
+            break;
+        default:
+            break;
+        }
+        if (field)
+            e.set(*field, scalarOf(v));
+    }
+}
+
+void readEvent(od::object obj, RawEvent& e) {
+    for (auto member : obj) {
+        od::field f = take(std::move(member));
+        const char* k = f.key().raw();
+        od::value v = f.value();
+        std::optional<Field> field;
+        switch (k[0]) {
+        case 'p':
+            if (keyIs(k, "ph"))
+                field = Field::Ph;
+            else if (keyIs(k, "pid"))
+                field = Field::Pid;
+            break;
+        case 't':
+            if (keyIs(k, "ts"))
+                field = Field::Ts;
+            else if (keyIs(k, "tid"))
+                field = Field::Tid;
+            break;
+        case 'd':
+            if (keyIs(k, "dur"))
+                field = Field::Dur;
+            break;
+        case 'c':
+            if (keyIs(k, "cat"))
+                field = Field::Cat;
+            break;
+        case 'n':
+            if (keyIs(k, "name"))
+                field = Field::Name;
+            break;
+        case 'i':
+            if (keyIs(k, "id"))
+                field = Field::Id;
+            break;
+        case 's':
+            if (keyIs(k, "s"))
+                field = Field::Scope;
+            break;
+        case 'a':
+            if (keyIs(k, "args") && wantsArgs(e) && v.type() == od::json_type::object)
+                readArgs(take(v.get_object()), e);
+            break;
+        default:
+            break;
+        }
+        if (field)
+            e.set(*field, scalarOf(v));
+    }
+}
+
+} // namespace
+
+void KinetoJsonLoader::Impl::readEvents(od::array events) {
+    BatchPipe<EventBatch> pipe(kBatches, [this](EventBatch& batch) {
+        for (std::size_t i = 0; i < batch.size; ++i)
+            handleEvent(batch.events[i]);
+        batch.size = 0;
+    });
+    for (auto element : events) {
+        od::value v = take(std::move(element));
+        ++eventsRead;
+        if (v.type() != od::json_type::object) {
+            ++parserMalformed;
+            continue;
+        }
+        EventBatch* batch = &pipe.current();
+        RawEvent& e = batch->events[batch->size];
+        e.reset();
+        readEvent(take(v.get_object()), e);
+        if (eventsRead % kCheckEvery == 0) {
+            checkCancel();
+            // The position in the text is the progress of the parse, which is most of the load.
+            const std::string_view ts = e.number(Field::Ts);
+            const char* const begin = text.bytes.get();
+            if (!ts.empty() && ts.data() >= begin && ts.data() < begin + text.size)
+                report(int(800.0 * double(ts.data() - begin) / double(text.size)));
+        }
+        if (++batch->size == kBatchEvents)
+            pipe.hand(); // from here `e` is the builder thread's
+    }
+    pipe.finish();
+}
+
+} // namespace strobe

@@ -1,0 +1,133 @@
+// SPDX-License-Identifier: MIT
+// BatchPipe: the hand-off between the Kineto reader's parser thread and its builder thread.
+#include "formats/kineto/batchpipe.h"
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <chrono>
+#include <future>
+#include <stdexcept>
+#include <thread>
+#include <vector>
+
+using strobe::kineto::BatchPipe;
+
+namespace {
+
+struct Batch {
+    std::vector<int> values;
+};
+
+// Waits until `done()` holds, for at most five seconds (the machine may be loaded).
+template <typename Done> bool eventually(Done done) {
+    const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+    while (!done() && std::chrono::steady_clock::now() < until)
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    return done();
+}
+
+} // namespace
+
+TEST(BatchPipe, ConsumesEveryBatchInOrderOnAnotherThread) {
+    std::vector<int> seen;
+    std::thread::id consumer;
+    {
+        BatchPipe<Batch> pipe(3, [&](Batch& b) {
+            consumer = std::this_thread::get_id();
+            seen.insert(seen.end(), b.values.begin(), b.values.end());
+            b.values.clear();
+        });
+        for (int i = 0; i < 1000; ++i) {
+            pipe.current().values.push_back(2 * i);
+            pipe.current().values.push_back(2 * i + 1);
+            pipe.hand();
+        }
+        pipe.current().values.push_back(2000); // a last, partial batch
+        pipe.finish();
+    }
+    ASSERT_EQ(seen.size(), 2001u);
+    for (int i = 0; i <= 2000; ++i)
+        ASSERT_EQ(seen[std::size_t(i)], i);
+    EXPECT_NE(consumer, std::this_thread::get_id());
+}
+
+TEST(BatchPipe, TheProducerWaitsWhenEveryBufferIsInUse) {
+    std::promise<void> release;
+    std::shared_future<void> released = release.get_future().share();
+    std::atomic<int> handed{0}, consumed{0};
+    std::thread producer([&] {
+        BatchPipe<Batch> pipe(3, [&](Batch&) {
+            released.wait();
+            ++consumed;
+        });
+        for (int i = 0; i < 10; ++i) {
+            pipe.hand();
+            ++handed;
+        }
+        pipe.finish();
+    });
+    // The consumer holds the first batch; the other two buffers take two more hand-offs, and
+    // the third must wait for a buffer to come back.
+    EXPECT_TRUE(eventually([&] { return handed.load() == 2; }));
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    EXPECT_EQ(handed.load(), 2);
+    EXPECT_EQ(consumed.load(), 0);
+    release.set_value();
+    producer.join();
+    EXPECT_EQ(handed.load(), 10);
+    EXPECT_EQ(consumed.load(), 11); // ten hand-offs and the batch finish() sends
+}
+
+TEST(BatchPipe, AConsumerFailureReachesTheProducer) {
+    std::atomic<int> consumed{0};
+    bool thrown = false;
+    try {
+        BatchPipe<Batch> pipe(2, [&](Batch&) {
+            if (++consumed == 3)
+                throw std::runtime_error("bad batch");
+        });
+        for (int i = 0; i < 100000; ++i)
+            pipe.hand();
+        pipe.finish();
+    } catch (const std::runtime_error& e) {
+        thrown = true;
+        EXPECT_STREQ(e.what(), "bad batch");
+    }
+    EXPECT_TRUE(thrown);
+    EXPECT_EQ(consumed.load(), 3); // nothing is consumed after the failure
+}
+
+TEST(BatchPipe, AFailureInTheLastBatchReachesFinish) {
+    bool thrown = false;
+    try {
+        BatchPipe<Batch> pipe(2, [](Batch& b) {
+            if (!b.values.empty())
+                throw std::runtime_error("last");
+        });
+        pipe.hand();
+        pipe.current().values.push_back(1);
+        pipe.finish();
+    } catch (const std::runtime_error& e) {
+        thrown = true;
+        EXPECT_STREQ(e.what(), "last");
+    }
+    EXPECT_TRUE(thrown);
+}
+
+TEST(BatchPipe, DestroyingWithoutFinishStopsTheConsumer) {
+    std::atomic<int> consumed{0};
+    const auto start = std::chrono::steady_clock::now();
+    {
+        BatchPipe<Batch> pipe(6, [&](Batch&) {
+            ++consumed;
+            std::this_thread::sleep_for(std::chrono::milliseconds(100));
+        });
+        for (int i = 0; i < 5; ++i)
+            pipe.hand(); // then the producer fails: the pipe goes without finish()
+    }
+    // The batch in progress is finished, the queued ones are dropped (draining them all would
+    // take half a second and consume five).
+    EXPECT_LT(consumed.load(), 5);
+    EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(5));
+}

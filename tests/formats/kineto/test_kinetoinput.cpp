@@ -1,0 +1,85 @@
+// SPDX-License-Identifier: MIT
+// Reading a Kineto trace's bytes: large enough that a second thread faults the buffer's pages in
+// while it is filled (plain) or decompressed into (gzip); the bytes must come out unchanged.
+#include "formats/kineto/kinetoinput.h"
+
+#include <gtest/gtest.h>
+
+#include <QFile>
+#include <QTemporaryDir>
+#include <cstring>
+#include <simdjson.h>
+#include <zlib.h>
+
+using namespace strobe::kineto;
+
+namespace {
+
+// 48 MB of JSON whose every line differs, so a misplaced or zeroed page shows.
+QByteArray largeJson() {
+    QByteArray json("{\"traceEvents\": [\n");
+    json.reserve(48 << 20);
+    for (int i = 0; json.size() < (48 << 20); ++i)
+        json += "  {\"ph\": \"i\", \"name\": \"mark " + QByteArray::number(i) +
+                "\", \"pid\": 1, \"tid\": 1, \"ts\": " + QByteArray::number(i) + "},\n";
+    json += "  {\"ph\": \"i\", \"name\": \"end\", \"pid\": 1, \"tid\": 1, \"ts\": 0}\n]}\n";
+    return json;
+}
+
+QByteArray gzip(const QByteArray& plain) {
+    z_stream z{};
+    EXPECT_EQ(deflateInit2(&z, 1, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY), Z_OK);
+    QByteArray out(qsizetype(deflateBound(&z, uLong(plain.size()))), '\0');
+    z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(plain.constData()));
+    z.avail_in = uInt(plain.size());
+    z.next_out = reinterpret_cast<Bytef*>(out.data());
+    z.avail_out = uInt(out.size());
+    EXPECT_EQ(deflate(&z, Z_FINISH), Z_STREAM_END);
+    out.resize(qsizetype(z.total_out));
+    deflateEnd(&z);
+    return out;
+}
+
+QString write(const QTemporaryDir& dir, const QString& name, const QByteArray& bytes) {
+    QFile f(dir.filePath(name));
+    EXPECT_TRUE(f.open(QIODevice::WriteOnly));
+    EXPECT_EQ(f.write(bytes), bytes.size());
+    return f.fileName();
+}
+
+void expectSameText(const JsonText& text, const QByteArray& json) {
+    ASSERT_EQ(text.size, std::size_t(json.size()));
+    ASSERT_GE(text.capacity, text.size + simdjson::SIMDJSON_PADDING);
+    EXPECT_EQ(std::memcmp(text.bytes.get(), json.constData(), text.size), 0);
+    for (std::size_t i = 0; i < simdjson::SIMDJSON_PADDING; ++i)
+        ASSERT_EQ(text.bytes[text.size + i], '\0') << i;
+}
+
+} // namespace
+
+TEST(KinetoInput, ALargePlainFileIsReadUnchanged) {
+    QTemporaryDir dir;
+    const QByteArray json = largeJson();
+    JsonText text;
+    EXPECT_EQ(readJsonText(write(dir, QStringLiteral("big.json"), json), text, nullptr), QString());
+    EXPECT_FALSE(text.compressed);
+    expectSameText(text, json);
+}
+
+TEST(KinetoInput, ALargeGzipFileIsInflatedUnchanged) {
+    QTemporaryDir dir;
+    const QByteArray json = largeJson();
+    JsonText text;
+    EXPECT_EQ(readJsonText(write(dir, QStringLiteral("big.json.gz"), gzip(json)), text, nullptr),
+              QString());
+    EXPECT_TRUE(text.compressed);
+    expectSameText(text, json);
+}
+
+TEST(KinetoInput, ACancelledReadSaysSo) {
+    QTemporaryDir dir;
+    std::atomic<bool> cancel{true};
+    JsonText text;
+    EXPECT_EQ(readJsonText(write(dir, QStringLiteral("c.json"), largeJson()), text, &cancel),
+              QStringLiteral("cancelled"));
+}
