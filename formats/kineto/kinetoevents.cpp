@@ -96,10 +96,10 @@ bool hasBackslash(std::string_view s) {
     return false;
 }
 
-// A time member in nanoseconds; nullopt when absent, not a number or out of range.
-std::optional<TimeNs> timeOf(const RawEvent& e, Field f) {
+// A time member in nanoseconds, into `out`; false when absent, not a number or out of range.
+bool timeOf(const RawEvent& e, Field f, TimeNs& out) {
     const std::string_view text = e.number(f);
-    return text.empty() ? std::nullopt : microsecondsToNs(text);
+    return !text.empty() && parseMicroseconds(text, out);
 }
 
 // Counts one skipped event under `kind` (its first 64 bytes: the warning shows fewer);
@@ -193,26 +193,25 @@ void KinetoJsonLoader::Impl::handleComplete(const RawEvent& e) {
         countSkipped(skippedCategories, catName.empty() ? "(no category)" : catName);
         return;
     }
-    const auto start = timeOf(e, Field::Ts);
-    if (!start) {
+    TimeNs start = 0, dur = 0;
+    if (!timeOf(e, Field::Ts, start)) {
         ++malformed;
         return;
     }
-    std::optional<std::int64_t> dur = 0;
-    if (const JsonScalar* d = e.scalar(Field::Dur))
-        dur = d->kind == JsonScalar::Kind::Number ? microsecondsToNs(d->text()) : std::nullopt;
-    else
+    if (const JsonScalar* d = e.scalar(Field::Dur)) {
+        if (d->kind != JsonScalar::Kind::Number || !parseMicroseconds(d->text(), dur)) {
+            ++malformed;
+            return;
+        }
+    } else {
         ++missingDurations;
-    if (!dur) {
-        ++malformed;
-        return;
     }
-    if (*dur < 0) {
+    if (dur < 0) {
         ++negativeDurations;
         dur = 0;
     }
     TimeNs end = 0;
-    if (__builtin_add_overflow(*start, *dur, &end)) {
+    if (__builtin_add_overflow(start, dur, &end)) {
         ++malformed;
         return;
     }
@@ -222,23 +221,23 @@ void KinetoJsonLoader::Impl::handleComplete(const RawEvent& e) {
         ++gpuUserAnnotations; // Strobe projects user annotations itself (docs/KINETO.md)
         return;
     case Category::Kernel:
-        return stageGpuOp(e, GpuOpKind::Kernel, *start, end, nameText);
+        return stageGpuOp(e, GpuOpKind::Kernel, start, end, nameText);
     case Category::Memcpy:
-        return stageGpuOp(e, GpuOpKind::Memcpy, *start, end, nameText);
+        return stageGpuOp(e, GpuOpKind::Memcpy, start, end, nameText);
     case Category::Memset:
-        return stageGpuOp(e, GpuOpKind::Memset, *start, end, nameText);
+        return stageGpuOp(e, GpuOpKind::Memset, start, end, nameText);
     case Category::Sync:
-        return stageGpuOp(e, GpuOpKind::Sync, *start, end, nameText);
+        return stageGpuOp(e, GpuOpKind::Sync, start, end, nameText);
     default:
         break;
     }
     // CPU side: the OS process and thread.
-    const auto pidNumber = idOf(e, Field::Pid).number, tidNumber = idOf(e, Field::Tid).number;
-    if (!pidNumber || !tidNumber) {
+    std::int64_t pidNumber = 0, tidNumber = 0;
+    if (!e.integer(Field::Pid, pidNumber) || !e.integer(Field::Tid, tidNumber)) {
         ++malformed;
         return;
     }
-    const std::uint32_t pid = wrap32(*pidNumber), tid = wrap32(*tidNumber);
+    const std::uint32_t pid = wrap32(pidNumber), tid = wrap32(tidNumber);
     if (pid != lastCpuPid) {
         cpuPids.insert(pid);
         lastCpuPid = pid;
@@ -248,31 +247,31 @@ void KinetoJsonLoader::Impl::handleComplete(const RawEvent& e) {
     case Category::CpuOp:
     case Category::PythonFunction: {
         CpuOpRecord rec;
-        if (const auto externalId = e.integer(Field::ExternalId))
-            rec.externalId = wrap32(*externalId);
+        if (std::int64_t externalId = 0; e.integer(Field::ExternalId, externalId))
+            rec.externalId = wrap32(externalId);
         const bool python = cat == Category::PythonFunction;
-        builder.addCpuOp(python ? LaneKind::Python : LaneKind::CpuOps, pid, tid, *start, end, name,
+        builder.addCpuOp(python ? LaneKind::Python : LaneKind::CpuOps, pid, tid, start, end, name,
                          rec);
         ++(python ? builder.counts().pythonFunctions : builder.counts().cpuOps);
         break;
     }
     case Category::UserAnnotation:
-        builder.addNvtx(pid, tid, kNoString, *start, end, name, NvtxRecord{}, std::nullopt);
+        builder.addNvtx(pid, tid, kNoString, start, end, name, NvtxRecord{}, std::nullopt);
         ++builder.counts().nvtxRanges;
         break;
     case Category::Runtime:
     case Category::Driver: {
         const std::uint8_t eventClass = cat == Category::Driver ? 1 : 0;
         ++builder.counts().cudaApiCalls;
-        const auto correlation = e.integer(Field::Correlation);
-        if (!correlation) {
-            uncorrelatedApiCalls.push_back({pid, tid, *start, end, name, eventClass});
+        std::int64_t correlation = 0;
+        if (!e.integer(Field::Correlation, correlation)) {
+            uncorrelatedApiCalls.push_back({pid, tid, start, end, name, eventClass});
             break;
         }
         ApiCallRecord rec;
-        rec.correlationId = wrap32(*correlation);
+        rec.correlationId = wrap32(correlation);
         rec.eventClass = eventClass;
-        builder.addApiCall(pid, tid, *start, end, name, rec);
+        builder.addApiCall(pid, tid, start, end, name, rec);
         apiCorrelationPid.emplace_back(rec.correlationId, pid);
         break;
     }
@@ -285,15 +284,15 @@ void KinetoJsonLoader::Impl::handleInstant(const RawEvent& e) {
     // Global instants ("Iteration Start", "Record Window End") belong to no thread: the
     // profiler's bookkeeping, not the program's.
     const JsonId pidId = idOf(e, Field::Pid);
-    if (e.string(Field::Scope) == "g" || (pidId.present && !pidId.number))
+    if (e.string(Field::Scope) == "g" || (pidId.present && !pidId.hasNumber))
         return;
-    const auto ts = timeOf(e, Field::Ts);
-    const auto tidNumber = idOf(e, Field::Tid).number;
-    if (!ts || !pidId.number || !tidNumber) {
+    TimeNs ts = 0;
+    std::int64_t tidNumber = 0;
+    if (!timeOf(e, Field::Ts, ts) || !pidId.hasNumber || !e.integer(Field::Tid, tidNumber)) {
         ++malformed;
         return;
     }
-    const std::uint32_t pid = wrap32(*pidId.number), tid = wrap32(*tidNumber);
+    const std::uint32_t pid = wrap32(pidId.number), tid = wrap32(tidNumber);
     const std::string_view name = e.string(Field::Name);
     // The caching allocator's totals after an allocation or free on a GPU (Device Type 1):
     // the GPU's memory counter. Still a mark too, as every thread instant is.
@@ -302,7 +301,7 @@ void KinetoJsonLoader::Impl::handleInstant(const RawEvent& e) {
         const auto deviceId = e.integer(Field::MemoryDeviceId);
         const auto allocated = e.integer(Field::TotalAllocated);
         if (deviceType == 1 && deviceId && *deviceId >= 0 && allocated && *allocated >= 0) {
-            GpuMemorySample sample{*ts, std::uint64_t(*allocated), std::nullopt};
+            GpuMemorySample sample{ts, std::uint64_t(*allocated), std::nullopt};
             if (const auto reserved = e.integer(Field::TotalReserved); reserved && *reserved >= 0)
                 sample.reserved = std::uint64_t(*reserved);
             builder.addGpuMemorySample(wrap32(*deviceId), sample);
@@ -310,22 +309,22 @@ void KinetoJsonLoader::Impl::handleInstant(const RawEvent& e) {
     }
     NvtxRecord rec;
     rec.style = NvtxStyle::Mark;
-    builder.addNvtx(pid, tid, kNoString, *ts, *ts, internName(name), rec, std::nullopt);
+    builder.addNvtx(pid, tid, kNoString, ts, ts, internName(name), rec, std::nullopt);
     ++builder.counts().nvtxMarks;
 }
 
 void KinetoJsonLoader::Impl::handleMetadata(const RawEvent& e) {
-    const auto pidNumber = idOf(e, Field::Pid).number;
+    std::int64_t pidNumber = 0;
     const std::string_view value = e.string(Field::ArgName);
-    if (!pidNumber || value.empty())
+    if (!e.integer(Field::Pid, pidNumber) || value.empty())
         return;
-    const std::uint32_t pid = wrap32(*pidNumber);
+    const std::uint32_t pid = wrap32(pidNumber);
     const std::string_view name = e.string(Field::Name);
     if (name == "process_name") {
         builder.setProcessName(pid, internName(value));
     } else if (name == "thread_name") {
-        if (const auto tid = idOf(e, Field::Tid).number)
-            builder.setThreadName(pid, wrap32(*tid), internName(value));
+        if (std::int64_t tid = 0; e.integer(Field::Tid, tid))
+            builder.setThreadName(pid, wrap32(tid), internName(value));
     }
 }
 
@@ -334,21 +333,23 @@ void KinetoJsonLoader::Impl::handleFlow(const RawEvent& e) {
     const std::string_view cat = e.string(Field::Cat);
     if (cat != "ac2g" && cat != "async" && cat != "async_cpu_to_gpu")
         return;
-    const auto ts = timeOf(e, Field::Ts);
-    const auto id = idOf(e, Field::Id).number;
-    const auto pid = idOf(e, Field::Pid).number;
+    TimeNs ts = 0;
+    std::int64_t id = 0, pid = 0;
+    const bool hasTs = timeOf(e, Field::Ts, ts), hasId = e.integer(Field::Id, id);
     const char ph = e.string(Field::Ph)[0];
-    if (!ts || !id || !pid || ph == 't') {
-        if (!ts || !id)
+    if (!hasTs || !hasId || !e.integer(Field::Pid, pid) || ph == 't') {
+        if (!hasTs || !hasId)
             ++malformed;
         return;
     }
     // GPU ends carry "stream 7" tids in old traces: key them by the stream number.
-    const JsonId tidId = idOf(e, Field::Tid);
-    std::optional<std::int64_t> tid = tidId.number;
-    if (!tid && tidId.text.substr(0, 7) == "stream ")
-        tid = exactInteger(tidId.text.substr(7));
-    FlowPoint p{std::uint64_t(*id), wrap32(*pid), wrap32(tid.value_or(0)), *ts};
+    std::int64_t tid = 0;
+    if (!e.integer(Field::Tid, tid)) {
+        const std::string_view text = e.string(Field::Tid);
+        if (text.substr(0, 7) != "stream " || !parseInteger(text.substr(7), tid))
+            tid = 0;
+    }
+    FlowPoint p{std::uint64_t(id), wrap32(pid), wrap32(tid), ts};
     (ph == 's' ? flowStarts : flowEnds).push_back(p);
 }
 

@@ -82,31 +82,36 @@ quint64 flowKey(std::uint32_t pid, std::uint32_t tid) {
 
 void KinetoJsonLoader::Impl::stageGpuOp(const RawEvent& e, GpuOpKind kind, TimeNs start, TimeNs end,
                                         std::string_view name) {
-    const JsonId pidId = idOf(e, Field::Pid), tidId = idOf(e, Field::Tid);
-    const std::optional<std::int64_t> argStream = e.integer(Field::Stream);
-    std::optional<std::int64_t> stream = argStream;
-    if (!stream)
-        stream = tidId.number;
-    if (!stream && tidId.text.substr(0, 7) == "stream ")
-        stream = exactInteger(tidId.text.substr(7));
-    std::optional<std::int64_t> device = e.integer(Field::Device);
-    if (!device)
-        device = pidId.number;
-    if (!device || (!stream && kind != GpuOpKind::Sync)) {
+    std::int64_t pidNumber = 0, stream = 0, device = 0, correlation = 0;
+    const bool hasPid = e.integer(Field::Pid, pidNumber);
+    const bool argStream = e.integer(Field::Stream, stream);
+    bool hasStream = argStream || e.integer(Field::Tid, stream);
+    if (!hasStream) {
+        const std::string_view tid = e.string(Field::Tid);
+        hasStream = tid.substr(0, 7) == "stream " && parseInteger(tid.substr(7), stream);
+    }
+    bool hasDevice = e.integer(Field::Device, device);
+    if (!hasDevice && hasPid) {
+        device = pidNumber;
+        hasDevice = true;
+    }
+    if (!hasDevice || (!hasStream && kind != GpuOpKind::Sync)) {
         ++malformed;
         return;
     }
-    const std::optional<std::int64_t> correlation = e.integer(Field::Correlation);
+    const bool hasCorrelation = e.integer(Field::Correlation, correlation);
+    std::int64_t context = 0;
+    e.integer(Field::Context, context);
     PendingGpuOp op;
     op.start = start;
     op.end = end;
-    op.device = wrap32(*device);
-    op.context = wrap32(e.integer(Field::Context).value_or(0));
-    op.stream = wrap32(stream.value_or(0));
-    op.jsonPid = wrap32(pidId.number.value_or(*device));
+    op.device = wrap32(device);
+    op.context = wrap32(context);
+    op.stream = hasStream ? wrap32(stream) : 0;
+    op.jsonPid = wrap32(hasPid ? pidNumber : device);
     op.jsonTid = op.stream;
-    if (correlation)
-        op.correlation = wrap32(*correlation);
+    if (hasCorrelation)
+        op.correlation = wrap32(correlation);
     op.kind = kind;
     switch (kind) {
     case GpuOpKind::Kernel: {
@@ -164,8 +169,8 @@ void KinetoJsonLoader::Impl::stageGpuOp(const RawEvent& e, GpuOpKind kind, TimeN
         r.end = end;
         r.deviceId = op.device;
         r.contextId = op.context;
-        if (argStream && *argStream >= 0)
-            r.streamId = wrap32(*argStream);
+        if (argStream && stream >= 0)
+            r.streamId = wrap32(stream);
         const std::string_view syncKind = e.string(Field::ArgSyncKind);
         r.syncType = syncTypeOf(syncKind.empty() ? name : syncKind);
         op.index = std::uint32_t(syncs.size());

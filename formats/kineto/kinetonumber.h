@@ -47,7 +47,21 @@ inline const char* trimBlanks(const char* p, const char* end) {
 
 } // namespace detail
 
-inline std::optional<std::int64_t> microsecondsToNs(std::string_view text) {
+// The same three, writing the value to `out` and saying whether there was one: what the reader's
+// hot paths use (an optional returned through inlined code costs a store-forwarding stall).
+bool parseMicroseconds(std::string_view text, std::int64_t& out);
+bool parseInteger(std::string_view text, std::int64_t& out);
+bool parseDecimal(std::string_view text, double& out);
+
+namespace detail {
+inline bool assign(const std::optional<std::int64_t>& v, std::int64_t& out) {
+    if (v)
+        out = *v;
+    return v.has_value();
+}
+} // namespace detail
+
+inline bool parseMicroseconds(std::string_view text, std::int64_t& out) {
     // "1682725898236567", "4458676983543.183", "41.4": up to 16 integer digits and 3 fractional
     // ones, no sign or exponent.
     const char* p = text.data();
@@ -58,7 +72,7 @@ inline std::optional<std::int64_t> microsecondsToNs(std::string_view text) {
         v = v * 10 + std::uint64_t(*p++ - '0');
     const auto intDigits = p - intBegin;
     if (intDigits == 0 || intDigits > 16)
-        return detail::microsecondsToNsGeneral(text);
+        return detail::assign(detail::microsecondsToNsGeneral(text), out);
     int frac = 0;
     if (p < end && *p == '.') {
         ++p;
@@ -67,18 +81,19 @@ inline std::optional<std::int64_t> microsecondsToNs(std::string_view text) {
             ++frac;
         }
         if (frac == 0)
-            return detail::microsecondsToNsGeneral(text);
+            return detail::assign(detail::microsecondsToNsGeneral(text), out);
     }
     if (p != end)
-        return detail::microsecondsToNsGeneral(text);
+        return detail::assign(detail::microsecondsToNsGeneral(text), out);
     static constexpr std::uint64_t kScale[4] = {1000, 100, 10, 1};
     const std::uint64_t ns = v * kScale[frac]; // < 10^19: no wrap in 64 bits
     if (ns > std::uint64_t(std::numeric_limits<std::int64_t>::max()))
-        return detail::microsecondsToNsGeneral(text); // which says it does not fit
-    return std::int64_t(ns);
+        return detail::assign(detail::microsecondsToNsGeneral(text), out); // "does not fit"
+    out = std::int64_t(ns);
+    return true;
 }
 
-inline std::optional<std::int64_t> exactInteger(std::string_view text) {
+inline bool parseInteger(std::string_view text, std::int64_t& out) {
     // Plain digits (the usual pid, tid, id and argument), at most 18 of them: no overflow.
     const char* p = text.data();
     const char* const end = detail::trimBlanks(p, p + text.size());
@@ -89,11 +104,12 @@ inline std::optional<std::int64_t> exactInteger(std::string_view text) {
     while (p < end && detail::isDigit(*p))
         v = v * 10 + (*p++ - '0');
     if (p != end || p == digits || p - digits > 18)
-        return detail::exactIntegerGeneral(text);
-    return negative ? -v : v;
+        return detail::assign(detail::exactIntegerGeneral(text), out);
+    out = negative ? -v : v;
+    return true;
 }
 
-inline std::optional<double> decimalNumber(std::string_view text) {
+inline bool parseDecimal(std::string_view text, double& out) {
     // At most 15 significant digits and no exponent ("4.740741", "75.851852", "73"): the digits
     // as an integer and the power of ten are both exact doubles, so their quotient is the
     // correctly rounded value (Clinger's fast path).
@@ -115,10 +131,30 @@ inline std::optional<double> decimalNumber(std::string_view text) {
             m = m * 10 + std::uint64_t(*p++ - '0');
         fracDigits = p - fracBegin;
     }
-    if (p != end || intDigits == 0 || (p[-1] == '.') || intDigits + fracDigits > 15)
-        return detail::decimalNumberGeneral(text);
+    if (p != end || intDigits == 0 || (p[-1] == '.') || intDigits + fracDigits > 15) {
+        const auto v = detail::decimalNumberGeneral(text);
+        if (v)
+            out = *v;
+        return v.has_value();
+    }
     const double v = double(m) / kPow10[fracDigits];
-    return negative ? -v : v;
+    out = negative ? -v : v;
+    return true;
+}
+
+inline std::optional<std::int64_t> microsecondsToNs(std::string_view text) {
+    std::int64_t v = 0;
+    return parseMicroseconds(text, v) ? std::optional<std::int64_t>(v) : std::nullopt;
+}
+
+inline std::optional<std::int64_t> exactInteger(std::string_view text) {
+    std::int64_t v = 0;
+    return parseInteger(text, v) ? std::optional<std::int64_t>(v) : std::nullopt;
+}
+
+inline std::optional<double> decimalNumber(std::string_view text) {
+    double v = 0;
+    return parseDecimal(text, v) ? std::optional<double>(v) : std::nullopt;
 }
 
 } // namespace strobe::kineto

@@ -91,8 +91,9 @@ struct RawEvent {
     std::string_view string(Field f) const;
     // A number member's text; empty when absent or not a number.
     std::string_view number(Field f) const;
-    // An integer written as a number or as a string of digits; nullopt otherwise.
-    std::optional<std::int64_t> integer(Field f) const;
+    // An integer written as a number or as a string of digits, into `out`; false otherwise.
+    bool integer(Field f, std::int64_t& out) const;
+    std::optional<std::int64_t> integer(Field f) const; // the same, for the colder paths
     // A number member as a float; nullopt when absent or not a number.
     std::optional<float> real(Field f) const;
 
@@ -112,27 +113,28 @@ inline std::string_view RawEvent::number(Field f) const {
     return s && s->kind == JsonScalar::Kind::Number ? s->text() : std::string_view();
 }
 
-inline std::optional<std::int64_t> RawEvent::integer(Field f) const {
+inline bool RawEvent::integer(Field f, std::int64_t& out) const {
     const JsonScalar* s = scalar(f);
-    if (!s || (s->kind != JsonScalar::Kind::Number && s->kind != JsonScalar::Kind::String) ||
-        s->size == 0)
-        return std::nullopt;
-    return exactInteger(s->text());
+    return s && (s->kind == JsonScalar::Kind::Number || s->kind == JsonScalar::Kind::String) &&
+           s->size != 0 && parseInteger(s->text(), out);
+}
+
+inline std::optional<std::int64_t> RawEvent::integer(Field f) const {
+    std::int64_t v = 0;
+    return integer(f, v) ? std::optional<std::int64_t>(v) : std::nullopt;
 }
 
 inline std::optional<float> RawEvent::real(Field f) const {
-    const std::string_view text = number(f);
-    if (text.empty())
-        return std::nullopt;
-    const auto v = decimalNumber(text);
-    return v ? std::optional<float>(float(*v)) : std::nullopt;
+    double v = 0;
+    return parseDecimal(number(f), v) ? std::optional<float>(float(v)) : std::nullopt;
 }
 
 // A pid, tid or flow id: JSON numbers, or strings ("25738", "stream 7", "Spans").
 struct JsonId {
     bool present = false;
-    std::optional<std::int64_t> number; // set when the value is an integer or a string of digits
-    std::string_view text;              // the string, when it was one
+    bool hasNumber = false;  // the value is an integer or a string of digits
+    std::int64_t number = 0; // when hasNumber
+    std::string_view text;   // the string, when it was one
 };
 
 inline JsonId idOf(const RawEvent& e, Field f) {
@@ -143,7 +145,7 @@ inline JsonId idOf(const RawEvent& e, Field f) {
     id.present = true;
     if (s->kind == JsonScalar::Kind::String)
         id.text = s->text();
-    id.number = e.integer(f);
+    id.hasNumber = e.integer(f, id.number);
     return id;
 }
 
