@@ -67,8 +67,9 @@ inline bool parseMicroseconds(std::string_view text, std::int64_t& out) {
     const char* p = text.data();
     const char* const end = detail::trimBlanks(p, p + text.size());
     const char* const intBegin = p;
+    const char* const intLimit = end - p > 17 ? p + 17 : end;
     std::uint64_t v = 0;
-    while (p < end && detail::isDigit(*p))
+    while (p < intLimit && detail::isDigit(*p))
         v = v * 10 + std::uint64_t(*p++ - '0');
     const auto intDigits = p - intBegin;
     if (intDigits == 0 || intDigits > 16)
@@ -100,10 +101,11 @@ inline bool parseInteger(std::string_view text, std::int64_t& out) {
     const bool negative = p < end && *p == '-';
     p += negative;
     const char* const digits = p;
+    const char* const limit = end - digits > 18 ? digits + 18 : end;
     std::int64_t v = 0;
-    while (p < end && detail::isDigit(*p))
+    while (p < limit && detail::isDigit(*p))
         v = v * 10 + (*p++ - '0');
-    if (p != end || p == digits || p - digits > 18)
+    if (p != end || p == digits) // more than 18 digits, or not only digits
         return detail::assign(detail::exactIntegerGeneral(text), out);
     out = negative ? -v : v;
     return true;
@@ -120,7 +122,7 @@ inline bool parseDecimal(std::string_view text, double& out) {
     const bool negative = p < end && *p == '-';
     p += negative;
     const char* const digits = p;
-    std::uint64_t m = 0;
+    std::uint64_t m = 0; // wraps past 19 digits, which go to the general path anyway
     while (p < end && detail::isDigit(*p))
         m = m * 10 + std::uint64_t(*p++ - '0');
     const auto intDigits = p - digits;
