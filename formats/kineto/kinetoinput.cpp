@@ -5,12 +5,14 @@
 #include <QStringBuilder>
 #include <algorithm>
 #include <atomic>
+#include <cerrno>
 #include <cstring>
 #include <libdeflate.h>
+#include <mutex>
 #include <simdjson.h>
 #include <thread>
 
-#if defined(__linux__)
+#if defined(__unix__)
 #include <sys/mman.h>
 #include <unistd.h>
 #endif
@@ -36,14 +38,14 @@ QString tooLarge(std::uint64_t bytes) {
 }
 
 // Faults in a fresh buffer's pages from its end toward its start on a second thread while the
-// caller fills it from the start: for a gigabyte of text the page faults cost about as much as
-// the copy into the pages, and this way they run on the other core. Stops where it meets the
-// caller's progress (or at the start, when the caller cannot say), at the latest when destroyed.
-// Only speed depends on it: where the kernel lacks MADV_POPULATE_WRITE it does nothing.
+// caller fills it from the start (the decompressor, which writes it in one call): for a gigabyte
+// of text the page faults cost about as much as the writing, and this way they run on the other
+// core. Stops at the start, at the latest when destroyed. Only speed depends on it: where the
+// kernel lacks MADV_POPULATE_WRITE it does nothing.
 class Prefaulter {
 public:
     Prefaulter(char* begin, std::size_t size) {
-#if defined(MADV_POPULATE_WRITE)
+#if defined(__unix__) && defined(MADV_POPULATE_WRITE)
         const auto page = std::uintptr_t(sysconf(_SC_PAGESIZE));
         const std::uintptr_t first = (std::uintptr_t(begin) + page - 1) / page * page;
         const std::uintptr_t last = (std::uintptr_t(begin) + size) / page * page;
@@ -65,22 +67,16 @@ public:
     Prefaulter(const Prefaulter&) = delete;
     Prefaulter& operator=(const Prefaulter&) = delete;
 
-    // The caller has written the buffer up to `address`.
-    void filledTo(const char* address) {
-        m_filled.store(std::uintptr_t(address), std::memory_order_relaxed);
-    }
-
 private:
     static constexpr std::size_t kMinSize = std::size_t(32) << 20;
     static constexpr std::uintptr_t kStep = std::uintptr_t(4) << 20;
 
     void run([[maybe_unused]] std::uintptr_t first, [[maybe_unused]] std::uintptr_t last) {
-#if defined(MADV_POPULATE_WRITE)
+#if defined(__unix__) && defined(MADV_POPULATE_WRITE)
         std::uintptr_t at = last;
         while (at > first && !m_stop.load(std::memory_order_relaxed)) {
             const std::uintptr_t from = at - std::min(kStep, at - first);
-            if (from < m_filled.load(std::memory_order_relaxed))
-                break; // the caller got here first
+            // (pages the decompressor has reached are present: populating them is cheap)
             if (madvise(reinterpret_cast<void*>(from), at - from, MADV_POPULATE_WRITE) != 0)
                 break;
             at = from;
@@ -89,7 +85,6 @@ private:
     }
 
     std::atomic<bool> m_stop{false};
-    std::atomic<std::uintptr_t> m_filled{0};
     std::thread m_thread;
 };
 
@@ -99,6 +94,58 @@ bool allocate(JsonText& out, std::size_t size) {
     return out.bytes != nullptr;
 }
 
+} // namespace
+
+#if defined(__unix__)
+int readFromBothEnds(int fd, char* dest, std::size_t size, const std::atomic<bool>* cancel) {
+    std::mutex claim;
+    std::size_t front = 0, back = (size + kChunk - 1) / kChunk; // chunks not yet claimed
+    std::atomic<int> failure{0};
+    auto readChunk = [&](std::size_t chunk) {
+        const std::size_t begin = chunk * kChunk, end = std::min(size, begin + kChunk);
+        for (std::size_t at = begin; at < end;) {
+            const ssize_t got = pread(fd, dest + at, end - at, off_t(at));
+            if (got < 0 && errno == EINTR)
+                continue;
+            if (got <= 0)
+                return got < 0 ? errno : ENODATA;
+            at += std::size_t(got);
+        }
+        return 0;
+    };
+    auto work = [&](bool fromFront) {
+        while (failure.load(std::memory_order_relaxed) == 0 && !cancelled(cancel)) {
+            std::size_t chunk = 0;
+            {
+                std::lock_guard lock(claim);
+                if (front >= back)
+                    return;
+                chunk = fromFront ? front++ : --back;
+            }
+            if (const int error = readChunk(chunk)) {
+                failure.store(error, std::memory_order_relaxed);
+                return;
+            }
+        }
+    };
+    std::thread helper;
+    if (size > 2 * kChunk) {
+        try {
+            helper = std::thread(work, false);
+        } catch (const std::system_error&) { // no thread: this one reads it all
+        }
+    }
+    work(true);
+    if (helper.joinable())
+        helper.join();
+    if (const int error = failure.load())
+        return error;
+    return cancelled(cancel) ? -1 : 0;
+}
+#endif
+
+namespace {
+
 QString readPlain(QFile& file, JsonText& out, const std::atomic<bool>* cancel) {
     const auto size = std::uint64_t(file.size());
     if (size > kMaxJsonBytes)
@@ -107,8 +154,18 @@ QString readPlain(QFile& file, JsonText& out, const std::atomic<bool>* cancel) {
     // kill the viewer with SIGBUS; a read copy cannot change under the parser.
     if (!allocate(out, std::size_t(size)))
         return QStringLiteral("is too large to load into memory (%1 MB)").arg(size >> 20);
+#if defined(__unix__)
+    if (const int error = readFromBothEnds(file.handle(), out.bytes.get(), size, cancel)) {
+        if (error < 0)
+            return QStringLiteral("cancelled");
+        if (error == ENODATA)
+            return QStringLiteral("could not be read: it ended before its size (was it "
+                                  "truncated while being read?)");
+        return QStringLiteral("could not be read: ") % QString::fromLocal8Bit(std::strerror(error));
+    }
+    const std::size_t done = std::size_t(size);
+#else
     std::size_t done = 0;
-    Prefaulter prefaulter(out.bytes.get(), std::size_t(size));
     while (done < size) {
         if (cancelled(cancel))
             return QStringLiteral("cancelled");
@@ -117,8 +174,8 @@ QString readPlain(QFile& file, JsonText& out, const std::atomic<bool>* cancel) {
         if (got <= 0)
             return QStringLiteral("could not be read: ") % file.errorString();
         done += std::size_t(got);
-        prefaulter.filledTo(out.bytes.get() + done);
     }
+#endif
     out.size = done;
     std::memset(out.bytes.get() + done, 0, kPadding);
     return {};

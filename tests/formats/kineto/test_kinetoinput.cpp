@@ -1,14 +1,17 @@
 // SPDX-License-Identifier: MIT
-// Reading a Kineto trace's bytes: large enough that a second thread faults the buffer's pages in
-// while it is filled (plain) or decompressed into (gzip); the bytes must come out unchanged.
+// Reading a Kineto trace's bytes: large enough that two threads read a plain file (one from each
+// end) and that a second thread faults the pages in while gzip is decompressed; the bytes must
+// come out unchanged.
 #include "formats/kineto/kinetoinput.h"
 
 #include <gtest/gtest.h>
 
 #include <QFile>
 #include <QTemporaryDir>
+#include <cerrno>
 #include <cstring>
 #include <simdjson.h>
+#include <vector>
 #include <zlib.h>
 
 using namespace strobe::kineto;
@@ -83,3 +86,22 @@ TEST(KinetoInput, ACancelledReadSaysSo) {
     EXPECT_EQ(readJsonText(write(dir, QStringLiteral("c.json"), largeJson()), text, &cancel),
               QStringLiteral("cancelled"));
 }
+
+#if defined(__unix__)
+TEST(KinetoInput, ReadingFromBothEndsFillsEveryByteOrSaysWhyNot) {
+    QTemporaryDir dir;
+    const QByteArray json = largeJson();
+    QFile f(write(dir, QStringLiteral("both.json"), json));
+    ASSERT_TRUE(f.open(QIODevice::ReadOnly));
+    std::vector<char> dest(std::size_t(json.size()) + 16, '\x7f');
+    ASSERT_EQ(readFromBothEnds(f.handle(), dest.data(), std::size_t(json.size()), nullptr), 0);
+    EXPECT_EQ(std::memcmp(dest.data(), json.constData(), std::size_t(json.size())), 0);
+    EXPECT_EQ(dest[std::size_t(json.size())], '\x7f'); // nothing written past the size
+    // A file shorter than the size it was said to have (truncated meanwhile): ENODATA.
+    EXPECT_EQ(readFromBothEnds(f.handle(), dest.data(), std::size_t(json.size()) + 8, nullptr),
+              ENODATA);
+    std::atomic<bool> cancel{true};
+    EXPECT_EQ(readFromBothEnds(f.handle(), dest.data(), std::size_t(json.size()), &cancel), -1);
+    EXPECT_EQ(readFromBothEnds(-1, dest.data(), 100, nullptr), EBADF);
+}
+#endif
