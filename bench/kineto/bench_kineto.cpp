@@ -2,9 +2,12 @@
 // The Kineto JSON benchmark (a timing program, not a test): generates a large synthetic PyTorch
 // profiler trace, then reports the full load's uncompressed MB/s, its ratio to simdjson's bare
 // on-demand pass over the same bytes, resident bytes per event after the load, and the load
-// time of the .json.gz form. Figures are in docs/PERFORMANCE.md.
+// time of the .json.gz form: medians of R rounds, each round timing all of them one after the
+// other, so that each ratio compares runs made under about the same machine load (printed per
+// round, with the CPU seconds, which the load stretches far less). Figures are in
+// docs/PERFORMANCE.md.
 //
-//   bench_kineto [--events N] [--dir DIR] [--keep] [--reuse]
+//   bench_kineto [--events N] [--dir DIR] [--runs R] [--keep] [--reuse]
 //
 // --keep leaves the two files in DIR; --reuse loads them from there when a kept run wrote them
 // (so repeated runs do not regenerate a gigabyte each).
@@ -15,12 +18,15 @@
 #include "formats/open.h"
 
 #include <QCoreApplication>
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <simdjson.h>
 #include <string>
+#include <time.h>
+#include <vector>
 
 using namespace strobe;
 
@@ -30,14 +36,42 @@ double seconds(std::chrono::steady_clock::time_point a, std::chrono::steady_cloc
     return std::chrono::duration<double>(b - a).count();
 }
 
+// CPU seconds of this process (every thread) or of the calling thread.
+double cpuSeconds(clockid_t clock) {
+    timespec t{};
+    clock_gettime(clock, &t);
+    return double(t.tv_sec) + double(t.tv_nsec) * 1e-9;
+}
+
+// The 1-minute load average: other work on the machine, which stretches every wall time here.
+double loadAverage() {
+    double avg = 0;
+    if (std::FILE* f = std::fopen("/proc/loadavg", "r")) {
+        if (std::fscanf(f, "%lf", &avg) != 1)
+            avg = 0;
+        std::fclose(f);
+    }
+    return avg;
+}
+
+struct Timing {
+    double wall = 0, cpu = 0;
+};
+
+double median(std::vector<double> v) {
+    std::sort(v.begin(), v.end());
+    return v.empty() ? 0 : v[v.size() / 2];
+}
+
 // simdjson's floor: iterate every event and every member of it, reading nothing. With
 // `touch`, also read each member's key and value text (what any real reader must do).
-double bareOnDemandPass(const std::string& path, std::uint64_t* events, bool touch = false) {
-    const simdjson::padded_string text = simdjson::padded_string::load(path);
+Timing bareOnDemandPass(const simdjson::padded_string& text, std::uint64_t* events,
+                        std::uint64_t* members, bool touch) {
     simdjson::ondemand::parser parser(text.size());
     const auto t0 = std::chrono::steady_clock::now();
+    const double c0 = cpuSeconds(CLOCK_THREAD_CPUTIME_ID);
     simdjson::ondemand::document doc = parser.iterate(text);
-    std::uint64_t n = 0, members = 0;
+    std::uint64_t n = 0, m = 0;
     for (auto field : doc.get_object()) {
         if (field.key() != "traceEvents")
             continue;
@@ -45,21 +79,29 @@ double bareOnDemandPass(const std::string& path, std::uint64_t* events, bool tou
             for (auto member : event.get_object()) {
                 if (touch) {
                     const std::string_view token = member.value().raw_json_token();
-                    members += std::uint64_t(member.key().raw()[0] + token.front()) & 1;
+                    m += std::uint64_t(member.key().raw()[0] + token.front()) & 1;
                 } else {
                     (void)member.key();
-                    ++members;
+                    ++m;
                 }
             }
             ++n;
         }
     }
-    const double s = seconds(t0, std::chrono::steady_clock::now());
+    const Timing t{seconds(t0, std::chrono::steady_clock::now()),
+                   cpuSeconds(CLOCK_THREAD_CPUTIME_ID) - c0};
     *events = n;
-    if (!touch)
-        std::printf("bare on-demand pass:   %llu events, %llu members\n",
-                    static_cast<unsigned long long>(n), static_cast<unsigned long long>(members));
-    return s;
+    *members = m;
+    return t;
+}
+
+// One full load through the format sniffing, as the GUI and strobe-cli do it.
+Timing fullLoad(const std::string& path, LoadResult* result) {
+    const auto t0 = std::chrono::steady_clock::now();
+    const double c0 = cpuSeconds(CLOCK_PROCESS_CPUTIME_ID);
+    *result = loadTrace(QString::fromStdString(path));
+    return {seconds(t0, std::chrono::steady_clock::now()),
+            cpuSeconds(CLOCK_PROCESS_CPUTIME_ID) - c0};
 }
 
 } // namespace
@@ -69,19 +111,22 @@ int main(int argc, char** argv) {
     std::uint64_t events = 5'000'000;
     std::string dir = std::filesystem::temp_directory_path().string();
     bool keep = false, reuse = false;
+    int runs = 3;
     for (int i = 1; i < argc; ++i) {
         const std::string a = argv[i];
         if (a == "--events" && i + 1 < argc)
             events = std::stoull(argv[++i]);
         else if (a == "--dir" && i + 1 < argc)
             dir = argv[++i];
+        else if (a == "--runs" && i + 1 < argc)
+            runs = std::max(1, std::stoi(argv[++i]));
         else if (a == "--keep")
             keep = true;
         else if (a == "--reuse")
             reuse = keep = true;
         else {
-            std::fprintf(stderr,
-                         "usage: bench_kineto [--events N] [--dir DIR] [--keep] [--reuse]\n");
+            std::fprintf(stderr, "usage: bench_kineto [--events N] [--dir DIR] [--runs R] [--keep] "
+                                 "[--reuse]\n");
             return 2;
         }
     }
@@ -93,57 +138,78 @@ int main(int argc, char** argv) {
     auto t0 = std::chrono::steady_clock::now();
     if (reuse && std::filesystem::exists(plain) && std::filesystem::exists(gz)) {
         stats.bytes = std::filesystem::file_size(plain);
-        stats.events = 0; // not counted again: the parse pass below counts them
     } else if (!kinetosynth::writeKinetoTrace(plain, options, &error, &stats) ||
                !kinetosynth::writeKinetoTrace(gz, options, &error)) {
         std::fprintf(stderr, "bench_kineto: %s\n", error.c_str());
         return 1;
     }
     const double mb = double(stats.bytes) / 1e6;
-    std::printf("generated:             %llu events, %.0f MB JSON, %.0f MB gzip, in %.1f s\n",
-                static_cast<unsigned long long>(stats.events), mb,
-                double(std::filesystem::file_size(gz)) / 1e6,
+    std::printf("trace:                 %.0f MB JSON, %.0f MB gzip (%s in %.1f s)\n", mb,
+                double(std::filesystem::file_size(gz)) / 1e6, reuse ? "reused" : "generated",
                 seconds(t0, std::chrono::steady_clock::now()));
 
-    std::uint64_t parsedEvents = 0;
-    double bare = bareOnDemandPass(plain, &parsedEvents);
-    bare = std::min(bare, bareOnDemandPass(plain, &parsedEvents));
-    std::printf("bare on-demand pass:   %.3f s (%.0f MB/s)\n", bare, mb / bare);
-    double touched = bareOnDemandPass(plain, &parsedEvents, true);
-    touched = std::min(touched, bareOnDemandPass(plain, &parsedEvents, true));
-    std::printf("pass reading values:   %.3f s (%.0f MB/s)\n", touched, mb / touched);
-
-    const std::uint64_t rssBefore = bench::residentBytes();
-    t0 = std::chrono::steady_clock::now();
-    LoadResult r = loadTrace(QString::fromStdString(plain));
-    const double load = seconds(t0, std::chrono::steady_clock::now());
-    if (!r.ok()) {
-        std::fprintf(stderr, "bench_kineto: %s\n", r.error.toUtf8().constData());
-        return 1;
+    // Each round: the bare pass, the pass reading values, the plain load, the gzip load, one
+    // after the other, so that each ratio compares runs made under about the same load.
+    std::vector<double> bare, touched, load, gzLoad, loadRatio, touchedRatio, gzRatio;
+    std::uint64_t parsedEvents = 0, members = 0, touchedMembers = 0;
+    double residentPerEvent = 0, modelPerEvent = 0;
+    std::uint64_t modelEvents = 0;
+    for (int round = 0; round < runs; ++round) {
+        Timing b, v;
+        {
+            const simdjson::padded_string text = simdjson::padded_string::load(plain);
+            b = bareOnDemandPass(text, &parsedEvents, &members, false);
+            v = bareOnDemandPass(text, &parsedEvents, &touchedMembers, true);
+        }
+        const std::uint64_t rssBefore = bench::residentBytes();
+        LoadResult r;
+        const Timing l = fullLoad(plain, &r);
+        if (!r.ok()) {
+            std::fprintf(stderr, "bench_kineto: %s\n", r.error.toUtf8().constData());
+            return 1;
+        }
+        const TraceCounts& c = r.trace->counts();
+        modelEvents = c.kernels + c.memcpys + c.memsets + c.cudaApiCalls + c.nvtxRanges + c.cpuOps +
+                      c.pythonFunctions;
+        if (round == 0) { // later rounds reuse the heap the first one freed
+            residentPerEvent = double(bench::residentBytes() - rssBefore) /
+                               double(std::max<std::uint64_t>(1, modelEvents));
+            modelPerEvent =
+                double(r.trace->memoryBytes()) / double(std::max<std::uint64_t>(1, modelEvents));
+        }
+        r.trace.reset();
+        LoadResult z;
+        const Timing g = fullLoad(gz, &z);
+        if (!z.ok()) {
+            std::fprintf(stderr, "bench_kineto: %s\n", z.error.toUtf8().constData());
+            return 1;
+        }
+        z.trace.reset();
+        std::printf("round %d (load average %.1f): bare %.3f s (%.3f s CPU), values %.3f s, "
+                    "load %.3f s (%.3f s CPU), gzip %.3f s (%.3f s CPU)\n",
+                    round + 1, loadAverage(), b.wall, b.cpu, v.wall, l.wall, l.cpu, g.wall, g.cpu);
+        bare.push_back(b.wall);
+        touched.push_back(v.wall);
+        load.push_back(l.wall);
+        gzLoad.push_back(g.wall);
+        loadRatio.push_back(l.wall / b.wall);
+        touchedRatio.push_back(l.wall / v.wall);
+        gzRatio.push_back(g.wall / l.wall);
     }
-    const std::uint64_t rssAfter = bench::residentBytes();
-    const std::uint64_t modelEvents = r.trace->counts().kernels + r.trace->counts().memcpys +
-                                      r.trace->counts().memsets + r.trace->counts().cudaApiCalls +
-                                      r.trace->counts().nvtxRanges + r.trace->counts().cpuOps +
-                                      r.trace->counts().pythonFunctions;
+    std::printf("medians of %d rounds:\n", runs);
+    std::printf("bare on-demand pass:   %.3f s (%.0f MB/s), %llu events, %llu members\n",
+                median(bare), mb / median(bare), static_cast<unsigned long long>(parsedEvents),
+                static_cast<unsigned long long>(members));
+    std::printf("pass reading values:   %.3f s (%.0f MB/s)\n", median(touched),
+                mb / median(touched));
     std::printf("full load (.json):     %.3f s (%.0f MB/s), %.2f x the bare pass, %.2f x the "
                 "pass reading values\n",
-                load, mb / load, load / bare, load / touched);
+                median(load), mb / median(load), median(loadRatio), median(touchedRatio));
     std::printf("resident after load:   %.1f bytes/event (%llu model events; model's own count "
                 "%.1f bytes/event)\n",
-                double(rssAfter - rssBefore) / double(modelEvents),
-                static_cast<unsigned long long>(modelEvents),
-                double(r.trace->memoryBytes()) / double(modelEvents));
-    r.trace.reset();
-
-    t0 = std::chrono::steady_clock::now();
-    LoadResult z = loadTrace(QString::fromStdString(gz));
-    const double gzLoad = seconds(t0, std::chrono::steady_clock::now());
-    if (!z.ok()) {
-        std::fprintf(stderr, "bench_kineto: %s\n", z.error.toUtf8().constData());
-        return 1;
-    }
-    std::printf("full load (.json.gz):  %.3f s, %.2f x the plain file\n", gzLoad, gzLoad / load);
+                residentPerEvent, static_cast<unsigned long long>(modelEvents), modelPerEvent);
+    std::printf("full load (.json.gz):  %.3f s, %.2f x the plain file\n", median(gzLoad),
+                median(gzRatio));
     if (!keep) {
         std::filesystem::remove(plain);
         std::filesystem::remove(gz);
