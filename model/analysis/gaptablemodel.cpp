@@ -89,6 +89,8 @@ bool GapTableModel::lessThan(int column, int a, int b) const {
 }
 
 QVariant GapTableModel::headerData(int section, Qt::Orientation o, int role) const {
+    if (o == Qt::Horizontal && role == Qt::InitialSortOrderRole)
+        return initialSortOrder(section == Duration);
     if (o != Qt::Horizontal || role != Qt::DisplayRole || section < 0 || section >= ColumnCount)
         return QAbstractTableModel::headerData(section, o, role);
     static const char* const names[] = {"Device", "Start",      "Duration",

@@ -399,6 +399,9 @@ QVariant KernelTableModel::data(const QModelIndex& index, int role) const {
 }
 
 QVariant KernelTableModel::headerData(int section, Qt::Orientation orientation, int role) const {
+    if (orientation == Qt::Horizontal && role == Qt::InitialSortOrderRole)
+        return initialSortOrder(section == Duration || section == Grid || section == Block ||
+                                section == Registers || section == SharedMemory);
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole || section < 0 ||
         section >= ColumnCount)
         return QAbstractTableModel::headerData(section, orientation, role);

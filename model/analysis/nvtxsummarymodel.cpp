@@ -89,6 +89,8 @@ QVariant NvtxSummaryModel::data(const QModelIndex& index, int role) const {
 }
 
 QVariant NvtxSummaryModel::headerData(int section, Qt::Orientation orientation, int role) const {
+    if (orientation == Qt::Horizontal && role == Qt::InitialSortOrderRole)
+        return initialSortOrder(section != Range && section != Style);
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole || section < 0 ||
         section >= ColumnCount)
         return QAbstractTableModel::headerData(section, orientation, role);

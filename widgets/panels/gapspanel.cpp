@@ -5,6 +5,7 @@
 #include "model/analysis/tableroles.h"
 #include "model/timeformat.h"
 #include "widgets/backgroundtask.h"
+#include "widgets/panels/tablebehaviour.h"
 #include "widgets/panels/tableexport.h"
 #include "widgets/viewstate.h"
 
@@ -53,8 +54,7 @@ GapsPanel::GapsPanel(ViewState* state, QWidget* parent)
     m_proxy->setSourceModel(m_model);
     m_proxy->setSortRole(SortRole);
     m_view->setModel(m_proxy);
-    m_view->setSortingEnabled(true);
-    m_view->sortByColumn(GapTableModel::Duration, Qt::DescendingOrder);
+    makeSortable(m_view, GapTableModel::Duration, Qt::DescendingOrder);
     m_view->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_view->setSelectionMode(QAbstractItemView::ExtendedSelection);
     m_view->setAlternatingRowColors(true);
@@ -76,8 +76,7 @@ GapsPanel::GapsPanel(ViewState* state, QWidget* parent)
 
     connect(exportCsv, &QPushButton::clicked, this,
             [this] { saveModelAsCsv(this, *m_model, QStringLiteral("gaps.csv")); });
-    connect(m_view, &QTableView::doubleClicked, this,
-            [this](const QModelIndex& i) { activateRow(i.row()); });
+    onRowActivated(m_view, m_state, [this](int row) { activateRow(row); });
     auto* copy =
         new QShortcut(QKeySequence::Copy, m_view, nullptr, nullptr, Qt::WidgetWithChildrenShortcut);
     connect(copy, &QShortcut::activated, this, [this] { copyViewRowsToClipboard(*m_view); });

@@ -3,6 +3,7 @@
 
 #include "model/analysis/kerneltablemodel.h"
 #include "widgets/backgroundtask.h"
+#include "widgets/panels/tablebehaviour.h"
 #include "widgets/panels/tableexport.h"
 #include "widgets/viewstate.h"
 
@@ -57,8 +58,7 @@ KernelTableWidget::KernelTableWidget(ViewState* state, QWidget* parent)
     bar->addWidget(exportCsv);
 
     m_view->setModel(m_model);
-    m_view->setSortingEnabled(true);
-    m_view->sortByColumn(KernelTableModel::Start, Qt::AscendingOrder);
+    makeSortable(m_view, KernelTableModel::Start, Qt::AscendingOrder);
     m_view->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_view->setSelectionMode(QAbstractItemView::ExtendedSelection);
     m_view->setAlternatingRowColors(true);
@@ -67,10 +67,7 @@ KernelTableWidget::KernelTableWidget(ViewState* state, QWidget* parent)
     // Fixed row heights keep a million rows cheap to lay out and scroll.
     m_view->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
     m_view->verticalHeader()->setDefaultSectionSize(fontMetrics().height() + 6);
-    m_view->horizontalHeader()->setStretchLastSection(true);
-    m_view->horizontalHeader()->resizeSection(KernelTableModel::Name, 260);
-    for (int c : {KernelTableModel::Device, KernelTableModel::Stream, KernelTableModel::Registers})
-        m_view->horizontalHeader()->resizeSection(c, 70);
+    fitColumns(m_view, KernelTableModel::Name); // the headers now, the rows when they arrive
 
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
@@ -84,21 +81,33 @@ KernelTableWidget::KernelTableWidget(ViewState* state, QWidget* parent)
     connect(m_demangled, &QCheckBox::toggled, this, &KernelTableWidget::setShowDemangled);
     connect(m_range, &QComboBox::currentIndexChanged, this, [this] { applyRange(); });
     connect(clearConfigs, &QToolButton::clicked, this, [this] { showOnlyConfigs(QString(), {}); });
+    // The worker sorts: the rows of a sort arrive later, and then show the top (makeSortable).
+    connect(m_view->horizontalHeader(), &QHeaderView::sortIndicatorChanged, this,
+            [this] { m_topAfterSort = true; });
     connect(m_model, &QAbstractItemModel::modelReset, this, [this, clearConfigs] {
         clearConfigs->setVisible(m_configLabel->isVisible());
         updateCount();
-        followSelection(m_state->selection());
+        const bool settled = !m_model->rowsPending();
+        followSelection(m_state->selection(), !m_topAfterSort);
+        if (m_topAfterSort && settled) {
+            m_view->scrollToTop();
+            m_topAfterSort = false;
+        }
+        if (m_fitColumns && settled && m_model->rowCount() > 0) {
+            fitColumns(m_view, KernelTableModel::Name);
+            m_fitColumns = false;
+        }
     });
     connect(exportCsv, &QPushButton::clicked, this,
             [this] { saveModelAsCsv(this, *m_model, QStringLiteral("kernels.csv")); });
-    connect(m_view, &QTableView::doubleClicked, this,
-            [this](const QModelIndex& i) { activateRow(i.row()); });
+    onRowActivated(m_view, m_state, [this](int row) { activateRow(row); });
     auto* copy =
         new QShortcut(QKeySequence::Copy, m_view, nullptr, nullptr, Qt::WidgetWithChildrenShortcut);
     connect(copy, &QShortcut::activated, this, [this] { copyViewRowsToClipboard(*m_view); });
 
     connect(m_state, &ViewState::traceChanged, this, &KernelTableWidget::rebuild);
-    connect(m_state, &ViewState::selectionChanged, this, &KernelTableWidget::followSelection);
+    connect(m_state, &ViewState::selectionChanged, this,
+            [this](EventRef ref) { followSelection(ref, true); });
     connect(m_state, &ViewState::visibleRangeChanged, this, [this] {
         if (m_range->currentData().toInt() == int(RangeRestriction::VisibleRange))
             applyRange();
@@ -114,6 +123,7 @@ KernelTableWidget::~KernelTableWidget() = default;
 
 void KernelTableWidget::rebuild() {
     m_configLabel->setVisible(false);
+    m_fitColumns = true;       // a new trace's values have other widths
     m_model->setData(nullptr); // empty (O(1)) until the new trace's data arrives
     applyRange();
     std::shared_ptr<const Trace> trace = m_state->sharedTrace();
@@ -200,7 +210,7 @@ void KernelTableWidget::activateRow(int row) {
     m_state->reveal(m_state->trace()->kernels()[*k].self);
 }
 
-void KernelTableWidget::followSelection(EventRef ref) {
+void KernelTableWidget::followSelection(EventRef ref, bool scroll) {
     const Trace* t = m_state->trace();
     if (!t || m_model->trace() != t)
         return;
@@ -213,7 +223,8 @@ void KernelTableWidget::followSelection(EventRef ref) {
     const QModelIndex i = m_model->index(*row, 0);
     m_view->selectionModel()->setCurrentIndex(i, QItemSelectionModel::ClearAndSelect |
                                                      QItemSelectionModel::Rows);
-    m_view->scrollTo(i);
+    if (scroll)
+        m_view->scrollTo(i);
 }
 
 void KernelTableWidget::updateCount() {

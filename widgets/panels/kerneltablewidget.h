@@ -21,9 +21,12 @@ class ViewState;
 
 // The kernel table: one row per launch, sortable by any column, filtered by name (substring or
 // regular expression) and by the visible or selected time range. Double-clicking a row reveals
-// the kernel (ViewState::reveal: the timeline jumps to it, the detail pane shows it); selecting
-// a kernel anywhere selects its row. Gathering the trace's kernels, sorting and filtering run on
-// a worker (BackgroundTask); the table says "Computing…" until the rows arrive (ready()).
+// the kernel (ViewState::reveal: the timeline jumps to it, the detail pane shows it, the timeline
+// takes the focus); selecting a kernel anywhere selects its row. Sorting follows makeSortable
+// (the first click on a quantity sorts largest first, a sort shows the top rows); columns fit
+// their contents and the Name column takes the rest of the width. Gathering the trace's kernels,
+// sorting and filtering run on a worker (BackgroundTask); the table says "Computing…" until the
+// rows arrive (ready()).
 class KernelTableWidget : public QWidget {
     Q_OBJECT
 public:
@@ -53,7 +56,8 @@ signals:
 private:
     void rebuild();
     void applyRange();
-    void followSelection(EventRef ref);
+    // Selects the row of `ref`; `scroll` brings it into view.
+    void followSelection(EventRef ref, bool scroll);
     void updateCount();
     void computeRows();
 
@@ -66,8 +70,10 @@ private:
     QComboBox* m_range;
     QLabel* m_configLabel;
     QLabel* m_count;
-    BackgroundTask* m_dataTask; // gathers the trace's kernel times
-    BackgroundTask* m_rowsTask; // sorts and filters
+    BackgroundTask* m_dataTask;  // gathers the trace's kernel times
+    BackgroundTask* m_rowsTask;  // sorts and filters
+    bool m_topAfterSort = false; // a sort's rows are on their way: show the top when they arrive
+    bool m_fitColumns = true;    // size the columns to the first rows of the trace
 };
 
 } // namespace strobe

@@ -6,6 +6,7 @@
 #include "model/analysis/nvtxsummarymodel.h"
 #include "model/analysis/tableroles.h"
 #include "widgets/backgroundtask.h"
+#include "widgets/panels/tablebehaviour.h"
 #include "widgets/panels/tableexport.h"
 #include "widgets/viewstate.h"
 
@@ -32,8 +33,7 @@ QTableView* addTable(QWidget* page, QAbstractItemModel* model, const QString& fi
     proxy->setSortRole(SortRole);
     auto* view = new QTableView(page);
     view->setModel(proxy);
-    view->setSortingEnabled(true);
-    view->sortByColumn(-1, Qt::AscendingOrder); // model order: by total, descending
+    makeSortable(view, -1, Qt::AscendingOrder); // model order: by total, descending
     view->setSelectionBehavior(QAbstractItemView::SelectRows);
     view->setAlternatingRowColors(true);
     view->setWordWrap(false);
@@ -117,8 +117,7 @@ StatisticsWidget::StatisticsWidget(ViewState* state, QWidget* parent)
 
     connect(m_grouping, &QComboBox::currentIndexChanged, this,
             [this] { setGrouping(KernelGrouping(m_grouping->currentData().toInt())); });
-    connect(m_kernelView, &QTableView::doubleClicked, this,
-            [this](const QModelIndex& i) { activateKernelRow(i.row()); });
+    onRowActivated(m_kernelView, m_state, [this](int row) { activateKernelRow(row); });
     connect(prev, &QPushButton::clicked, this, [this] { stepInstance(-1); });
     connect(next, &QPushButton::clicked, this, [this] { stepInstance(+1); });
     connect(m_state, &ViewState::traceChanged, this, &StatisticsWidget::rebuild);

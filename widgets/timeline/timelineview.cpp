@@ -43,6 +43,8 @@ TimelineView::TimelineView(ViewState* state, QWidget* parent)
     connect(m_state, &ViewState::cursorTimeChanged, this, &TimelineView::repaintAll);
     connect(m_state, &ViewState::idleThresholdChanged, this, &TimelineView::repaintAll);
     connect(m_state, &ViewState::revealRequested, this, &TimelineView::revealEvent);
+    connect(m_state, &ViewState::timelineFocusRequested, this,
+            [this] { m_canvas->setFocus(Qt::OtherFocusReason); });
     onTraceChanged();
 }
 

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 // The GPU gaps panel on the sample trace: rows, sorting, totals, threshold, double-click.
+#include "model/analysis/gaptablemodel.h"
 #include "model/analysis/tableroles.h"
 #include "tests/model/analysis/gaptestdata.h"
 #include "tests/widgets/panels/paneltesthelpers.h"
@@ -121,6 +122,52 @@ TEST_F(GapsPanelTest, GapsArriveFromTheWorkerAndStaleOnesAreDiscarded) {
     EXPECT_EQ(panel.model()->rowCount(), 0);
     ASSERT_TRUE(test::waitUntilReady(panel));
     EXPECT_EQ(panel.model()->rowCount(), int(findGaps(*test::cloverleaf(), 1'000'000).gaps.size()));
+}
+
+// Issue #14 items 3 and 8: first clicks sort durations largest first and positions ascending, a
+// sort shows the top; a double-click or Enter on a gap hands the focus to the timeline.
+TEST_F(GapsPanelTest, SortsLikeEveryTableAndActivatingARowFocusesTheTimeline) {
+    GapsPanel panel(&state);
+    panel.resize(900, 140);
+    panel.show();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&panel));
+    ASSERT_TRUE(test::waitUntilReady(panel));
+    QTableView* view = panel.view();
+    view->selectRow(panel.model()->rowCount() - 1);
+    view->scrollToBottom();
+    QApplication::processEvents();
+    ASSERT_GT(view->verticalScrollBar()->value(), 0);
+    test::clickHeader(view, GapTableModel::Start);
+    EXPECT_EQ(view->horizontalHeader()->sortIndicatorOrder(), Qt::AscendingOrder);
+    EXPECT_EQ(view->verticalScrollBar()->value(), 0);
+    EXPECT_EQ(view->selectionModel()->selectedRows().size(), 1);
+    TimeNs earliest = panel.analysis().gaps.front().range.start;
+    for (const GpuGap& g : panel.analysis().gaps)
+        earliest = std::min(earliest, g.range.start);
+    EXPECT_EQ(panel.gapAtRow(0)->range.start, earliest);
+    test::clickHeader(view, GapTableModel::Duration);
+    EXPECT_EQ(view->horizontalHeader()->sortIndicatorOrder(), Qt::DescendingOrder);
+    TimeNs longest = 0;
+    for (const GpuGap& g : panel.analysis().gaps)
+        longest = std::max(longest, g.duration());
+    EXPECT_EQ(panel.gapAtRow(0)->duration(), longest);
+    for (int c :
+         {int(GapTableModel::Device), int(GapTableModel::Cause), int(GapTableModel::NvtxRange)})
+        EXPECT_EQ(test::firstClickOrder(view, c), Qt::AscendingOrder) << c;
+
+    QSignalSpy focus(&state, &ViewState::timelineFocusRequested);
+    QApplication::processEvents(); // lays out the sorted rows
+    const QRect cell = view->visualRect(view->model()->index(0, GapTableModel::Cause));
+    QTest::mouseClick(view->viewport(), Qt::LeftButton, {}, cell.center());
+    QTest::mouseDClick(view->viewport(), Qt::LeftButton, {}, cell.center());
+    EXPECT_EQ(focus.count(), 1);
+    EXPECT_EQ(state.selectedRange(), std::optional<TimeRange>(panel.gapAtRow(0)->range));
+    view->setFocus();
+    view->setCurrentIndex(view->model()->index(1, 0));
+    QTest::keyClick(view, Qt::Key_Enter);
+    EXPECT_EQ(focus.count(), 2);
+    EXPECT_EQ(state.selectedRange(), std::optional<TimeRange>(panel.gapAtRow(1)->range));
+    EXPECT_TRUE(view->selectionModel()->isRowSelected(1, {}));
 }
 
 } // namespace

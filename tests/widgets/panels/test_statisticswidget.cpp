@@ -3,6 +3,7 @@
 #include "model/analysis/kerneltablemodel.h"
 #include "model/analysis/memorysummarymodel.h"
 #include "model/analysis/nvtxsummarymodel.h"
+#include "model/analysis/tableroles.h"
 #include "tests/model/analysis/analysistestdata.h"
 #include "tests/support/csvparse.h"
 #include "tests/widgets/panels/paneltesthelpers.h"
@@ -11,6 +12,8 @@
 #include "widgets/panels/tableexport.h"
 
 #include <QAbstractItemModelTester>
+#include <QHeaderView>
+#include <QScrollBar>
 #include <QSignalSpy>
 #include <QTableView>
 #include <gtest/gtest.h>
@@ -120,6 +123,67 @@ TEST(StatisticsWidget, SummariesArriveFromWorkersAndStaleOnesAreDiscarded) {
     EXPECT_EQ(stats.memoryModel()->rowCount(), 2);
     EXPECT_EQ(std::count(shown.begin(), shown.end(), QStringLiteral("stale_kernel")), 0);
     EXPECT_EQ(int(shown.size()), stats.kernelModel()->rowCount());
+}
+
+// Issue #14 item 3, as in the kernel table: the first click on a quantity sorts largest first, on
+// a name A to Z, and a sort shows the top rows with the selection kept.
+TEST(StatisticsWidget, AFirstClickSortsLargestFirstAndShowsTheTop) {
+    ViewState state;
+    state.setTrace(cloverleaf());
+    StatisticsWidget stats(&state);
+    stats.resize(1200, 160); // a few rows in view
+    stats.show();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&stats));
+    ASSERT_TRUE(waitUntilReady(stats));
+    QTableView* view = stats.kernelView();
+    const QAbstractItemModel* shown = view->model();
+    const int rows = shown->rowCount();
+    ASSERT_GT(rows, 6);
+    // The kernel with the fewest instances, selected and scrolled to.
+    int fewest = 0;
+    for (int r = 1; r < rows; ++r)
+        if (shown->index(r, KernelSummaryModel::Instances).data(SortRole).toLongLong() <
+            shown->index(fewest, KernelSummaryModel::Instances).data(SortRole).toLongLong())
+            fewest = r;
+    const QString name = shown->index(fewest, KernelSummaryModel::Name).data().toString();
+    view->selectRow(rows - 1);
+    view->scrollToBottom();
+    QApplication::processEvents();
+    ASSERT_GT(view->verticalScrollBar()->value(), 0);
+    const QString selected = shown->index(rows - 1, KernelSummaryModel::Name).data().toString();
+
+    clickHeader(view, KernelSummaryModel::Instances);
+    QApplication::processEvents();
+    EXPECT_EQ(view->horizontalHeader()->sortIndicatorOrder(), Qt::DescendingOrder);
+    EXPECT_EQ(view->verticalScrollBar()->value(), 0);
+    std::int64_t most = 0;
+    for (const KernelSummaryRow& r : stats.kernelModel()->rows())
+        most = std::max<std::int64_t>(most, std::int64_t(r.stats.count));
+    EXPECT_EQ(shown->index(0, KernelSummaryModel::Instances).data(SortRole).toLongLong(), most);
+    const QModelIndexList kept = view->selectionModel()->selectedRows(KernelSummaryModel::Name);
+    ASSERT_EQ(kept.size(), 1);
+    EXPECT_EQ(kept[0].data().toString(), selected);
+    clickHeader(view, KernelSummaryModel::Instances); // reverses
+    EXPECT_EQ(shown->index(0, KernelSummaryModel::Name).data().toString(), name);
+
+    clickHeader(view, KernelSummaryModel::Name);
+    EXPECT_EQ(view->horizontalHeader()->sortIndicatorOrder(), Qt::AscendingOrder);
+    for (int c : {int(KernelSummaryModel::Total), int(KernelSummaryModel::Maximum),
+                  int(KernelSummaryModel::TimePercent)})
+        EXPECT_EQ(firstClickOrder(view, c), Qt::DescendingOrder) << c;
+    // The other tabs follow the same rule.
+    const QList<QTableView*> views = stats.findChildren<QTableView*>();
+    ASSERT_EQ(views.size(), 3);
+    for (QTableView* v : views) {
+        const QAbstractItemModel* m = v->model();
+        EXPECT_EQ(firstClickOrder(v, 0), Qt::AscendingOrder); // the name or direction
+        const int last = m->columnCount() - 1;
+        EXPECT_EQ(firstClickOrder(v, last), Qt::DescendingOrder)
+            << m->headerData(last, Qt::Horizontal).toString().toStdString();
+    }
+    EXPECT_EQ(firstClickOrder(views[1], NvtxSummaryModel::Style), Qt::AscendingOrder);
+    EXPECT_EQ(firstClickOrder(views[1], NvtxSummaryModel::Total), Qt::DescendingOrder);
+    EXPECT_EQ(firstClickOrder(views[2], MemorySummaryModel::TotalBytes), Qt::DescendingOrder);
 }
 
 } // namespace
