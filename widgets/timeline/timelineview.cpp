@@ -37,7 +37,10 @@ TimelineView::TimelineView(ViewState* state, QWidget* parent)
         repaintAll();
     });
     connect(m_state, &ViewState::traceChanged, this, &TimelineView::onTraceChanged);
-    connect(m_state, &ViewState::visibleRangeChanged, this, &TimelineView::repaintAll);
+    connect(m_state, &ViewState::visibleRangeChanged, this, [this] {
+        followPointer();
+        repaintAll();
+    });
     connect(m_state, &ViewState::selectionChanged, this, &TimelineView::repaintAll);
     connect(m_state, &ViewState::selectedRangeChanged, this, &TimelineView::repaintAll);
     connect(m_state, &ViewState::cursorTimeChanged, this, &TimelineView::repaintAll);
@@ -68,6 +71,32 @@ QSize TimelineView::canvasSize() const {
 
 TimeMapping TimelineView::mapping() const {
     return TimeMapping::fromRange(m_state->visibleRange(), canvasSize().width());
+}
+
+void TimelineView::setPointer(std::optional<double> x, std::optional<int> laneY) {
+    m_pointerX = x;
+    m_pointerLaneY = x ? laneY : std::nullopt;
+    if (!x) {
+        setHovered({});
+        m_state->setCursorTime(std::nullopt);
+        return;
+    }
+    followPointer();
+}
+
+void TimelineView::followPointer() {
+    if (!m_pointerX)
+        return;
+    m_state->setCursorTime(mapping().toTime(*m_pointerX));
+    if (m_pointerLaneY)
+        setHovered(eventAt(QPoint(int(*m_pointerX), *m_pointerLaneY)));
+}
+
+double TimelineView::keyboardZoomAnchor() const {
+    const double width = canvasSize().width();
+    if (m_pointerX && *m_pointerX >= 0 && *m_pointerX < width)
+        return *m_pointerX;
+    return width / 2.0;
 }
 
 void TimelineView::resizeEvent(QResizeEvent*) {

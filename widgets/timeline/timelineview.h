@@ -101,6 +101,16 @@ public:
     EventRef hovered() const { return m_hover; }
     void setHovered(EventRef ref);
 
+    // The mouse over the timeline, in canvas x (the lanes and the ruler share it); `laneY` is its
+    // canvas y when it is over the lanes. The cursor time (and the hovered event) follow it, also
+    // when the view moves under a still mouse (keys, fit, undo), so the ruler's cursor label is
+    // never stale. nullopt: the mouse is elsewhere.
+    void setPointer(std::optional<double> x, std::optional<int> laneY = std::nullopt);
+    std::optional<double> pointerX() const { return m_pointerX; }
+    // Where W / S zoom: at the mouse when it is over the lanes or the ruler, else at the middle
+    // (as Perfetto does).
+    double keyboardZoomAnchor() const;
+
     // The trace's level-of-detail data (row summaries, GPU utilisation) is built on a worker
     // thread after each trace change; until it is ready rows fold with foldRuns and the
     // utilisation strips say they are being computed. True once everything is built.
@@ -126,6 +136,7 @@ private:
     void repaintAll();
     void updateProjectedNvtx();
     void startLevelOfDetail();
+    void followPointer();
 
     ViewState* m_state;
     LaneLayout m_layout;
@@ -137,6 +148,8 @@ private:
     QScrollBar* m_vbar = nullptr;
     int m_scrollY = 0;
     EventRef m_hover;
+    std::optional<double> m_pointerX;
+    std::optional<int> m_pointerLaneY;
     TimelinePalette m_palette;
     bool m_showProjected = false;
     std::vector<ProjectedNvtxLane> m_projected;
