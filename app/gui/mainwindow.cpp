@@ -9,6 +9,7 @@
 #include "app/gui/traceloadjob.h"
 #include "formats/nsys/synth/sampletrace.h"
 #include "model/timeformat.h"
+#include "widgets/panels/kerneltablewidget.h"
 #include "widgets/timeline/timelineview.h"
 #include "widgets/viewstate.h"
 
@@ -252,8 +253,10 @@ void MainWindow::onPreview(std::shared_ptr<const Trace> gpuSide) {
     if (sender() != m_job.get())
         return;
     rememberView();
-    m_beforePreview = Shown{m_state->sharedTrace(), m_state->visibleRange(), m_title};
+    m_beforePreview = Shown{m_state->sharedTrace(), m_state->visibleRange(), m_title,
+                            m_kernelTable->nameFilter(), m_kernelTable->nameFilterIsRegex()};
     m_preview = gpuSide;
+    m_kernelTable->clearFilters(); // a new trace: the old name filter would hide its kernels
     m_title = m_pendingTitle % tr(" (GPU side; reading the CPU side…)");
     m_state->setTrace(std::move(gpuSide));
     setWindowTitle(m_pendingTitle % QStringLiteral(" — Strobe"));
@@ -276,6 +279,7 @@ void MainWindow::onLoadFinished(std::shared_ptr<const Trace> trace, const QStrin
     if (before && !trace) { // the load failed after its preview: back to what was shown
         m_state->setTrace(before->trace);
         m_state->setVisibleRange(before->view, false);
+        m_kernelTable->setNameFilter(before->kernelFilter, before->kernelFilterIsRegex);
         m_title = before->title;
         updateTitle();
         updateStatus();
@@ -301,6 +305,8 @@ void MainWindow::onLoadFinished(std::shared_ptr<const Trace> trace, const QStrin
     m_path = path;
     m_title = m_pendingTitle;
     m_isSample = m_pendingIsSample;
+    if (!preview)                      // (a preview cleared them, and what was typed since stays)
+        m_kernelTable->clearFilters(); // a new trace: the old name filter would hide its kernels
     m_state->setTrace(trace);
     if (navigated)
         m_state->setVisibleRange(*navigated, false);

@@ -137,6 +137,8 @@ private:
         std::shared_ptr<const Trace> trace;
         TimeRange view;
         QString title;
+        QString kernelFilter;
+        bool kernelFilterIsRegex = false;
     };
     std::optional<Shown> m_beforePreview;
     std::shared_ptr<const Trace> m_preview;

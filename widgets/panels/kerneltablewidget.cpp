@@ -169,6 +169,19 @@ void KernelTableWidget::setNameFilter(const QString& text, bool regex) {
     m_filter->setToolTip(valid ? QString() : tr("Invalid regular expression"));
 }
 
+QString KernelTableWidget::nameFilter() const {
+    return m_filter->text();
+}
+
+bool KernelTableWidget::nameFilterIsRegex() const {
+    return m_regex->isChecked();
+}
+
+void KernelTableWidget::clearFilters() {
+    setNameFilter(QString(), m_regex->isChecked());
+    showOnlyConfigs(QString(), {});
+}
+
 void KernelTableWidget::setRangeRestriction(RangeRestriction r) {
     m_range->setCurrentIndex(m_range->findData(int(r)));
     applyRange();

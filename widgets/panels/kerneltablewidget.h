@@ -39,6 +39,11 @@ public:
     QTableView* view() const { return m_view; }
 
     void setNameFilter(const QString& text, bool regex = false);
+    QString nameFilter() const;
+    bool nameFilterIsRegex() const;
+    // Shows every kernel again: no name filter, no launch-configuration filter (the main window
+    // calls it when it opens another trace, whose kernels an old filter would hide unnoticed).
+    void clearFilters();
     void setRangeRestriction(RangeRestriction r);
     void setShowDemangled(bool demangled);
     // Shows only kernels of these launch configurations (a statistics row), named by `label`
