@@ -85,8 +85,9 @@ std::vector<ProjectedNvtxLane> buildProjectedNvtx(const Trace& trace, RangeNamin
         out.push_back(std::move(p));
     }
     const NvtxProjector projector(trace);
-    // Labels are few (one per distinct text): built once per text, shared by all lanes.
+    // Labels are few (one per operator when grouped): built once per text, shared by all lanes.
     std::map<StringId, std::uint32_t> labelOfText;
+    std::map<QString, std::uint32_t> labelIndex;
     std::vector<QString> labels;
     for (std::uint32_t li = 0; li < trace.lanes().size(); ++li) {
         const Lane& l = trace.lane(li);
@@ -101,10 +102,15 @@ std::vector<ProjectedNvtxLane> buildProjectedNvtx(const Trace& trace, RangeNamin
                 if (w.isEmpty())
                     continue;
                 if (!label) {
-                    const auto [it, added] =
-                        labelOfText.try_emplace(l.nameId(i), std::uint32_t(labels.size()));
-                    if (added)
-                        labels.push_back(rangeName(trace.string(l.nameId(i)), naming));
+                    auto it = labelOfText.find(l.nameId(i));
+                    if (it == labelOfText.end()) {
+                        QString text = rangeName(trace.string(l.nameId(i)), naming);
+                        const auto [at, added] =
+                            labelIndex.try_emplace(text, std::uint32_t(labels.size()));
+                        if (added)
+                            labels.push_back(std::move(text));
+                        it = labelOfText.emplace(l.nameId(i), at->second).first;
+                    }
                     label = it->second;
                 }
                 p.lane.append(w.span.start, w.span.end, l.nameId(i),
