@@ -74,7 +74,6 @@ StatisticsWidget::Table addTable(QWidget* page, QAbstractItemModel* model, const
     bar->addWidget(count);
     if (extra)
         bar->addLayout(extra);
-    bar->addStretch(0);
     bar->addWidget(copy);
     bar->addWidget(save);
     auto* layout = new QVBoxLayout(page);

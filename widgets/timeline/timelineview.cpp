@@ -126,7 +126,12 @@ void TimelineView::startNvtxNameCounts() {
         return;
     }
     m_nvtxNamesTask->start(
-        [trace] { return std::make_shared<const NvtxSummary>(summarizeNvtx(*trace)); },
+        [trace] {
+            NvtxSummary names = summarizeNvtx(*trace);
+            for (NvtxSummaryRow& r : names.rows) // rowOf needs only the name index
+                std::vector<EventRef>().swap(r.instances);
+            return std::make_shared<const NvtxSummary>(std::move(names));
+        },
         [this](std::shared_ptr<const NvtxSummary> names) { m_nvtxNames = std::move(names); });
 }
 
