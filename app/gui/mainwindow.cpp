@@ -249,14 +249,24 @@ void MainWindow::cancelLoading() {
         m_job->cancel();
 }
 
+// A new trace: a name filter typed for the old one would hide its rows, unnoticed.
+void MainWindow::clearNameFilters() {
+    m_kernelTable->clearFilters();
+    m_statistics->clearNameFilters();
+}
+
 void MainWindow::onPreview(std::shared_ptr<const Trace> gpuSide) {
     if (sender() != m_job.get())
         return;
     rememberView();
-    m_beforePreview = Shown{m_state->sharedTrace(), m_state->visibleRange(), m_title,
-                            m_kernelTable->nameFilter(), m_kernelTable->nameFilterIsRegex()};
+    m_beforePreview = Shown{m_state->sharedTrace(),
+                            m_state->visibleRange(),
+                            m_title,
+                            m_kernelTable->nameFilter(),
+                            m_kernelTable->nameFilterIsRegex(),
+                            m_statistics->nameFilters()};
     m_preview = gpuSide;
-    m_kernelTable->clearFilters(); // a new trace: the old name filter would hide its kernels
+    clearNameFilters();
     m_title = m_pendingTitle % tr(" (GPU side; reading the CPU side…)");
     m_state->setTrace(std::move(gpuSide));
     setWindowTitle(m_pendingTitle % QStringLiteral(" — Strobe"));
@@ -280,6 +290,7 @@ void MainWindow::onLoadFinished(std::shared_ptr<const Trace> trace, const QStrin
         m_state->setTrace(before->trace);
         m_state->setVisibleRange(before->view, false);
         m_kernelTable->setNameFilter(before->kernelFilter, before->kernelFilterIsRegex);
+        m_statistics->setNameFilters(before->statisticsFilters);
         m_title = before->title;
         updateTitle();
         updateStatus();
@@ -305,8 +316,8 @@ void MainWindow::onLoadFinished(std::shared_ptr<const Trace> trace, const QStrin
     m_path = path;
     m_title = m_pendingTitle;
     m_isSample = m_pendingIsSample;
-    if (!preview)                      // (a preview cleared them, and what was typed since stays)
-        m_kernelTable->clearFilters(); // a new trace: the old name filter would hide its kernels
+    if (!preview) // (a preview cleared them, and what was typed since stays)
+        clearNameFilters();
     m_state->setTrace(trace);
     if (navigated)
         m_state->setVisibleRange(*navigated, false);

@@ -236,6 +236,23 @@ void StatisticsWidget::setNameFilter(Tab tab, const QString& text, bool regex) {
     t.filter->markValid(t.proxy->setNameFilter(t.filter->filter()));
 }
 
+StatisticsWidget::NameFilters StatisticsWidget::nameFilters() const {
+    NameFilters filters;
+    for (int tab = 0; tab < TabCount; ++tab)
+        filters[tab] = m_tables[tab].filter->filter();
+    return filters;
+}
+
+void StatisticsWidget::setNameFilters(const NameFilters& filters) {
+    for (int tab = 0; tab < TabCount; ++tab)
+        setNameFilter(Tab(tab), filters[tab].text(), filters[tab].isRegex());
+}
+
+void StatisticsWidget::clearNameFilters() {
+    for (int tab = 0; tab < TabCount; ++tab)
+        setNameFilter(Tab(tab), QString(), m_tables[tab].filter->filter().isRegex());
+}
+
 bool StatisticsWidget::isComputing() const {
     return m_kernelTask->isRunning() || m_nvtxTask->isRunning() || m_memoryTask->isRunning();
 }

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "model/analysis/kernelstats.h"
+#include "model/analysis/namefilter.h"
 #include "model/analysis/rangegrouping.h"
 
 #include <QWidget>
@@ -60,6 +61,12 @@ public:
     RangeNaming nvtxNaming() const;
     // Sets the tab's name filter as the user would (`regex`: a regular expression).
     void setNameFilter(Tab tab, const QString& text, bool regex = false);
+    // Every tab's filter, to bring them back after a failed load (setNameFilters).
+    using NameFilters = std::array<NameFilter, TabCount>;
+    NameFilters nameFilters() const;
+    void setNameFilters(const NameFilters& filters);
+    // Empties every tab's filter text (each keeps its Regex choice): a new trace is opened.
+    void clearNameFilters();
 
     // Activates the kernel summary row shown at `viewRow` (as a double-click does).
     void activateKernelRow(int viewRow);
