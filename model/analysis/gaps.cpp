@@ -462,29 +462,58 @@ void noteCopies(GpuGap& gap, BusyWork busy, const DeviceUtilization& copies) {
 
 } // namespace
 
+namespace {
+
+// The summary of one device without gap causes; `busyRanges` receives its busy intervals and
+// `copies` its copy intervals.
+DeviceIdleSummary summarize(const Trace& trace, std::uint32_t device, BusyWork busy,
+                            TimeNs threshold, std::vector<TimeRange>& busyRanges,
+                            std::vector<TimeRange>& copies) {
+    DeviceIdleSummary sum;
+    sum.deviceId = device;
+    std::vector<TimeRange> kernels = busyIntervals(trace, device, BusyWork::Kernels);
+    copies = busyIntervals(trace, device, BusyWork::Copies);
+    sum.kernelNs = totalDuration(kernels);
+    sum.copyNs = totalDuration(copies);
+    busyRanges = busy == BusyWork::Kernels  ? std::move(kernels)
+                 : busy == BusyWork::Copies ? copies
+                                            : uniteIntervals(kernels, copies);
+    sum.busyNs = totalDuration(busyRanges);
+    const TimeRange wall = trace.timeRange();
+    if (!busyRanges.empty()) {
+        sum.busySpan = TimeRange{busyRanges.front().start, busyRanges.back().end};
+        sum.idleBeforeNs = std::max<TimeNs>(0, sum.busySpan->start - wall.start);
+        sum.idleAfterNs = std::max<TimeNs>(0, wall.end - sum.busySpan->end);
+    }
+    for (const TimeRange& r : idleGaps(busyRanges, threshold)) {
+        ++sum.gapCount;
+        sum.idleNs = saturatingAdd(sum.idleNs, r.duration());
+    }
+    sum.tracePercent =
+        wall.duration() > 0 ? 100.0 * double(sum.idleNs) / double(wall.duration()) : 0.0;
+    return sum;
+}
+
+} // namespace
+
+std::vector<DeviceIdleSummary> summarizeGpus(const Trace& trace, TimeNs minDuration,
+                                             BusyWork busy) {
+    std::vector<DeviceIdleSummary> out;
+    std::vector<TimeRange> busyRanges, copies;
+    for (std::uint32_t device : GapClassifier(trace, busy).devices())
+        out.push_back(
+            summarize(trace, device, busy, std::max<TimeNs>(1, minDuration), busyRanges, copies));
+    return out;
+}
+
 GapAnalysis findGaps(const Trace& trace, TimeNs minDuration, BusyWork busy) {
     GapAnalysis out;
     out.threshold = std::max<TimeNs>(1, minDuration);
     out.busy = busy;
     GapClassifier classifier(trace, busy);
-    const TimeRange wall = trace.timeRange();
     for (std::uint32_t device : classifier.devices()) {
-        DeviceIdleSummary sum;
-        sum.deviceId = device;
-        std::vector<TimeRange> kernels = busyIntervals(trace, device, BusyWork::Kernels);
-        std::vector<TimeRange> copies = busyIntervals(trace, device, BusyWork::Copies);
-        sum.kernelNs = totalDuration(kernels);
-        sum.copyNs = totalDuration(copies);
-        const std::vector<TimeRange> busyRanges = busy == BusyWork::Kernels ? kernels
-                                                  : busy == BusyWork::Copies
-                                                      ? copies
-                                                      : uniteIntervals(kernels, copies);
-        sum.busyNs = totalDuration(busyRanges);
-        if (!busyRanges.empty()) {
-            sum.busySpan = TimeRange{busyRanges.front().start, busyRanges.back().end};
-            sum.idleBeforeNs = std::max<TimeNs>(0, sum.busySpan->start - wall.start);
-            sum.idleAfterNs = std::max<TimeNs>(0, wall.end - sum.busySpan->end);
-        }
+        std::vector<TimeRange> busyRanges, copies;
+        out.devices.push_back(summarize(trace, device, busy, out.threshold, busyRanges, copies));
         const DeviceUtilization copyTime(device, std::move(copies));
         for (const TimeRange& r : idleGaps(busyRanges, out.threshold)) {
             GpuGap gap;
@@ -492,13 +521,8 @@ GapAnalysis findGaps(const Trace& trace, TimeNs minDuration, BusyWork busy) {
             gap.range = r;
             classifier.classify(gap);
             noteCopies(gap, busy, copyTime);
-            ++sum.gapCount;
-            sum.idleNs = saturatingAdd(sum.idleNs, r.duration());
             out.gaps.push_back(std::move(gap));
         }
-        sum.tracePercent =
-            wall.duration() > 0 ? 100.0 * double(sum.idleNs) / double(wall.duration()) : 0.0;
-        out.devices.push_back(sum);
     }
     return out;
 }

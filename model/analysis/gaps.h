@@ -83,6 +83,11 @@ struct GapAnalysis {
 // work as busy, and explains it.
 GapAnalysis findGaps(const Trace& trace, TimeNs minDuration, BusyWork busy = BusyWork::All);
 
+// The per-GPU summaries findGaps gives (same order and values), without finding gap causes:
+// cheap enough for `strobe-cli info`.
+std::vector<DeviceIdleSummary> summarizeGpus(const Trace& trace, TimeNs minDuration,
+                                             BusyWork busy = BusyWork::All);
+
 // Explains one idle stretch `range` of GPU `deviceId` as findGaps would (the timeline's idle-band
 // tooltip). `range` should be a gap findGaps finds; any range is explained without a crash.
 GpuGap explainGap(const Trace& trace, std::uint32_t deviceId, TimeRange range,
