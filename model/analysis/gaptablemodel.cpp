@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "model/analysis/gaptablemodel.h"
 
+#include "model/cudaapi.h"
+
 #include "model/analysis/nvtxstats.h"
 #include "model/analysis/tableroles.h"
 #include "model/timeformat.h"
@@ -55,7 +57,13 @@ QVariant GapTableModel::data(const QModelIndex& index, int role) const {
     case Duration:
         return raw ? QVariant(qlonglong(g.duration())) : QVariant(formatDuration(g.duration()));
     case Cause:
-        return raw && role == ExportRole ? gapCauseKey(g.cause) : gapCauseLabel(g.cause);
+        if (raw && role == ExportRole)
+            return gapCauseKey(g.cause);
+        if (g.cause == GapCause::CpuWait && g.event.isValid()) // "CPU waiting in poll"
+            return QString(gapCauseLabel(g.cause) % QStringLiteral(" in ") %
+                           cudaapi::displayName(
+                               m_trace->string(m_trace->lane(g.event.lane).nameId(g.event.index))));
+        return gapCauseLabel(g.cause);
     case NvtxRange:
         return nvtxName(g);
     case Detail:

@@ -10,6 +10,7 @@
 #include "widgets/timeline/paint/overlaypainter.h"
 #include "widgets/timeline/timelinecanvas.h"
 #include "widgets/timeline/timeruler.h"
+#include "widgets/timeline/utilizationtooltip.h"
 #include "widgets/viewstate.h"
 
 #include <QEvent>
@@ -250,6 +251,15 @@ int TimelineView::laneAt(int y) const {
 QString TimelineView::toolTipAt(QPoint pos) const {
     const TimelineHit hit = hitTest(pos);
     const Trace* t = m_state->trace();
+    if (t && hit.row && hit.row->kind == LayoutRowKind::Utilization) {
+        const GpuUtilization* u = m_geometry.utilization(hit.row->deviceId);
+        if (!u)
+            return QStringLiteral("Computing utilisation\u2026");
+        const TimeMapping m = mapping();
+        const TimeNs threshold = m_state->idleThresholdNs();
+        return utilizationTooltip(*t, *u, m_geometry.idleGaps(hit.row->deviceId, threshold),
+                                  {m.toTime(pos.x()), m.toTime(pos.x() + 1)}, threshold);
+    }
     if (!t || !hit.item)
         return {};
     if (hit.row->kind == LayoutRowKind::ProjectedNvtx)
