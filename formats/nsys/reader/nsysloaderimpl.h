@@ -166,6 +166,9 @@ struct NsysSqliteLoader::Impl {
                    QStringLiteral("': reading it took longer than ") %
                    QString::number(double(db.budget().count()) / 1000.0, 'g', 3) %
                    QStringLiteral(" s, the budget for a file of its size.");
+        if (isDamageError(rc))
+            return QStringLiteral("Cannot read '") % fileName() % QStringLiteral("': ") %
+                   describeDamage(QStringLiteral("table ") % table) % u'.';
         return QStringLiteral("Cannot read '") % fileName() % QStringLiteral("' (table ") % table %
                QStringLiteral("): ") % describeSqliteError(rc) % u'.';
     }
@@ -229,7 +232,15 @@ struct NsysSqliteLoader::Impl {
         const QString problem = statementProblem(st.errorCode(), table); // throws on cancel
         if (db.timedOut())
             throw nsysload::LoadFailure{problem};
-        skipTable(table, QStringLiteral("cannot be read: ") % describeSqliteError(st.errorCode()));
+        if (isDamageError(st.errorCode()))
+            builder.warn(QStringLiteral("skipped-table:") % table, 1,
+                         QStringLiteral("Table ") % table %
+                             QStringLiteral(" is damaged (it holds a malformed page) and was "
+                                            "skipped (%1 table); export the file again from its "
+                                            "report with nsys export --type sqlite."));
+        else
+            skipTable(table,
+                      QStringLiteral("cannot be read: ") % describeSqliteError(st.errorCode()));
         return false;
     }
 
