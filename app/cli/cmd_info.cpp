@@ -2,6 +2,7 @@
 #include "app/cli/cliargs.h"
 #include "app/cli/commands.h"
 #include "app/cli/output.h"
+#include "model/analysis/gpuarchitecture.h"
 #include "model/analysis/reporttable.h"
 #include "model/timeformat.h"
 #include "model/trace.h"
@@ -90,6 +91,14 @@ void writeJson(const Trace& t, const QString& path, QTextStream& out) {
         j.field(QStringLiteral("id"), g.id);
         j.field(QStringLiteral("name"), t.string(g.name));
         j.field(QStringLiteral("sm_count"), g.smCount);
+        const GpuLimits limits = resolveGpuLimits(t, g);
+        j.key(QStringLiteral("compute_capability"));
+        if (limits.gpu.computeMajor > 0)
+            j.value(ComputeCapability{limits.gpu.computeMajor, limits.gpu.computeMinor}.toString());
+        else
+            j.null();
+        j.field(QStringLiteral("occupancy_limits"), gpuLimitsSourceKey(limits.source));
+        j.field(QStringLiteral("occupancy_limits_note"), limits.note);
         j.endObject();
     }
     j.endArray();
@@ -170,7 +179,13 @@ void writeText(const Trace& t, const QString& path, QTextStream& out) {
             << (g.name ? e(t.string(g.name)) : QStringLiteral("(unnamed)"));
         if (g.smCount)
             out << ", " << g.smCount << " SMs";
-        out << '\n';
+        const GpuLimits limits = resolveGpuLimits(t, g);
+        if (limits.gpu.computeMajor > 0)
+            out << ", compute capability " << limits.gpu.computeMajor << '.'
+                << limits.gpu.computeMinor;
+        out << "\n             occupancy limits "
+            << (limits.source == GpuLimitsSource::Unknown ? QStringLiteral("unknown: ") : QString())
+            << e(limits.note) << '\n';
     }
     out << "Lanes (" << t.lanes().size() << "):\n";
     for (std::uint32_t i = 0; i < t.lanes().size(); ++i)

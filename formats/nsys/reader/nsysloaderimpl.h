@@ -149,6 +149,24 @@ struct NsysSqliteLoader::Impl {
                          nsysload::columnNames<T>(T::readOptional));
     }
 
+    // The columns of T::readOptional that the file's table lacks: read as unknown.
+    template <typename T> QStringList absentOptional() const {
+        return missingColumns(nsysload::qs(T::table), nsysload::columnNames<T>(T::readOptional));
+    }
+    // After reading `events` events from `table`: one counted warning naming the columns it
+    // lacks (a reduced export), none when it lacks none or had no rows.
+    void warnAbsentColumns(const QString& table, const QStringList& absent, std::uint64_t events) {
+        if (absent.isEmpty() || events == 0)
+            return;
+        builder.warn(QStringLiteral("missing-columns:") % table, events,
+                     QStringLiteral("Table ") % table %
+                         (absent.size() > 1 ? QStringLiteral(" lacks the columns ")
+                                            : QStringLiteral(" lacks the column ")) %
+                         absent.join(QStringLiteral(", ")) %
+                         (absent.size() > 1 ? QStringLiteral("; %1 events show them as unknown.")
+                                            : QStringLiteral("; %1 events show it as unknown.")));
+    }
+
     // The second connection, stepped by SqliteRowStream's worker, when loading with two threads.
     SqliteDb scanConnection;
     bool threaded() const { return options.threads >= 2 && scanConnection.handle(); }
