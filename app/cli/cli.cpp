@@ -50,8 +50,12 @@ const std::array kCommands{
             "  --base              group by short name, so template instances merge\n"
             "  --format csv|json   output format (default csv)\n",
             &runKernelSummary},
-    Command{"nvtx-summary", "FILE [--format csv|json]", "NVTX range statistics per name and style",
-            "  --format csv|json   output format (default csv)\n", &runNvtxSummary},
+    Command{"nvtx-summary", "FILE [--raw] [--format csv|json]",
+            "NVTX range statistics per name and style, per-call ids removed from names\n"
+            "      (\"aten::mm, op_id = 7\" counts as \"aten::mm\")",
+            "  --raw               one row per recorded name, per-call ids kept\n"
+            "  --format csv|json   output format (default csv)\n",
+            &runNvtxSummary},
     Command{"memory-summary", "FILE [--format csv|json]",
             "memory operations per direction: count, bytes, time, bandwidth",
             "  --format csv|json   output format (default csv)\n", &runMemorySummary},

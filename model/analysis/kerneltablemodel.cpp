@@ -181,16 +181,10 @@ QString KernelTableModel::displayName(const KernelConfig& c) const {
 }
 
 bool KernelTableModel::setNameFilter(const QString& text, bool regex) {
-    m_filterText = text;
-    m_filterIsRegex = regex;
-    bool valid = true;
-    if (regex) {
-        m_filterRegex = QRegularExpression(text, QRegularExpression::CaseInsensitiveOption);
-        valid = m_filterRegex.isValid();
-    }
+    m_nameFilter = NameFilter(text, regex);
     computeNameMatches();
     requestRows();
-    return valid;
+    return m_nameFilter.isValid();
 }
 
 void KernelTableModel::setTimeRange(std::optional<TimeRange> range) {
@@ -224,16 +218,13 @@ void KernelTableModel::computeNameMatches() {
                 m_configPass[c] = 1;
         }
     }
-    if (m_filterText.isEmpty() || (m_filterIsRegex && !m_filterRegex.isValid()))
+    if (m_nameFilter.isOpen())
         return;
     // Names are per configuration, and configurations are few: match each once.
     for (std::size_t c = 0; c < m_configPass.size(); ++c) {
         if (!m_configPass[c])
             continue;
-        const QString name = displayName(t->kernelConfigs()[c]);
-        const bool match = m_filterIsRegex ? m_filterRegex.match(name).hasMatch()
-                                           : name.contains(m_filterText, Qt::CaseInsensitive);
-        m_configPass[c] = match;
+        m_configPass[c] = m_nameFilter.matches(displayName(t->kernelConfigs()[c]));
     }
 }
 

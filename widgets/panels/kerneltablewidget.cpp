@@ -3,6 +3,7 @@
 
 #include "model/analysis/kerneltablemodel.h"
 #include "widgets/backgroundtask.h"
+#include "widgets/panels/namefilteredit.h"
 #include "widgets/panels/tableexport.h"
 #include "widgets/viewstate.h"
 
@@ -11,7 +12,6 @@
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
-#include <QLineEdit>
 #include <QPushButton>
 #include <QShortcut>
 #include <QTableView>
@@ -25,8 +25,7 @@ KernelTableWidget::KernelTableWidget(ViewState* state, QWidget* parent)
     , m_state(state)
     , m_model(new KernelTableModel(this))
     , m_view(new QTableView(this))
-    , m_filter(new QLineEdit(this))
-    , m_regex(new QCheckBox(tr("Regex"), this))
+    , m_filter(new NameFilterEdit(tr("Filter kernels by name"), this))
     , m_demangled(new QCheckBox(tr("Demangled"), this))
     , m_range(new QComboBox(this))
     , m_configLabel(new QLabel(this))
@@ -35,8 +34,6 @@ KernelTableWidget::KernelTableWidget(ViewState* state, QWidget* parent)
     , m_rowsTask(new BackgroundTask(this)) {
     m_model->setDeferredRows(true);
     connect(m_model, &KernelTableModel::rowsRequested, this, &KernelTableWidget::computeRows);
-    m_filter->setPlaceholderText(tr("Filter kernels by name"));
-    m_filter->setClearButtonEnabled(true);
     m_range->addItem(tr("Whole trace"), int(RangeRestriction::All));
     m_range->addItem(tr("Visible range"), int(RangeRestriction::VisibleRange));
     m_range->addItem(tr("Selected range"), int(RangeRestriction::SelectedRange));
@@ -48,7 +45,6 @@ KernelTableWidget::KernelTableWidget(ViewState* state, QWidget* parent)
 
     auto* bar = new QHBoxLayout;
     bar->addWidget(m_filter, 1);
-    bar->addWidget(m_regex);
     bar->addWidget(m_demangled);
     bar->addWidget(m_range);
     bar->addWidget(m_configLabel);
@@ -77,10 +73,7 @@ KernelTableWidget::KernelTableWidget(ViewState* state, QWidget* parent)
     layout->addLayout(bar);
     layout->addWidget(m_view, 1);
 
-    connect(m_filter, &QLineEdit::textChanged, this,
-            [this](const QString& t) { setNameFilter(t, m_regex->isChecked()); });
-    connect(m_regex, &QCheckBox::toggled, this,
-            [this](bool on) { setNameFilter(m_filter->text(), on); });
+    connect(m_filter, &NameFilterEdit::filterChanged, this, &KernelTableWidget::applyNameFilter);
     connect(m_demangled, &QCheckBox::toggled, this, &KernelTableWidget::setShowDemangled);
     connect(m_range, &QComboBox::currentIndexChanged, this, [this] { applyRange(); });
     connect(clearConfigs, &QToolButton::clicked, this, [this] { showOnlyConfigs(QString(), {}); });
@@ -150,13 +143,12 @@ bool KernelTableWidget::isComputing() const {
 }
 
 void KernelTableWidget::setNameFilter(const QString& text, bool regex) {
-    if (m_filter->text() != text)
-        m_filter->setText(text); // re-enters through textChanged
-    if (m_regex->isChecked() != regex)
-        m_regex->setChecked(regex);
-    const bool valid = m_model->setNameFilter(text, regex);
-    m_filter->setStyleSheet(valid ? QString() : QStringLiteral("color: #c62828"));
-    m_filter->setToolTip(valid ? QString() : tr("Invalid regular expression"));
+    m_filter->setFilter(text, regex);
+    applyNameFilter(m_filter->filter());
+}
+
+void KernelTableWidget::applyNameFilter(const NameFilter& filter) {
+    m_filter->markValid(m_model->setNameFilter(filter.text(), filter.isRegex()));
 }
 
 void KernelTableWidget::setRangeRestriction(RangeRestriction r) {

@@ -10,13 +10,14 @@
 class QCheckBox;
 class QComboBox;
 class QLabel;
-class QLineEdit;
 class QTableView;
 
 namespace strobe {
 
 class BackgroundTask;
 class KernelTableModel;
+class NameFilter;
+class NameFilterEdit;
 class ViewState;
 
 // The kernel table: one row per launch, sortable by any column, filtered by name (substring or
@@ -36,6 +37,7 @@ public:
     QTableView* view() const { return m_view; }
 
     void setNameFilter(const QString& text, bool regex = false);
+    NameFilterEdit* nameFilterEdit() const { return m_filter; }
     void setRangeRestriction(RangeRestriction r);
     void setShowDemangled(bool demangled);
     // Shows only kernels of these launch configurations (a statistics row), named by `label`
@@ -56,12 +58,12 @@ private:
     void followSelection(EventRef ref);
     void updateCount();
     void computeRows();
+    void applyNameFilter(const NameFilter& filter);
 
     ViewState* m_state;
     KernelTableModel* m_model;
     QTableView* m_view;
-    QLineEdit* m_filter;
-    QCheckBox* m_regex;
+    NameFilterEdit* m_filter;
     QCheckBox* m_demangled;
     QComboBox* m_range;
     QLabel* m_configLabel;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "widgets/timeline/timelineview.h"
 
+#include "model/analysis/nvtxstats.h"
 #include "model/trace.h"
 #include "widgets/backgroundtask.h"
 #include "widgets/timeline/eventtooltip.h"
@@ -24,6 +25,7 @@ TimelineView::TimelineView(ViewState* state, QWidget* parent)
     : QWidget(parent)
     , m_state(state) {
     m_lodTask = new BackgroundTask(this);
+    m_nvtxNamesTask = new BackgroundTask(this);
     m_header = new LaneHeader(this);
     m_ruler = new TimeRuler(this);
     m_canvas = new TimelineCanvas(this);
@@ -88,6 +90,7 @@ void TimelineView::onTraceChanged() {
     const Trace* t = m_state->trace();
     m_layout.setTrace(t);
     startLevelOfDetail();
+    startNvtxNameCounts();
     updateProjectedNvtx();
     m_hover = {};
     m_scrollY = 0;
@@ -113,6 +116,27 @@ void TimelineView::startLevelOfDetail() {
             return true;
         },
         [this](bool) { repaintAll(); });
+}
+
+void TimelineView::startNvtxNameCounts() {
+    m_nvtxNames.reset();
+    std::shared_ptr<const Trace> trace = m_state->sharedTrace();
+    if (!trace) {
+        m_nvtxNamesTask->cancel();
+        return;
+    }
+    m_nvtxNamesTask->start(
+        [trace] {
+            NvtxSummary names = summarizeNvtx(*trace);
+            for (NvtxSummaryRow& r : names.rows) // rowOf needs only the name index
+                std::vector<EventRef>().swap(r.instances);
+            return std::make_shared<const NvtxSummary>(std::move(names));
+        },
+        [this](std::shared_ptr<const NvtxSummary> names) { m_nvtxNames = std::move(names); });
+}
+
+bool TimelineView::nvtxNameCountsReady() const {
+    return !m_state->trace() || m_nvtxNames != nullptr;
 }
 
 bool TimelineView::isLevelOfDetailReady() const {
@@ -200,10 +224,11 @@ QString TimelineView::toolTipAt(QPoint pos) const {
     if (hit.row->kind == LayoutRowKind::ProjectedNvtx)
         return hit.item->isFolded
                    ? QString::number(hit.item->count) + QStringLiteral(" projected NVTX ranges")
-                   : QStringLiteral("Projected onto the GPU\n") + eventTooltip(*t, hit.event);
+                   : QStringLiteral("Projected onto the GPU\n") +
+                         eventTooltip(*t, hit.event, m_nvtxNames.get());
     if (hit.item->isFolded)
         return foldedTooltip(*t, hit.row->lane, hit.row->row, *hit.item);
-    return eventTooltip(*t, hit.event);
+    return eventTooltip(*t, hit.event, m_nvtxNames.get());
 }
 
 std::vector<DrawItem> TimelineView::rowItems(std::uint32_t lane, std::uint16_t row) const {

@@ -23,6 +23,7 @@ namespace strobe {
 
 class BackgroundTask;
 class LaneHeader;
+struct NvtxSummary;
 class TimeRuler;
 class TimelineCanvas;
 class ViewState;
@@ -56,7 +57,10 @@ public:
     // The lane drawn at canvas y, or -1 (group headers, utilisation strips, empty space).
     int laneAt(int y) const;
     const LayoutRow* rowAt(int y) const { return m_layout.rowAt(y, m_scrollY); }
+    // An NVTX range's tooltip counts the ranges of its grouped name once the per-name summary,
+    // built on a worker after each trace change, has arrived (nvtxNameCountsReady()).
     QString toolTipAt(QPoint pos) const;
+    bool nvtxNameCountsReady() const;
 
     // Geometry of the current frame.
     std::vector<DrawItem> rowItems(std::uint32_t lane, std::uint16_t row) const;
@@ -126,6 +130,7 @@ private:
     void repaintAll();
     void updateProjectedNvtx();
     void startLevelOfDetail();
+    void startNvtxNameCounts();
 
     ViewState* m_state;
     LaneLayout m_layout;
@@ -145,6 +150,9 @@ private:
     BackgroundTask* m_lodTask = nullptr;
     std::shared_ptr<TimelineLod> m_lod;
     std::shared_ptr<std::atomic<bool>> m_lodCancel;
+    // summarizeNvtx of the trace for the tooltips' "Same name" line (grouped names).
+    BackgroundTask* m_nvtxNamesTask = nullptr;
+    std::shared_ptr<const NvtxSummary> m_nvtxNames;
 };
 
 } // namespace strobe

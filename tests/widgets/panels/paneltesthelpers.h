@@ -19,6 +19,16 @@ inline std::shared_ptr<const Trace> cloverleaf() {
     return trace;
 }
 
+// The two-GPU PyTorch export whose NVTX names carry per-call ids ("aten::mm, op_id = N").
+inline std::shared_ptr<const Trace> h100() {
+    static std::shared_ptr<const Trace> trace = [] {
+        LoadResult r =
+            loadTrace(QStringLiteral(STROBE_FIXTURES_DIR "/nsys/nsys2026.2-h100-2gpu-nvtx.sqlite"));
+        return std::shared_ptr<const Trace>(std::move(r.trace));
+    }();
+    return trace;
+}
+
 // Panels compute on worker threads: waits (processing events) until `panel` shows the data of
 // the current trace and settings; false on timeout.
 template <class Panel> bool waitUntilReady(const Panel& panel, int timeoutMs = 30000) {

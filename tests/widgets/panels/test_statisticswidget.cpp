@@ -2,15 +2,21 @@
 #include "model/analysis/kernelsummarymodel.h"
 #include "model/analysis/kerneltablemodel.h"
 #include "model/analysis/memorysummarymodel.h"
+#include "model/analysis/namefilterproxy.h"
 #include "model/analysis/nvtxsummarymodel.h"
 #include "tests/model/analysis/analysistestdata.h"
 #include "tests/support/csvparse.h"
+#include "tests/support/sqlitequery.h"
 #include "tests/widgets/panels/paneltesthelpers.h"
 #include "widgets/panels/kerneltablewidget.h"
+#include "widgets/panels/namefilteredit.h"
 #include "widgets/panels/statisticswidget.h"
 #include "widgets/panels/tableexport.h"
 
 #include <QAbstractItemModelTester>
+#include <QCheckBox>
+#include <QLabel>
+#include <QLineEdit>
 #include <QSignalSpy>
 #include <QTableView>
 #include <gtest/gtest.h>
@@ -21,6 +27,134 @@ using namespace strobe;
 using namespace strobe::test;
 
 namespace {
+
+const std::string kH100 = "nsys2026.2-h100-2gpu-nvtx.sqlite";
+
+// The H100 export's ranges are all "operator, op_id = N" in the default domain: the operator
+// is the text before ", op_id = " (SQL, independent of the grouping code).
+const char* const kOperator = "CASE WHEN instr(text, ', op_id = ') > 1 THEN substr(text, 1, "
+                              "instr(text, ', op_id = ') - 1) ELSE text END";
+
+std::int64_t h100Count(const std::string& sql) {
+    return queryInt(fixturePath(kH100), sql);
+}
+
+// Names in column 0 of `model` that contain `text` (case-insensitive), counted by hand.
+int rowsContaining(const QAbstractItemModel& model, const QString& text) {
+    int n = 0;
+    for (int r = 0; r < model.rowCount(); ++r)
+        n += model.index(r, 0).data().toString().contains(text, Qt::CaseInsensitive);
+    return n;
+}
+
+TEST(StatisticsWidget, GroupPerCallIdsToggleSwitchesOperatorsAndRecordedNames) {
+    ViewState state;
+    state.setTrace(h100());
+    StatisticsWidget stats(&state);
+    stats.resize(1200, 600);
+    stats.show();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&stats));
+    ASSERT_TRUE(waitUntilReady(stats));
+    QAbstractItemModelTester tester(stats.nvtxModel(),
+                                    QAbstractItemModelTester::FailureReportingMode::Fatal);
+    const std::int64_t operators =
+        h100Count(std::string("SELECT COUNT(DISTINCT ") + kOperator +
+                  ") FROM NVTX_EVENTS WHERE eventType = 59 AND [end] IS NOT NULL");
+    const std::int64_t names = h100Count(
+        "SELECT COUNT(DISTINCT text) FROM NVTX_EVENTS WHERE eventType = 59 AND [end] IS NOT NULL");
+    ASSERT_GT(names, 50 * operators);
+
+    stats.tabs()->setCurrentIndex(StatisticsWidget::NvtxTab);
+    QCheckBox* box = stats.groupPerCallIdsBox();
+    EXPECT_TRUE(box->isVisible());
+    EXPECT_EQ(box->text(), QStringLiteral("Group per-call ids"));
+    EXPECT_TRUE(box->isChecked()); // grouped by default
+    EXPECT_EQ(stats.nvtxModel()->rowCount(), operators);
+    const NvtxSummaryRow& top = stats.nvtxModel()->summary().rows[0];
+    EXPECT_EQ(std::int64_t(top.stats.count),
+              h100Count(std::string("SELECT COUNT(*) FROM NVTX_EVENTS WHERE ") + kOperator +
+                        " = '" + top.range.toStdString() + "' AND [end] IS NOT NULL"));
+    EXPECT_EQ(top.stats.total,
+              h100Count(std::string("SELECT SUM([end] - start) FROM NVTX_EVENTS WHERE ") +
+                        kOperator + " = '" + top.range.toStdString() + "'"));
+
+    QTest::mouseClick(box, Qt::LeftButton, {}, QPoint(4, box->height() / 2));
+    EXPECT_FALSE(box->isChecked());
+    EXPECT_EQ(stats.nvtxNaming(), RangeNaming::Raw);
+    ASSERT_TRUE(waitUntilReady(stats));
+    EXPECT_EQ(stats.nvtxModel()->rowCount(), names);
+    EXPECT_TRUE(stats.nvtxModel()->summary().rows[0].range.contains(u", op_id = "));
+
+    stats.setNvtxNaming(RangeNaming::Grouped); // the API and the box agree
+    EXPECT_TRUE(box->isChecked());
+    ASSERT_TRUE(waitUntilReady(stats));
+    EXPECT_EQ(stats.nvtxModel()->rowCount(), operators);
+}
+
+TEST(StatisticsWidget, EveryTabFiltersByNamePlainOrRegex) {
+    ViewState state;
+    state.setTrace(h100());
+    StatisticsWidget stats(&state);
+    stats.resize(1200, 600);
+    stats.show();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&stats));
+    ASSERT_TRUE(waitUntilReady(stats));
+
+    // NVTX: typed plain text, as a user would.
+    stats.tabs()->setCurrentIndex(StatisticsWidget::NvtxTab);
+    const StatisticsWidget::Table& nvtx = stats.table(StatisticsWidget::NvtxTab);
+    const int all = stats.nvtxModel()->rowCount();
+    QTest::keyClicks(nvtx.filter->lineEdit(), QStringLiteral("ATEN::MM"));
+    const std::int64_t mmOps =
+        h100Count(std::string("SELECT COUNT(DISTINCT ") + kOperator + ") FROM NVTX_EVENTS WHERE " +
+                  kOperator + " LIKE '%aten::mm%'");
+    ASSERT_GT(mmOps, 0);
+    EXPECT_EQ(nvtx.proxy->rowCount(), mmOps);
+    EXPECT_EQ(nvtx.count->text(), QStringLiteral("%1 of %2 rows").arg(mmOps).arg(all));
+    // Regex: only the two matrix products, anchored.
+    QTest::mouseClick(nvtx.filter->regexBox(), Qt::LeftButton, {},
+                      QPoint(4, nvtx.filter->regexBox()->height() / 2));
+    nvtx.filter->lineEdit()->clear();
+    QTest::keyClicks(nvtx.filter->lineEdit(), QStringLiteral("^aten::(mm|bmm)$"));
+    const std::int64_t products =
+        h100Count(std::string("SELECT COUNT(DISTINCT ") + kOperator + ") FROM NVTX_EVENTS WHERE " +
+                  kOperator + " IN ('aten::mm', 'aten::bmm')");
+    ASSERT_GT(products, 0);
+    EXPECT_EQ(nvtx.proxy->rowCount(), products);
+    // An invalid pattern hides nothing and says why.
+    nvtx.filter->lineEdit()->clear();
+    QTest::keyClicks(nvtx.filter->lineEdit(), QStringLiteral("aten::(mm"));
+    EXPECT_EQ(nvtx.proxy->rowCount(), all);
+    EXPECT_EQ(nvtx.filter->lineEdit()->toolTip(), QStringLiteral("Invalid regular expression"));
+    // The filter survives a regrouping: the raw rows are filtered too.
+    stats.setNameFilter(StatisticsWidget::NvtxTab, QStringLiteral("aten::mm, op_id"));
+    stats.setNvtxNaming(RangeNaming::Raw);
+    ASSERT_TRUE(waitUntilReady(stats));
+    EXPECT_EQ(nvtx.proxy->rowCount(),
+              h100Count("SELECT COUNT(DISTINCT text) FROM NVTX_EVENTS WHERE text LIKE "
+                        "'aten::mm, op%'"));
+
+    // Kernels and memory operations: the same control on their tabs.
+    const StatisticsWidget::Table& kernels = stats.table(StatisticsWidget::KernelsTab);
+    stats.tabs()->setCurrentIndex(StatisticsWidget::KernelsTab);
+    EXPECT_TRUE(kernels.filter->isVisible());
+    QTest::keyClicks(kernels.filter->lineEdit(), QStringLiteral("gemm"));
+    const int gemms = rowsContaining(*stats.kernelModel(), QStringLiteral("gemm"));
+    ASSERT_GT(gemms, 0);
+    ASSERT_LT(gemms, stats.kernelModel()->rowCount());
+    EXPECT_EQ(kernels.proxy->rowCount(), gemms);
+    EXPECT_EQ(stats.kernelView()->model(), kernels.proxy);
+
+    const StatisticsWidget::Table& memory = stats.table(StatisticsWidget::MemoryTab);
+    stats.tabs()->setCurrentIndex(StatisticsWidget::MemoryTab);
+    EXPECT_TRUE(memory.filter->isVisible());
+    ASSERT_GT(stats.memoryModel()->rowCount(), 1);
+    QTest::keyClicks(memory.filter->lineEdit(), QStringLiteral("to device"));
+    EXPECT_EQ(memory.proxy->rowCount(),
+              rowsContaining(*stats.memoryModel(), QStringLiteral("to device")));
+    EXPECT_LT(memory.proxy->rowCount(), stats.memoryModel()->rowCount());
+    EXPECT_GT(memory.proxy->rowCount(), 0);
+}
 
 TEST(StatisticsWidget, ActivatingARowFiltersTheTableAndStepsThroughInstances) {
     ViewState state;

@@ -350,7 +350,7 @@ void LanePainter::paintProjectedRow(QPainter& p, const PaintContext& ctx,
         const double vis0 = std::max(0.0, x0), vis1 = std::min(double(ctx.width), x1);
         if (it.isFolded || vis1 - vis0 < kLabelMinPx)
             continue;
-        const QString& name = eventName(src.lane, src.index);
+        const QString& name = proj->label(proj->lane.payload(mid));
         const int avail = int(vis1 - vis0) - 2 * kLabelPad;
         p.setPen(ctx.palette.textOnBar);
         p.drawText(QPointF(vis0 + kLabelPad, textBase), fm.elidedText(name, Qt::ElideRight, avail));
