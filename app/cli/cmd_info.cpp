@@ -4,6 +4,7 @@
 #include "app/cli/output.h"
 #include "model/analysis/gaps.h"
 #include "model/analysis/gapsummarytext.h"
+#include "model/analysis/gpuarchitecture.h"
 #include "model/analysis/reporttable.h"
 #include "model/timeformat.h"
 #include "model/trace.h"
@@ -102,6 +103,14 @@ void writeJson(const Trace& t, const QString& path, QTextStream& out) {
         j.field(QStringLiteral("id"), g.id);
         j.field(QStringLiteral("name"), t.string(g.name));
         j.field(QStringLiteral("sm_count"), g.smCount);
+        const GpuLimits limits = resolveGpuLimits(t, g);
+        j.key(QStringLiteral("compute_capability"));
+        if (limits.gpu.computeMajor > 0)
+            j.value(ComputeCapability{limits.gpu.computeMajor, limits.gpu.computeMinor}.toString());
+        else
+            j.null();
+        j.field(QStringLiteral("occupancy_limits"), gpuLimitsSourceKey(limits.source));
+        j.field(QStringLiteral("occupancy_limits_note"), limits.note);
         const auto it = work.find(g.id);
         const DeviceIdleSummary d = it != work.end() ? it->second : DeviceIdleSummary{};
         j.field(QStringLiteral("work_recorded"), d.hasWork());
@@ -199,6 +208,10 @@ void writeText(const Trace& t, const QString& path, QTextStream& out) {
             << (g.name ? e(t.string(g.name)) : QStringLiteral("(unnamed)"));
         if (g.smCount)
             out << ", " << g.smCount << " SMs";
+        const GpuLimits limits = resolveGpuLimits(t, g);
+        if (limits.gpu.computeMajor > 0)
+            out << ", compute capability " << limits.gpu.computeMajor << '.'
+                << limits.gpu.computeMinor;
         out << '\n';
         const auto it = work.find(g.id);
         DeviceIdleSummary d;
@@ -210,6 +223,9 @@ void writeText(const Trace& t, const QString& path, QTextStream& out) {
         out << "  " << line.mid(line.indexOf(QLatin1String(": ")) + 2) << '\n';
         if (d.busySpan)
             out << "  " << idleBeforeLine(d) << ", " << idleAfterLine(d) << '\n';
+        out << "  occupancy limits "
+            << (limits.source == GpuLimitsSource::Unknown ? QStringLiteral("unknown: ") : QString())
+            << e(limits.note) << '\n';
     }
     out << "Lanes (" << t.lanes().size() << "):\n";
     for (std::uint32_t i = 0; i < t.lanes().size(); ++i)

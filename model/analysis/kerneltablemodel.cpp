@@ -359,6 +359,9 @@ QVariant KernelTableModel::data(const QModelIndex& index, int role) const {
     if (c.detail == LaunchDetail::None &&
         (col == Grid || col == Block || col == Registers || col == SharedMemory))
         return QStringLiteral("unknown");
+    if ((col == Registers && !c.recorded(KernelField::Registers)) ||
+        (col == SharedMemory && !c.recorded(KernelField::SharedMemory)))
+        return QStringLiteral("unknown"); // a reduced export without the column
     switch (Column(col)) {
     case Name:
         return displayName(c);

@@ -123,7 +123,8 @@ QString eventTooltip(const Trace& t, EventRef ref, const NvtxSummary* nvtxNames)
         }
         s = s % QStringLiteral("\nGrid: ") % dim3(cfg.grid) % QStringLiteral("\nBlock: ") %
             dim3(cfg.block) % QStringLiteral("\nRegisters per thread: ") %
-            QString::number(cfg.registersPerThread);
+            (cfg.recorded(KernelField::Registers) ? QString::number(cfg.registersPerThread)
+                                                  : QStringLiteral("unknown"));
         break;
     }
     case LaneKind::Memcpy:

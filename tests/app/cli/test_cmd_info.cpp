@@ -5,9 +5,11 @@
 
 #include <gtest/gtest.h>
 
+#include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QTemporaryDir>
 
 using namespace strobe;
 
@@ -143,6 +145,58 @@ TEST(CliInfo, ReadableSummaryWithoutJson) {
     ASSERT_EQ(r.rc, 0);
     EXPECT_TRUE(r.out.contains(QStringLiteral("1312 kernels, 279 memcpys")));
     EXPECT_TRUE(r.out.contains(QStringLiteral("GPU 0:       NVIDIA A100-SXM4-80GB, 108 SMs")));
+}
+
+// Issue 14, item 15: each GPU says where occupancy's limits come from, or what is missing.
+TEST(CliInfo, GpusSayWhereOccupancyLimitsComeFrom) {
+    const CliRun h100 =
+        runCli({QStringLiteral("info"), fixture("nsys2026.2-h100-2gpu-nvtx.sqlite")});
+    ASSERT_EQ(h100.rc, 0);
+    EXPECT_TRUE(h100.out.contains(QStringLiteral("GPU 1:       (unnamed)\n")))
+        << h100.out.toStdString();
+    EXPECT_EQ(h100.out.count(QStringLiteral("\n  occupancy limits unknown: the trace records no "
+                                            "limits, compute capability or name for this GPU\n")),
+              2)
+        << h100.out.toStdString();
+
+    const CliRun full = runCli({QStringLiteral("info"), fixture("nsys2023.3-openmp-offload.sqlite"),
+                                QStringLiteral("--json")});
+    ASSERT_EQ(full.rc, 0);
+    const QJsonObject g = QJsonDocument::fromJson(full.out.toUtf8())
+                              .object()[QStringLiteral("gpus")]
+                              .toArray()[0]
+                              .toObject();
+    EXPECT_EQ(g[QStringLiteral("compute_capability")].toString(), QStringLiteral("7.5"));
+    EXPECT_EQ(g[QStringLiteral("occupancy_limits")].toString(), QStringLiteral("trace"));
+
+    // The same export with TARGET_INFO_GPU reduced to the GPU's name.
+    QTemporaryDir dir;
+    const QString copy = dir.filePath(QStringLiteral("named.sqlite"));
+    ASSERT_TRUE(QFile::copy(fixture("nsys2023.3-openmp-offload.sqlite"), copy));
+    QFile::setPermissions(copy, QFileDevice::ReadOwner | QFileDevice::WriteOwner);
+    test::exec(copy.toStdString(),
+               "CREATE TABLE g AS SELECT id, name FROM TARGET_INFO_GPU; DROP "
+               "TABLE TARGET_INFO_GPU; ALTER TABLE g RENAME TO TARGET_INFO_GPU;");
+    const CliRun named = runCli({QStringLiteral("info"), copy, QStringLiteral("--json")});
+    ASSERT_EQ(named.rc, 0);
+    const QJsonObject n = QJsonDocument::fromJson(named.out.toUtf8())
+                              .object()[QStringLiteral("gpus")]
+                              .toArray()[0]
+                              .toObject();
+    EXPECT_EQ(n[QStringLiteral("compute_capability")].toString(), QStringLiteral("7.5"));
+    EXPECT_EQ(n[QStringLiteral("occupancy_limits")].toString(),
+              QStringLiteral("architecture-table"));
+    EXPECT_EQ(n[QStringLiteral("occupancy_limits_note")].toString(),
+              QStringLiteral("from the architecture table (compute capability 7.5, from the name "
+                             "'Tesla T4')"));
+    const CliRun text = runCli({QStringLiteral("info"), copy});
+    EXPECT_TRUE(
+        text.out.contains(QStringLiteral("GPU 0:       Tesla T4, compute capability 7.5\n")))
+        << text.out.toStdString();
+    EXPECT_TRUE(text.out.contains(
+        QStringLiteral("\n  occupancy limits from the architecture table (compute capability "
+                       "7.5, from the name 'Tesla T4')\n")))
+        << text.out.toStdString();
 }
 
 TEST(CliInfo, UsageErrorsExitTwo) {
