@@ -6,12 +6,15 @@
 #include <QHeaderView>
 #include <QTableView>
 #include <algorithm>
+#include <cstdint>
+#include <vector>
 
 namespace strobe {
 
 namespace {
-constexpr int kHiddenRows = 40; // rows a hidden view measures
-}
+constexpr int kHiddenRows = 40;  // rows a hidden view measures
+constexpr int kSpreadRows = 200; // rows spread over the table that every view measures too
+} // namespace
 
 void makeSortable(QTableView* view, int column, Qt::SortOrder order) {
     // Connected after sorting is turned on (which connects the view's own sortByColumn), so that
@@ -48,12 +51,20 @@ void fitColumns(QTableView* view, int stretch) {
     const int last = view->isVisible() && view->rowAt(view->viewport()->height() - 1) >= 0
                          ? view->rowAt(view->viewport()->height() - 1)
                          : std::min(rows, first + kHiddenRows) - 1;
+    // Plus rows spread evenly over the whole table, so a wider value further down (a grid of
+    // (200, 1, 1) below rows of (50, 4, 1)) is seen too: a constant number of rows at any size.
+    std::vector<int> sample;
+    for (int r = first; r <= last; ++r)
+        sample.push_back(r);
+    const int spread = std::min(rows, kSpreadRows);
+    for (int i = 0; i < spread; ++i)
+        sample.push_back(int(std::int64_t(i) * rows / spread));
     const int grid = view->showGrid() ? 1 : 0;
     for (int c = 0; c < header->count(); ++c) {
         if (c == stretch)
             continue;
         int width = header->sectionSizeHint(c); // the label, its margins and the sort arrow
-        for (int r = first; r <= last; ++r)
+        for (const int r : sample)
             width = std::max(width, view->sizeHintForIndex(model->index(r, c)).width() + grid);
         header->resizeSection(c, width);
     }

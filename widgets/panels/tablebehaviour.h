@@ -27,8 +27,8 @@ void makeSortable(QTableView* view, int column, Qt::SortOrder order);
 void onRowActivated(QTableView* view, ViewState* state, std::function<void(int row)> jump);
 
 // Sizes every column but `stretch` to its contents and its header (headers are never clipped);
-// `stretch` takes the rest of the width. Measures the rows in view (a million-row table costs
-// what one screen does); call it again when the rows change.
+// `stretch` takes the rest of the width. Measures the rows in view and 200 rows spread over the
+// table (a million-row table costs what one screen does); call it again when the rows change.
 void fitColumns(QTableView* view, int stretch);
 
 } // namespace strobe

@@ -283,6 +283,29 @@ TEST_F(KernelTableWidgetTest, ColumnsFitTheirContentsAndNameTakesTheRest) {
     EXPECT_GT(h->sectionSize(KernelTableModel::Name), 600);
 }
 
+// The launch configuration columns fit every value of the table, not only the first screen's:
+// the H100 export starts with grids of (50, 4, 1) and has (200, 1, 1) further down.
+TEST_F(KernelTableWidgetTest, GridAndBlockFitEveryRowsValue) {
+    state.setTrace(h100());
+    KernelTableWidget w(&state);
+    w.resize(1600, 400);
+    // The rows arrive while the table is hidden, as in a tabbed dock that is not raised.
+    ASSERT_TRUE(waitUntilReady(w));
+    w.show();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&w));
+    QApplication::processEvents();
+    QHeaderView* h = w.view()->horizontalHeader();
+    const QFontMetrics fm(w.view()->font());
+    ASSERT_GT(w.model()->rowCount(), 3000);
+    for (const int c : {int(KernelTableModel::Grid), int(KernelTableModel::Block)}) {
+        int widest = 0;
+        for (int r = 0; r < w.model()->rowCount(); ++r)
+            widest =
+                std::max(widest, fm.horizontalAdvance(w.model()->index(r, c).data().toString()));
+        EXPECT_GE(h->sectionSize(c), widest) << "column " << c;
+    }
+}
+
 // Issue #14 item 8: a double-click or Enter on a row jumps to the timeline and asks it for the
 // keyboard focus; the row stays selected.
 TEST_F(KernelTableWidgetTest, ActivatingARowHandsTheFocusToTheTimeline) {
