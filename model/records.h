@@ -41,6 +41,7 @@ struct GpuInfo {
     std::uint64_t memoryBandwidth = 0; // bytes per second
     std::uint64_t clockRate = 0;       // Hz
     StringId busLocation = kNoString;
+    StringId chipName = kNoString; // "GA100", "GH100": names the architecture
     bool hasLimits() const { return smCount > 0 && maxWarpsPerSm > 0 && maxRegistersPerSm > 0; }
 };
 
@@ -73,6 +74,10 @@ enum class LaunchDetail : std::uint8_t {
     None,     // no launch configuration at all (ROCm Kineto traces): shown as unknown
 };
 
+// Launch fields a reduced export may lack (KernelConfig::unrecorded): they read 0 and are shown
+// as unknown.
+enum class KernelField : std::uint8_t { Registers = 1, SharedMemory = 2, LocalMemory = 4 };
+
 // Launch configuration shared by many kernel launches: stored once, referenced by id.
 struct KernelConfig {
     StringId shortName = kNoString;
@@ -92,6 +97,8 @@ struct KernelConfig {
     LaunchDetail detail = LaunchDetail::Complete;
     // True when shortName was derived from the full name by Strobe, not recorded by the tool.
     bool shortNameDerived = false;
+    std::uint8_t unrecorded = 0; // KernelField bits the trace did not record
+    bool recorded(KernelField f) const { return (unrecorded & std::uint8_t(f)) == 0; }
     RecordedOccupancy recordedOccupancy;
     friend bool operator==(const KernelConfig&, const KernelConfig&) = default;
 };

@@ -117,7 +117,8 @@ std::size_t KernelConfigHash::operator()(const KernelConfig& c) const noexcept {
     mix(c.registersPerThread), mix(c.staticSharedBytes), mix(c.dynamicSharedBytes);
     mix(c.localBytesPerThread), mix(c.localBytesTotal), mix(c.sharedMemoryExecuted);
     mix(c.launchType | c.cacheConfig << 8 | c.sharedMemLimitConfig << 16 |
-        std::uint32_t(c.detail) << 24 | std::uint32_t(c.shortNameDerived) << 25);
+        std::uint32_t(c.detail) << 24 | std::uint32_t(c.shortNameDerived) << 26 |
+        std::uint32_t(c.unrecorded) << 27);
     auto mixFloat = [&mix](const std::optional<float>& f) {
         mix(f ? std::bit_cast<std::uint32_t>(*f) : 0xFFFFFFFFu);
     };

@@ -23,7 +23,7 @@ cmake --build "$build" --target mainwindow_screenshots panels_screenshot gaps_sc
 export QT_QPA_PLATFORM=offscreen
 mkdir -p "$images"
 # README and USER_GUIDE: overview-sample, mainwindow, kernels-by-duration, kernel-details,
-# overview-h100, timeline-h100, and the PyTorch trace's kineto-timeline and
+# overview-h100, timeline-h100, statistics-nvtx-h100, and the PyTorch trace's kineto-timeline and
 # kineto-kernel-details.
 "$build/tests/app/gui/mainwindow_screenshots" "$images" "$h100" "$kineto"
 # KERNELS.md: the kernel table, detail pane and statistics on CloverLeaf.

@@ -88,4 +88,8 @@ void ViewState::reveal(EventRef ref) {
     emit revealRequested(ref);
 }
 
+void ViewState::requestTimelineFocus() {
+    emit timelineFocusRequested();
+}
+
 } // namespace strobe

@@ -47,6 +47,9 @@ public:
 
     // Asks the timeline to bring `ref` into view and select it (tables, detail pane, gaps panel).
     void reveal(EventRef ref);
+    // Asks the timeline to take the keyboard focus: after a table's jump to the timeline, its keys
+    // (W/S/A/D, Home, Z) act there.
+    void requestTimelineFocus();
 
 signals:
     void traceChanged();
@@ -56,6 +59,7 @@ signals:
     void cursorTimeChanged();
     void idleThresholdChanged(strobe::TimeNs threshold);
     void revealRequested(strobe::EventRef ref);
+    void timelineFocusRequested();
 
 private:
     std::shared_ptr<const Trace> m_trace;

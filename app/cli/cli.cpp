@@ -50,15 +50,21 @@ const std::array kCommands{
             "  --base              group by short name, so template instances merge\n"
             "  --format csv|json   output format (default csv)\n",
             &runKernelSummary},
-    Command{"nvtx-summary", "FILE [--format csv|json]", "NVTX range statistics per name and style",
-            "  --format csv|json   output format (default csv)\n", &runNvtxSummary},
+    Command{"nvtx-summary", "FILE [--raw] [--format csv|json]",
+            "NVTX range statistics per name and style, per-call ids removed from names\n"
+            "      (\"aten::mm, op_id = 7\" counts as \"aten::mm\")",
+            "  --raw               one row per recorded name, per-call ids kept\n"
+            "  --format csv|json   output format (default csv)\n",
+            &runNvtxSummary},
     Command{"memory-summary", "FILE [--format csv|json]",
             "memory operations per direction: count, bytes, time, bandwidth",
             "  --format csv|json   output format (default csv)\n", &runMemorySummary},
-    Command{"gaps", "FILE [--min-ns N] [--format csv|json]",
+    Command{"gaps", "FILE [--min-ns N] [--busy all|kernels] [--format csv|json|text]",
             "GPU idle gaps of at least N ns (default %1) with their cause",
             "  --min-ns N          shortest gap reported, in ns (default %1)\n"
-            "  --format csv|json   output format (default csv)\n",
+            "  --busy all|kernels  what keeps a GPU busy: all work (default) or kernels only\n"
+            "  --format csv|json|text  output format (default csv); json and text add per GPU\n"
+            "                      kernel, copy and idle time and the idle time at both ends\n",
             &runGaps},
     Command{"breakdown",
             "FILE [--range NAME] [--classes] [--classes-file FILE] [--format csv|json]",

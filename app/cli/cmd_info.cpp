@@ -2,11 +2,15 @@
 #include "app/cli/cliargs.h"
 #include "app/cli/commands.h"
 #include "app/cli/output.h"
+#include "model/analysis/gaps.h"
+#include "model/analysis/gapsummarytext.h"
+#include "model/analysis/gpuarchitecture.h"
 #include "model/analysis/reporttable.h"
 #include "model/timeformat.h"
 #include "model/trace.h"
 
 #include <QFileInfo>
+#include <map>
 
 namespace strobe::cli {
 
@@ -43,6 +47,14 @@ void optionalString(JsonWriter& j, const QString& key, const std::optional<QStri
         j.value(*v);
     else
         j.null();
+}
+
+// Per GPU id: kernel, copy and idle time as `strobe-cli gaps` and the GUI give them.
+std::map<std::uint32_t, DeviceIdleSummary> gpuWork(const Trace& t) {
+    std::map<std::uint32_t, DeviceIdleSummary> out;
+    for (const DeviceIdleSummary& d : summarizeGpus(t, kDefaultIdleThresholdNs))
+        out[d.deviceId] = d;
+    return out;
 }
 
 void writeJson(const Trace& t, const QString& path, QTextStream& out) {
@@ -85,11 +97,36 @@ void writeJson(const Trace& t, const QString& path, QTextStream& out) {
     j.field(QStringLiteral("threads"), std::uint64_t(t.threads().size()));
     j.key(QStringLiteral("gpus"));
     j.beginArray();
+    const auto work = gpuWork(t);
     for (const GpuInfo& g : t.gpus()) {
         j.beginObject();
         j.field(QStringLiteral("id"), g.id);
         j.field(QStringLiteral("name"), t.string(g.name));
         j.field(QStringLiteral("sm_count"), g.smCount);
+        const GpuLimits limits = resolveGpuLimits(t, g);
+        j.key(QStringLiteral("compute_capability"));
+        if (limits.gpu.computeMajor > 0)
+            j.value(ComputeCapability{limits.gpu.computeMajor, limits.gpu.computeMinor}.toString());
+        else
+            j.null();
+        j.field(QStringLiteral("occupancy_limits"), gpuLimitsSourceKey(limits.source));
+        j.field(QStringLiteral("occupancy_limits_note"), limits.note);
+        const auto it = work.find(g.id);
+        const DeviceIdleSummary d = it != work.end() ? it->second : DeviceIdleSummary{};
+        j.field(QStringLiteral("work_recorded"), d.hasWork());
+        j.field(QStringLiteral("kernel_ns"), std::int64_t(d.kernelNs));
+        j.field(QStringLiteral("copy_ns"), std::int64_t(d.copyNs));
+        j.field(QStringLiteral("idle_ns"), std::int64_t(d.idleNs));
+        j.field(QStringLiteral("gaps"), d.gapCount);
+        for (const auto& [key, ns] :
+             {std::pair{QStringLiteral("idle_before_first_work_ns"), d.idleBeforeNs},
+              std::pair{QStringLiteral("idle_after_last_work_ns"), d.idleAfterNs}}) {
+            j.key(key);
+            if (d.busySpan)
+                j.value(std::int64_t(ns));
+            else
+                j.null();
+        }
         j.endObject();
     }
     j.endArray();
@@ -165,12 +202,30 @@ void writeText(const Trace& t, const QString& path, QTextStream& out) {
         out << (i ? ", " : "") << e(t.string(t.processes()[i].name)) << " [" << t.processes()[i].pid
             << ']';
     out << "\nThreads:     " << t.threads().size() << '\n';
+    const auto work = gpuWork(t);
     for (const GpuInfo& g : t.gpus()) {
         out << "GPU " << g.id << ":       "
             << (g.name ? e(t.string(g.name)) : QStringLiteral("(unnamed)"));
         if (g.smCount)
             out << ", " << g.smCount << " SMs";
+        const GpuLimits limits = resolveGpuLimits(t, g);
+        if (limits.gpu.computeMajor > 0)
+            out << ", compute capability " << limits.gpu.computeMajor << '.'
+                << limits.gpu.computeMinor;
         out << '\n';
+        const auto it = work.find(g.id);
+        DeviceIdleSummary d;
+        d.deviceId = g.id;
+        if (it != work.end())
+            d = it->second;
+        // The gaps line without its "GPU n: ", then the idle ends.
+        const QString line = gpuWorkLine(d, BusyWork::All);
+        out << "  " << line.mid(line.indexOf(QLatin1String(": ")) + 2) << '\n';
+        if (d.busySpan)
+            out << "  " << idleBeforeLine(d) << ", " << idleAfterLine(d) << '\n';
+        out << "  occupancy limits "
+            << (limits.source == GpuLimitsSource::Unknown ? QStringLiteral("unknown: ") : QString())
+            << e(limits.note) << '\n';
     }
     out << "Lanes (" << t.lanes().size() << "):\n";
     for (std::uint32_t i = 0; i < t.lanes().size(); ++i)

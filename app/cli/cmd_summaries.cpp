@@ -11,13 +11,18 @@ namespace strobe::cli {
 
 namespace {
 
-// Parses FILE [--format csv|json] and loads the trace; returns the exit status on failure.
+// Parses FILE [--format csv|json] (and [--raw] where `raw` is given) and loads the trace;
+// returns the exit status on failure.
 std::optional<int> prepare(const QString& cmd, const QStringList& args, Io io, bool& json,
-                           std::unique_ptr<Trace>& trace) {
-    CliArgs a(cmd, args, {}, {QStringLiteral("format")}, 1);
+                           std::unique_ptr<Trace>& trace, bool* raw = nullptr) {
+    const QString rawFlag = QStringLiteral("raw");
+    CliArgs a(cmd, args, raw ? QSet<QString>{rawFlag} : QSet<QString>{}, {QStringLiteral("format")},
+              1);
     json = a.jsonFormat();
     if (!a.ok())
         return usageError(io, cmd, a.error());
+    if (raw)
+        *raw = a.flag(rawFlag);
     trace = loadForCli(a.positional().front(), io);
     if (!trace)
         return 1;
@@ -29,9 +34,12 @@ std::optional<int> prepare(const QString& cmd, const QStringList& args, Io io, b
 int runNvtxSummary(const QStringList& args, Io io) {
     bool json = false;
     std::unique_ptr<Trace> trace;
-    if (auto status = prepare(QStringLiteral("nvtx-summary"), args, io, json, trace))
+    bool raw = false;
+    if (auto status = prepare(QStringLiteral("nvtx-summary"), args, io, json, trace, &raw))
         return *status;
-    const NvtxSummary summary = summarizeNvtx(*trace);
+    // Grouped by default: PyTorch's per-call ids would give one row per call.
+    const NvtxSummary summary =
+        summarizeNvtx(*trace, raw ? RangeNaming::Raw : RangeNaming::Grouped);
     if (summary.openRanges > 0)
         io.err << "strobe-cli nvtx-summary: warning: " << summary.openRanges
                << " NVTX ranges have no end and are left out.\n";

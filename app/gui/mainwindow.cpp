@@ -9,6 +9,7 @@
 #include "app/gui/traceloadjob.h"
 #include "formats/nsys/synth/sampletrace.h"
 #include "model/timeformat.h"
+#include "widgets/panels/kerneltablewidget.h"
 #include "widgets/timeline/timelineview.h"
 #include "widgets/viewstate.h"
 
@@ -248,12 +249,24 @@ void MainWindow::cancelLoading() {
         m_job->cancel();
 }
 
+// A new trace: a name filter typed for the old one would hide its rows, unnoticed.
+void MainWindow::clearNameFilters() {
+    m_kernelTable->clearFilters();
+    m_statistics->clearNameFilters();
+}
+
 void MainWindow::onPreview(std::shared_ptr<const Trace> gpuSide) {
     if (sender() != m_job.get())
         return;
     rememberView();
-    m_beforePreview = Shown{m_state->sharedTrace(), m_state->visibleRange(), m_title};
+    m_beforePreview = Shown{m_state->sharedTrace(),
+                            m_state->visibleRange(),
+                            m_title,
+                            m_kernelTable->nameFilter(),
+                            m_kernelTable->nameFilterIsRegex(),
+                            m_statistics->nameFilters()};
     m_preview = gpuSide;
+    clearNameFilters();
     m_title = m_pendingTitle % tr(" (GPU side; reading the CPU side…)");
     m_state->setTrace(std::move(gpuSide));
     setWindowTitle(m_pendingTitle % QStringLiteral(" — Strobe"));
@@ -276,6 +289,8 @@ void MainWindow::onLoadFinished(std::shared_ptr<const Trace> trace, const QStrin
     if (before && !trace) { // the load failed after its preview: back to what was shown
         m_state->setTrace(before->trace);
         m_state->setVisibleRange(before->view, false);
+        m_kernelTable->setNameFilter(before->kernelFilter, before->kernelFilterIsRegex);
+        m_statistics->setNameFilters(before->statisticsFilters);
         m_title = before->title;
         updateTitle();
         updateStatus();
@@ -301,6 +316,8 @@ void MainWindow::onLoadFinished(std::shared_ptr<const Trace> trace, const QStrin
     m_path = path;
     m_title = m_pendingTitle;
     m_isSample = m_pendingIsSample;
+    if (!preview) // (a preview cleared them, and what was typed since stays)
+        clearNameFilters();
     m_state->setTrace(trace);
     if (navigated)
         m_state->setVisibleRange(*navigated, false);

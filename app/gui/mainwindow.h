@@ -4,6 +4,7 @@
 #include "app/gui/appsettings.h"
 #include "formats/open.h"
 #include "model/types.h"
+#include "widgets/panels/statisticswidget.h"
 
 #include <QMainWindow>
 #include <QSize>
@@ -24,7 +25,6 @@ class NsysExportJob;
 class ViewState;
 class TimelineView;
 class KernelTableWidget;
-class StatisticsWidget;
 class DetailPane;
 class CompareTimelines;
 class ComparisonPanel;
@@ -100,6 +100,7 @@ private:
     void startExport(const QString& nsys, const QString& report);
     void onExportFinished(const QString& sqlite, const QString& error);
     void rememberView();
+    void clearNameFilters();
     void updateStatus();
     void showTraceInfo();
     void chooseIdleThreshold();
@@ -137,6 +138,9 @@ private:
         std::shared_ptr<const Trace> trace;
         TimeRange view;
         QString title;
+        QString kernelFilter;
+        bool kernelFilterIsRegex = false;
+        StatisticsWidget::NameFilters statisticsFilters;
     };
     std::optional<Shown> m_beforePreview;
     std::shared_ptr<const Trace> m_preview;

@@ -96,6 +96,9 @@ QVariant ComparisonTableModel::data(const QModelIndex& index, int role) const {
 }
 
 QVariant ComparisonTableModel::headerData(int section, Qt::Orientation o, int role) const {
+    if (o == Qt::Horizontal && role == Qt::InitialSortOrderRole && section >= 0 &&
+        section < int(m_columns.size()))
+        return initialSortOrder(m_columns[std::size_t(section)].kind != Kind::Text);
     if (o != Qt::Horizontal || role != Qt::DisplayRole || section < 0 ||
         section >= int(m_columns.size()))
         return QAbstractTableModel::headerData(section, o, role);

@@ -2,6 +2,7 @@
 #include "model/analysis/eventdetails.h"
 
 #include "model/analysis/formatting.h"
+#include "model/analysis/gpuarchitecture.h"
 #include "model/analysis/nvtxprojection.h"
 #include "model/analysis/nvtxstats.h"
 #include "model/analysis/occupancy.h"
@@ -78,6 +79,12 @@ DetailSection streamSection(const Trace& t, const StreamInfo& s) {
     DetailSection d{QStringLiteral("Device"), {{QStringLiteral("Device"), device}}};
     if (gpu && gpu->smCount)
         d.items.push_back({QStringLiteral("SM count"), num(gpu->smCount)});
+    if (const GpuLimits l = resolveGpuLimits(t, s.deviceId); l.gpu.computeMajor > 0)
+        d.items.push_back(
+            {QStringLiteral("Compute capability"),
+             QString::number(l.gpu.computeMajor) % u'.' % QString::number(l.gpu.computeMinor) %
+                 (gpu && gpu->computeMajor == 0 ? QStringLiteral(" (from the GPU's name)")
+                                                : QString())});
     d.items.push_back({QStringLiteral("Process"), num(s.pid)});
     d.items.push_back({QStringLiteral("Context"), num(s.contextId)});
     d.items.push_back({QStringLiteral("Stream"), num(s.streamId)});
@@ -160,40 +167,64 @@ void describeKernel(const Trace& t, std::uint32_t k, EventDetails& out) {
     }
     if (rec.graphNodeId)
         launch.items.push_back({QStringLiteral("Graph node"), num(*rec.graphNodeId)});
+    // A reduced export may lack some fields: they read 0, so say unknown instead.
+    const QString notRecorded = QStringLiteral("unknown (not in the trace)");
+    for (DetailItem& i : launch.items) {
+        const bool registers = i.key == QStringLiteral("Registers per thread");
+        const bool shared = i.key.endsWith(QStringLiteral("shared memory"));
+        const bool local = i.key.startsWith(QStringLiteral("Local memory"));
+        if ((registers && !c.recorded(KernelField::Registers)) ||
+            (shared && !c.recorded(KernelField::SharedMemory)) ||
+            (local && !c.recorded(KernelField::LocalMemory)))
+            i.value = notRecorded;
+    }
     out.sections.push_back(std::move(launch));
     out.sections.push_back(streamSection(t, *kl.stream));
     const std::optional<TimeNs> apiDuration =
         apiSection(t, rec.api, rec.correlationId, kl.start, out);
 
     const GpuInfo* gpu = t.gpuById(kl.stream->deviceId);
+    const GpuLimits limits = resolveGpuLimits(t, kl.stream->deviceId);
     DetailSection occ{QStringLiteral("Theoretical occupancy"), {}};
-    const OccupancyResult o =
-        gpu && c.detail != LaunchDetail::None ? computeOccupancy(*gpu, c) : OccupancyResult{};
+    const bool launchKnown = c.detail != LaunchDetail::None && c.recorded(KernelField::Registers) &&
+                             c.recorded(KernelField::SharedMemory);
+    const OccupancyResult o = launchKnown && limits.source != GpuLimitsSource::Unknown
+                                  ? computeOccupancy(limits.gpu, c)
+                                  : OccupancyResult{};
     if (c.detail == LaunchDetail::None) {
         occ.items.push_back({QStringLiteral("Occupancy"),
                              QStringLiteral("unknown (no launch configuration recorded)")});
+    } else if (!launchKnown) {
+        occ.items.push_back(
+            {QStringLiteral("Occupancy"),
+             QStringLiteral("unknown (the trace does not record the kernel's ") %
+                 (c.recorded(KernelField::Registers) ? QStringLiteral("shared memory")
+                                                     : QStringLiteral("registers per thread")) %
+                 u')'});
     } else if (!o.valid) {
-        occ.items.push_back({QStringLiteral("Occupancy"),
-                             QStringLiteral("unknown (the trace has no limits for this GPU)")});
+        occ.items.push_back(
+            {QStringLiteral("Occupancy"), QStringLiteral("unknown (") % limits.note % u')'});
     } else if (o.limit == OccupancyLimit::BlockSize) {
         occ.items.push_back({QStringLiteral("Occupancy"), QStringLiteral("0 %")});
         occ.items.push_back({QStringLiteral("Limited by"), occupancyLimitLabel(o.limit)});
+        occ.items.push_back({QStringLiteral("GPU limits"), limits.note});
     } else {
         auto blocks = [](std::uint32_t b) {
             return b == std::numeric_limits<std::uint32_t>::max() ? QStringLiteral("no limit")
                                                                   : QString::number(b);
         };
         occ.items = {
-            {QStringLiteral("Occupancy"), QString::number(o.occupancy * 100.0, 'f', 1) %
-                                              QStringLiteral(" % (") % num(o.activeWarpsPerSm) %
-                                              QStringLiteral(" of ") % num(gpu->maxWarpsPerSm) %
-                                              QStringLiteral(" warps per SM)")},
+            {QStringLiteral("Occupancy"),
+             QString::number(o.occupancy * 100.0, 'f', 1) % QStringLiteral(" % (") %
+                 num(o.activeWarpsPerSm) % QStringLiteral(" of ") % num(limits.gpu.maxWarpsPerSm) %
+                 QStringLiteral(" warps per SM)")},
             {QStringLiteral("Active blocks per SM"), num(o.activeBlocksPerSm)},
             {QStringLiteral("Limited by"), occupancyLimitLabel(o.limit)},
             {QStringLiteral("Blocks per SM by registers"), blocks(o.blocksByRegisters)},
             {QStringLiteral("Blocks per SM by shared memory"), blocks(o.blocksBySharedMemory)},
             {QStringLiteral("Blocks per SM by warps"), blocks(o.blocksByWarps)},
             {QStringLiteral("Blocks per SM limit"), blocks(o.blocksBySmLimit)},
+            {QStringLiteral("GPU limits"), limits.note},
         };
     }
     out.sections.push_back(std::move(occ));

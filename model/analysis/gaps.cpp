@@ -2,6 +2,7 @@
 #include "model/analysis/gaps.h"
 
 #include "model/analysis/nvtxstats.h"
+#include "model/analysis/waitcalls.h"
 #include "model/cudaapi.h"
 #include "model/lod/utilization.h"
 #include "model/timeformat.h"
@@ -22,6 +23,8 @@ QString gapCauseKey(GapCause cause) {
         return QStringLiteral("sync");
     case GapCause::CpuBusy:
         return QStringLiteral("cpu-busy");
+    case GapCause::CpuWait:
+        return QStringLiteral("cpu-wait");
     case GapCause::NoCpuActivity:
         return QStringLiteral("no-cpu-activity");
     case GapCause::Unknown:
@@ -38,12 +41,34 @@ QString gapCauseLabel(GapCause cause) {
         return QStringLiteral("Synchronisation");
     case GapCause::CpuBusy:
         return QStringLiteral("CPU busy");
+    case GapCause::CpuWait:
+        return QStringLiteral("CPU waiting");
     case GapCause::NoCpuActivity:
         return QStringLiteral("No CPU activity");
     case GapCause::Unknown:
         break;
     }
     return QStringLiteral("Unknown");
+}
+
+QString busyWorkKey(BusyWork work) {
+    switch (work) {
+    case BusyWork::Kernels:
+        return QStringLiteral("kernels");
+    case BusyWork::Copies:
+        return QStringLiteral("copies");
+    case BusyWork::All:
+        break;
+    }
+    return QStringLiteral("all");
+}
+
+std::optional<BusyWork> busyWorkFromKey(QStringView key) {
+    for (BusyWork w : {BusyWork::All, BusyWork::Kernels, BusyWork::Copies}) {
+        if (key == busyWorkKey(w))
+            return w;
+    }
+    return std::nullopt;
 }
 
 namespace {
@@ -64,7 +89,8 @@ QString percentOf(TimeNs part, TimeRange g) {
 // Everything the classification looks up per gap, gathered once per trace.
 class GapClassifier {
 public:
-    explicit GapClassifier(const Trace& t)
+    // `busy`: the work whose start and end bound a gap (the next work, the work before).
+    GapClassifier(const Trace& t, BusyWork busy)
         : m_t(t) {
         const auto threads = t.threads().size();
         m_api.resize(threads);
@@ -86,7 +112,11 @@ public:
             case LaneKind::Memcpy:
             case LaneKind::Memset: {
                 const StreamInfo& s = t.streams()[l.owner()];
-                m_deviceLanes[s.deviceId].push_back(li);
+                const bool kernels = l.kind() == LaneKind::Kernels;
+                if (busy == BusyWork::All || kernels == (busy == BusyWork::Kernels))
+                    m_deviceLanes[s.deviceId].push_back(li);
+                else
+                    m_deviceLanes.try_emplace(s.deviceId); // the device still has work
                 m_devicePids[s.deviceId].insert(s.pid);
                 break;
             }
@@ -313,6 +343,7 @@ void GapClassifier::classify(GpuGap& gap) {
         }
         EventRef call;
         TimeNs callCovered = 0;
+        bool waiting = false; // `call` is an OS runtime call that blocks (isOsWaitCall)
         for (std::uint32_t li : m_osrt[*th]) {
             const Lane& l = m_t.lane(li);
             l.forEachOverlapping(g.start, g.end, [&](std::uint32_t i) {
@@ -337,9 +368,24 @@ void GapClassifier::classify(GpuGap& gap) {
                 }
             });
         }
+        if (call.isValid())
+            waiting = isOsWaitCall(m_t.strings().view(m_t.lane(call.lane).nameId(call.index)));
         if (!call.isValid() && api.isValid()) {
             call = api;
             callCovered = apiCovered;
+        }
+        if (waiting) {
+            // Not busy but blocked: the wait is what to look at, the range is context.
+            gap.cause = GapCause::CpuWait;
+            gap.event = call;
+            QString s = QStringLiteral("CPU waiting in ") % eventName(call) % QStringLiteral(": ") %
+                        threadName(*th) % QStringLiteral(" was in it for ") %
+                        percentOf(callCovered, g) % QStringLiteral(" of the gap");
+            if (range.isValid())
+                s = s % QStringLiteral(", in NVTX range \"") % nvtxName(range) %
+                    QStringLiteral("\" for ") % percentOf(rangeCovered, g);
+            gap.detail = s % QStringLiteral(", launching no GPU work for ") % dur % u'.';
+            return;
         }
         if (range.isValid() || call.isValid()) {
             gap.cause = GapCause::CpuBusy;
@@ -404,29 +450,93 @@ void GapClassifier::classify(GpuGap& gap) {
         QStringLiteral(" during the gap, none of which explains it. ") % next;
 }
 
+// In a kernels-only analysis a gap may be full of copies: say how much, since that is often why.
+void noteCopies(GpuGap& gap, BusyWork busy, const DeviceUtilization& copies) {
+    if (busy != BusyWork::Kernels)
+        return;
+    const TimeNs c = copies.busyTime(gap.range.start, gap.range.end);
+    if (c > 0)
+        gap.detail = gap.detail % QStringLiteral(" Copies ran for ") % percentOf(c, gap.range) %
+                     QStringLiteral(" of the gap.");
+}
+
 } // namespace
 
-GapAnalysis findGaps(const Trace& trace, TimeNs minDuration) {
+namespace {
+
+// The summary of one device without gap causes; `busyRanges` receives its busy intervals and
+// `copies` its copy intervals.
+DeviceIdleSummary summarize(const Trace& trace, std::uint32_t device, BusyWork busy,
+                            TimeNs threshold, std::vector<TimeRange>& busyRanges,
+                            std::vector<TimeRange>& copies) {
+    DeviceIdleSummary sum;
+    sum.deviceId = device;
+    std::vector<TimeRange> kernels = busyIntervals(trace, device, BusyWork::Kernels);
+    copies = busyIntervals(trace, device, BusyWork::Copies);
+    sum.kernelNs = totalDuration(kernels);
+    sum.copyNs = totalDuration(copies);
+    busyRanges = busy == BusyWork::Kernels  ? std::move(kernels)
+                 : busy == BusyWork::Copies ? copies
+                                            : uniteIntervals(kernels, copies);
+    sum.busyNs = totalDuration(busyRanges);
+    const TimeRange wall = trace.timeRange();
+    if (!busyRanges.empty()) {
+        sum.busySpan = TimeRange{busyRanges.front().start, busyRanges.back().end};
+        sum.idleBeforeNs = std::max<TimeNs>(0, sum.busySpan->start - wall.start);
+        sum.idleAfterNs = std::max<TimeNs>(0, wall.end - sum.busySpan->end);
+    }
+    for (const TimeRange& r : idleGaps(busyRanges, threshold)) {
+        ++sum.gapCount;
+        sum.idleNs = saturatingAdd(sum.idleNs, r.duration());
+    }
+    sum.tracePercent =
+        wall.duration() > 0 ? 100.0 * double(sum.idleNs) / double(wall.duration()) : 0.0;
+    return sum;
+}
+
+} // namespace
+
+std::vector<DeviceIdleSummary> summarizeGpus(const Trace& trace, TimeNs minDuration,
+                                             BusyWork busy) {
+    std::vector<DeviceIdleSummary> out;
+    std::vector<TimeRange> busyRanges, copies;
+    for (std::uint32_t device : GapClassifier(trace, busy).devices())
+        out.push_back(
+            summarize(trace, device, busy, std::max<TimeNs>(1, minDuration), busyRanges, copies));
+    return out;
+}
+
+GapAnalysis findGaps(const Trace& trace, TimeNs minDuration, BusyWork busy) {
     GapAnalysis out;
     out.threshold = std::max<TimeNs>(1, minDuration);
-    GapClassifier classifier(trace);
-    const TimeNs wall = trace.timeRange().duration();
+    out.busy = busy;
+    GapClassifier classifier(trace, busy);
     for (std::uint32_t device : classifier.devices()) {
-        DeviceIdleSummary sum;
-        sum.deviceId = device;
-        for (const TimeRange& r : idleGaps(busyIntervals(trace, device), out.threshold)) {
+        std::vector<TimeRange> busyRanges, copies;
+        out.devices.push_back(summarize(trace, device, busy, out.threshold, busyRanges, copies));
+        const DeviceUtilization copyTime(device, std::move(copies));
+        for (const TimeRange& r : idleGaps(busyRanges, out.threshold)) {
             GpuGap gap;
             gap.deviceId = device;
             gap.range = r;
             classifier.classify(gap);
-            ++sum.gapCount;
-            sum.idleNs = saturatingAdd(sum.idleNs, r.duration());
+            noteCopies(gap, busy, copyTime);
             out.gaps.push_back(std::move(gap));
         }
-        sum.tracePercent = wall > 0 ? 100.0 * double(sum.idleNs) / double(wall) : 0.0;
-        out.devices.push_back(sum);
     }
     return out;
+}
+
+GpuGap explainGap(const Trace& trace, std::uint32_t deviceId, TimeRange range, BusyWork busy) {
+    GpuGap gap;
+    gap.deviceId = deviceId;
+    gap.range = range;
+    if (range.duration() <= 0)
+        return gap; // nothing to explain; cause unknown, no detail
+    GapClassifier(trace, busy).classify(gap);
+    noteCopies(gap, busy,
+               DeviceUtilization(deviceId, busyIntervals(trace, deviceId, BusyWork::Copies)));
+    return gap;
 }
 
 } // namespace strobe

@@ -4,6 +4,7 @@
 // GPU idle gaps and why they happened. The definition and the cause rules are documented in
 // docs/GAPS.md; the GUI's gaps panel and `strobe-cli gaps` both print what findGaps returns.
 
+#include "model/lod/utilization.h"
 #include "model/trace.h"
 
 #include <QString>
@@ -18,12 +19,13 @@ enum class GapCause : std::uint8_t {
     LaunchOverhead, // the call launching the next work ran through at least half of the gap
     Sync,           // a synchronisation call waited through the gap or drained the GPU before it
     CpuBusy,        // the launching thread was in an NVTX range, OS runtime or other CUDA call
+    CpuWait,        // ... and the OS runtime call covering the gap was a wait (isOsWaitCall)
     NoCpuActivity,  // no CUDA API call of the device's processes during the gap
     Unknown,
 };
 
 // Stable lowercase key for machine-readable output: "launch-overhead", "sync", "cpu-busy",
-// "no-cpu-activity", "unknown".
+// "cpu-wait", "no-cpu-activity", "unknown".
 QString gapCauseKey(GapCause cause);
 // Short label for people: "Launch overhead", "Synchronisation", ...
 QString gapCauseLabel(GapCause cause);
@@ -47,21 +49,48 @@ struct GpuGap {
     TimeNs duration() const { return range.duration(); }
 };
 
-// Idle time of one GPU: the sum of its gaps (at least the threshold long).
+// Stable key of what counts as busy ("all", "kernels", "copies"), and back (nullopt: none).
+QString busyWorkKey(BusyWork work);
+std::optional<BusyWork> busyWorkFromKey(QStringView key);
+
+// Where one GPU's time went over the trace's time range, and its idle time: the sum of its gaps
+// (at least the threshold long). Busy, gaps and the idle stretches at both ends follow the
+// analysis's BusyWork; kernel and copy time are always both given.
 struct DeviceIdleSummary {
     std::uint32_t deviceId = 0;
     std::uint64_t gapCount = 0;
     TimeNs idleNs = 0;
     double tracePercent = 0; // idleNs / trace duration, 0..100
+    TimeNs kernelNs = 0;     // union of its kernels (concurrent kernels count once)
+    TimeNs copyNs = 0;       // union of its memcpys and memsets (migrations excluded)
+    TimeNs busyNs = 0;       // union of the work that counts as busy
+    // First busy moment to last busy end; nullopt when nothing that counts as busy ran.
+    std::optional<TimeRange> busySpan;
+    TimeNs idleBeforeNs = 0; // trace start to the first busy moment (not a gap); 0 without work
+    TimeNs idleAfterNs = 0;  // last busy end to the trace's end (not a gap); 0 without work
+    // No kernel, memcpy or memset at all: "no GPU work recorded", not "0 ns idle".
+    bool hasWork() const { return kernelNs > 0 || copyNs > 0; }
 };
 
 struct GapAnalysis {
     TimeNs threshold = 0;
+    BusyWork busy = BusyWork::All;
     std::vector<GpuGap> gaps;               // by device id, then start
     std::vector<DeviceIdleSummary> devices; // by device id; every GPU with work or a GpuInfo
 };
 
-// Finds every gap of every GPU at least `minDuration` long (clamped to >= 1 ns) and explains it.
-GapAnalysis findGaps(const Trace& trace, TimeNs minDuration);
+// Finds every gap of every GPU at least `minDuration` long (clamped to >= 1 ns), counting `busy`
+// work as busy, and explains it.
+GapAnalysis findGaps(const Trace& trace, TimeNs minDuration, BusyWork busy = BusyWork::All);
+
+// The per-GPU summaries findGaps gives (same order and values), without finding gap causes:
+// cheap enough for `strobe-cli info`.
+std::vector<DeviceIdleSummary> summarizeGpus(const Trace& trace, TimeNs minDuration,
+                                             BusyWork busy = BusyWork::All);
+
+// Explains one idle stretch `range` of GPU `deviceId` as findGaps would (the timeline's idle-band
+// tooltip). `range` should be a gap findGaps finds; any range is explained without a crash.
+GpuGap explainGap(const Trace& trace, std::uint32_t deviceId, TimeRange range,
+                  BusyWork busy = BusyWork::All);
 
 } // namespace strobe

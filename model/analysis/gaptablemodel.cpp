@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "model/analysis/gaptablemodel.h"
 
+#include "model/cudaapi.h"
+
 #include "model/analysis/nvtxstats.h"
 #include "model/analysis/tableroles.h"
 #include "model/timeformat.h"
@@ -55,7 +57,13 @@ QVariant GapTableModel::data(const QModelIndex& index, int role) const {
     case Duration:
         return raw ? QVariant(qlonglong(g.duration())) : QVariant(formatDuration(g.duration()));
     case Cause:
-        return raw && role == ExportRole ? gapCauseKey(g.cause) : gapCauseLabel(g.cause);
+        if (raw && role == ExportRole)
+            return gapCauseKey(g.cause);
+        if (g.cause == GapCause::CpuWait && g.event.isValid()) // "CPU waiting in poll"
+            return QString(gapCauseLabel(g.cause) % QStringLiteral(" in ") %
+                           cudaapi::displayName(
+                               m_trace->string(m_trace->lane(g.event.lane).nameId(g.event.index))));
+        return gapCauseLabel(g.cause);
     case NvtxRange:
         return nvtxName(g);
     case Detail:
@@ -89,6 +97,8 @@ bool GapTableModel::lessThan(int column, int a, int b) const {
 }
 
 QVariant GapTableModel::headerData(int section, Qt::Orientation o, int role) const {
+    if (o == Qt::Horizontal && role == Qt::InitialSortOrderRole)
+        return initialSortOrder(section == Duration);
     if (o != Qt::Horizontal || role != Qt::DisplayRole || section < 0 || section >= ColumnCount)
         return QAbstractTableModel::headerData(section, o, role);
     static const char* const names[] = {"Device", "Start",      "Duration",

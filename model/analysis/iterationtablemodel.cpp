@@ -78,6 +78,8 @@ QVariant IterationTableModel::data(const QModelIndex& index, int role) const {
 }
 
 QVariant IterationTableModel::headerData(int section, Qt::Orientation o, int role) const {
+    if (o == Qt::Horizontal && role == Qt::InitialSortOrderRole)
+        return initialSortOrder(section != Iteration && section != Device);
     if (o != Qt::Horizontal || role != Qt::DisplayRole)
         return {};
     switch (Column(section)) {

@@ -108,6 +108,8 @@ QVariant KernelSummaryModel::data(const QModelIndex& index, int role) const {
 }
 
 QVariant KernelSummaryModel::headerData(int section, Qt::Orientation orientation, int role) const {
+    if (orientation == Qt::Horizontal && role == Qt::InitialSortOrderRole)
+        return initialSortOrder(section != Name);
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole || section < 0 ||
         section >= columnCount())
         return QAbstractTableModel::headerData(section, orientation, role);

@@ -181,16 +181,10 @@ QString KernelTableModel::displayName(const KernelConfig& c) const {
 }
 
 bool KernelTableModel::setNameFilter(const QString& text, bool regex) {
-    m_filterText = text;
-    m_filterIsRegex = regex;
-    bool valid = true;
-    if (regex) {
-        m_filterRegex = QRegularExpression(text, QRegularExpression::CaseInsensitiveOption);
-        valid = m_filterRegex.isValid();
-    }
+    m_nameFilter = NameFilter(text, regex);
     computeNameMatches();
     requestRows();
-    return valid;
+    return m_nameFilter.isValid();
 }
 
 void KernelTableModel::setTimeRange(std::optional<TimeRange> range) {
@@ -224,16 +218,13 @@ void KernelTableModel::computeNameMatches() {
                 m_configPass[c] = 1;
         }
     }
-    if (m_filterText.isEmpty() || (m_filterIsRegex && !m_filterRegex.isValid()))
+    if (m_nameFilter.isOpen())
         return;
     // Names are per configuration, and configurations are few: match each once.
     for (std::size_t c = 0; c < m_configPass.size(); ++c) {
         if (!m_configPass[c])
             continue;
-        const QString name = displayName(t->kernelConfigs()[c]);
-        const bool match = m_filterIsRegex ? m_filterRegex.match(name).hasMatch()
-                                           : name.contains(m_filterText, Qt::CaseInsensitive);
-        m_configPass[c] = match;
+        m_configPass[c] = m_nameFilter.matches(displayName(t->kernelConfigs()[c]));
     }
 }
 
@@ -368,6 +359,9 @@ QVariant KernelTableModel::data(const QModelIndex& index, int role) const {
     if (c.detail == LaunchDetail::None &&
         (col == Grid || col == Block || col == Registers || col == SharedMemory))
         return QStringLiteral("unknown");
+    if ((col == Registers && !c.recorded(KernelField::Registers)) ||
+        (col == SharedMemory && !c.recorded(KernelField::SharedMemory)))
+        return QStringLiteral("unknown"); // a reduced export without the column
     switch (Column(col)) {
     case Name:
         return displayName(c);
@@ -399,6 +393,9 @@ QVariant KernelTableModel::data(const QModelIndex& index, int role) const {
 }
 
 QVariant KernelTableModel::headerData(int section, Qt::Orientation orientation, int role) const {
+    if (orientation == Qt::Horizontal && role == Qt::InitialSortOrderRole)
+        return initialSortOrder(section == Duration || section == Grid || section == Block ||
+                                section == Registers || section == SharedMemory);
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole || section < 0 ||
         section >= ColumnCount)
         return QAbstractTableModel::headerData(section, orientation, role);

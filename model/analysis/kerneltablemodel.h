@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "model/analysis/namefilter.h"
 #include "model/trace.h"
 
 #include <QAbstractTableModel>
-#include <QRegularExpression>
 #include <array>
 #include <memory>
 #include <optional>
@@ -132,9 +132,7 @@ private:
     // use and kept for the trace.
     std::array<KernelPermutation, ColumnCount + 1> m_perm;
     std::vector<std::uint8_t> m_configPass; // per config: passes name and config filters
-    QString m_filterText;
-    QRegularExpression m_filterRegex;
-    bool m_filterIsRegex = false;
+    NameFilter m_nameFilter;
     std::vector<std::uint32_t> m_configFilter;
     std::optional<TimeRange> m_range;
     bool m_demangled = false;

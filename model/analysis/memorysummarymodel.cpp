@@ -61,6 +61,8 @@ QVariant MemorySummaryModel::data(const QModelIndex& index, int role) const {
 }
 
 QVariant MemorySummaryModel::headerData(int section, Qt::Orientation orientation, int role) const {
+    if (orientation == Qt::Horizontal && role == Qt::InitialSortOrderRole)
+        return initialSortOrder(section != Direction);
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole || section < 0 ||
         section >= ColumnCount)
         return QAbstractTableModel::headerData(section, orientation, role);

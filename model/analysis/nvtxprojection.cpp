@@ -67,7 +67,7 @@ NvtxGpuWork projectNvtxRange(const Trace& trace, EventRef range) {
     return NvtxProjector(trace).project(range);
 }
 
-std::vector<ProjectedNvtxLane> buildProjectedNvtx(const Trace& trace) {
+std::vector<ProjectedNvtxLane> buildProjectedNvtx(const Trace& trace, RangeNaming naming) {
     std::map<std::uint32_t, std::size_t> byDevice;
     std::vector<ProjectedNvtxLane> out;
     std::vector<std::uint32_t> devices;
@@ -85,6 +85,10 @@ std::vector<ProjectedNvtxLane> buildProjectedNvtx(const Trace& trace) {
         out.push_back(std::move(p));
     }
     const NvtxProjector projector(trace);
+    // Labels are few (one per operator when grouped): built once per text, shared by all lanes.
+    std::map<StringId, std::uint32_t> labelOfText;
+    std::map<QString, std::uint32_t> labelIndex;
+    std::vector<QString> labels;
     for (std::uint32_t li = 0; li < trace.lanes().size(); ++li) {
         const Lane& l = trace.lane(li);
         if (l.kind() != LaneKind::Nvtx && l.kind() != LaneKind::NvtxStartEnd)
@@ -92,18 +96,34 @@ std::vector<ProjectedNvtxLane> buildProjectedNvtx(const Trace& trace) {
         for (std::uint32_t i = 0; i < l.size(); ++i) {
             if (trace.nvtx()[l.payload(i)].style == NvtxStyle::Mark)
                 continue;
+            std::optional<std::uint32_t> label;
             for (ProjectedNvtxLane& p : out) {
                 const NvtxGpuWork w = projector.project({li, i}, p.deviceId);
                 if (w.isEmpty())
                     continue;
+                if (!label) {
+                    auto it = labelOfText.find(l.nameId(i));
+                    if (it == labelOfText.end()) {
+                        QString text = rangeName(trace.string(l.nameId(i)), naming);
+                        const auto [at, added] =
+                            labelIndex.try_emplace(text, std::uint32_t(labels.size()));
+                        if (added)
+                            labels.push_back(std::move(text));
+                        it = labelOfText.emplace(l.nameId(i), at->second).first;
+                    }
+                    label = it->second;
+                }
                 p.lane.append(w.span.start, w.span.end, l.nameId(i),
                               std::uint32_t(p.source.size()));
                 p.source.push_back({li, i});
+                p.labelOf.push_back(*label);
             }
         }
     }
-    for (ProjectedNvtxLane& p : out)
+    for (ProjectedNvtxLane& p : out) {
         p.lane.finalize(RowPolicy::Nesting);
+        p.labels = labels; // implicitly shared strings: a copy of the handles
+    }
     out.erase(std::remove_if(out.begin(), out.end(),
                              [](const ProjectedNvtxLane& p) { return p.lane.isEmpty(); }),
               out.end());

@@ -4,8 +4,10 @@
 // NVTX ranges projected onto the GPU: the kernels, memcpys and memsets whose launching API call
 // started inside a range, on the range's thread (as Nsight Systems' "NVTX (projected)" rows).
 
+#include "model/analysis/rangegrouping.h"
 #include "model/trace.h"
 
+#include <QString>
 #include <optional>
 #include <vector>
 
@@ -40,14 +42,21 @@ private:
 NvtxGpuWork projectNvtxRange(const Trace& trace, EventRef range);
 
 // The projected ranges of one GPU as a lane of their own: each event is the GPU span of one
-// NVTX range with GPU work on that device, named like the range, rows by nesting.
+// NVTX range with GPU work on that device, named like the range (Lane::nameId), rows by nesting.
 struct ProjectedNvtxLane {
     std::uint32_t deviceId = 0;
     Lane lane{LaneKind::Nvtx, 0};
-    std::vector<EventRef> source; // the NVTX range of each event, indexed by Lane::payload
+    std::vector<EventRef> source;       // the NVTX range of each event, indexed by Lane::payload
+    std::vector<QString> labels;        // distinct labels (the range text, grouped or raw)
+    std::vector<std::uint32_t> labelOf; // per event (Lane::payload): index into labels
+    // The text drawn on the event with this payload.
+    const QString& label(std::uint32_t payload) const { return labels[labelOf[payload]]; }
 };
 
-// One lane per GPU that has projected ranges, by device id.
-std::vector<ProjectedNvtxLane> buildProjectedNvtx(const Trace& trace);
+// One lane per GPU that has projected ranges, by device id. Events are labelled with the range
+// text, per-call ids removed unless `naming` is Raw (the summary's rule: rangegrouping.h), so a
+// PyTorch operator reads the same on every call; the CPU-side range keeps its recorded name.
+std::vector<ProjectedNvtxLane> buildProjectedNvtx(const Trace& trace,
+                                                  RangeNaming naming = RangeNaming::Grouped);
 
 } // namespace strobe

@@ -4,7 +4,9 @@
 #include "model/analysis/nvtxprojection.h"
 
 #include <QStringBuilder>
+#include <algorithm>
 #include <map>
+#include <numeric>
 
 namespace strobe {
 
@@ -26,11 +28,11 @@ QString nvtxRangeName(const Trace& trace, StringId domain, StringId text) {
     return trace.string(domain) % u':' % trace.string(text);
 }
 
-NvtxSummary summarizeNvtx(const Trace& trace) {
+NvtxSummary summarizeNvtx(const Trace& trace, RangeNaming naming) {
     NvtxSummary out;
-    // Rows are per qualified name and style; (domain, text, style) caches the lookup so each
-    // name is built once.
-    std::map<std::tuple<StringId, StringId, int>, std::size_t> cache;
+    out.naming = naming;
+    // Rows are per (grouped) qualified name and style; rowOfName caches (domain, text, style) so
+    // each recorded name is built and grouped once.
     std::map<std::pair<QString, int>, std::size_t> groups;
     std::vector<std::vector<TimeNs>> durations;
     for (std::uint32_t li = 0; li < trace.lanes().size(); ++li) {
@@ -46,9 +48,10 @@ NvtxSummary summarizeNvtx(const Trace& trace) {
                 continue;
             }
             const auto key = std::make_tuple(lane.domain(), lane.nameId(i), int(rec.style));
-            auto cached = cache.find(key);
-            if (cached == cache.end()) {
-                QString name = nvtxRangeName(trace, lane.domain(), lane.nameId(i));
+            auto cached = out.rowOfName.find(key);
+            if (cached == out.rowOfName.end()) {
+                QString name =
+                    rangeName(nvtxRangeName(trace, lane.domain(), lane.nameId(i)), naming);
                 auto [it, added] =
                     groups.try_emplace(std::make_pair(name, int(rec.style)), out.rows.size());
                 if (added) {
@@ -58,7 +61,8 @@ NvtxSummary summarizeNvtx(const Trace& trace) {
                     out.rows.push_back(std::move(row));
                     durations.emplace_back();
                 }
-                cached = cache.emplace(key, it->second).first;
+                ++out.rows[it->second].rawNames;
+                cached = out.rowOfName.emplace(key, it->second).first;
             }
             durations[cached->second].push_back(lane.end(i) - lane.start(i));
             out.rows[cached->second].instances.push_back(EventRef{li, i});
@@ -70,14 +74,44 @@ NvtxSummary summarizeNvtx(const Trace& trace) {
         out.rows[g].wallPercent =
             wall > 0 ? 100.0 * double(out.rows[g].stats.total) / double(wall) : 0.0;
     }
-    std::stable_sort(out.rows.begin(), out.rows.end(), [](const auto& a, const auto& b) {
+    std::vector<std::size_t> order(out.rows.size());
+    std::iota(order.begin(), order.end(), std::size_t(0));
+    std::stable_sort(order.begin(), order.end(), [&](std::size_t x, std::size_t y) {
+        const NvtxSummaryRow &a = out.rows[x], &b = out.rows[y];
         if (a.stats.total != b.stats.total)
             return a.stats.total > b.stats.total;
         if (a.range != b.range)
             return a.range < b.range;
         return a.style < b.style;
     });
+    std::vector<std::size_t> newIndex(order.size());
+    std::vector<NvtxSummaryRow> sorted;
+    sorted.reserve(order.size());
+    for (std::size_t k = 0; k < order.size(); ++k) {
+        newIndex[order[k]] = k;
+        sorted.push_back(std::move(out.rows[order[k]]));
+    }
+    out.rows = std::move(sorted);
+    for (auto& [key, row] : out.rowOfName)
+        row = newIndex[row];
     return out;
+}
+
+std::optional<std::size_t> NvtxSummary::rowOf(const Trace& trace, EventRef ref) const {
+    if (!ref.isValid() || ref.lane >= trace.lanes().size())
+        return std::nullopt;
+    const Lane& lane = trace.lane(ref.lane);
+    if ((lane.kind() != LaneKind::Nvtx && lane.kind() != LaneKind::NvtxStartEnd) ||
+        ref.index >= lane.size())
+        return std::nullopt;
+    const NvtxRecord& rec = trace.nvtx()[lane.payload(ref.index)];
+    if (rec.style == NvtxStyle::Mark || !rec.hasEnd)
+        return std::nullopt;
+    const auto it =
+        rowOfName.find(std::make_tuple(lane.domain(), lane.nameId(ref.index), int(rec.style)));
+    if (it == rowOfName.end())
+        return std::nullopt;
+    return it->second;
 }
 
 void addGpuProjection(const Trace& trace, NvtxSummary& summary) {

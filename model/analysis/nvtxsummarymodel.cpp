@@ -6,8 +6,8 @@
 
 namespace strobe {
 
-NvtxSummary summarizeNvtxWithGpu(const Trace& trace) {
-    NvtxSummary summary = summarizeNvtx(trace);
+NvtxSummary summarizeNvtxWithGpu(const Trace& trace, RangeNaming naming) {
+    NvtxSummary summary = summarizeNvtx(trace, naming);
     addGpuProjection(trace, summary);
     return summary;
 }
@@ -15,8 +15,8 @@ NvtxSummary summarizeNvtxWithGpu(const Trace& trace) {
 NvtxSummaryModel::NvtxSummaryModel(QObject* parent)
     : QAbstractTableModel(parent) {}
 
-void NvtxSummaryModel::setTrace(std::shared_ptr<const Trace> trace) {
-    NvtxSummary summary = trace ? summarizeNvtxWithGpu(*trace) : NvtxSummary{};
+void NvtxSummaryModel::setTrace(std::shared_ptr<const Trace> trace, RangeNaming naming) {
+    NvtxSummary summary = trace ? summarizeNvtxWithGpu(*trace, naming) : NvtxSummary{};
     setPrecomputed(std::move(trace), std::move(summary));
 }
 
@@ -44,6 +44,11 @@ QVariant NvtxSummaryModel::data(const QModelIndex& index, int role) const {
     if (role == Qt::TextAlignmentRole)
         return col <= Style ? QVariant(int(Qt::AlignLeft | Qt::AlignVCenter))
                             : QVariant(int(Qt::AlignRight | Qt::AlignVCenter));
+    if (role == Qt::ToolTipRole && col == Range && r.rawNames > 1)
+        return tr("%1: %2 recorded names, per-call ids (\", op_id = N\", \", seq = N\"...) "
+                  "removed")
+            .arg(r.range)
+            .arg(r.rawNames);
     const bool raw = role == SortRole || role == ExportRole;
     if (!raw && role != Qt::DisplayRole)
         return {};
@@ -89,6 +94,8 @@ QVariant NvtxSummaryModel::data(const QModelIndex& index, int role) const {
 }
 
 QVariant NvtxSummaryModel::headerData(int section, Qt::Orientation orientation, int role) const {
+    if (orientation == Qt::Horizontal && role == Qt::InitialSortOrderRole)
+        return initialSortOrder(section != Range && section != Style);
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole || section < 0 ||
         section >= ColumnCount)
         return QAbstractTableModel::headerData(section, orientation, role);

@@ -9,9 +9,10 @@
 namespace strobe {
 
 // What the table shows: summarizeNvtx with the GPU columns (addGpuProjection); safe on any thread.
-NvtxSummary summarizeNvtxWithGpu(const Trace& trace);
+NvtxSummary summarizeNvtxWithGpu(const Trace& trace, RangeNaming naming = RangeNaming::Grouped);
 
-// The NVTX range summary as a table (sort with a QSortFilterProxyModel on SortRole).
+// The NVTX range summary as a table (sort with a QSortFilterProxyModel on SortRole). A grouped
+// row's Range cell has a tooltip saying how many recorded names it merges.
 class NvtxSummaryModel : public QAbstractTableModel {
     Q_OBJECT
 public:
@@ -34,7 +35,7 @@ public:
 
     explicit NvtxSummaryModel(QObject* parent = nullptr);
     // Summarises here: O(ranges log ranges) plus the GPU projection.
-    void setTrace(std::shared_ptr<const Trace> trace);
+    void setTrace(std::shared_ptr<const Trace> trace, RangeNaming naming = RangeNaming::Grouped);
     // Shows `summary` = summarizeNvtxWithGpu(*trace) computed elsewhere.
     void setPrecomputed(std::shared_ptr<const Trace> trace, NvtxSummary summary);
     const NvtxSummary& summary() const { return m_summary; }

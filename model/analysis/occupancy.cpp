@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "model/analysis/occupancy.h"
 
+#include "model/analysis/gpuarchitecture.h"
+
 #include <algorithm>
 #include <limits>
 
@@ -36,8 +38,16 @@ QString occupancyLimitLabel(OccupancyLimit limit) {
 
 OccupancyResult computeOccupancy(const GpuInfo& gpu, const KernelConfig& config) {
     OccupancyResult r;
-    if (!gpu.hasLimits() || gpu.threadsPerWarp == 0)
+    if (gpu.maxWarpsPerSm == 0 || gpu.maxRegistersPerSm == 0 || gpu.threadsPerWarp == 0)
         return r;
+    // The allocation rules of the GPU's architecture where it is known; else those of 8.0+.
+    const ArchitectureLimits* arch = architectureLimits({gpu.computeMajor, gpu.computeMinor});
+    const std::uint32_t registerUnit =
+        arch ? arch->registerAllocationUnit : kRegisterAllocationUnit;
+    const std::uint32_t sharedUnit = arch ? arch->sharedAllocationUnit
+                                     : gpu.computeMajor >= 8 || gpu.computeMajor == 0
+                                         ? kSharedMemoryAllocationUnit
+                                         : 256;
     r.valid = true;
     const std::uint64_t threads = std::uint64_t(std::max(config.block[0], 0)) *
                                   std::uint64_t(std::max(config.block[1], 0)) *
@@ -45,15 +55,15 @@ OccupancyResult computeOccupancy(const GpuInfo& gpu, const KernelConfig& config)
     r.threadsPerBlock = std::uint32_t(std::min<std::uint64_t>(threads, kUnlimited));
     r.warpsPerBlock = std::uint32_t(roundUp(threads, gpu.threadsPerWarp) / gpu.threadsPerWarp);
 
-    const std::uint64_t regsPerWarp = roundUp(
-        std::uint64_t(config.registersPerThread) * gpu.threadsPerWarp, kRegisterAllocationUnit);
+    const std::uint64_t regsPerWarp =
+        roundUp(std::uint64_t(config.registersPerThread) * gpu.threadsPerWarp, registerUnit);
     r.registersPerBlock = std::uint32_t(regsPerWarp * r.warpsPerBlock);
     const std::uint32_t reserve =
-        gpu.computeMajor >= 8 ? kSharedMemoryReservedPerBlockSm80 : std::uint32_t(0);
+        arch ? arch->sharedReservedPerBlock
+             : (gpu.computeMajor >= 8 ? kSharedMemoryReservedPerBlockSm80 : std::uint32_t(0));
     const std::uint64_t requestedShared =
         std::uint64_t(config.staticSharedBytes) + config.dynamicSharedBytes;
-    r.sharedBytesPerBlock =
-        std::uint32_t(roundUp(requestedShared, kSharedMemoryAllocationUnit) + reserve);
+    r.sharedBytesPerBlock = std::uint32_t(roundUp(requestedShared, sharedUnit) + reserve);
 
     const std::uint32_t sharedPerBlockMax =
         std::max(gpu.maxShmemPerBlock, gpu.maxShmemPerBlockOptin);

@@ -37,7 +37,8 @@ struct OccupancyResult {
     OccupancyLimit limit = OccupancyLimit::None;
 };
 
-// Allocation rules of the CUDA occupancy calculator that GpuInfo does not carry.
+// Allocation rules of the CUDA occupancy calculator that GpuInfo does not carry, for a GPU
+// whose architecture is not in architectureTable() (gpuarchitecture.h has them per row).
 inline constexpr std::uint32_t kRegisterAllocationUnit = 256;     // registers, per warp
 inline constexpr std::uint32_t kSharedMemoryAllocationUnit = 128; // bytes, per block
 // Shared memory the driver reserves per block on compute capability 8.0 and newer.
@@ -45,8 +46,10 @@ inline constexpr std::uint32_t kSharedMemoryReservedPerBlockSm80 = 1024;
 
 // Theoretical occupancy of `config` on `gpu` by the standard CUDA method: warps per block
 // rounded up; registers allocated per warp in units of 256; shared memory (static + dynamic)
-// in units of 128 B plus the per-block reserve; the smallest per-resource block count wins.
-// Ties name the first of registers, shared memory, warps, blocks.
+// in the architecture's units (128 B from 8.0, 256 B before) plus the per-block reserve; the
+// smallest per-resource block count wins. Ties name the first of registers, shared memory,
+// warps, blocks. Invalid when `gpu` lacks the per-SM limits: pass resolveGpuLimits(...).gpu
+// (gpuarchitecture.h) to fill them from the architecture table.
 OccupancyResult computeOccupancy(const GpuInfo& gpu, const KernelConfig& config);
 
 } // namespace strobe

@@ -17,4 +17,8 @@ QString groupedRangeName(QStringView name) {
     return name.left(cut).toString();
 }
 
+QString rangeName(QStringView name, RangeNaming naming) {
+    return naming == RangeNaming::Grouped ? groupedRangeName(name) : name.toString();
+}
+
 } // namespace strobe

@@ -15,4 +15,11 @@ namespace strobe {
 // per-call suffix). Used by the comparison and by every table that groups ranges by name.
 QString groupedRangeName(QStringView name);
 
+// How range tables name their rows: Grouped (groupedRangeName, the default everywhere) or Raw
+// (the recorded text, one row per distinct name: PyTorch's per-call ids make that one per call).
+enum class RangeNaming { Grouped, Raw };
+
+// `name` as `naming` says: groupedRangeName(name) or name itself.
+QString rangeName(QStringView name, RangeNaming naming);
+
 } // namespace strobe

@@ -75,9 +75,14 @@ ReportTable kernelListReport(const Trace& t) {
               std::int64_t(k.stream->deviceId), std::int64_t(k.stream->contextId),
               std::int64_t(k.stream->streamId), std::int64_t(c.grid[0]), std::int64_t(c.grid[1]),
               std::int64_t(c.grid[2]), std::int64_t(c.block[0]), std::int64_t(c.block[1]),
-              std::int64_t(c.block[2]), std::int64_t(c.registersPerThread),
-              std::int64_t(c.staticSharedBytes), std::int64_t(c.dynamicSharedBytes)})
+              std::int64_t(c.block[2])})
             row.push_back(n(v));
+        // Fields a reduced export lacks are null, never a made-up 0.
+        row.push_back(c.recorded(KernelField::Registers) ? n(std::int64_t(c.registersPerThread))
+                                                         : C::null());
+        const bool shared = c.recorded(KernelField::SharedMemory);
+        row.push_back(shared ? n(std::int64_t(c.staticSharedBytes)) : C::null());
+        row.push_back(shared ? n(std::int64_t(c.dynamicSharedBytes)) : C::null());
         row.push_back(k.record->correlationId ? n(*k.record->correlationId) : C::null());
         const EventRef api = k.record->api;
         if (api.isValid()) {

@@ -15,4 +15,12 @@ enum TableRole : int {
     DeltaToneRole,
 };
 
+// What a table header returns for Qt::InitialSortOrderRole, the order the first click on a
+// column sorts in (QHeaderView asks for it): quantities (durations, totals, counts, sizes,
+// percentages) largest first, so that the top rows are the ones worth reading; names, positions
+// in time and identifiers ascending.
+inline int initialSortOrder(bool largestFirst) {
+    return int(largestFirst ? Qt::DescendingOrder : Qt::AscendingOrder);
+}
+
 } // namespace strobe

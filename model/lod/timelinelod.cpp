@@ -52,7 +52,7 @@ std::size_t TimelineLod::memoryBytes() const {
     return bytes;
 }
 
-const std::vector<DeviceUtilization>* TimelineLod::utilization() const {
+const std::vector<GpuUtilization>* TimelineLod::utilization() const {
     return m_utilReady.load(std::memory_order_acquire) ? &m_util : nullptr;
 }
 

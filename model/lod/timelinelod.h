@@ -34,8 +34,8 @@ public:
     // Per colour class of a lane, the lane index of one event of that class (same colorIdentity);
     // empty until the lane's summaries are ready.
     std::span<const std::uint32_t> colorClasses(std::uint32_t lane) const;
-    // One DeviceUtilization per GPU (Trace::gpus() order); nullptr until built.
-    const std::vector<DeviceUtilization>* utilization() const;
+    // One GpuUtilization per GPU (Trace::gpus() order); nullptr until built.
+    const std::vector<GpuUtilization>* utilization() const;
     bool isComplete() const { return m_complete.load(std::memory_order_acquire); }
     // Bytes held by the summaries built so far (utilisation's busy intervals not counted).
     std::size_t memoryBytes() const;
@@ -49,7 +49,7 @@ private:
     std::vector<std::vector<RowSummary>> m_rows; // per lane, per row; sized once, filled by build
     std::vector<std::vector<std::uint32_t>> m_classes; // per lane: an example event per class
     std::unique_ptr<std::atomic<bool>[]> m_laneReady;
-    std::vector<DeviceUtilization> m_util;
+    std::vector<GpuUtilization> m_util;
     std::atomic<bool> m_utilReady{false};
     std::atomic<bool> m_complete{false};
 };

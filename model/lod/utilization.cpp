@@ -9,23 +9,29 @@
 namespace strobe {
 
 namespace {
-bool isDeviceWorkLane(const Trace& trace, const Lane& lane, std::uint32_t deviceId) {
+bool isDeviceWorkLane(const Trace& trace, const Lane& lane, std::uint32_t deviceId, BusyWork work) {
     switch (lane.kind()) {
     case LaneKind::Kernels:
+        if (work == BusyWork::Copies)
+            return false;
+        break;
     case LaneKind::Memcpy:
     case LaneKind::Memset:
-        return trace.streams()[lane.owner()].deviceId == deviceId;
+        if (work == BusyWork::Kernels)
+            return false;
+        break;
     default:
         return false;
     }
+    return trace.streams()[lane.owner()].deviceId == deviceId;
 }
 } // namespace
 
-std::vector<TimeRange> busyIntervals(const Trace& trace, std::uint32_t deviceId) {
+std::vector<TimeRange> busyIntervals(const Trace& trace, std::uint32_t deviceId, BusyWork work) {
     std::vector<TimeRange> all;
     std::vector<std::size_t> runs{0}; // each lane adds one start-sorted run to `all`
     for (const Lane& lane : trace.lanes()) {
-        if (!isDeviceWorkLane(trace, lane, deviceId))
+        if (!isDeviceWorkLane(trace, lane, deviceId, work))
             continue;
         // Each lane is start-sorted, so merging within it first keeps `all` small.
         TimeRange cur{0, 0};
@@ -69,6 +75,29 @@ std::vector<TimeRange> busyIntervals(const Trace& trace, std::uint32_t deviceId)
             merged.push_back(r);
     }
     return merged;
+}
+
+std::vector<TimeRange> uniteIntervals(const std::vector<TimeRange>& a,
+                                      const std::vector<TimeRange>& b) {
+    std::vector<TimeRange> out;
+    out.reserve(a.size() + b.size());
+    std::size_t i = 0, j = 0;
+    while (i < a.size() || j < b.size()) {
+        const bool takeA = j >= b.size() || (i < a.size() && a[i].start <= b[j].start);
+        const TimeRange& r = takeA ? a[i++] : b[j++];
+        if (!out.empty() && r.start <= out.back().end)
+            out.back().end = std::max(out.back().end, r.end);
+        else
+            out.push_back(r);
+    }
+    return out;
+}
+
+TimeNs totalDuration(const std::vector<TimeRange>& intervals) {
+    TimeNs sum = 0;
+    for (const TimeRange& r : intervals)
+        sum = saturatingAdd(sum, r.duration());
+    return sum;
 }
 
 std::vector<TimeRange> idleGaps(const std::vector<TimeRange>& busy, TimeNs minDuration) {
@@ -164,11 +193,20 @@ std::vector<float> DeviceUtilization::busyFractions(TimeNs start, double nsPerBu
     return out;
 }
 
-std::vector<DeviceUtilization> buildUtilization(const Trace& trace) {
-    std::vector<DeviceUtilization> out;
+std::vector<GpuUtilization> buildUtilization(const Trace& trace) {
+    std::vector<GpuUtilization> out;
     out.reserve(trace.gpus().size());
-    for (const GpuInfo& g : trace.gpus())
-        out.emplace_back(g.id, busyIntervals(trace, g.id));
+    for (const GpuInfo& g : trace.gpus()) {
+        std::vector<TimeRange> kernels = busyIntervals(trace, g.id, BusyWork::Kernels);
+        std::vector<TimeRange> copies = busyIntervals(trace, g.id, BusyWork::Copies);
+        std::vector<TimeRange> all = uniteIntervals(kernels, copies);
+        GpuUtilization u;
+        u.deviceId = g.id;
+        u.all = DeviceUtilization(g.id, std::move(all));
+        u.kernels = DeviceUtilization(g.id, std::move(kernels));
+        u.copies = DeviceUtilization(g.id, std::move(copies));
+        out.push_back(std::move(u));
+    }
     return out;
 }
 

@@ -11,10 +11,25 @@ namespace strobe {
 
 class Trace;
 
-// Sorted, merged intervals during which device `deviceId` runs at least one kernel, memcpy or
-// memset on any of its streams (unified-memory migrations are not stream work and do not count).
-// Touching intervals merge; zero-length events count as 1 ns.
-std::vector<TimeRange> busyIntervals(const Trace& trace, std::uint32_t deviceId);
+// What counts as work when asking whether a GPU is busy. Copies are memcpys and memsets (a memset
+// fills memory through the copy path as far as a profile shows); unified-memory migrations are
+// not stream work and never count.
+enum class BusyWork : std::uint8_t {
+    All,     // kernels, memcpys and memsets
+    Kernels, // kernels only: a GPU that only copies is idle
+    Copies,  // memcpys and memsets only
+};
+
+// Sorted, merged intervals during which device `deviceId` runs at least one operation of `work`
+// on any of its streams. Touching intervals merge; zero-length events count as 1 ns.
+std::vector<TimeRange> busyIntervals(const Trace& trace, std::uint32_t deviceId,
+                                     BusyWork work = BusyWork::All);
+
+// The union of two sorted, merged interval lists (touching intervals merge), in O(a + b).
+std::vector<TimeRange> uniteIntervals(const std::vector<TimeRange>& a,
+                                      const std::vector<TimeRange>& b);
+// Total duration of a sorted, merged interval list.
+TimeNs totalDuration(const std::vector<TimeRange>& intervals);
 
 // The stretches between consecutive busy intervals lasting at least `minDuration`; nothing
 // before the first or after the last busy moment.
@@ -46,7 +61,17 @@ private:
     RowSummary m_summary;         // of m_busy, for strips zoomed far out
 };
 
-// One DeviceUtilization per GPU of the trace, in Trace::gpus() order. Built once per trace.
-std::vector<DeviceUtilization> buildUtilization(const Trace& trace);
+// A GPU's utilisation three ways: all its work (what the strip's idle marks and the gaps use),
+// its kernels and its copies, so the strip can tell compute from data movement.
+struct GpuUtilization {
+    std::uint32_t deviceId = 0;
+    DeviceUtilization all, kernels, copies;
+    const DeviceUtilization& of(BusyWork work) const {
+        return work == BusyWork::Kernels ? kernels : work == BusyWork::Copies ? copies : all;
+    }
+};
+
+// One GpuUtilization per GPU of the trace, in Trace::gpus() order. Built once per trace.
+std::vector<GpuUtilization> buildUtilization(const Trace& trace);
 
 } // namespace strobe

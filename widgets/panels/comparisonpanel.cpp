@@ -5,6 +5,7 @@
 #include "model/analysis/tableroles.h"
 #include "model/timeformat.h"
 #include "widgets/backgroundtask.h"
+#include "widgets/panels/tablebehaviour.h"
 #include "widgets/panels/tableexport.h"
 #include "widgets/viewstate.h"
 
@@ -122,8 +123,7 @@ ComparisonPanel::ComparisonPanel(ViewState* a, ViewState* b, QWidget* parent)
         if (view)
             saveModelAsCsv(this, *view->model(), name);
     });
-    connect(m_kernelView, &QTableView::doubleClicked, this,
-            [this](const QModelIndex& i) { activateKernelRow(i.row()); });
+    onRowActivated(m_kernelView, m_a, [this](int row) { activateKernelRow(row); });
     for (ViewState* s : {m_a, m_b}) {
         connect(s, &ViewState::traceChanged, this, &ComparisonPanel::rebuild);
         connect(s, &ViewState::idleThresholdChanged, this, &ComparisonPanel::rebuild);
@@ -136,7 +136,7 @@ ComparisonPanel::~ComparisonPanel() = default;
 QTableView* ComparisonPanel::addTable(QSortFilterProxyModel* proxy, const QString& title) {
     auto* view = new QTableView(this);
     view->setModel(proxy);
-    view->setSortingEnabled(true);
+    makeSortable(view, -1, Qt::AscendingOrder); // the comparison's order: |delta| descending
     view->setSelectionBehavior(QAbstractItemView::SelectRows);
     view->setAlternatingRowColors(true);
     view->setWordWrap(false);

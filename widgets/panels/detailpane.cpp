@@ -2,6 +2,7 @@
 #include "widgets/panels/detailpane.h"
 
 #include "widgets/backgroundtask.h"
+#include "widgets/panels/elidedlabel.h"
 #include "widgets/viewstate.h"
 
 #include <QAction>
@@ -20,16 +21,17 @@ namespace strobe {
 DetailPane::DetailPane(ViewState* state, QWidget* parent)
     : QWidget(parent)
     , m_state(state)
-    , m_title(new QLabel(this))
+    , m_title(new ElidedLabel(this))
     , m_warnings(new QLabel(this))
     , m_tree(new QTreeWidget(this))
     , m_task(new BackgroundTask(this)) {
     QFont bold = m_title->font();
     bold.setBold(true);
     m_title->setFont(bold);
-    m_title->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    m_title->setWordWrap(true);
     m_warnings->setWordWrap(true);
+    // A wrapped label is as wide as its longest word (an unbreakable name): take what the pane
+    // has instead.
+    m_warnings->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     m_warnings->setVisible(false);
     m_warnings->setStyleSheet(
         QStringLiteral("QLabel { background: #fff3cd; color: #5c4400; padding: 4px; }"));
@@ -42,6 +44,8 @@ DetailPane::DetailPane(ViewState* state, QWidget* parent)
     m_tree->setUniformRowHeights(true);
     m_tree->setSelectionMode(QAbstractItemView::ExtendedSelection);
     m_tree->header()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
+    m_tree->header()->setStretchLastSection(true); // values take the rest, elided
+    m_tree->setTextElideMode(Qt::ElideRight);
     m_tree->setContextMenuPolicy(Qt::ActionsContextMenu);
     auto* copyAction = new QAction(tr("Copy details"), m_tree);
     copyAction->setShortcut(QKeySequence::Copy);

@@ -11,13 +11,16 @@ class QTreeWidget;
 namespace strobe {
 
 class BackgroundTask;
+class ElidedLabel;
 class ViewState;
 
 // Details of the selected event (ViewState::selection): launch parameters, occupancy and the
 // launching API call for kernels; bytes, direction and bandwidth for memcpys and memsets;
 // basic facts for API calls, NVTX ranges and OS runtime calls. Everything can be copied as
 // text (Copy button, context menu, Ctrl+C). The details are gathered on a worker (describing
-// an NVTX range projects it onto the GPU, which can visit millions of operations).
+// an NVTX range projects it onto the GPU, which can visit millions of operations). Long values
+// (kernel names) are elided, in full in their tooltips and in the copied text: the pane's size
+// never depends on what it shows, so a long name cannot widen its dock.
 class DetailPane : public QWidget {
     Q_OBJECT
 public:
@@ -40,7 +43,7 @@ private:
 
     ViewState* m_state;
     EventDetails m_details;
-    QLabel* m_title;
+    ElidedLabel* m_title;
     QLabel* m_warnings;
     QTreeWidget* m_tree;
     BackgroundTask* m_task;

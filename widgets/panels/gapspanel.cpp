@@ -1,13 +1,16 @@
 // SPDX-License-Identifier: MIT
 #include "widgets/panels/gapspanel.h"
 
+#include "model/analysis/gapsummarytext.h"
 #include "model/analysis/gaptablemodel.h"
 #include "model/analysis/tableroles.h"
 #include "model/timeformat.h"
 #include "widgets/backgroundtask.h"
+#include "widgets/panels/tablebehaviour.h"
 #include "widgets/panels/tableexport.h"
 #include "widgets/viewstate.h"
 
+#include <QComboBox>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -42,19 +45,27 @@ GapsPanel::GapsPanel(ViewState* state, QWidget* parent)
     , m_proxy(new GapSortProxy(this))
     , m_view(new QTableView(this))
     , m_totals(new QLabel(this))
+    , m_busyCombo(new QComboBox(this))
     , m_task(new BackgroundTask(this)) {
     m_totals->setWordWrap(true);
     m_totals->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_busyCombo->addItem(tr("Busy: all GPU work"), int(BusyWork::All));
+    m_busyCombo->addItem(tr("Busy: kernels only"), int(BusyWork::Kernels));
+    m_busyCombo->setToolTip(tr("What keeps a GPU busy. Kernels only: a GPU that only copies "
+                               "data counts as idle, so copy-bound stretches become gaps."));
     auto* exportCsv = new QPushButton(tr("Export CSV…"), this);
     auto* bar = new QHBoxLayout;
     bar->addWidget(m_totals, 1);
-    bar->addWidget(exportCsv);
+    auto* controls = new QVBoxLayout;
+    controls->addWidget(m_busyCombo);
+    controls->addWidget(exportCsv);
+    controls->addStretch(1);
+    bar->addLayout(controls);
 
     m_proxy->setSourceModel(m_model);
     m_proxy->setSortRole(SortRole);
     m_view->setModel(m_proxy);
-    m_view->setSortingEnabled(true);
-    m_view->sortByColumn(GapTableModel::Duration, Qt::DescendingOrder);
+    makeSortable(m_view, GapTableModel::Duration, Qt::DescendingOrder);
     m_view->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_view->setSelectionMode(QAbstractItemView::ExtendedSelection);
     m_view->setAlternatingRowColors(true);
@@ -76,11 +87,12 @@ GapsPanel::GapsPanel(ViewState* state, QWidget* parent)
 
     connect(exportCsv, &QPushButton::clicked, this,
             [this] { saveModelAsCsv(this, *m_model, QStringLiteral("gaps.csv")); });
-    connect(m_view, &QTableView::doubleClicked, this,
-            [this](const QModelIndex& i) { activateRow(i.row()); });
+    onRowActivated(m_view, m_state, [this](int row) { activateRow(row); });
     auto* copy =
         new QShortcut(QKeySequence::Copy, m_view, nullptr, nullptr, Qt::WidgetWithChildrenShortcut);
     connect(copy, &QShortcut::activated, this, [this] { copyViewRowsToClipboard(*m_view); });
+    connect(m_busyCombo, &QComboBox::currentIndexChanged, this,
+            [this](int i) { setBusyWork(BusyWork(m_busyCombo->itemData(i).toInt())); });
     connect(m_state, &ViewState::traceChanged, this, &GapsPanel::rebuild);
     connect(m_state, &ViewState::idleThresholdChanged, this, &GapsPanel::rebuild);
     rebuild();
@@ -96,6 +108,18 @@ QString GapsPanel::totalsText() const {
     return m_totals->text();
 }
 
+void GapsPanel::setBusyWork(BusyWork busy) {
+    const int index = m_busyCombo->findData(int(busy));
+    if (index < 0 || busy == m_busy)
+        return;
+    m_busy = busy;
+    {
+        const QSignalBlocker block(m_busyCombo);
+        m_busyCombo->setCurrentIndex(index);
+    }
+    rebuild();
+}
+
 bool GapsPanel::isComputing() const {
     return m_task->isRunning();
 }
@@ -103,6 +127,7 @@ bool GapsPanel::isComputing() const {
 void GapsPanel::rebuild() {
     std::shared_ptr<const Trace> trace = m_state->sharedTrace();
     const TimeNs threshold = m_state->idleThresholdNs();
+    const BusyWork busy = m_busy;
     if (!trace) {
         m_task->cancel();
         showAnalysis(nullptr, {});
@@ -112,7 +137,7 @@ void GapsPanel::rebuild() {
     m_analysis = {};
     m_trace.reset();
     m_totals->setText(tr("Finding gaps of at least %1…").arg(formatDuration(threshold)));
-    m_task->start([trace, threshold] { return findGaps(*trace, threshold); },
+    m_task->start([trace, threshold, busy] { return findGaps(*trace, threshold, busy); },
                   [this, trace](GapAnalysis result) { showAnalysis(trace, std::move(result)); });
 }
 
@@ -126,18 +151,17 @@ void GapsPanel::showAnalysis(std::shared_ptr<const Trace> trace, GapAnalysis res
         emit ready();
         return;
     }
-    QStringList parts;
+    // One line per GPU, each idle end on a line of its own: they are not gaps.
+    QStringList lines{gapsHeadline(m_analysis)};
     for (const DeviceIdleSummary& d : m_analysis.devices) {
-        parts << tr("GPU %1: %2 idle in %3 gaps (%4 % of the trace)")
-                     .arg(d.deviceId)
-                     .arg(formatDuration(d.idleNs))
-                     .arg(d.gapCount)
-                     .arg(QString::number(d.tracePercent, 'f', 1));
+        lines << gpuWorkLine(d, m_analysis.busy);
+        if (d.busySpan)
+            lines << QStringLiteral("    ") % idleBeforeLine(d)
+                  << QStringLiteral("    ") % idleAfterLine(d);
     }
-    if (parts.isEmpty())
-        parts << tr("No GPU work in this trace.");
-    m_totals->setText(tr("Gaps of at least %1.  ").arg(formatDuration(m_analysis.threshold)) %
-                      parts.join(QStringLiteral("  \u00b7  ")));
+    if (m_analysis.devices.empty())
+        lines << tr("No GPU in this trace.");
+    m_totals->setText(lines.join(u'\n'));
     emit ready();
 }
 

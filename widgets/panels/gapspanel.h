@@ -7,6 +7,7 @@
 #include <optional>
 
 class QAbstractItemModel;
+class QComboBox;
 class QLabel;
 class QSortFilterProxyModel;
 class QTableView;
@@ -19,8 +20,10 @@ class ViewState;
 
 // The GPU gaps panel: every idle gap of every GPU at least ViewState::idleThresholdNs() long,
 // with its cause (findGaps, docs/GAPS.md), sorted by duration (any column sorts), under a
-// per-device total of idle time. Double-clicking a gap zooms the timeline to it, marks it as
-// the selected range and selects the event that explains it. findGaps runs on a worker
+// header: per GPU its kernel, copy and idle time, and the idle stretches before its first and
+// after its last work (not gaps), or "no GPU work recorded". A combo box picks what counts as
+// busy (all work or kernels only; BusyWork). Double-clicking a gap zooms the timeline to it, marks
+// it as the selected range and selects the event that explains it. findGaps runs on a worker
 // (BackgroundTask): until its result arrives the table is empty and the totals say so.
 class GapsPanel : public QWidget {
     Q_OBJECT
@@ -33,6 +36,10 @@ public:
     QAbstractItemModel* model() const;
     QTableView* view() const { return m_view; }
     QString totalsText() const;
+    // What counts as busy for the gaps (default all work); changing it recomputes them.
+    BusyWork busyWork() const { return m_busy; }
+    void setBusyWork(BusyWork busy);
+    QComboBox* busyCombo() const { return m_busyCombo; }
     // The gap shown at `row` of the view, in view order.
     const GpuGap* gapAtRow(int row) const;
     // Zooms to the gap at view row `row` and selects its context, as a double-click does.
@@ -58,6 +65,8 @@ private:
     QSortFilterProxyModel* m_proxy;
     QTableView* m_view;
     QLabel* m_totals;
+    QComboBox* m_busyCombo;
+    BusyWork m_busy = BusyWork::All;
     BackgroundTask* m_task;
 };
 

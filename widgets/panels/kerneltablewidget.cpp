@@ -3,6 +3,8 @@
 
 #include "model/analysis/kerneltablemodel.h"
 #include "widgets/backgroundtask.h"
+#include "widgets/panels/namefilteredit.h"
+#include "widgets/panels/tablebehaviour.h"
 #include "widgets/panels/tableexport.h"
 #include "widgets/viewstate.h"
 
@@ -11,7 +13,6 @@
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
-#include <QLineEdit>
 #include <QPushButton>
 #include <QShortcut>
 #include <QTableView>
@@ -25,8 +26,7 @@ KernelTableWidget::KernelTableWidget(ViewState* state, QWidget* parent)
     , m_state(state)
     , m_model(new KernelTableModel(this))
     , m_view(new QTableView(this))
-    , m_filter(new QLineEdit(this))
-    , m_regex(new QCheckBox(tr("Regex"), this))
+    , m_filter(new NameFilterEdit(tr("Filter kernels by name"), this))
     , m_demangled(new QCheckBox(tr("Demangled"), this))
     , m_range(new QComboBox(this))
     , m_configLabel(new QLabel(this))
@@ -35,8 +35,6 @@ KernelTableWidget::KernelTableWidget(ViewState* state, QWidget* parent)
     , m_rowsTask(new BackgroundTask(this)) {
     m_model->setDeferredRows(true);
     connect(m_model, &KernelTableModel::rowsRequested, this, &KernelTableWidget::computeRows);
-    m_filter->setPlaceholderText(tr("Filter kernels by name"));
-    m_filter->setClearButtonEnabled(true);
     m_range->addItem(tr("Whole trace"), int(RangeRestriction::All));
     m_range->addItem(tr("Visible range"), int(RangeRestriction::VisibleRange));
     m_range->addItem(tr("Selected range"), int(RangeRestriction::SelectedRange));
@@ -48,7 +46,6 @@ KernelTableWidget::KernelTableWidget(ViewState* state, QWidget* parent)
 
     auto* bar = new QHBoxLayout;
     bar->addWidget(m_filter, 1);
-    bar->addWidget(m_regex);
     bar->addWidget(m_demangled);
     bar->addWidget(m_range);
     bar->addWidget(m_configLabel);
@@ -57,8 +54,7 @@ KernelTableWidget::KernelTableWidget(ViewState* state, QWidget* parent)
     bar->addWidget(exportCsv);
 
     m_view->setModel(m_model);
-    m_view->setSortingEnabled(true);
-    m_view->sortByColumn(KernelTableModel::Start, Qt::AscendingOrder);
+    makeSortable(m_view, KernelTableModel::Start, Qt::AscendingOrder);
     m_view->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_view->setSelectionMode(QAbstractItemView::ExtendedSelection);
     m_view->setAlternatingRowColors(true);
@@ -67,38 +63,44 @@ KernelTableWidget::KernelTableWidget(ViewState* state, QWidget* parent)
     // Fixed row heights keep a million rows cheap to lay out and scroll.
     m_view->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
     m_view->verticalHeader()->setDefaultSectionSize(fontMetrics().height() + 6);
-    m_view->horizontalHeader()->setStretchLastSection(true);
-    m_view->horizontalHeader()->resizeSection(KernelTableModel::Name, 260);
-    for (int c : {KernelTableModel::Device, KernelTableModel::Stream, KernelTableModel::Registers})
-        m_view->horizontalHeader()->resizeSection(c, 70);
+    fitColumns(m_view, KernelTableModel::Name); // the headers now, the rows when they arrive
 
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addLayout(bar);
     layout->addWidget(m_view, 1);
 
-    connect(m_filter, &QLineEdit::textChanged, this,
-            [this](const QString& t) { setNameFilter(t, m_regex->isChecked()); });
-    connect(m_regex, &QCheckBox::toggled, this,
-            [this](bool on) { setNameFilter(m_filter->text(), on); });
+    connect(m_filter, &NameFilterEdit::filterChanged, this, &KernelTableWidget::applyNameFilter);
     connect(m_demangled, &QCheckBox::toggled, this, &KernelTableWidget::setShowDemangled);
     connect(m_range, &QComboBox::currentIndexChanged, this, [this] { applyRange(); });
     connect(clearConfigs, &QToolButton::clicked, this, [this] { showOnlyConfigs(QString(), {}); });
+    // The worker sorts: the rows of a sort arrive later, and then show the top (makeSortable).
+    connect(m_view->horizontalHeader(), &QHeaderView::sortIndicatorChanged, this,
+            [this] { m_topAfterSort = true; });
     connect(m_model, &QAbstractItemModel::modelReset, this, [this, clearConfigs] {
         clearConfigs->setVisible(m_configLabel->isVisible());
         updateCount();
-        followSelection(m_state->selection());
+        const bool settled = !m_model->rowsPending();
+        followSelection(m_state->selection(), !m_topAfterSort);
+        if (m_topAfterSort && settled) {
+            m_view->scrollToTop();
+            m_topAfterSort = false;
+        }
+        if (m_fitColumns && settled && m_model->rowCount() > 0) {
+            fitColumns(m_view, KernelTableModel::Name);
+            m_fitColumns = false;
+        }
     });
     connect(exportCsv, &QPushButton::clicked, this,
             [this] { saveModelAsCsv(this, *m_model, QStringLiteral("kernels.csv")); });
-    connect(m_view, &QTableView::doubleClicked, this,
-            [this](const QModelIndex& i) { activateRow(i.row()); });
+    onRowActivated(m_view, m_state, [this](int row) { activateRow(row); });
     auto* copy =
         new QShortcut(QKeySequence::Copy, m_view, nullptr, nullptr, Qt::WidgetWithChildrenShortcut);
     connect(copy, &QShortcut::activated, this, [this] { copyViewRowsToClipboard(*m_view); });
 
     connect(m_state, &ViewState::traceChanged, this, &KernelTableWidget::rebuild);
-    connect(m_state, &ViewState::selectionChanged, this, &KernelTableWidget::followSelection);
+    connect(m_state, &ViewState::selectionChanged, this,
+            [this](EventRef ref) { followSelection(ref, true); });
     connect(m_state, &ViewState::visibleRangeChanged, this, [this] {
         if (m_range->currentData().toInt() == int(RangeRestriction::VisibleRange))
             applyRange();
@@ -114,6 +116,7 @@ KernelTableWidget::~KernelTableWidget() = default;
 
 void KernelTableWidget::rebuild() {
     m_configLabel->setVisible(false);
+    m_fitColumns = true;       // a new trace's values have other widths
     m_model->setData(nullptr); // empty (O(1)) until the new trace's data arrives
     applyRange();
     std::shared_ptr<const Trace> trace = m_state->sharedTrace();
@@ -150,13 +153,25 @@ bool KernelTableWidget::isComputing() const {
 }
 
 void KernelTableWidget::setNameFilter(const QString& text, bool regex) {
-    if (m_filter->text() != text)
-        m_filter->setText(text); // re-enters through textChanged
-    if (m_regex->isChecked() != regex)
-        m_regex->setChecked(regex);
-    const bool valid = m_model->setNameFilter(text, regex);
-    m_filter->setStyleSheet(valid ? QString() : QStringLiteral("color: #c62828"));
-    m_filter->setToolTip(valid ? QString() : tr("Invalid regular expression"));
+    m_filter->setFilter(text, regex);
+    applyNameFilter(m_filter->filter());
+}
+
+void KernelTableWidget::applyNameFilter(const NameFilter& filter) {
+    m_filter->markValid(m_model->setNameFilter(filter.text(), filter.isRegex()));
+}
+
+QString KernelTableWidget::nameFilter() const {
+    return m_filter->filter().text();
+}
+
+bool KernelTableWidget::nameFilterIsRegex() const {
+    return m_filter->filter().isRegex();
+}
+
+void KernelTableWidget::clearFilters() {
+    setNameFilter(QString(), nameFilterIsRegex());
+    showOnlyConfigs(QString(), {});
 }
 
 void KernelTableWidget::setRangeRestriction(RangeRestriction r) {
@@ -200,7 +215,7 @@ void KernelTableWidget::activateRow(int row) {
     m_state->reveal(m_state->trace()->kernels()[*k].self);
 }
 
-void KernelTableWidget::followSelection(EventRef ref) {
+void KernelTableWidget::followSelection(EventRef ref, bool scroll) {
     const Trace* t = m_state->trace();
     if (!t || m_model->trace() != t)
         return;
@@ -213,7 +228,8 @@ void KernelTableWidget::followSelection(EventRef ref) {
     const QModelIndex i = m_model->index(*row, 0);
     m_view->selectionModel()->setCurrentIndex(i, QItemSelectionModel::ClearAndSelect |
                                                      QItemSelectionModel::Rows);
-    m_view->scrollTo(i);
+    if (scroll)
+        m_view->scrollTo(i);
 }
 
 void KernelTableWidget::updateCount() {

@@ -10,20 +10,24 @@
 class QCheckBox;
 class QComboBox;
 class QLabel;
-class QLineEdit;
 class QTableView;
 
 namespace strobe {
 
 class BackgroundTask;
 class KernelTableModel;
+class NameFilter;
+class NameFilterEdit;
 class ViewState;
 
 // The kernel table: one row per launch, sortable by any column, filtered by name (substring or
 // regular expression) and by the visible or selected time range. Double-clicking a row reveals
-// the kernel (ViewState::reveal: the timeline jumps to it, the detail pane shows it); selecting
-// a kernel anywhere selects its row. Gathering the trace's kernels, sorting and filtering run on
-// a worker (BackgroundTask); the table says "Computing…" until the rows arrive (ready()).
+// the kernel (ViewState::reveal: the timeline jumps to it, the detail pane shows it, the timeline
+// takes the focus); selecting a kernel anywhere selects its row. Sorting follows makeSortable
+// (the first click on a quantity sorts largest first, a sort shows the top rows); columns fit
+// their contents and the Name column takes the rest of the width. Gathering the trace's kernels,
+// sorting and filtering run on a worker (BackgroundTask); the table says "Computing…" until the
+// rows arrive (ready()).
 class KernelTableWidget : public QWidget {
     Q_OBJECT
 public:
@@ -36,6 +40,12 @@ public:
     QTableView* view() const { return m_view; }
 
     void setNameFilter(const QString& text, bool regex = false);
+    NameFilterEdit* nameFilterEdit() const { return m_filter; }
+    QString nameFilter() const;
+    bool nameFilterIsRegex() const;
+    // Shows every kernel again: no name filter, no launch-configuration filter (the main window
+    // calls it when it opens another trace, whose kernels an old filter would hide unnoticed).
+    void clearFilters();
     void setRangeRestriction(RangeRestriction r);
     void setShowDemangled(bool demangled);
     // Shows only kernels of these launch configurations (a statistics row), named by `label`
@@ -53,21 +63,24 @@ signals:
 private:
     void rebuild();
     void applyRange();
-    void followSelection(EventRef ref);
+    // Selects the row of `ref`; `scroll` brings it into view.
+    void followSelection(EventRef ref, bool scroll);
     void updateCount();
     void computeRows();
+    void applyNameFilter(const NameFilter& filter);
 
     ViewState* m_state;
     KernelTableModel* m_model;
     QTableView* m_view;
-    QLineEdit* m_filter;
-    QCheckBox* m_regex;
+    NameFilterEdit* m_filter;
     QCheckBox* m_demangled;
     QComboBox* m_range;
     QLabel* m_configLabel;
     QLabel* m_count;
-    BackgroundTask* m_dataTask; // gathers the trace's kernel times
-    BackgroundTask* m_rowsTask; // sorts and filters
+    BackgroundTask* m_dataTask;  // gathers the trace's kernel times
+    BackgroundTask* m_rowsTask;  // sorts and filters
+    bool m_topAfterSort = false; // a sort's rows are on their way: show the top when they arrive
+    bool m_fitColumns = true;    // size the columns to the first rows of the trace
 };
 
 } // namespace strobe

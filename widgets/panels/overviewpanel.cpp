@@ -6,6 +6,7 @@
 #include "model/timeformat.h"
 #include "widgets/backgroundtask.h"
 #include "widgets/panels/breakdownbars.h"
+#include "widgets/panels/tablebehaviour.h"
 #include "widgets/viewstate.h"
 
 #include <QHeaderView>
@@ -38,8 +39,7 @@ OverviewPanel::OverviewPanel(ViewState* state, QWidget* parent)
     m_proxy->setSourceModel(m_model);
     m_proxy->setSortRole(SortRole);
     m_iterations->setModel(m_proxy);
-    m_iterations->setSortingEnabled(true);
-    m_iterations->sortByColumn(IterationTableModel::Iteration, Qt::AscendingOrder);
+    makeSortable(m_iterations, IterationTableModel::Iteration, Qt::AscendingOrder);
     m_iterations->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_iterations->setAlternatingRowColors(true);
     m_iterations->verticalHeader()->hide();
@@ -65,8 +65,7 @@ OverviewPanel::OverviewPanel(ViewState* state, QWidget* parent)
 
     connect(m_findings, &QLabel::linkActivated, this,
             [this](const QString& link) { openFinding(link.toInt()); });
-    connect(m_iterations, &QTableView::doubleClicked, this,
-            [this](const QModelIndex& i) { activateIteration(i.row()); });
+    onRowActivated(m_iterations, m_state, [this](int row) { activateIteration(row); });
     connect(m_state, &ViewState::traceChanged, this, &OverviewPanel::rebuild);
     connect(m_state, &ViewState::selectedRangeChanged, this, &OverviewPanel::rebuild);
     connect(m_state, &ViewState::idleThresholdChanged, this, &OverviewPanel::rebuild);

@@ -3,19 +3,22 @@
 
 #include "model/analysis/kernelsummarymodel.h"
 #include "model/analysis/memorysummarymodel.h"
+#include "model/analysis/namefilterproxy.h"
 #include "model/analysis/nvtxsummarymodel.h"
 #include "model/analysis/tableroles.h"
 #include "widgets/backgroundtask.h"
+#include "widgets/panels/namefilteredit.h"
+#include "widgets/panels/tablebehaviour.h"
 #include "widgets/panels/tableexport.h"
 #include "widgets/viewstate.h"
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
 #include <QPushButton>
 #include <QShortcut>
-#include <QSortFilterProxyModel>
 #include <QTabWidget>
 #include <QTableView>
 #include <QVBoxLayout>
@@ -24,16 +27,19 @@ namespace strobe {
 
 namespace {
 
-// A sortable table with Export and Copy buttons under `extra` controls.
-QTableView* addTable(QWidget* page, QAbstractItemModel* model, const QString& fileName,
-                     QLayout* extra = nullptr) {
-    auto* proxy = new QSortFilterProxyModel(page);
-    proxy->setSourceModel(model);
-    proxy->setSortRole(SortRole);
-    auto* view = new QTableView(page);
+// A sortable table filtered by name (NameFilterProxy) with a row count, Export and Copy
+// buttons, and `extra` controls between the filter and the buttons.
+StatisticsWidget::Table addTable(QWidget* page, QAbstractItemModel* model, const QString& fileName,
+                                 const QString& placeholder, QLayout* extra = nullptr) {
+    StatisticsWidget::Table t;
+    t.proxy = new NameFilterProxy(page);
+    t.proxy->setSourceModel(model);
+    t.filter = new NameFilterEdit(placeholder, page);
+    t.count = new QLabel(page);
+    auto* proxy = t.proxy;
+    auto* view = t.view = new QTableView(page);
     view->setModel(proxy);
-    view->setSortingEnabled(true);
-    view->sortByColumn(-1, Qt::AscendingOrder); // model order: by total, descending
+    makeSortable(view, -1, Qt::AscendingOrder); // model order: by total, descending
     view->setSelectionBehavior(QAbstractItemView::SelectRows);
     view->setAlternatingRowColors(true);
     view->setWordWrap(false);
@@ -50,17 +56,31 @@ QTableView* addTable(QWidget* page, QAbstractItemModel* model, const QString& fi
         new QShortcut(QKeySequence::Copy, view, nullptr, nullptr, Qt::WidgetWithChildrenShortcut);
     QObject::connect(shortcut, &QShortcut::activated, view,
                      [view] { copyViewRowsToClipboard(*view); });
+    QLabel* count = t.count;
+    auto updateCount = [proxy, model, count] {
+        count->setText(QObject::tr("%1 of %2 rows").arg(proxy->rowCount()).arg(model->rowCount()));
+    };
+    QObject::connect(t.filter, &NameFilterEdit::filterChanged, proxy,
+                     [proxy, edit = t.filter](const NameFilter& f) {
+                         edit->markValid(proxy->setNameFilter(f));
+                     });
+    QObject::connect(proxy, &QAbstractItemModel::modelReset, count, updateCount);
+    QObject::connect(proxy, &QAbstractItemModel::layoutChanged, count, updateCount);
+    QObject::connect(proxy, &QAbstractItemModel::rowsInserted, count, updateCount);
+    QObject::connect(proxy, &QAbstractItemModel::rowsRemoved, count, updateCount);
+    updateCount();
     auto* bar = new QHBoxLayout;
+    bar->addWidget(t.filter, 1);
+    bar->addWidget(count);
     if (extra)
         bar->addLayout(extra);
-    bar->addStretch(1);
     bar->addWidget(copy);
     bar->addWidget(save);
     auto* layout = new QVBoxLayout(page);
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addLayout(bar);
     layout->addWidget(view, 1);
-    return view;
+    return t;
 }
 
 } // namespace
@@ -73,6 +93,7 @@ StatisticsWidget::StatisticsWidget(ViewState* state, QWidget* parent)
     , m_nvtx(new NvtxSummaryModel(this))
     , m_memory(new MemorySummaryModel(this))
     , m_grouping(new QComboBox(this))
+    , m_groupPerCallIds(new QCheckBox(tr("Group per-call ids"), this))
     , m_stepLabel(new QLabel(this))
     , m_nvtxNote(new QLabel(this))
     , m_status(new QLabel(this))
@@ -95,18 +116,28 @@ StatisticsWidget::StatisticsWidget(ViewState* state, QWidget* parent)
     kernelBar->addWidget(m_stepLabel);
 
     auto* kernelPage = new QWidget(m_tabs);
-    m_kernelView = addTable(kernelPage, m_kernels, QStringLiteral("kernel-summary.csv"), kernelBar);
-    m_kernelProxy = static_cast<QSortFilterProxyModel*>(m_kernelView->model());
+    m_tables[KernelsTab] = addTable(kernelPage, m_kernels, QStringLiteral("kernel-summary.csv"),
+                                    tr("Filter kernels by name"), kernelBar);
+    m_kernelView = m_tables[KernelsTab].view;
+    m_kernelProxy = m_tables[KernelsTab].proxy;
     m_tabs->addTab(kernelPage, tr("Kernels"));
 
     auto* nvtxPage = new QWidget(m_tabs);
     auto* nvtxBar = new QHBoxLayout;
+    m_groupPerCallIds->setChecked(true);
+    m_groupPerCallIds->setToolTip(
+        tr("One row per operation: PyTorch's per-call suffixes (\", seq = N\", \", op_id = N\", "
+           "\", sizes = [...]\", \", input_op_ids = [...]\") are cut from the names. Uncheck "
+           "for one row per recorded name."));
+    nvtxBar->addWidget(m_groupPerCallIds);
     nvtxBar->addWidget(m_nvtxNote);
-    addTable(nvtxPage, m_nvtx, QStringLiteral("nvtx-summary.csv"), nvtxBar);
+    m_tables[NvtxTab] = addTable(nvtxPage, m_nvtx, QStringLiteral("nvtx-summary.csv"),
+                                 tr("Filter ranges by name"), nvtxBar);
     m_tabs->addTab(nvtxPage, tr("NVTX ranges"));
 
     auto* memoryPage = new QWidget(m_tabs);
-    addTable(memoryPage, m_memory, QStringLiteral("memory-summary.csv"));
+    m_tables[MemoryTab] = addTable(memoryPage, m_memory, QStringLiteral("memory-summary.csv"),
+                                   tr("Filter by direction"));
     m_tabs->addTab(memoryPage, tr("Memory operations"));
     m_status->setContentsMargins(8, 0, 8, 0);
     m_tabs->setCornerWidget(m_status, Qt::TopRightCorner);
@@ -117,8 +148,9 @@ StatisticsWidget::StatisticsWidget(ViewState* state, QWidget* parent)
 
     connect(m_grouping, &QComboBox::currentIndexChanged, this,
             [this] { setGrouping(KernelGrouping(m_grouping->currentData().toInt())); });
-    connect(m_kernelView, &QTableView::doubleClicked, this,
-            [this](const QModelIndex& i) { activateKernelRow(i.row()); });
+    onRowActivated(m_kernelView, m_state, [this](int row) { activateKernelRow(row); });
+    connect(m_groupPerCallIds, &QCheckBox::toggled, this,
+            [this](bool on) { setNvtxNaming(on ? RangeNaming::Grouped : RangeNaming::Raw); });
     connect(prev, &QPushButton::clicked, this, [this] { stepInstance(-1); });
     connect(next, &QPushButton::clicked, this, [this] { stepInstance(+1); });
     connect(m_state, &ViewState::traceChanged, this, &StatisticsWidget::rebuild);
@@ -143,15 +175,7 @@ void StatisticsWidget::rebuild() {
         return;
     }
     computeKernelSummary();
-    m_nvtxTask->start([trace] { return summarizeNvtxWithGpu(*trace); },
-                      [this, trace](NvtxSummary summary) {
-                          const std::uint64_t open = summary.openRanges;
-                          m_nvtx->setPrecomputed(trace, std::move(summary));
-                          m_nvtxNote->setText(
-                              open ? tr("%1 ranges without an end are left out.").arg(open)
-                                   : QString());
-                          taskDone();
-                      });
+    computeNvtxSummary();
     m_memoryTask->start([trace] { return summarizeMemory(*trace); },
                         [this](std::vector<MemorySummaryRow> rows) {
                             m_memory->setPrecomputed(std::move(rows));
@@ -172,6 +196,61 @@ void StatisticsWidget::computeKernelSummary() {
                             m_kernels->setPrecomputed(trace, grouping, std::move(rows));
                             taskDone();
                         });
+}
+
+void StatisticsWidget::computeNvtxSummary() {
+    std::shared_ptr<const Trace> trace = m_state->sharedTrace();
+    if (!trace)
+        return;
+    const RangeNaming naming = nvtxNaming();
+    m_nvtxTask->start([trace, naming] { return summarizeNvtxWithGpu(*trace, naming); },
+                      [this, trace](NvtxSummary summary) {
+                          const std::uint64_t open = summary.openRanges;
+                          m_nvtx->setPrecomputed(trace, std::move(summary));
+                          m_nvtxNote->setText(
+                              open ? tr("%1 ranges without an end are left out.").arg(open)
+                                   : QString());
+                          taskDone();
+                      });
+}
+
+RangeNaming StatisticsWidget::nvtxNaming() const {
+    return m_groupPerCallIds->isChecked() ? RangeNaming::Grouped : RangeNaming::Raw;
+}
+
+void StatisticsWidget::setNvtxNaming(RangeNaming naming) {
+    if (nvtxNaming() != naming) {
+        m_groupPerCallIds->setChecked(naming == RangeNaming::Grouped); // re-enters via toggled
+        return;
+    }
+    if (!m_state->sharedTrace() || (m_nvtx->summary().naming == naming && !m_nvtxTask->isRunning()))
+        return;
+    // The rows shown stay until the renamed ones arrive.
+    computeNvtxSummary();
+    taskDone();
+}
+
+void StatisticsWidget::setNameFilter(Tab tab, const QString& text, bool regex) {
+    const Table& t = m_tables[tab];
+    t.filter->setFilter(text, regex);
+    t.filter->markValid(t.proxy->setNameFilter(t.filter->filter()));
+}
+
+StatisticsWidget::NameFilters StatisticsWidget::nameFilters() const {
+    NameFilters filters;
+    for (int tab = 0; tab < TabCount; ++tab)
+        filters[tab] = m_tables[tab].filter->filter();
+    return filters;
+}
+
+void StatisticsWidget::setNameFilters(const NameFilters& filters) {
+    for (int tab = 0; tab < TabCount; ++tab)
+        setNameFilter(Tab(tab), filters[tab].text(), filters[tab].isRegex());
+}
+
+void StatisticsWidget::clearNameFilters() {
+    for (int tab = 0; tab < TabCount; ++tab)
+        setNameFilter(Tab(tab), QString(), m_tables[tab].filter->filter().isRegex());
 }
 
 bool StatisticsWidget::isComputing() const {

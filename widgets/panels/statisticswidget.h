@@ -2,13 +2,16 @@
 #pragma once
 
 #include "model/analysis/kernelstats.h"
+#include "model/analysis/namefilter.h"
+#include "model/analysis/rangegrouping.h"
 
 #include <QWidget>
+#include <array>
 #include <vector>
 
+class QCheckBox;
 class QComboBox;
 class QLabel;
-class QSortFilterProxyModel;
 class QTabWidget;
 class QTableView;
 
@@ -17,6 +20,8 @@ namespace strobe {
 class BackgroundTask;
 class KernelSummaryModel;
 class MemorySummaryModel;
+class NameFilterEdit;
+class NameFilterProxy;
 class NvtxSummaryModel;
 class ViewState;
 
@@ -25,10 +30,21 @@ class ViewState;
 // table to show only that kernel (kernelFilterRequested) and reveals its first instance; the
 // Previous/Next buttons then step through its instances on the timeline. The three summaries
 // are computed on workers (BackgroundTask); until they arrive their tables are empty and the
-// tab bar says "Computing…".
+// tab bar says "Computing…". Every tab filters its rows by name (plain text or regular
+// expression, as the kernel table does) and counts the rows shown. The NVTX tab groups
+// PyTorch's per-call ids by default ("Group per-call ids"; unchecked: the recorded names).
 class StatisticsWidget : public QWidget {
     Q_OBJECT
 public:
+    enum Tab { KernelsTab, NvtxTab, MemoryTab, TabCount };
+    // One tab's table and the controls above it.
+    struct Table {
+        QTableView* view = nullptr;
+        NameFilterProxy* proxy = nullptr; // the view's model
+        NameFilterEdit* filter = nullptr;
+        QLabel* count = nullptr; // "12 of 176 rows"
+    };
+
     explicit StatisticsWidget(ViewState* state, QWidget* parent = nullptr);
 
     void setGrouping(KernelGrouping grouping);
@@ -37,6 +53,20 @@ public:
     MemorySummaryModel* memoryModel() const { return m_memory; }
     QTableView* kernelView() const { return m_kernelView; }
     QTabWidget* tabs() const { return m_tabs; }
+    const Table& table(Tab tab) const { return m_tables[tab]; }
+    QCheckBox* groupPerCallIdsBox() const { return m_groupPerCallIds; }
+
+    // Grouped (default) or raw NVTX range names; recomputes the NVTX summary on a worker.
+    void setNvtxNaming(RangeNaming naming);
+    RangeNaming nvtxNaming() const;
+    // Sets the tab's name filter as the user would (`regex`: a regular expression).
+    void setNameFilter(Tab tab, const QString& text, bool regex = false);
+    // Every tab's filter, to bring them back after a failed load (setNameFilters).
+    using NameFilters = std::array<NameFilter, TabCount>;
+    NameFilters nameFilters() const;
+    void setNameFilters(const NameFilters& filters);
+    // Empties every tab's filter text (each keeps its Regex choice): a new trace is opened.
+    void clearNameFilters();
 
     // Activates the kernel summary row shown at `viewRow` (as a double-click does).
     void activateKernelRow(int viewRow);
@@ -56,6 +86,7 @@ private:
     void rebuild();
     void updateStepLabel();
     void computeKernelSummary();
+    void computeNvtxSummary();
     void taskDone();
 
     ViewState* m_state;
@@ -63,9 +94,11 @@ private:
     KernelSummaryModel* m_kernels;
     NvtxSummaryModel* m_nvtx;
     MemorySummaryModel* m_memory;
-    QSortFilterProxyModel* m_kernelProxy;
+    std::array<Table, TabCount> m_tables;
+    NameFilterProxy* m_kernelProxy;
     QTableView* m_kernelView;
     QComboBox* m_grouping;
+    QCheckBox* m_groupPerCallIds;
     QLabel* m_stepLabel;
     QLabel* m_nvtxNote;
     QLabel* m_status;

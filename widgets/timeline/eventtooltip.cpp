@@ -2,6 +2,7 @@
 #include "widgets/timeline/eventtooltip.h"
 
 #include "model/analysis/nvtxprojection.h"
+#include "model/analysis/nvtxstats.h"
 #include "model/cudaapi.h"
 #include "model/timeformat.h"
 #include "model/trace.h"
@@ -47,6 +48,23 @@ QString copyDirection(MemcpyKind k) {
     return QStringLiteral("Unknown");
 }
 
+// "Same name: 1,234 ranges, 5.6 ms in all", naming the group when per-call ids were cut.
+QString sameNameLine(const Trace& t, EventRef ref, const NvtxSummary& names) {
+    const auto row = names.rowOf(t, ref);
+    if (!row)
+        return {};
+    const NvtxSummaryRow& r = names.rows[*row];
+    const Lane& l = t.lane(ref.lane);
+    const bool cut = r.range != nvtxRangeName(t, l.domain(), l.nameId(ref.index));
+    const QLocale en(QLocale::English, QLocale::UnitedStates);
+    return QStringLiteral("\nSame name") %
+           (cut ? QStringLiteral(" (") % r.range % QStringLiteral(", per-call ids removed)")
+                : QString()) %
+           QStringLiteral(": ") % en.toString(qulonglong(r.stats.count)) %
+           (r.stats.count == 1 ? QStringLiteral(" range, ") : QStringLiteral(" ranges, ")) %
+           formatDuration(r.stats.total) % QStringLiteral(" in all");
+}
+
 QString bytes(std::uint64_t b) {
     return QLocale::c().formattedDataSize(qint64(b), 2, QLocale::DataSizeTraditionalFormat) %
            QStringLiteral(" (") % QString::number(b) % QStringLiteral(" bytes)");
@@ -79,7 +97,7 @@ QString eventNoun(LaneKind kind, std::uint64_t count) {
     return {};
 }
 
-QString eventTooltip(const Trace& t, EventRef ref) {
+QString eventTooltip(const Trace& t, EventRef ref, const NvtxSummary* nvtxNames) {
     if (!ref.isValid() || ref.lane >= t.lanes().size() || ref.index >= t.lane(ref.lane).size())
         return {};
     const Lane& l = t.lane(ref.lane);
@@ -105,7 +123,8 @@ QString eventTooltip(const Trace& t, EventRef ref) {
         }
         s = s % QStringLiteral("\nGrid: ") % dim3(cfg.grid) % QStringLiteral("\nBlock: ") %
             dim3(cfg.block) % QStringLiteral("\nRegisters per thread: ") %
-            QString::number(cfg.registersPerThread);
+            (cfg.recorded(KernelField::Registers) ? QString::number(cfg.registersPerThread)
+                                                  : QStringLiteral("unknown"));
         break;
     }
     case LaneKind::Memcpy:
@@ -144,6 +163,8 @@ QString eventTooltip(const Trace& t, EventRef ref) {
                     (w.count == 1 ? QStringLiteral(" operation") : QStringLiteral(" operations")) %
                     QStringLiteral("\nGPU time: ") % formatDuration(w.gpuTime) %
                     QStringLiteral("\nGPU span: ") % formatDuration(w.span.duration());
+            if (nvtxNames)
+                s = s % sameNameLine(t, ref, *nvtxNames);
         }
         break;
     }

@@ -14,8 +14,8 @@ const QList<KeyBinding>& keyBindings() {
         {S::Timeline,
          STROBE_KB("Zoom in / out at the mouse"),
          STROBE_KB("Wheel, or Ctrl+wheel"),
-         STROBE_KB("W / S, or Up / Down (at the mouse when it is over the lanes, else at the "
-                   "middle)"),
+         STROBE_KB("W / S, or Up / Down (at the mouse when it is over the lanes or the ruler, "
+                   "else at the middle)"),
          {QKeySequence(Qt::Key_W), QKeySequence(Qt::Key_S), QKeySequence(Qt::Key_Up),
           QKeySequence(Qt::Key_Down)}},
         {S::Timeline,

@@ -44,7 +44,6 @@ void TimelineCanvas::mousePressEvent(QMouseEvent* event) {
 
 void TimelineCanvas::mouseMoveEvent(QMouseEvent* event) {
     const QPoint pos = event->position().toPoint();
-    ViewState* state = m_view->viewState();
     if (m_pressPos && (event->buttons() & Qt::LeftButton)) {
         const bool starting =
             !m_dragging && (pos - *m_pressPos).manhattanLength() >= kDragThresholdPx;
@@ -58,8 +57,7 @@ void TimelineCanvas::mouseMoveEvent(QMouseEvent* event) {
             m_lastPos = pos;
         }
     }
-    state->setCursorTime(m_view->mapping().toTime(pos.x()));
-    m_view->setHovered(m_view->eventAt(pos));
+    m_view->setPointer(pos.x(), pos.y());
 }
 
 void TimelineCanvas::mouseReleaseEvent(QMouseEvent* event) {
@@ -93,26 +91,16 @@ void TimelineCanvas::wheelEvent(QWheelEvent* event) {
     event->accept();
 }
 
-double TimelineCanvas::keyboardAnchor() const {
-    // The time under the mouse when it is over the lanes, else the middle of the view.
-    if (const auto t = m_view->viewState()->cursorTime()) {
-        const double x = m_view->mapping().toPx(*t);
-        if (x >= 0 && x < width())
-            return x;
-    }
-    return width() / 2.0;
-}
-
 void TimelineCanvas::keyPressEvent(QKeyEvent* event) {
     const double w = width();
     switch (event->key()) {
     case Qt::Key_W:
     case Qt::Key_Up:
-        m_view->zoomAt(keyboardAnchor(), kKeyZoomStep);
+        m_view->zoomAt(m_view->keyboardZoomAnchor(), kKeyZoomStep);
         break;
     case Qt::Key_S:
     case Qt::Key_Down:
-        m_view->zoomAt(keyboardAnchor(), 1.0 / kKeyZoomStep);
+        m_view->zoomAt(m_view->keyboardZoomAnchor(), 1.0 / kKeyZoomStep);
         break;
     case Qt::Key_A:
     case Qt::Key_Left:
@@ -151,8 +139,7 @@ void TimelineCanvas::keyPressEvent(QKeyEvent* event) {
 }
 
 void TimelineCanvas::leaveEvent(QEvent* event) {
-    m_view->viewState()->setCursorTime(std::nullopt);
-    m_view->setHovered({});
+    m_view->setPointer(std::nullopt);
     QWidget::leaveEvent(event);
 }
 

@@ -28,8 +28,6 @@ protected:
     bool event(QEvent* event) override;
 
 private:
-    double keyboardAnchor() const;
-
     TimelineView* m_view;
     std::optional<QPoint> m_pressPos;
     QPoint m_lastPos;

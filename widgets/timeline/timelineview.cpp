@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "widgets/timeline/timelineview.h"
 
+#include "model/analysis/nvtxstats.h"
 #include "model/trace.h"
 #include "widgets/backgroundtask.h"
 #include "widgets/timeline/eventtooltip.h"
@@ -9,6 +10,7 @@
 #include "widgets/timeline/paint/overlaypainter.h"
 #include "widgets/timeline/timelinecanvas.h"
 #include "widgets/timeline/timeruler.h"
+#include "widgets/timeline/utilizationtooltip.h"
 #include "widgets/viewstate.h"
 
 #include <QEvent>
@@ -24,6 +26,7 @@ TimelineView::TimelineView(ViewState* state, QWidget* parent)
     : QWidget(parent)
     , m_state(state) {
     m_lodTask = new BackgroundTask(this);
+    m_nvtxNamesTask = new BackgroundTask(this);
     m_header = new LaneHeader(this);
     m_ruler = new TimeRuler(this);
     m_canvas = new TimelineCanvas(this);
@@ -37,12 +40,17 @@ TimelineView::TimelineView(ViewState* state, QWidget* parent)
         repaintAll();
     });
     connect(m_state, &ViewState::traceChanged, this, &TimelineView::onTraceChanged);
-    connect(m_state, &ViewState::visibleRangeChanged, this, &TimelineView::repaintAll);
+    connect(m_state, &ViewState::visibleRangeChanged, this, [this] {
+        followPointer();
+        repaintAll();
+    });
     connect(m_state, &ViewState::selectionChanged, this, &TimelineView::repaintAll);
     connect(m_state, &ViewState::selectedRangeChanged, this, &TimelineView::repaintAll);
     connect(m_state, &ViewState::cursorTimeChanged, this, &TimelineView::repaintAll);
     connect(m_state, &ViewState::idleThresholdChanged, this, &TimelineView::repaintAll);
     connect(m_state, &ViewState::revealRequested, this, &TimelineView::revealEvent);
+    connect(m_state, &ViewState::timelineFocusRequested, this,
+            [this] { m_canvas->setFocus(Qt::OtherFocusReason); });
     onTraceChanged();
 }
 
@@ -68,6 +76,32 @@ TimeMapping TimelineView::mapping() const {
     return TimeMapping::fromRange(m_state->visibleRange(), canvasSize().width());
 }
 
+void TimelineView::setPointer(std::optional<double> x, std::optional<int> laneY) {
+    m_pointerX = x;
+    m_pointerLaneY = x ? laneY : std::nullopt;
+    if (!x) {
+        setHovered({});
+        m_state->setCursorTime(std::nullopt);
+        return;
+    }
+    followPointer();
+}
+
+void TimelineView::followPointer() {
+    if (!m_pointerX)
+        return;
+    m_state->setCursorTime(mapping().toTime(*m_pointerX));
+    if (m_pointerLaneY)
+        setHovered(eventAt(QPoint(int(*m_pointerX), *m_pointerLaneY)));
+}
+
+double TimelineView::keyboardZoomAnchor() const {
+    const double width = canvasSize().width();
+    if (m_pointerX && *m_pointerX >= 0 && *m_pointerX < width)
+        return *m_pointerX;
+    return width / 2.0;
+}
+
 void TimelineView::resizeEvent(QResizeEvent*) {
     const QSize c = canvasSize();
     const int sb = m_vbar->sizeHint().width();
@@ -88,6 +122,7 @@ void TimelineView::onTraceChanged() {
     const Trace* t = m_state->trace();
     m_layout.setTrace(t);
     startLevelOfDetail();
+    startNvtxNameCounts();
     updateProjectedNvtx();
     m_hover = {};
     m_scrollY = 0;
@@ -113,6 +148,27 @@ void TimelineView::startLevelOfDetail() {
             return true;
         },
         [this](bool) { repaintAll(); });
+}
+
+void TimelineView::startNvtxNameCounts() {
+    m_nvtxNames.reset();
+    std::shared_ptr<const Trace> trace = m_state->sharedTrace();
+    if (!trace) {
+        m_nvtxNamesTask->cancel();
+        return;
+    }
+    m_nvtxNamesTask->start(
+        [trace] {
+            NvtxSummary names = summarizeNvtx(*trace);
+            for (NvtxSummaryRow& r : names.rows) // rowOf needs only the name index
+                std::vector<EventRef>().swap(r.instances);
+            return std::make_shared<const NvtxSummary>(std::move(names));
+        },
+        [this](std::shared_ptr<const NvtxSummary> names) { m_nvtxNames = std::move(names); });
+}
+
+bool TimelineView::nvtxNameCountsReady() const {
+    return !m_state->trace() || m_nvtxNames != nullptr;
 }
 
 bool TimelineView::isLevelOfDetailReady() const {
@@ -195,15 +251,25 @@ int TimelineView::laneAt(int y) const {
 QString TimelineView::toolTipAt(QPoint pos) const {
     const TimelineHit hit = hitTest(pos);
     const Trace* t = m_state->trace();
+    if (t && hit.row && hit.row->kind == LayoutRowKind::Utilization) {
+        const GpuUtilization* u = m_geometry.utilization(hit.row->deviceId);
+        if (!u)
+            return QStringLiteral("Computing utilisation\u2026");
+        const TimeMapping m = mapping();
+        const TimeNs threshold = m_state->idleThresholdNs();
+        return utilizationTooltip(*t, *u, m_geometry.idleGaps(hit.row->deviceId, threshold),
+                                  {m.toTime(pos.x()), m.toTime(pos.x() + 1)}, threshold);
+    }
     if (!t || !hit.item)
         return {};
     if (hit.row->kind == LayoutRowKind::ProjectedNvtx)
         return hit.item->isFolded
                    ? QString::number(hit.item->count) + QStringLiteral(" projected NVTX ranges")
-                   : QStringLiteral("Projected onto the GPU\n") + eventTooltip(*t, hit.event);
+                   : QStringLiteral("Projected onto the GPU\n") +
+                         eventTooltip(*t, hit.event, m_nvtxNames.get());
     if (hit.item->isFolded)
         return foldedTooltip(*t, hit.row->lane, hit.row->row, *hit.item);
-    return eventTooltip(*t, hit.event);
+    return eventTooltip(*t, hit.event, m_nvtxNames.get());
 }
 
 std::vector<DrawItem> TimelineView::rowItems(std::uint32_t lane, std::uint16_t row) const {

@@ -23,6 +23,7 @@ namespace strobe {
 
 class BackgroundTask;
 class LaneHeader;
+struct NvtxSummary;
 class TimeRuler;
 class TimelineCanvas;
 class ViewState;
@@ -56,7 +57,10 @@ public:
     // The lane drawn at canvas y, or -1 (group headers, utilisation strips, empty space).
     int laneAt(int y) const;
     const LayoutRow* rowAt(int y) const { return m_layout.rowAt(y, m_scrollY); }
+    // An NVTX range's tooltip counts the ranges of its grouped name once the per-name summary,
+    // built on a worker after each trace change, has arrived (nvtxNameCountsReady()).
     QString toolTipAt(QPoint pos) const;
+    bool nvtxNameCountsReady() const;
 
     // Geometry of the current frame.
     std::vector<DrawItem> rowItems(std::uint32_t lane, std::uint16_t row) const;
@@ -101,6 +105,16 @@ public:
     EventRef hovered() const { return m_hover; }
     void setHovered(EventRef ref);
 
+    // The mouse over the timeline, in canvas x (the lanes and the ruler share it); `laneY` is its
+    // canvas y when it is over the lanes. The cursor time (and the hovered event) follow it, also
+    // when the view moves under a still mouse (keys, fit, undo), so the ruler's cursor label is
+    // never stale. nullopt: the mouse is elsewhere.
+    void setPointer(std::optional<double> x, std::optional<int> laneY = std::nullopt);
+    std::optional<double> pointerX() const { return m_pointerX; }
+    // Where W / S zoom: at the mouse when it is over the lanes or the ruler, else at the middle
+    // (as Perfetto does).
+    double keyboardZoomAnchor() const;
+
     // The trace's level-of-detail data (row summaries, GPU utilisation) is built on a worker
     // thread after each trace change; until it is ready rows fold with foldRuns and the
     // utilisation strips say they are being computed. True once everything is built.
@@ -126,6 +140,8 @@ private:
     void repaintAll();
     void updateProjectedNvtx();
     void startLevelOfDetail();
+    void followPointer();
+    void startNvtxNameCounts();
 
     ViewState* m_state;
     LaneLayout m_layout;
@@ -137,6 +153,8 @@ private:
     QScrollBar* m_vbar = nullptr;
     int m_scrollY = 0;
     EventRef m_hover;
+    std::optional<double> m_pointerX;
+    std::optional<int> m_pointerLaneY;
     TimelinePalette m_palette;
     bool m_showProjected = false;
     std::vector<ProjectedNvtxLane> m_projected;
@@ -145,6 +163,9 @@ private:
     BackgroundTask* m_lodTask = nullptr;
     std::shared_ptr<TimelineLod> m_lod;
     std::shared_ptr<std::atomic<bool>> m_lodCancel;
+    // summarizeNvtx of the trace for the tooltips' "Same name" line (grouped names).
+    BackgroundTask* m_nvtxNamesTask = nullptr;
+    std::shared_ptr<const NvtxSummary> m_nvtxNames;
 };
 
 } // namespace strobe

@@ -43,7 +43,7 @@ void TimeRuler::mousePressEvent(QMouseEvent* event) {
 void TimeRuler::mouseMoveEvent(QMouseEvent* event) {
     const TimeNs t = timeAt(event->position().x());
     ViewState* state = m_view->viewState();
-    state->setCursorTime(t);
+    m_view->setPointer(event->position().x());
     if (m_dragStart && (event->buttons() & Qt::LeftButton) && t != *m_dragStart)
         state->setSelectedRange(TimeRange{std::min(t, *m_dragStart), std::max(t, *m_dragStart)});
 }
@@ -60,6 +60,11 @@ void TimeRuler::mouseReleaseEvent(QMouseEvent* event) {
     if (std::abs(map.toPx(t) - map.toPx(*m_dragStart)) < 2 && r && (t < r->start || t >= r->end))
         state->setSelectedRange(std::nullopt);
     m_dragStart.reset();
+}
+
+void TimeRuler::leaveEvent(QEvent* event) {
+    m_view->setPointer(std::nullopt);
+    QWidget::leaveEvent(event);
 }
 
 void TimeRuler::mouseDoubleClickEvent(QMouseEvent*) {

@@ -10,6 +10,7 @@ void NsysSqliteLoader::Impl::readRuntime() {
     if (!db.hasTable(kRuntimeTable))
         return;
     using R = schema::Runtime;
+    const QStringList absent = absentOptional<R>();
     SqliteRowStream st(scanDb(), threaded(), options.cancel, selectSql<R>());
     auto col = [&](R::Col c) { return st.column(R::col(c)); };
     const int cStart = col(R::start), cEnd = col(R::end), cTid = col(R::globalTid),
@@ -31,12 +32,14 @@ void NsysSqliteLoader::Impl::readRuntime() {
         ++builder.counts().cudaApiCalls;
     }
     checkStatement(st, kRuntimeTable);
+    warnAbsentColumns(kRuntimeTable, absent, builder.counts().cudaApiCalls);
 }
 
 void NsysSqliteLoader::Impl::readNvtx() {
     if (!db.hasTable(kNvtxTable))
         return;
     using N = schema::Nvtx;
+    const QStringList absent = absentOptional<N>();
     SqliteRowStream st(scanDb(), threaded(), options.cancel, selectSql<N>());
     auto col = [&](N::Col c) { return st.column(N::col(c)); };
     const int cStart = col(N::start), cType = col(N::eventType);
@@ -134,6 +137,7 @@ void NsysSqliteLoader::Impl::readNvtx() {
         }
     }
     checkStatement(st, kNvtxTable);
+    warnAbsentColumns(kNvtxTable, absent, builder.counts().nvtxRanges + builder.counts().nvtxMarks);
     for (const Row& r : deferred)
         add(r, domains.value(domainKey(pidOf(r.globalTid), r.domainId), kNoString));
     builder.warn(QStringLiteral("open-nvtx-range"), openRanges,
@@ -145,6 +149,7 @@ void NsysSqliteLoader::Impl::readOsrt() {
     if (!db.hasTable(kOsrtTable))
         return;
     using O = schema::Osrt;
+    const QStringList absent = absentOptional<O>();
     SqliteRowStream st(scanDb(), threaded(), options.cancel, selectSql<O>());
     auto col = [&](O::Col c) { return st.column(O::col(c)); };
     const int cStart = col(O::start), cEnd = col(O::end), cTid = col(O::globalTid),
@@ -164,6 +169,7 @@ void NsysSqliteLoader::Impl::readOsrt() {
         ++builder.counts().osrtCalls;
     }
     checkStatement(st, kOsrtTable);
+    warnAbsentColumns(kOsrtTable, absent, builder.counts().osrtCalls);
 }
 
 } // namespace strobe

@@ -14,6 +14,25 @@ void NsysSqliteLoader::Impl::readKernels() {
     if (!db.hasTable(kKernelTable))
         return;
     using K = schema::Kernel;
+    const QStringList absent = absentOptional<K>();
+    const QStringList names = columnNames<K>({K::shortName, K::demangledName, K::mangledName});
+    if (missingColumns(kKernelTable, names).size() == names.size())
+        throw LoadFailure{u'\'' % fileName() % QStringLiteral("': table ") % kKernelTable %
+                          QStringLiteral(" lacks a kernel name column (one of ") %
+                          names.join(QStringLiteral(", ")) % QStringLiteral(").")};
+    // What the table lacks that a launch configuration is made of: unknown, never 0.
+    auto lacks = [&](std::initializer_list<K::Col> cols) {
+        return std::any_of(cols.begin(), cols.end(),
+                           [&](K::Col c) { return absent.contains(qs(K::col(c))); });
+    };
+    const bool noGeometry = lacks({K::gridX, K::gridY, K::gridZ, K::blockX, K::blockY, K::blockZ});
+    std::uint8_t unrecorded = 0;
+    if (lacks({K::registersPerThread}))
+        unrecorded |= std::uint8_t(KernelField::Registers);
+    if (lacks({K::staticSharedMemory, K::dynamicSharedMemory}))
+        unrecorded |= std::uint8_t(KernelField::SharedMemory);
+    if (lacks({K::localMemoryPerThread, K::localMemoryTotal}))
+        unrecorded |= std::uint8_t(KernelField::LocalMemory);
     SqliteRowStream st(scanDb(), threaded(), options.cancel, selectSql<K>());
     auto col = [&](K::Col c) { return st.column(K::col(c)); };
     const int cStart = col(K::start), cEnd = col(K::end), cDevice = col(K::deviceId),
@@ -30,9 +49,16 @@ void NsysSqliteLoader::Impl::readKernels() {
         const TimeNs start = st.int64(cStart);
         const TimeNs end = checkedEnd(start, st.int64(cEnd));
         KernelConfig c;
-        c.shortName = str(st.optInt64(cShort));
-        c.demangledName = dem >= 0 ? str(st.optInt64(dem)) : c.shortName;
         c.mangledName = mang >= 0 && !st.isNull(mang) ? str(st.optInt64(mang)) : kNoString;
+        // A reduced export may keep only one of the names: the others stand in for it.
+        c.shortName = cShort >= 0 ? str(st.optInt64(cShort)) : kNoString;
+        c.demangledName = dem >= 0 ? str(st.optInt64(dem)) : kNoString;
+        if (cShort < 0)
+            c.shortName = c.demangledName != kNoString ? c.demangledName : c.mangledName;
+        if (dem < 0)
+            c.demangledName = c.shortName;
+        c.detail = noGeometry ? LaunchDetail::None : LaunchDetail::Complete;
+        c.unrecorded = unrecorded;
         c.grid = {std::int32_t(st.int64(gx)), std::int32_t(st.int64(gy)),
                   std::int32_t(st.int64(gz))};
         c.block = {std::int32_t(st.int64(bx)), std::int32_t(st.int64(by)),
@@ -59,12 +85,14 @@ void NsysSqliteLoader::Impl::readKernels() {
         rowDone();
     }
     checkStatement(st, kKernelTable);
+    warnAbsentColumns(kKernelTable, absent, builder.counts().kernels);
 }
 
 void NsysSqliteLoader::Impl::readMemcpys() {
     if (!db.hasTable(kMemcpyTable))
         return;
     using C = schema::Memcpy;
+    const QStringList absent = absentOptional<C>();
     SqliteRowStream st(scanDb(), threaded(), options.cancel, selectSql<C>());
     auto col = [&](C::Col c) { return st.column(C::col(c)); };
     const int cStart = col(C::start), cEnd = col(C::end), cDevice = col(C::deviceId),
@@ -84,7 +112,7 @@ void NsysSqliteLoader::Impl::readMemcpys() {
         const TimeNs end = checkedEnd(start, st.int64(cEnd));
         MemcpyRecord r;
         r.bytes = std::uint64_t(st.int64(cBytes));
-        const std::int64_t kind = st.int64(cKind);
+        const std::int64_t kind = cKind >= 0 ? st.int64(cKind) : 0; // no copyKind: unknown
         r.copyKind = kind >= 0 && kind <= 13 ? MemcpyKind(kind) : MemcpyKind::Unknown;
         r.srcKind = st.isNull(src) ? 7 : std::uint8_t(st.int64(src));
         r.dstKind = st.isNull(dst) ? 7 : std::uint8_t(st.int64(dst));
@@ -103,12 +131,14 @@ void NsysSqliteLoader::Impl::readMemcpys() {
         rowDone();
     }
     checkStatement(st, kMemcpyTable);
+    warnAbsentColumns(kMemcpyTable, absent, builder.counts().memcpys);
 }
 
 void NsysSqliteLoader::Impl::readMemsets() {
     if (!db.hasTable(kMemsetTable))
         return;
     using M = schema::Memset;
+    const QStringList absent = absentOptional<M>();
     SqliteRowStream st(scanDb(), threaded(), options.cancel, selectSql<M>());
     auto col = [&](M::Col c) { return st.column(M::col(c)); };
     const int cStart = col(M::start), cEnd = col(M::end), cDevice = col(M::deviceId),
@@ -132,12 +162,14 @@ void NsysSqliteLoader::Impl::readMemsets() {
         rowDone();
     }
     checkStatement(st, kMemsetTable);
+    warnAbsentColumns(kMemsetTable, absent, builder.counts().memsets);
 }
 
 void NsysSqliteLoader::Impl::readSyncs() {
     if (!db.hasTable(kSyncTable))
         return;
     using Y = schema::Sync;
+    const QStringList absent = absentOptional<Y>();
     SqliteRowStream st(scanDb(), threaded(), options.cancel, selectSql<Y>());
     auto col = [&](Y::Col c) { return st.column(Y::col(c)); };
     const int cStart = col(Y::start), cEnd = col(Y::end);
@@ -160,6 +192,7 @@ void NsysSqliteLoader::Impl::readSyncs() {
         rowDone();
     }
     checkStatement(st, kSyncTable);
+    warnAbsentColumns(kSyncTable, absent, builder.counts().syncs);
 }
 
 // Allocations and frees of device memory become a running total per GPU: bytes allocated

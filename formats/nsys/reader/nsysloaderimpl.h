@@ -149,6 +149,24 @@ struct NsysSqliteLoader::Impl {
                          nsysload::columnNames<T>(T::readOptional));
     }
 
+    // The columns of T::readOptional that the file's table lacks: read as unknown.
+    template <typename T> QStringList absentOptional() const {
+        return missingColumns(nsysload::qs(T::table), nsysload::columnNames<T>(T::readOptional));
+    }
+    // After reading `events` events from `table`: one counted warning naming the columns it
+    // lacks (a reduced export), none when it lacks none or had no rows.
+    void warnAbsentColumns(const QString& table, const QStringList& absent, std::uint64_t events) {
+        if (absent.isEmpty() || events == 0)
+            return;
+        builder.warn(QStringLiteral("missing-columns:") % table, events,
+                     QStringLiteral("Table ") % table %
+                         (absent.size() > 1 ? QStringLiteral(" lacks the columns ")
+                                            : QStringLiteral(" lacks the column ")) %
+                         absent.join(QStringLiteral(", ")) %
+                         (absent.size() > 1 ? QStringLiteral("; %1 events show them as unknown.")
+                                            : QStringLiteral("; %1 events show it as unknown.")));
+    }
+
     // The second connection, stepped by SqliteRowStream's worker, when loading with two threads.
     SqliteDb scanConnection;
     bool threaded() const { return options.threads >= 2 && scanConnection.handle(); }
@@ -166,6 +184,9 @@ struct NsysSqliteLoader::Impl {
                    QStringLiteral("': reading it took longer than ") %
                    QString::number(double(db.budget().count()) / 1000.0, 'g', 3) %
                    QStringLiteral(" s, the budget for a file of its size.");
+        if (isDamageError(rc))
+            return QStringLiteral("Cannot read '") % fileName() % QStringLiteral("': ") %
+                   describeDamage(QStringLiteral("table ") % table) % u'.';
         return QStringLiteral("Cannot read '") % fileName() % QStringLiteral("' (table ") % table %
                QStringLiteral("): ") % describeSqliteError(rc) % u'.';
     }
@@ -229,7 +250,15 @@ struct NsysSqliteLoader::Impl {
         const QString problem = statementProblem(st.errorCode(), table); // throws on cancel
         if (db.timedOut())
             throw nsysload::LoadFailure{problem};
-        skipTable(table, QStringLiteral("cannot be read: ") % describeSqliteError(st.errorCode()));
+        if (isDamageError(st.errorCode()))
+            builder.warn(QStringLiteral("skipped-table:") % table, 1,
+                         QStringLiteral("Table ") % table %
+                             QStringLiteral(" is damaged (it holds a malformed page) and was "
+                                            "skipped (%1 table); export the file again from its "
+                                            "report with nsys export --type sqlite."));
+        else
+            skipTable(table,
+                      QStringLiteral("cannot be read: ") % describeSqliteError(st.errorCode()));
         return false;
     }
 

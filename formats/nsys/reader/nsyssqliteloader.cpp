@@ -192,6 +192,7 @@ void NsysSqliteLoader::Impl::readGpus() {
         g.memoryBandwidth = u64(G::memoryBandwidth);
         g.clockRate = u64(G::clockRate);
         g.busLocation = builder.intern(st.text(st.column(G::col(G::busLocation))));
+        g.chipName = builder.intern(st.text(st.column(G::col(G::chipName))));
         builder.addGpu(g);
     }
     optionalTableOk(st, table);

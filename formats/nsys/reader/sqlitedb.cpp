@@ -2,6 +2,7 @@
 #include "formats/nsys/reader/sqlitedb.h"
 
 #include <QFileInfo>
+#include <QStringBuilder>
 #include <QUrl>
 #include <cctype>
 #include <cstdlib>
@@ -22,14 +23,27 @@ bool safeToOpenImmutable(const QString& path) {
     return !file.isWritable() || !QFileInfo(file.absolutePath()).isWritable();
 }
 
+bool isDamageError(int rc) {
+    return (rc & 0xFF) == SQLITE_CORRUPT;
+}
+
+QString describeDamage(const QString& part) {
+    return QStringLiteral("the file is damaged (") %
+           (part.isEmpty() ? QStringLiteral("it holds") : part % QStringLiteral(" holds")) %
+           QStringLiteral(" a malformed page); export it again from its report with nsys export "
+                          "--type sqlite, or copy it again if it was copied");
+}
+
 QString describeSqliteError(int rc) {
+    if (rc == SQLITE_OK || rc == SQLITE_ROW || rc == SQLITE_DONE)
+        return QStringLiteral("SQLite stopped reading it without naming a cause");
     if (rc == SQLITE_READONLY_ROLLBACK)
         return QStringLiteral("it holds an unfinished write (a hot journal beside it) that a "
                               "reader may not roll back; open it once with the sqlite3 tool to "
                               "recover it");
     switch (rc & 0xFF) {
     case SQLITE_CORRUPT:
-        return QStringLiteral("the database is damaged");
+        return describeDamage({});
     case SQLITE_NOTADB:
         return QStringLiteral("it is not an SQLite database, or it is encrypted");
     case SQLITE_TOOBIG:

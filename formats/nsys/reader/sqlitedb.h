@@ -82,9 +82,14 @@ private:
 // immutable=1 skips locks and the journal: safe only when nobody can be writing the file (it or
 // its folder is read-only) and no -journal or -wal lies beside it.
 bool safeToOpenImmutable(const QString& path);
-// A phrase, written by us and never SQLite's text, for a failed SQLite result code: "the
-// database is damaged", "another program is writing it (it is locked)", ...
+// A phrase, written by us and never SQLite's text, for a failed SQLite result code: "the file
+// is damaged (...); export it again ...", "another program is writing it (it is locked)", ...
 QString describeSqliteError(int rc);
+// True for the result codes of a damaged file (SQLITE_CORRUPT and its extended codes).
+bool isDamageError(int rc);
+// Our phrase for a damaged file, naming where SQLite found the damage (`part`, e.g. "table
+// NVTX_EVENTS"; empty when unknown) and what to do about it.
+QString describeDamage(const QString& part);
 
 // A prepared statement; columns looked up by name so that column order never matters.
 class SqliteStatement {

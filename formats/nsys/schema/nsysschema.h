@@ -8,8 +8,10 @@
 // Per table: `table` (its name; `tableV2_9` where 2.x exports spelled it differently), `Col`
 // (column ids, named exactly as the SQL columns), `columns` (name, declared SQL type and the
 // export versions that carry it, in the order of real exports: the writer's CREATE TABLE),
-// `col(c)` (a column's name), and the reader's contract: `readRequired` (a file lacking one is
-// rejected) and `readOptional` (read when present). shared/NSYS_SCHEMA.md explains the columns.
+// `col(c)` (a column's name), and the reader's contract: `readRequired` (what an event cannot
+// be placed without: a file lacking one is rejected) and `readOptional` (read when present; in
+// an event table a missing one reads as unknown, and one counted warning names them all).
+// shared/NSYS_SCHEMA.md explains the columns.
 
 #include "formats/nsys/schema/nsysschemaevents.h"
 #include "formats/nsys/schema/nsysschematarget.h"

@@ -66,10 +66,12 @@ struct Kernel {
         {sharedMemoryRequestedPercentage, "sharedMemoryRequestedPercentage", "INTEGER", kV3_25},
         {tensorSizeMinusOneElements, "tensorSizeMinusOneElements", "TEXT NOT NULL", kV3_25},
     };
-    static constexpr std::initializer_list<Col> readRequired = {
-        start, end, deviceId, contextId, streamId, shortName};
+    // What a kernel cannot be placed without; it also needs one of its three name columns (the
+    // reader checks that). Everything else defaults to unknown, with a warning naming it.
+    static constexpr std::initializer_list<Col> readRequired = {start, end, deviceId, streamId};
     static constexpr std::initializer_list<Col> readOptional = {
-        correlationId, globalPid, demangledName, mangledName, launchType, cacheConfig,
+        contextId, shortName, correlationId, globalPid, demangledName, mangledName, launchType,
+        cacheConfig,
         registersPerThread, gridX, gridY, gridZ, blockX, blockY, blockZ, staticSharedMemory,
         dynamicSharedMemory, localMemoryPerThread, localMemoryTotal, sharedMemoryExecuted,
         graphNodeId, sharedMemoryLimitConfig};
@@ -107,10 +109,10 @@ struct Memcpy {
         {virtualAddress, "virtualAddress", "INTEGER"},
         {copyCount, "copyCount", "INTEGER", kV3_25},
     };
-    static constexpr std::initializer_list<Col> readRequired = {
-        start, end, deviceId, contextId, streamId, bytes, copyKind};
+    static constexpr std::initializer_list<Col> readRequired = {start, end, deviceId, streamId};
     static constexpr std::initializer_list<Col> readOptional = {
-        correlationId, globalPid, srcKind, dstKind, srcDeviceId, dstDeviceId, migrationCause};
+        contextId, bytes, copyKind, correlationId, globalPid, srcKind, dstKind, srcDeviceId,
+        dstDeviceId, migrationCause};
     static constexpr std::string_view col(Col c) { return columns[c].name; }
 };
 
@@ -135,10 +137,9 @@ struct Memset {
         {graphNodeId, "graphNodeId", "INTEGER"},
         {memKind, "memKind", "INTEGER"},
     };
-    static constexpr std::initializer_list<Col> readRequired = {
-        start, end, deviceId, contextId, streamId, bytes};
+    static constexpr std::initializer_list<Col> readRequired = {start, end, deviceId, streamId};
     static constexpr std::initializer_list<Col> readOptional = {
-        correlationId, globalPid, value, memKind};
+        contextId, bytes, correlationId, globalPid, value, memKind};
     static constexpr std::string_view col(Col c) { return columns[c].name; }
 };
 
@@ -214,9 +215,9 @@ struct Runtime { // CUDA runtime and driver API calls
         {returnValue, "returnValue", "INTEGER NOT NULL"},
         {callchainId, "callchainId", "INTEGER"},
     };
-    static constexpr std::initializer_list<Col> readRequired = {
-        start, end, globalTid, correlationId, nameId};
-    static constexpr std::initializer_list<Col> readOptional = {eventClass, returnValue};
+    static constexpr std::initializer_list<Col> readRequired = {start, end, globalTid, nameId};
+    static constexpr std::initializer_list<Col> readOptional = {
+        correlationId, eventClass, returnValue};
     static constexpr std::string_view col(Col c) { return columns[c].name; }
 };
 

@@ -219,7 +219,7 @@ struct Gpu {
         name, smCount, computeMajor, computeMinor, maxThreadsPerBlock, maxRegistersPerBlock,
         maxRegistersPerSm, maxShmemPerBlock, maxShmemPerBlockOptin, maxShmemPerSm,
         threadsPerWarp, maxWarpsPerSm, maxBlocksPerSm, totalMemory, memoryBandwidth, clockRate,
-        busLocation};
+        busLocation, chipName};
     static constexpr std::string_view col(Col c) { return columns[c].name; }
 };
 

@@ -26,6 +26,7 @@ struct JsonCase {
     Command command;
     QStringList extra;      // options besides the file and --format
     QStringList stringKeys; // columns that are JSON strings; every other one is a number or null
+    QString rowsKey = {};   // the rows are this key's array of the top object (gaps), not the top
 };
 
 std::vector<JsonCase> cases() {
@@ -41,7 +42,11 @@ std::vector<JsonCase> cases() {
          &cli::runNvtxSummary,
          {},
          {QStringLiteral("range"), QStringLiteral("style")}},
-        {"gaps", &cli::runGaps, {}, {QStringLiteral("cause"), QStringLiteral("detail")}},
+        {"gaps",
+         &cli::runGaps,
+         {},
+         {QStringLiteral("cause"), QStringLiteral("detail")},
+         QStringLiteral("gaps")},
     };
 }
 
@@ -80,11 +85,15 @@ TEST_P(JsonOnFixture, EveryCommandsJsonHoldsTheCsvValues) {
         ASSERT_FALSE(records.empty());
         const QStringList header = records.front();
         const QJsonDocument doc = parse(json.out);
-        ASSERT_TRUE(doc.isArray());
-        const QJsonArray rows = doc.array();
+        ASSERT_TRUE(c.rowsKey.isEmpty() ? doc.isArray() : doc[c.rowsKey].isArray());
+        const QJsonArray rows = c.rowsKey.isEmpty() ? doc.array() : doc[c.rowsKey].toArray();
         ASSERT_EQ(qsizetype(records.size()) - 1, rows.size());
         if (!rows.isEmpty()) {
-            EXPECT_EQ(keyOrder(json.out), header) << "keys in the CSV's column order";
+            const QString text =
+                c.rowsKey.isEmpty()
+                    ? json.out
+                    : json.out.mid(json.out.indexOf(u'"' + c.rowsKey + QStringLiteral("\": [")));
+            EXPECT_EQ(keyOrder(text), header) << "keys in the CSV's column order";
         }
         for (qsizetype i = 0; i < rows.size(); ++i) {
             ASSERT_TRUE(rows[i].isObject());

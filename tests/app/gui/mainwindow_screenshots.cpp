@@ -22,6 +22,7 @@
 #include <QApplication>
 #include <QDockWidget>
 #include <QEventLoop>
+#include <QTabWidget>
 #include <QTableView>
 #include <QTemporaryDir>
 #include <cstdio>
@@ -179,6 +180,14 @@ int main(int argc, char** argv) {
     raiseKernels(w);
     view->sortByColumn(KernelTableModel::Start, Qt::AscendingOrder);
     ok &= save(w, out + QStringLiteral("/timeline-h100.png"));
+    // USER_GUIDE: the NVTX statistics of the PyTorch export, per-call ids grouped, filtered.
+    if (auto* dock = w.findChild<QDockWidget*>(QStringLiteral("statisticsDock"))) {
+        dock->raise();
+        w.statistics()->tabs()->setCurrentIndex(StatisticsWidget::NvtxTab);
+        w.statistics()->setNameFilter(StatisticsWidget::NvtxTab, QStringLiteral("aten::"));
+        ok &= save(w, out + QStringLiteral("/statistics-nvtx-h100.png"));
+        w.statistics()->setNameFilter(StatisticsWidget::NvtxTab, QString());
+    }
     if (argc >= 4)
         ok &= kinetoShots(w, QString::fromLocal8Bit(argv[3]), out);
     return ok ? 0 : 1;

@@ -20,11 +20,13 @@
 
 #include <QApplication>
 #include <QDir>
+#include <QDockWidget>
 #include <QFile>
 #include <QFileInfo>
 #include <QImage>
 #include <QMessageBox>
 #include <QSignalSpy>
+#include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QXmlStreamReader>
@@ -190,14 +192,78 @@ TEST_F(MainWindowTest, AFailureAfterThePreviewBringsBackThePreviousTrace) {
                "DROP TABLE CUPTI_ACTIVITY_KIND_RUNTIME; "
                "CREATE TABLE CUPTI_ACTIVITY_KIND_RUNTIME(start INTEGER, end INTEGER);");
     window->setPreviewMinRows(0);
+    window->kernelTable()->setNameFilter(QStringLiteral("graph.*kernel"), true);
+    window->statistics()->setNameFilter(StatisticsWidget::NvtxTab, QStringLiteral("step"));
     QSignalSpy traces(window->viewState(), &ViewState::traceChanged);
     const auto [ok, error] = open(broken);
     EXPECT_FALSE(ok);
+    // The previous trace comes back with its kernel and statistics filters.
+    EXPECT_EQ(window->kernelTable()->nameFilter(), QStringLiteral("graph.*kernel"));
+    EXPECT_TRUE(window->kernelTable()->nameFilterIsRegex());
+    EXPECT_EQ(window->statistics()->nameFilters()[StatisticsWidget::NvtxTab].text(),
+              QStringLiteral("step"));
     EXPECT_TRUE(error.contains(QStringLiteral("lacks the required column"))) << error.toStdString();
     EXPECT_EQ(traces.size(), 2) << "the preview, then the previous trace again";
     EXPECT_EQ(window->trace(), before);
     EXPECT_EQ(window->viewState()->visibleRange(), beforeView);
     EXPECT_EQ(window->traceTitle(), QStringLiteral("nsys2025.5-cuda-graphs.sqlite"));
+}
+
+// Issue #14 item 12: a kernel or statistics filter typed for one trace does not carry over,
+// unnoticed, to the next one; a failed open leaves them (and the trace) as they were.
+TEST_F(MainWindowTest, OpeningAnotherTraceClearsTheNameFilters) {
+    ASSERT_TRUE(open(fixture("nsys2024.5-cloverleaf.sqlite")).first);
+    KernelTableWidget* table = window->kernelTable();
+    table->setNameFilter(QStringLiteral("no-such-kernel"));
+    StatisticsWidget* stats = window->statistics();
+    for (int tab = 0; tab < StatisticsWidget::TabCount; ++tab)
+        stats->setNameFilter(StatisticsWidget::Tab(tab), QStringLiteral("no-such-name"), true);
+    ASSERT_TRUE(QTest::qWaitFor([&] { return !table->isComputing(); }, 30000));
+    EXPECT_EQ(table->model()->rowCount(), 0);
+    EXPECT_FALSE(open(dir.filePath(QStringLiteral("missing.sqlite"))).first);
+    errorBox()->close();
+    EXPECT_EQ(table->nameFilter(), QStringLiteral("no-such-kernel"));
+    EXPECT_EQ(stats->nameFilters()[StatisticsWidget::KernelsTab].text(),
+              QStringLiteral("no-such-name"));
+
+    const QString next = fixture("nsys2025.5-cuda-graphs.sqlite");
+    ASSERT_TRUE(open(next).first);
+    ASSERT_TRUE(QTest::qWaitFor([&] { return !table->isComputing(); }, 30000));
+    EXPECT_EQ(table->nameFilter(), QString());
+    const auto kernels =
+        test::queryInt(next.toStdString(), "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_KERNEL");
+    ASSERT_GT(kernels, 0);
+    EXPECT_EQ(table->model()->rowCount(), int(kernels));
+    EXPECT_EQ(table->model()->totalKernels(), int(kernels));
+    // The statistics tabs' filters are cleared too; each tab keeps its Regex choice.
+    for (int tab = 0; tab < StatisticsWidget::TabCount; ++tab) {
+        EXPECT_EQ(stats->nameFilters()[tab].text(), QString()) << tab;
+        EXPECT_TRUE(stats->nameFilters()[tab].isRegex()) << tab;
+    }
+}
+
+// Issue #14 item 8: after a double-click on a kernel row the timeline has the keyboard focus, so
+// W zooms it at once; the row stays selected.
+TEST_F(MainWindowTest, AJumpFromTheKernelTableFocusesTheTimeline) {
+    ASSERT_TRUE(open(fixture("nsys2024.5-cloverleaf.sqlite")).first);
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(window.get()));
+    KernelTableWidget* table = window->kernelTable();
+    ASSERT_TRUE(QTest::qWaitFor([&] { return !table->isComputing(); }, 30000));
+    auto* dock = qobject_cast<QDockWidget*>(table->parentWidget());
+    ASSERT_TRUE(dock);
+    dock->raise();
+    QApplication::processEvents();
+    QTableView* view = table->view();
+    view->setFocus();
+    const QRect cell = view->visualRect(table->model()->index(2, 0));
+    ASSERT_TRUE(cell.isValid());
+    QTest::mouseClick(view->viewport(), Qt::LeftButton, {}, cell.center());
+    QTest::mouseDClick(view->viewport(), Qt::LeftButton, {}, cell.center());
+    EXPECT_EQ(QApplication::focusWidget(), window->timeline()->canvas());
+    EXPECT_TRUE(view->selectionModel()->isRowSelected(2, {}));
+    const TimeRange before = window->viewState()->visibleRange();
+    QTest::keyClick(QApplication::focusWidget(), Qt::Key_W);
+    EXPECT_LT(window->viewState()->visibleRange().duration(), before.duration());
 }
 
 TEST_F(MainWindowTest, ExportImageSavesTheCurrentViewAsPngOrSvg) {

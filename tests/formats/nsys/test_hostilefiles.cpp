@@ -194,3 +194,39 @@ TEST(HostileFileDetails, TimeBudgetStopsALongRead) {
                                                   "longer than 0.001 s")))
         << r.error.toStdString();
 }
+
+// Issue 14, item 5: the sentence is ours, names the table, says the file is damaged and what to
+// do; SQLite's own text ("database disk image is malformed", "not an error") never leaks in.
+TEST(HostileFileDetails, DamagedEventTableNamesTheTableAndTheRemedy) {
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("dmg.sqlite"));
+    ASSERT_TRUE(fixtures::writeHostileCase("damaged-event-table", path.toStdString()));
+    for (int threads : {1, 2}) {
+        LoadOptions o;
+        o.threads = threads;
+        const LoadResult r = loadTrace(path, o);
+        ASSERT_FALSE(r.ok()) << threads;
+        EXPECT_EQ(r.error,
+                  QStringLiteral("Cannot read 'dmg.sqlite': the file is damaged (table "
+                                 "NVTX_EVENTS holds a malformed page); export it again from its "
+                                 "report with nsys export --type sqlite, or copy it again if it "
+                                 "was copied."))
+            << threads;
+        EXPECT_FALSE(r.error.contains(QStringLiteral("error"))) << r.error.toStdString();
+        EXPECT_FALSE(r.error.contains(QStringLiteral("disk image"))) << r.error.toStdString();
+    }
+}
+
+TEST(HostileFileDetails, DamagedOptionalTableIsSkippedWithOurSentence) {
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("gpu.sqlite"));
+    ASSERT_TRUE(fixtures::writeHostileCase("damaged-optional-table", path.toStdString()));
+    const LoadResult r = loadTrace(path);
+    ASSERT_TRUE(r.ok()) << r.error.toStdString();
+    EXPECT_EQ(r.trace->counts().kernels, 3u);
+    const TraceWarning* w = findWarning(*r.trace, QStringLiteral("skipped-table:TARGET_INFO_GPU"));
+    ASSERT_NE(w, nullptr);
+    EXPECT_EQ(w->message, QStringLiteral("Table TARGET_INFO_GPU is damaged (it holds a malformed "
+                                         "page) and was skipped (1 table); export the file again "
+                                         "from its report with nsys export --type sqlite."));
+}

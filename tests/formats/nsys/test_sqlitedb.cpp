@@ -130,4 +130,10 @@ TEST(SqliteDb, ErrorPhrasesAreOursAndOneLine) {
     }
     EXPECT_EQ(describeSqliteError(SQLITE_TOOBIG),
               QStringLiteral("it holds a value longer than 256 MiB"));
+    // A failure without a code reads as one, never as "SQLite failed with result code 0".
+    EXPECT_EQ(describeSqliteError(SQLITE_OK),
+              QStringLiteral("SQLite stopped reading it without naming a cause"));
+    EXPECT_EQ(describeSqliteError(SQLITE_CORRUPT_INDEX), describeDamage({}));
+    EXPECT_TRUE(isDamageError(SQLITE_CORRUPT_VTAB));
+    EXPECT_FALSE(isDamageError(SQLITE_NOTADB));
 }

@@ -7,7 +7,9 @@
 #include "tests/model/analysis/gaptestdata.h"
 
 #include <QDir>
+#include <QStringBuilder>
 #include <gtest/gtest.h>
+#include <limits>
 
 using namespace strobe;
 
@@ -170,23 +172,72 @@ TEST(GapCauses, CpuBusyInNvtxRangeAndOsrtCall) {
     t.nvtx("Iteration", -5000, 1'000'000, 0);
     t.api("cudaDeviceSynchronize_v3020", 5000, 12'000); // drains, then the thread loads data
     t.nvtx("Data Load", 14'000, 485'000, 1);
-    t.osrt("read", 20'000, 400'000);
+    t.osrt("write", 20'000, 400'000);
     const GpuGap g = t.finish();
     EXPECT_EQ(g.cause, GapCause::CpuBusy);
     EXPECT_EQ(gapCauseKey(g.cause), QStringLiteral("cpu-busy"));
     EXPECT_EQ(t.eventName(g.event), QStringLiteral("Data Load"));
     EXPECT_EQ(t.eventName(g.enclosingNvtx), QStringLiteral("Data Load"));
     EXPECT_TRUE(g.detail.contains(QStringLiteral("\"Data Load\""))) << g.detail.toStdString();
-    EXPECT_TRUE(g.detail.contains(QStringLiteral("read"))) << g.detail.toStdString();
+    EXPECT_TRUE(g.detail.contains(QStringLiteral("write"))) << g.detail.toStdString();
 }
 
 TEST(GapCauses, CpuBusyInOsrtCallOnly) {
     GapTrace t;
-    t.osrt("read", 20'000, 400'000);
+    t.osrt("write", 20'000, 400'000);
     const GpuGap g = t.finish();
     EXPECT_EQ(g.cause, GapCause::CpuBusy);
-    EXPECT_EQ(t.eventName(g.event), QStringLiteral("read"));
+    EXPECT_EQ(t.eventName(g.event), QStringLiteral("write"));
     EXPECT_FALSE(g.enclosingNvtx.isValid());
+}
+
+TEST(GapCauses, CpuWaitWhenTheCoveringOsrtCallBlocks) {
+    for (const char* call : {"pthread_cond_wait", "futex", "poll", "read", "epoll_wait",
+                             "nanosleep", "__poll", "sem_timedwait"}) {
+        GapTrace t;
+        t.osrt(call, 20'000, 400'000); // 380 of 490 us: 78 %
+        const GpuGap g = t.finish();
+        EXPECT_EQ(g.cause, GapCause::CpuWait) << call;
+        EXPECT_EQ(gapCauseKey(g.cause), QStringLiteral("cpu-wait"));
+        EXPECT_EQ(gapCauseLabel(g.cause), QStringLiteral("CPU waiting"));
+        EXPECT_EQ(t.eventName(g.event), QString::fromLatin1(call));
+        EXPECT_EQ(g.detail, QStringLiteral("CPU waiting in ") % QString::fromLatin1(call) %
+                                QStringLiteral(": Main [101] was in it for 78% of the gap, "
+                                               "launching no GPU work for 490.0 \u00b5s."))
+            << g.detail.toStdString();
+    }
+}
+
+TEST(GapCauses, CpuWaitNamesTheRangeAsContext) {
+    GapTrace t;
+    t.nvtx("Data Load", 14'000, 485'000);
+    t.osrt("pthread_cond_wait", 15'000, 480'000);
+    t.osrt("write", 480'000, 482'000); // covers little: the wait covers most
+    const GpuGap g = t.finish();
+    EXPECT_EQ(g.cause, GapCause::CpuWait);
+    EXPECT_EQ(t.eventName(g.event), QStringLiteral("pthread_cond_wait"));
+    EXPECT_EQ(t.eventName(g.enclosingNvtx), QStringLiteral("Data Load"));
+    EXPECT_TRUE(g.detail.startsWith(QStringLiteral("CPU waiting in pthread_cond_wait: ")))
+        << g.detail.toStdString();
+    EXPECT_TRUE(g.detail.contains(QStringLiteral("in NVTX range \"Data Load\" for 96%")))
+        << g.detail.toStdString();
+}
+
+TEST(GapCauses, ABusyCallCoveringMoreThanAWaitIsCpuBusy) {
+    GapTrace t;
+    t.osrt("poll", 15'000, 260'000);   // 50 %
+    t.osrt("write", 260'000, 499'000); // 49 %: less than half, so the poll decides
+    EXPECT_EQ(t.finish().cause, GapCause::CpuWait);
+    GapTrace u;
+    u.osrt("poll", 15'000, 100'000);
+    u.osrt("write", 100'000, 499'000); // the write covers most
+    EXPECT_EQ(u.finish().cause, GapCause::CpuBusy);
+}
+
+TEST(GapCauses, AWaitOnAnotherThreadIsNotTheLaunchingThreadsWait) {
+    GapTrace t;
+    t.b.addOsrtCall(100, 102, 15'000, 480'000, t.b.intern("pthread_cond_wait"), OsrtRecord{});
+    EXPECT_EQ(t.finish().cause, GapCause::NoCpuActivity);
 }
 
 TEST(GapCauses, NoCpuActivity) {
@@ -235,11 +286,16 @@ TEST(SampleGaps, DataLoadStarvesTheGpu) {
     for (const GpuGap& g : a.gaps) {
         if (g.duration() < 5'000'000)
             continue;
+        // MainThread waits in pthread_cond_wait for the DataLoader inside "Data Load".
         const Lane& l = trace->lane(g.event.lane);
-        EXPECT_EQ(g.cause, GapCause::CpuBusy) << g.detail.toStdString();
-        EXPECT_EQ(trace->string(l.nameId(g.event.index)), QStringLiteral("Data Load"));
-        EXPECT_EQ(l.kind(), LaneKind::Nvtx);
-        EXPECT_TRUE(g.detail.contains(QStringLiteral("MainThread"))) << g.detail.toStdString();
+        EXPECT_EQ(g.cause, GapCause::CpuWait) << g.detail.toStdString();
+        EXPECT_EQ(trace->string(l.nameId(g.event.index)), QStringLiteral("pthread_cond_wait"));
+        EXPECT_EQ(l.kind(), LaneKind::Osrt);
+        EXPECT_EQ(trace->string(trace->lane(g.enclosingNvtx.lane).nameId(g.enclosingNvtx.index)),
+                  QStringLiteral("Data Load"));
+        EXPECT_TRUE(g.detail.startsWith(QStringLiteral("CPU waiting in pthread_cond_wait: "
+                                                       "MainThread")))
+            << g.detail.toStdString();
         ++dataLoad;
     }
     // 20 iterations; the first loads data before the GPU's first work.
@@ -255,6 +311,153 @@ TEST(SampleGaps, DataLoadStarvesTheGpu) {
                      100.0 * double(idle) / double(trace->timeRange().duration()));
     EXPECT_NEAR(double(idle), 299e6, 0.5e6);
     EXPECT_NEAR(a.devices[0].tracePercent, 26.0, 0.5);
+}
+
+// Union of [start, max(end, start + 1)) of the record tables' operations of `device`, by kind:
+// independent of busyIntervals.
+struct WorkByHand {
+    TimeNs kernels = 0, copies = 0, all = 0;
+    std::optional<TimeRange> span;
+};
+WorkByHand workByHand(const Trace& t, std::uint32_t device) {
+    std::vector<TimeRange> k, c;
+    auto add = [&](std::vector<TimeRange>& out, EventRef self, std::uint32_t stream) {
+        const Lane& l = t.lane(self.lane);
+        if (l.kind() == LaneKind::Uvm || t.streams()[stream].deviceId != device)
+            return;
+        const TimeNs s = l.start(self.index);
+        out.push_back({s, std::max(l.end(self.index), s + 1)});
+    };
+    for (const KernelRecord& r : t.kernels())
+        add(k, r.self, r.stream);
+    for (const MemcpyRecord& r : t.memcpys())
+        add(c, r.self, r.stream);
+    for (const MemsetRecord& r : t.memsets())
+        add(c, r.self, r.stream);
+    auto unionOf = [](std::vector<TimeRange> v, std::optional<TimeRange>* span) {
+        std::sort(v.begin(), v.end(), [](auto& a, auto& b) { return a.start < b.start; });
+        TimeNs sum = 0, reach = std::numeric_limits<TimeNs>::min();
+        for (const TimeRange& r : v) {
+            const TimeNs from = std::max(r.start, reach);
+            sum += std::max<TimeNs>(0, r.end - from);
+            reach = std::max(reach, r.end);
+        }
+        if (span && !v.empty())
+            *span = TimeRange{v.front().start, reach};
+        return sum;
+    };
+    WorkByHand w;
+    w.kernels = unionOf(k, nullptr);
+    w.copies = unionOf(c, nullptr);
+    k.insert(k.end(), c.begin(), c.end());
+    w.all = unionOf(k, &w.span);
+    return w;
+}
+
+TEST(GapSummary, SampleSplitsKernelAndCopyTimeAndReportsTheEnds) {
+    const auto trace = test::sampleTrace();
+    ASSERT_TRUE(trace);
+    const GapAnalysis a = findGaps(*trace, 100'000);
+    ASSERT_EQ(a.devices.size(), 1u);
+    const DeviceIdleSummary& d = a.devices[0];
+    const WorkByHand w = workByHand(*trace, 0);
+    ASSERT_TRUE(w.span);
+    EXPECT_GT(w.kernels, 0);
+    EXPECT_GT(w.copies, 0);
+    EXPECT_TRUE(d.hasWork());
+    EXPECT_EQ(d.kernelNs, w.kernels);
+    EXPECT_EQ(d.copyNs, w.copies);
+    EXPECT_EQ(d.busyNs, w.all);
+    EXPECT_EQ(d.busySpan, w.span);
+    EXPECT_EQ(d.idleBeforeNs, w.span->start - trace->timeRange().start);
+    EXPECT_EQ(d.idleAfterNs, trace->timeRange().end - w.span->end);
+    // The first iteration loads data before any GPU work: idle, but not a gap.
+    EXPECT_GT(d.idleBeforeNs, 5'000'000);
+    for (const GpuGap& g : a.gaps)
+        EXPECT_GE(g.range.start, w.span->start);
+}
+
+TEST(GapSummary, BusyKernelsTreatsCopiesAsIdle) {
+    // GPU 0: kernel [0, 100 us), memcpy [100 us, 900 us), kernel [900 us, 1 ms).
+    TraceBuilder b(QStringLiteral("copies"));
+    KernelConfig c;
+    c.shortName = b.intern("k");
+    b.addKernel(1, 0, 1, 7, 0, 100'000, c, 1u, std::nullopt);
+    MemcpyRecord m;
+    m.copyKind = MemcpyKind::HtoD;
+    b.addMemcpy(1, 0, 1, 8, 100'000, 900'000, b.intern("[CUDA memcpy Host-to-Device]"), m);
+    b.addKernel(1, 0, 1, 7, 900'000, 1'000'000, c, 2u, std::nullopt);
+    const auto t = b.finish();
+
+    const GapAnalysis all = findGaps(*t, 100'000);
+    EXPECT_EQ(all.busy, BusyWork::All);
+    EXPECT_TRUE(all.gaps.empty());
+    ASSERT_EQ(all.devices.size(), 1u);
+    EXPECT_EQ(all.devices[0].kernelNs, 200'000);
+    EXPECT_EQ(all.devices[0].copyNs, 800'000);
+    EXPECT_EQ(all.devices[0].busyNs, 1'000'000);
+
+    const GapAnalysis kernels = findGaps(*t, 100'000, BusyWork::Kernels);
+    EXPECT_EQ(kernels.busy, BusyWork::Kernels);
+    ASSERT_EQ(kernels.gaps.size(), 1u);
+    EXPECT_EQ(kernels.gaps[0].range, (TimeRange{100'000, 900'000}));
+    // The gap's neighbours are kernels, never the copy.
+    EXPECT_EQ(t->lane(kernels.gaps[0].after.lane).kind(), LaneKind::Kernels);
+    EXPECT_EQ(t->lane(kernels.gaps[0].before.lane).kind(), LaneKind::Kernels);
+    EXPECT_TRUE(kernels.gaps[0].detail.endsWith(QStringLiteral(" Copies ran for 100% of the gap.")))
+        << kernels.gaps[0].detail.toStdString();
+    EXPECT_EQ(kernels.devices[0].idleNs, 800'000);
+    EXPECT_EQ(kernels.devices[0].busyNs, 200'000);
+    EXPECT_EQ(kernels.devices[0].kernelNs, 200'000);
+    EXPECT_EQ(kernels.devices[0].copyNs, 800'000);
+    EXPECT_EQ(busyWorkKey(BusyWork::Kernels), QStringLiteral("kernels"));
+    EXPECT_EQ(busyWorkFromKey(u"all"), BusyWork::All);
+    EXPECT_EQ(busyWorkFromKey(u"kernels"), BusyWork::Kernels);
+    EXPECT_EQ(busyWorkFromKey(u"copies"), BusyWork::Copies);
+    EXPECT_EQ(busyWorkFromKey(u"Kernels"), std::nullopt);
+}
+
+TEST(GapSummary, AGpuThatRanNothingHasNoWorkAndNoEnds) {
+    TraceBuilder b(QStringLiteral("idle gpu"));
+    GpuInfo g0, g1;
+    g0.id = 0;
+    g1.id = 1;
+    b.addGpu(g0);
+    b.addGpu(g1);
+    KernelConfig c;
+    c.shortName = b.intern("k");
+    b.addKernel(1, 0, 1, 7, 1'000, 2'000, c, 1u, std::nullopt);
+    b.addApiCall(1, 2, 0, 5'000, b.intern("cudaFree"), ApiCallRecord{});
+    const auto t = b.finish();
+    const GapAnalysis a = findGaps(*t, 100);
+    ASSERT_EQ(a.devices.size(), 2u);
+    EXPECT_TRUE(a.devices[0].hasWork());
+    EXPECT_EQ(a.devices[0].idleBeforeNs, 1'000);
+    EXPECT_EQ(a.devices[0].idleAfterNs, 3'000);
+    EXPECT_FALSE(a.devices[1].hasWork());
+    EXPECT_FALSE(a.devices[1].busySpan);
+    EXPECT_EQ(a.devices[1].idleBeforeNs, 0);
+    EXPECT_EQ(a.devices[1].idleAfterNs, 0);
+    // A kernels-only analysis of a GPU that only copies: work, but nothing busy.
+    const GapAnalysis k = findGaps(*t, 100, BusyWork::Copies);
+    EXPECT_TRUE(k.devices[0].hasWork());
+    EXPECT_FALSE(k.devices[0].busySpan);
+}
+
+TEST(GapSummary, ExplainGapGivesWhatFindGapsGives) {
+    GapTrace t;
+    t.osrt("poll", 20'000, 400'000);
+    const GpuGap found = t.finish();
+    const GpuGap explained = explainGap(*t.trace, 0, found.range);
+    EXPECT_EQ(explained.cause, found.cause);
+    EXPECT_EQ(explained.detail, found.detail);
+    EXPECT_EQ(explained.event, found.event);
+    // An empty range is not explained, and does not crash.
+    const GpuGap none = explainGap(*t.trace, 0, {5, 5});
+    EXPECT_EQ(none.cause, GapCause::Unknown);
+    EXPECT_TRUE(none.detail.isEmpty());
+    // A device without work: no neighbours, cause from the CPU side only.
+    EXPECT_FALSE(explainGap(*t.trace, 9, {0, 1000}).after.isValid());
 }
 
 } // namespace

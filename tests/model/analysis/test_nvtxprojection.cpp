@@ -110,6 +110,44 @@ TEST(NvtxProjection, ProjectedLanesPerGpuNestByRange) {
     EXPECT_EQ(lanes[1].lane.size(), 2u); // Forward and inner both launched k2 there
 }
 
+TEST(NvtxProjection, ProjectedRangesAreLabelledByGroupedName) {
+    // Two calls of one PyTorch operator, each launching a kernel: one label for both.
+    TraceBuilder b(QStringLiteral("labels"));
+    GpuInfo g;
+    b.addGpu(g);
+    const StringId first = b.intern("aten::mm, op_id = 1"),
+                   second = b.intern("aten::mm, seq = 2, op_id = 3, sizes = [[4, 4]]");
+    std::uint32_t corr = 0;
+    for (TimeNs t : {TimeNs(1000), TimeNs(5000)}) {
+        ApiCallRecord a;
+        a.correlationId = ++corr;
+        b.addApiCall(100, 101, t + 100, t + 200, b.intern("cudaLaunchKernel_v7000"), a);
+        KernelConfig c;
+        c.shortName = b.intern("k");
+        b.addKernel(100, 0, 1, 7, t + 1000, t + 1500, c, corr, std::nullopt);
+        NvtxRecord r;
+        b.addNvtx(100, 101, kNoString, t, t + 1000, t == 1000 ? first : second, r, std::nullopt);
+    }
+    const auto trace = b.finish();
+    const std::vector<ProjectedNvtxLane> grouped = buildProjectedNvtx(*trace);
+    ASSERT_EQ(grouped.size(), 1u);
+    const ProjectedNvtxLane& p = grouped[0];
+    ASSERT_EQ(p.lane.size(), 2u);
+    EXPECT_EQ(p.labels, std::vector<QString>{QStringLiteral("aten::mm")});
+    for (std::uint32_t i = 0; i < 2; ++i) {
+        EXPECT_EQ(p.label(p.lane.payload(i)), QStringLiteral("aten::mm"));
+        // The event keeps the recorded name; the source is the CPU-side range.
+        EXPECT_EQ(p.lane.nameId(i), i == 0 ? first : second);
+        const EventRef src = p.source[p.lane.payload(i)];
+        EXPECT_EQ(trace->lane(src.lane).nameId(src.index), p.lane.nameId(i));
+    }
+    const std::vector<ProjectedNvtxLane> raw = buildProjectedNvtx(*trace, RangeNaming::Raw);
+    ASSERT_EQ(raw.size(), 1u);
+    EXPECT_EQ(raw[0].label(raw[0].lane.payload(0)), QStringLiteral("aten::mm, op_id = 1"));
+    EXPECT_EQ(raw[0].label(raw[0].lane.payload(1)),
+              QStringLiteral("aten::mm, seq = 2, op_id = 3, sizes = [[4, 4]]"));
+}
+
 TEST(NvtxProjection, SummaryModelGpuColumns) {
     ProjectionTrace p;
     NvtxSummaryModel model;

@@ -1,9 +1,13 @@
 // SPDX-License-Identifier: MIT
 #include "model/analysis/nvtxstats.h"
+#include "model/analysis/nvtxsummarymodel.h"
 #include "model/analysis/reports.h"
 #include "model/tracebuilder.h"
 
+#include <QAbstractItemModelTester>
+
 #include <gtest/gtest.h>
+#include <map>
 
 using namespace strobe;
 
@@ -69,6 +73,105 @@ TEST(NvtxStats, JsonIsAnArrayOfObjects) {
                                               "\"instances\": 2, \"total_ns\": 400, \"avg_ns\": "
                                               "200.0,")));
     EXPECT_TRUE(out.endsWith(QStringLiteral("}\n]\n")));
+}
+
+// PyTorch-style names: three calls of aten::mm (each with its own ids, one with every suffix),
+// one aten::relu, an aten::mm in a named domain (its own row), a mark and an open range.
+std::unique_ptr<Trace> pytorchTrace() {
+    TraceBuilder b(QStringLiteral("pytorch"));
+    NvtxRecord pp;
+    b.addNvtx(1, 1, kNoString, 0, 100, b.intern("aten::mm, op_id = 1"), pp, std::nullopt);
+    b.addNvtx(1, 1, kNoString, 200, 500, b.intern("aten::mm, op_id = 2"), pp, std::nullopt);
+    b.addNvtx(1, 1, kNoString, 600, 650,
+              b.intern("aten::mm, seq = 3, op_id = 4, sizes = [[2, 2], [2, 2]], input_op_ids = "
+                       "[(1, 0), (2, 0)]"),
+              pp, std::nullopt);
+    b.addNvtx(1, 1, kNoString, 700, 710, b.intern("aten::relu, op_id = 5"), pp, std::nullopt);
+    b.addNvtx(1, 2, b.intern("torch"), 0, 5, b.intern("aten::mm, op_id = 6"), pp, std::nullopt);
+    NvtxRecord mark;
+    mark.style = NvtxStyle::Mark;
+    b.addNvtx(1, 1, kNoString, 800, 800, b.intern("aten::mm, op_id = 7"), mark, std::nullopt);
+    NvtxRecord open = pp;
+    open.hasEnd = false;
+    b.addNvtx(1, 1, kNoString, 900, 1000, b.intern("aten::mm, op_id = 8"), open, std::nullopt);
+    return b.finish();
+}
+
+// The NVTX lane events of `trace` by their recorded text.
+std::map<QString, EventRef> rangesByText(const Trace& t) {
+    std::map<QString, EventRef> out;
+    for (std::uint32_t li = 0; li < t.lanes().size(); ++li) {
+        const Lane& l = t.lane(li);
+        for (std::uint32_t i = 0; l.kind() == LaneKind::Nvtx && i < l.size(); ++i)
+            out[t.string(l.nameId(i))] = {li, i};
+    }
+    return out;
+}
+
+TEST(NvtxStats, GroupsPyTorchPerCallIdsByDefault) {
+    const auto trace = pytorchTrace();
+    const NvtxSummary s = summarizeNvtx(*trace);
+    EXPECT_EQ(s.naming, RangeNaming::Grouped);
+    ASSERT_EQ(s.rows.size(), 3u);
+    EXPECT_EQ(s.openRanges, 1u);
+    EXPECT_EQ(s.rows[0].range, QStringLiteral("aten::mm"));
+    EXPECT_EQ(s.rows[0].stats.count, 3u);
+    EXPECT_EQ(s.rows[0].stats.total, 100 + 300 + 50);
+    EXPECT_EQ(s.rows[0].stats.min, 50);
+    EXPECT_EQ(s.rows[0].rawNames, 3u);
+    EXPECT_EQ(s.rows[0].instances.size(), 3u);
+    EXPECT_EQ(s.rows[1].range, QStringLiteral("aten::relu"));
+    EXPECT_EQ(s.rows[1].rawNames, 1u);
+    EXPECT_EQ(s.rows[2].range, QStringLiteral("torch:aten::mm")); // the domain keeps it apart
+}
+
+TEST(NvtxStats, RawNamingKeepsOneRowPerRecordedName) {
+    const auto trace = pytorchTrace();
+    const NvtxSummary s = summarizeNvtx(*trace, RangeNaming::Raw);
+    ASSERT_EQ(s.rows.size(), 5u);
+    EXPECT_EQ(s.rows[0].range, QStringLiteral("aten::mm, op_id = 2"));
+    EXPECT_EQ(s.rows[0].stats.total, 300);
+    for (const NvtxSummaryRow& r : s.rows) {
+        EXPECT_EQ(r.rawNames, 1u);
+        EXPECT_EQ(r.stats.count, 1u);
+    }
+}
+
+TEST(NvtxStats, RowOfFindsEachRangesRowAfterSorting) {
+    const auto trace = pytorchTrace();
+    const std::map<QString, EventRef> byText = rangesByText(*trace);
+    for (RangeNaming naming : {RangeNaming::Grouped, RangeNaming::Raw}) {
+        const NvtxSummary s = summarizeNvtx(*trace, naming);
+        for (std::size_t row = 0; row < s.rows.size(); ++row) {
+            for (EventRef ref : s.rows[row].instances)
+                EXPECT_EQ(s.rowOf(*trace, ref), std::optional<std::size_t>(row));
+        }
+        EXPECT_EQ(s.rowOf(*trace, byText.at(QStringLiteral("aten::mm, op_id = 7"))),
+                  std::nullopt); // a mark
+        EXPECT_EQ(s.rowOf(*trace, byText.at(QStringLiteral("aten::mm, op_id = 8"))),
+                  std::nullopt); // no end
+        EXPECT_EQ(s.rowOf(*trace, EventRef{}), std::nullopt);
+        EXPECT_EQ(s.rowOf(*trace, EventRef{999, 0}), std::nullopt);
+    }
+    const NvtxSummary grouped = summarizeNvtx(*trace);
+    EXPECT_EQ(grouped.rowOf(*trace, byText.at(QStringLiteral("aten::mm, op_id = 2"))),
+              std::optional<std::size_t>(0));
+}
+
+TEST(NvtxStats, SummaryModelSaysWhatAGroupedRowMerges) {
+    NvtxSummaryModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::Fatal);
+    model.setTrace(pytorchTrace());
+    ASSERT_EQ(model.rowCount(), 3);
+    EXPECT_EQ(model.index(0, NvtxSummaryModel::Range).data().toString(),
+              QStringLiteral("aten::mm"));
+    EXPECT_TRUE(model.index(0, NvtxSummaryModel::Range)
+                    .data(Qt::ToolTipRole)
+                    .toString()
+                    .startsWith(QStringLiteral("aten::mm: 3 recorded names")));
+    EXPECT_FALSE(model.index(1, NvtxSummaryModel::Range).data(Qt::ToolTipRole).isValid());
+    model.setTrace(pytorchTrace(), RangeNaming::Raw);
+    EXPECT_EQ(model.rowCount(), 5);
 }
 
 } // namespace

@@ -75,13 +75,41 @@ TEST(Utilization, BusyTimeAndFractions) {
     EXPECT_FLOAT_EQ(half[0], 0.5f);
 }
 
-TEST(Utilization, BuildsOnePerGpu) {
+TEST(Utilization, BusyIntervalsOfKernelsOrCopiesOnly) {
+    auto t = gpuTrace();
+    EXPECT_EQ(busyIntervals(*t, 0, BusyWork::Kernels), (std::vector<TimeRange>{{0, 200}}));
+    // The memcpy and the zero-length memset; the migration never counts.
+    EXPECT_EQ(busyIntervals(*t, 0, BusyWork::Copies),
+              (std::vector<TimeRange>{{1000, 1100}, {5000, 5001}}));
+    EXPECT_TRUE(busyIntervals(*t, 1, BusyWork::Copies).empty());
+    EXPECT_EQ(busyIntervals(*t, 1, BusyWork::Kernels), (std::vector<TimeRange>{{-300, -200}}));
+}
+
+TEST(Utilization, UniteIntervalsMergesOverlapsAndTouchingEnds) {
+    const std::vector<TimeRange> a{{0, 10}, {20, 30}, {50, 60}};
+    const std::vector<TimeRange> b{{5, 12}, {30, 40}, {70, 80}};
+    EXPECT_EQ(uniteIntervals(a, b),
+              (std::vector<TimeRange>{{0, 12}, {20, 40}, {50, 60}, {70, 80}}));
+    EXPECT_EQ(uniteIntervals(a, {}), a);
+    EXPECT_EQ(uniteIntervals({}, b), b);
+    EXPECT_EQ(totalDuration(uniteIntervals(a, b)), 12 + 20 + 10 + 10);
+    EXPECT_EQ(totalDuration({}), 0);
+}
+
+TEST(Utilization, BuildsOnePerGpuWithKernelsAndCopiesApart) {
     auto t = gpuTrace();
     const auto all = buildUtilization(*t);
     ASSERT_EQ(all.size(), t->gpus().size());
     ASSERT_EQ(all.size(), 2u);
-    EXPECT_EQ(all[0].deviceId(), 0u);
-    EXPECT_EQ(all[0].busy().size(), 3u);
+    EXPECT_EQ(all[0].deviceId, 0u);
+    EXPECT_EQ(all[0].all.busy(), busyIntervals(*t, 0));
+    EXPECT_EQ(all[0].kernels.busy(), (std::vector<TimeRange>{{0, 200}}));
+    EXPECT_EQ(all[0].copies.busy(), (std::vector<TimeRange>{{1000, 1100}, {5000, 5001}}));
+    EXPECT_EQ(&all[0].of(BusyWork::Kernels), &all[0].kernels);
+    EXPECT_EQ(&all[0].of(BusyWork::Copies), &all[0].copies);
+    EXPECT_EQ(&all[0].of(BusyWork::All), &all[0].all);
+    EXPECT_EQ(all[1].all.busy(), (std::vector<TimeRange>{{-300, -200}}));
+    EXPECT_TRUE(all[1].copies.busy().empty());
 }
 
 TEST(Utilization, ZoomedOutFractionsComeFromTheSummaryAndKeepEveryBusyColumn) {

@@ -5,6 +5,9 @@
 #include "widgets/viewstate.h"
 
 #include <QApplication>
+#include <QHeaderView>
+#include <QScrollBar>
+#include <QTableView>
 #include <QTest>
 #include <memory>
 
@@ -19,10 +22,34 @@ inline std::shared_ptr<const Trace> cloverleaf() {
     return trace;
 }
 
+// The two-GPU PyTorch export whose NVTX names carry per-call ids ("aten::mm, op_id = N").
+inline std::shared_ptr<const Trace> h100() {
+    static std::shared_ptr<const Trace> trace = [] {
+        LoadResult r =
+            loadTrace(QStringLiteral(STROBE_FIXTURES_DIR "/nsys/nsys2026.2-h100-2gpu-nvtx.sqlite"));
+        return std::shared_ptr<const Trace>(std::move(r.trace));
+    }();
+    return trace;
+}
+
 // Panels compute on worker threads: waits (processing events) until `panel` shows the data of
 // the current trace and settings; false on timeout.
 template <class Panel> bool waitUntilReady(const Panel& panel, int timeoutMs = 30000) {
     return QTest::qWaitFor([&] { return !panel.isComputing(); }, timeoutMs);
+}
+
+// Clicks the header of `column` of a shown `view`, as the user sorts.
+inline void clickHeader(QTableView* view, int column) {
+    QHeaderView* h = view->horizontalHeader();
+    const QPoint at(h->sectionViewportPosition(column) + h->sectionSize(column) / 2,
+                    h->height() / 2);
+    QTest::mouseClick(h->viewport(), Qt::LeftButton, {}, at);
+}
+
+// The sort a click on each column's header asks for first (QHeaderView asks the model).
+inline Qt::SortOrder firstClickOrder(QTableView* view, int column) {
+    return Qt::SortOrder(
+        view->model()->headerData(column, Qt::Horizontal, Qt::InitialSortOrderRole).toInt());
 }
 
 } // namespace strobe::test

@@ -117,4 +117,26 @@ TEST_F(ComparisonPanelTest, DoubleClickAsksForTheLongestInstances) {
     EXPECT_EQ(spy.count(), 2);
 }
 
+// Issue #14 item 3: the comparison's tables sort like every table (quantities largest first).
+TEST_F(ComparisonPanelTest, AFirstClickSortsLargestFirst) {
+    ComparisonPanel panel(&a, &b);
+    panel.resize(1200, 400);
+    static_cast<QWidget&>(panel).show(); // (ComparisonPanel::show shows a comparison)
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&panel));
+    ASSERT_TRUE(test::waitUntilReady(panel));
+    QTableView* view = panel.kernelView();
+    test::clickHeader(view, KernelDiffModel::TotalB);
+    EXPECT_EQ(view->horizontalHeader()->sortIndicatorOrder(), Qt::DescendingOrder);
+    qulonglong most = 0;
+    for (int r = 0; r < view->model()->rowCount(); ++r)
+        most = std::max(
+            most, view->model()->index(r, KernelDiffModel::TotalB).data(SortRole).toULongLong());
+    EXPECT_GT(most, 0u);
+    EXPECT_EQ(view->model()->index(0, KernelDiffModel::TotalB).data(SortRole).toULongLong(), most);
+    test::clickHeader(view, KernelDiffModel::Name);
+    EXPECT_EQ(view->horizontalHeader()->sortIndicatorOrder(), Qt::AscendingOrder);
+    for (QTableView* v : {panel.kernelView(), panel.rangeView(), panel.gpuView()})
+        EXPECT_EQ(test::firstClickOrder(v, 1), Qt::DescendingOrder); // Count A, or a GPU's total
+}
+
 } // namespace

@@ -1,10 +1,15 @@
 // SPDX-License-Identifier: MIT
+#include "tests/model/analysis/analysistestdata.h"
 #include "tests/support/sqlitequery.h"
 #include "tests/widgets/panels/paneltesthelpers.h"
 #include "widgets/panels/detailpane.h"
+#include "widgets/panels/elidedlabel.h"
 
 #include <QClipboard>
+#include <QDockWidget>
+#include <QMainWindow>
 #include <QTest>
+#include <QTreeWidget>
 #include <algorithm>
 #include <gtest/gtest.h>
 
@@ -109,6 +114,55 @@ TEST(DetailPane, DetailsArriveFromTheWorkerAndStaleOnesAreDiscarded) {
     state.setTrace(cloverleaf());
     EXPECT_FALSE(pane.isComputing());
     EXPECT_TRUE(pane.details().isEmpty());
+}
+
+// Issue #14 item 7: a long kernel name is elided in the pane, in full in the tooltip and in Copy,
+// and the dock keeps its width.
+TEST(DetailPane, ALongNameIsElidedAndNeverWidensTheDock) {
+    const std::string name = "void at::native::reduce_kernel<" + std::string(90, 'x') + ">";
+    std::shared_ptr<const Trace> trace = test::kernelTrace(
+        {{"short_kernel", "short_kernel", 1000, 10}, {name.c_str(), name.c_str(), 2000, 5}});
+    const QString full = QString::fromStdString(name);
+    ViewState state;
+    state.setTrace(trace);
+    QMainWindow window;
+    window.setCentralWidget(new QWidget);
+    auto* dock = new QDockWidget(QStringLiteral("Details"));
+    auto* pane = new DetailPane(&state);
+    dock->setWidget(pane);
+    window.addDockWidget(Qt::RightDockWidgetArea, dock);
+    window.resize(1400, 800);
+    window.show();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&window));
+
+    state.setSelection(trace->kernels()[0].self);
+    ASSERT_TRUE(waitUntilReady(*pane));
+    QApplication::processEvents();
+    const int dockWidth = dock->width();
+    const QSize hint = pane->sizeHint(), minimum = pane->minimumSizeHint();
+    ASSERT_LT(dockWidth, 700);
+
+    state.setSelection(trace->kernels()[1].self);
+    ASSERT_TRUE(waitUntilReady(*pane));
+    QTest::qWait(50); // the main window lays its docks out again
+    EXPECT_EQ(dock->width(), dockWidth);
+    EXPECT_EQ(pane->sizeHint().width(), hint.width());
+    EXPECT_EQ(pane->minimumSizeHint().width(), minimum.width());
+
+    auto* title = pane->findChild<ElidedLabel*>();
+    ASSERT_TRUE(title);
+    EXPECT_EQ(title->text(), QStringLiteral("Kernel ") + full);
+    EXPECT_EQ(title->toolTip(), title->text());
+    EXPECT_TRUE(title->displayedText().endsWith(QChar(0x2026))) << "elided";
+    EXPECT_LE(title->fontMetrics().horizontalAdvance(title->displayedText()), title->width());
+    // The full name in the tree's tooltip and in Copy.
+    auto* tree = pane->findChild<QTreeWidget*>();
+    ASSERT_TRUE(tree);
+    const QList<QTreeWidgetItem*> items = tree->findItems(full, Qt::MatchExactly, 1);
+    ASSERT_FALSE(items.isEmpty());
+    EXPECT_EQ(items[0]->toolTip(1), full);
+    pane->copyToClipboard();
+    EXPECT_TRUE(QApplication::clipboard()->text().contains(QStringLiteral(": ") + full));
 }
 
 } // namespace

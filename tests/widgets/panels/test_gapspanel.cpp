@@ -1,13 +1,18 @@
 // SPDX-License-Identifier: MIT
 // The GPU gaps panel on the sample trace: rows, sorting, totals, threshold, double-click.
+#include "model/analysis/gaptablemodel.h"
 #include "model/analysis/tableroles.h"
 #include "tests/model/analysis/gaptestdata.h"
 #include "tests/widgets/panels/paneltesthelpers.h"
 #include "widgets/panels/gapspanel.h"
 #include "widgets/panels/tableexport.h"
 
+#include "model/timeformat.h"
+
 #include <QAbstractItemModelTester>
+#include <QComboBox>
 #include <QSignalSpy>
+#include <QStringBuilder>
 #include <QTableView>
 #include <gtest/gtest.h>
 
@@ -39,9 +44,10 @@ TEST_F(GapsPanelTest, ListsFindGapsSortedByDuration) {
     for (int r = 1; r < panel.model()->rowCount(); ++r)
         EXPECT_GE(panel.gapAtRow(r - 1)->duration(), panel.gapAtRow(r)->duration());
     const GpuGap* longest = panel.gapAtRow(0);
-    EXPECT_EQ(longest->cause, GapCause::CpuBusy);
+    EXPECT_EQ(longest->cause, GapCause::CpuWait); // MainThread in pthread_cond_wait
     const QAbstractItemModel* view = panel.view()->model();
-    EXPECT_EQ(view->index(0, 3).data().toString(), QStringLiteral("CPU busy"));
+    EXPECT_EQ(view->index(0, 3).data().toString(),
+              QStringLiteral("CPU waiting in pthread_cond_wait"));
     EXPECT_EQ(view->index(0, 4).data().toString(), QStringLiteral("Data Load"));
     EXPECT_EQ(view->index(0, 0).data().toString(), QStringLiteral("GPU 0"));
     EXPECT_TRUE(panel.totalsText().contains(QStringLiteral("GPU 0:")))
@@ -121,6 +127,138 @@ TEST_F(GapsPanelTest, GapsArriveFromTheWorkerAndStaleOnesAreDiscarded) {
     EXPECT_EQ(panel.model()->rowCount(), 0);
     ASSERT_TRUE(test::waitUntilReady(panel));
     EXPECT_EQ(panel.model()->rowCount(), int(findGaps(*test::cloverleaf(), 1'000'000).gaps.size()));
+}
+
+// Issue #14 items 3 and 8: first clicks sort durations largest first and positions ascending, a
+// sort shows the top; a double-click or Enter on a gap hands the focus to the timeline.
+TEST_F(GapsPanelTest, SortsLikeEveryTableAndActivatingARowFocusesTheTimeline) {
+    GapsPanel panel(&state);
+    panel.resize(900, 140);
+    panel.show();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&panel));
+    ASSERT_TRUE(test::waitUntilReady(panel));
+    QTableView* view = panel.view();
+    view->selectRow(panel.model()->rowCount() - 1);
+    view->scrollToBottom();
+    QApplication::processEvents();
+    ASSERT_GT(view->verticalScrollBar()->value(), 0);
+    test::clickHeader(view, GapTableModel::Start);
+    EXPECT_EQ(view->horizontalHeader()->sortIndicatorOrder(), Qt::AscendingOrder);
+    EXPECT_EQ(view->verticalScrollBar()->value(), 0);
+    EXPECT_EQ(view->selectionModel()->selectedRows().size(), 1);
+    TimeNs earliest = panel.analysis().gaps.front().range.start;
+    for (const GpuGap& g : panel.analysis().gaps)
+        earliest = std::min(earliest, g.range.start);
+    EXPECT_EQ(panel.gapAtRow(0)->range.start, earliest);
+    test::clickHeader(view, GapTableModel::Duration);
+    EXPECT_EQ(view->horizontalHeader()->sortIndicatorOrder(), Qt::DescendingOrder);
+    TimeNs longest = 0;
+    for (const GpuGap& g : panel.analysis().gaps)
+        longest = std::max(longest, g.duration());
+    EXPECT_EQ(panel.gapAtRow(0)->duration(), longest);
+    for (int c :
+         {int(GapTableModel::Device), int(GapTableModel::Cause), int(GapTableModel::NvtxRange)})
+        EXPECT_EQ(test::firstClickOrder(view, c), Qt::AscendingOrder) << c;
+
+    QSignalSpy focus(&state, &ViewState::timelineFocusRequested);
+    QApplication::processEvents(); // lays out the sorted rows
+    const QRect cell = view->visualRect(view->model()->index(0, GapTableModel::Cause));
+    QTest::mouseClick(view->viewport(), Qt::LeftButton, {}, cell.center());
+    QTest::mouseDClick(view->viewport(), Qt::LeftButton, {}, cell.center());
+    EXPECT_EQ(focus.count(), 1);
+    EXPECT_EQ(state.selectedRange(), std::optional<TimeRange>(panel.gapAtRow(0)->range));
+    view->setFocus();
+    view->setCurrentIndex(view->model()->index(1, 0));
+    QTest::keyClick(view, Qt::Key_Enter);
+    EXPECT_EQ(focus.count(), 2);
+    EXPECT_EQ(state.selectedRange(), std::optional<TimeRange>(panel.gapAtRow(1)->range));
+    EXPECT_TRUE(view->selectionModel()->isRowSelected(1, {}));
+}
+
+std::shared_ptr<const Trace> h100() {
+    static std::shared_ptr<const Trace> trace = [] {
+        LoadResult r =
+            loadTrace(QStringLiteral(STROBE_FIXTURES_DIR "/nsys/nsys2026.2-h100-2gpu-nvtx.sqlite"));
+        return std::shared_ptr<const Trace>(std::move(r.trace));
+    }();
+    return trace;
+}
+
+// The header line by line, the GPU lines from the model's numbers.
+TEST_F(GapsPanelTest, HeaderGivesKernelCopyAndIdleTimeAndTheIdleEndsPerGpu) {
+    GapsPanel panel(&state);
+    ASSERT_TRUE(test::waitUntilReady(panel));
+    const DeviceIdleSummary& d = panel.analysis().devices.at(0);
+    const QStringList lines = panel.totalsText().split(u'\n');
+    ASSERT_EQ(lines.size(), 4) << panel.totalsText().toStdString();
+    EXPECT_EQ(lines[0], QStringLiteral("Gaps of at least 100.0 \u00b5s, busy = kernels, memcpys "
+                                       "and memsets."));
+    EXPECT_EQ(lines[1], QStringLiteral("GPU 0: kernels ") % formatDuration(d.kernelNs) %
+                            QStringLiteral(", copies ") % formatDuration(d.copyNs) %
+                            QStringLiteral(", idle ") % formatDuration(d.idleNs) %
+                            QStringLiteral(" in 19 gaps (") %
+                            QString::number(d.tracePercent, 'f', 1) %
+                            QStringLiteral(" % of the trace)"));
+    EXPECT_EQ(lines[2], QStringLiteral("    idle before first work ") %
+                            formatDuration(d.busySpan->start - trace->timeRange().start));
+    EXPECT_EQ(lines[3], QStringLiteral("    idle after last work ") %
+                            formatDuration(trace->timeRange().end - d.busySpan->end));
+    // No row of the table lies before the first work or after the last.
+    for (int r = 0; r < panel.model()->rowCount(); ++r) {
+        EXPECT_GE(panel.gapAtRow(r)->range.start, d.busySpan->start);
+        EXPECT_LE(panel.gapAtRow(r)->range.end, d.busySpan->end);
+    }
+}
+
+TEST_F(GapsPanelTest, GpusThatRanNothingSaySo) {
+    state.setTrace(test::cloverleaf());
+    GapsPanel panel(&state);
+    ASSERT_TRUE(test::waitUntilReady(panel));
+    const QString text = panel.totalsText();
+    for (int gpu : {1, 2, 3})
+        EXPECT_TRUE(text.contains(QStringLiteral("\nGPU ") % QString::number(gpu) %
+                                  QStringLiteral(": no GPU work recorded")))
+            << text.toStdString();
+    EXPECT_FALSE(text.contains(QStringLiteral("0 gaps"))) << text.toStdString();
+    // ~455 ms of ~805 ms before CloverLeaf's first GPU work: a line, not a gap.
+    EXPECT_TRUE(text.contains(QStringLiteral("\n    idle before first work 455.0 ms\n")))
+        << text.toStdString();
+    for (int r = 0; r < panel.model()->rowCount(); ++r)
+        EXPECT_LT(panel.gapAtRow(r)->duration(), 100'000'000);
+}
+
+TEST_F(GapsPanelTest, KernelsOnlyTurnsTheCopyBoundH100IntoGaps) {
+    ASSERT_TRUE(h100());
+    state.setTrace(h100());
+    GapsPanel panel(&state);
+    ASSERT_TRUE(test::waitUntilReady(panel));
+    EXPECT_EQ(panel.busyWork(), BusyWork::All);
+    EXPECT_EQ(panel.model()->rowCount(), 7);
+    EXPECT_TRUE(panel.totalsText().contains(QStringLiteral(
+        "GPU 0: kernels 22.39 ms, copies 940.5 ms, idle 1.665 ms in 4 gaps (0.2 % of the trace)")))
+        << panel.totalsText().toStdString();
+    QSignalSpy ready(&panel, &GapsPanel::ready);
+    // The user's control: the combo box.
+    QComboBox* combo = panel.busyCombo();
+    ASSERT_EQ(combo->count(), 2);
+    combo->setCurrentIndex(combo->findData(int(BusyWork::Kernels)));
+    EXPECT_EQ(panel.busyWork(), BusyWork::Kernels);
+    ASSERT_TRUE(test::waitUntilReady(panel));
+    EXPECT_EQ(ready.count(), 1);
+    const GapAnalysis want = findGaps(*h100(), state.idleThresholdNs(), BusyWork::Kernels);
+    EXPECT_EQ(panel.analysis().busy, BusyWork::Kernels);
+    EXPECT_EQ(panel.model()->rowCount(), int(want.gaps.size()));
+    EXPECT_GT(want.gaps.size(), 50u);
+    EXPECT_TRUE(panel.totalsText().startsWith(
+        QStringLiteral("Gaps of at least 100.0 \u00b5s, busy = kernels.\n")));
+    EXPECT_TRUE(panel.totalsText().contains(QStringLiteral("GPU 0: kernels 22.39 ms, copies "
+                                                           "940.5 ms, idle 935.8 ms in 57 gaps")))
+        << panel.totalsText().toStdString();
+    // And back, through the API the combo box uses.
+    panel.setBusyWork(BusyWork::All);
+    EXPECT_EQ(combo->currentData().toInt(), int(BusyWork::All));
+    ASSERT_TRUE(test::waitUntilReady(panel));
+    EXPECT_EQ(panel.model()->rowCount(), 7);
 }
 
 } // namespace

@@ -195,4 +195,144 @@ TEST_F(KernelTableWidgetTest, FiltersByNameAndRange) {
     EXPECT_EQ(w.model()->rowCount(), overlapping(all.start, all.start + 1));
 }
 
+// Issue #14 item 3: a sort by duration shows the longest kernels, not the rows around the
+// selection; the first click on a quantity sorts largest first, on a name A to Z.
+TEST_F(KernelTableWidgetTest, ASortShowsTheTopRowsAndKeepsTheSelection) {
+    KernelTableWidget w(&state);
+    w.resize(1200, 400);
+    w.show();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&w));
+    ASSERT_TRUE(waitUntilReady(w));
+    const std::uint32_t picked = 700;
+    state.setSelection(cloverleaf()->kernels()[picked].self); // a click on the timeline
+    QApplication::processEvents();
+    QScrollBar* bar = w.view()->verticalScrollBar();
+    ASSERT_GT(bar->value(), 0) << "the selected row is scrolled into view";
+
+    clickHeader(w.view(), KernelTableModel::Duration);
+    ASSERT_TRUE(waitUntilReady(w));
+    QApplication::processEvents();
+    EXPECT_EQ(w.model()->sortColumn(), KernelTableModel::Duration);
+    EXPECT_EQ(w.model()->sortOrder(), Qt::DescendingOrder);
+    EXPECT_EQ(bar->value(), 0) << "the top of the list is shown";
+    EXPECT_EQ(w.view()->rowAt(0), 0);
+    const std::int64_t longest =
+        test::queryInt(test::fixturePath("nsys2024.5-cloverleaf.sqlite"),
+                       "SELECT max(end - start) FROM CUPTI_ACTIVITY_KIND_KERNEL");
+    const KernelLaunch top = cloverleaf()->kernelAt(*w.model()->kernelAtRow(0));
+    EXPECT_EQ(top.end - top.start, longest);
+    // The selection stays on the picked kernel, wherever it sorted to.
+    const QModelIndex current = w.view()->currentIndex();
+    ASSERT_TRUE(current.isValid());
+    EXPECT_EQ(*w.model()->kernelAtRow(current.row()), picked);
+    EXPECT_TRUE(w.view()->selectionModel()->isRowSelected(current.row(), {}));
+
+    // A second click reverses; names sort A to Z first, positions and ids ascending, sizes
+    // largest first.
+    clickHeader(w.view(), KernelTableModel::Duration);
+    ASSERT_TRUE(waitUntilReady(w));
+    EXPECT_EQ(w.model()->sortOrder(), Qt::AscendingOrder);
+    const std::pair<int, Qt::SortOrder> firstClicks[] = {
+        {KernelTableModel::Name, Qt::AscendingOrder},
+        {KernelTableModel::Start, Qt::AscendingOrder},
+        {KernelTableModel::Registers, Qt::DescendingOrder},
+        {KernelTableModel::SharedMemory, Qt::DescendingOrder},
+        {KernelTableModel::CorrelationId, Qt::AscendingOrder}};
+    for (const auto& [column, order] : firstClicks) {
+        state.setSelection(cloverleaf()->kernels()[picked].self);
+        clickHeader(w.view(), column);
+        ASSERT_TRUE(waitUntilReady(w));
+        QApplication::processEvents();
+        EXPECT_EQ(w.model()->sortColumn(), column);
+        EXPECT_EQ(w.model()->sortOrder(), order) << column;
+        EXPECT_EQ(bar->value(), 0) << column;
+    }
+}
+
+// Issue #14 item 10: columns fit their contents, no header is clipped, Name takes the rest.
+TEST_F(KernelTableWidgetTest, ColumnsFitTheirContentsAndNameTakesTheRest) {
+    KernelTableWidget w(&state);
+    w.resize(1600, 400);
+    w.show();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&w));
+    ASSERT_TRUE(waitUntilReady(w));
+    QApplication::processEvents();
+    QHeaderView* h = w.view()->horizontalHeader();
+    const QFontMetrics fm(h->font());
+    int others = 0;
+    for (int c = 0; c < KernelTableModel::ColumnCount; ++c) {
+        if (c == KernelTableModel::Name)
+            continue;
+        const QString label = w.model()->headerData(c, Qt::Horizontal).toString();
+        // The label plus room for the sort arrow.
+        EXPECT_GE(h->sectionSize(c), fm.horizontalAdvance(label) + fm.height())
+            << label.toStdString() << " is clipped at " << h->sectionSize(c) << " px";
+        for (int r = w.view()->rowAt(0); r >= 0 && r <= w.view()->rowAt(200); ++r) {
+            const QString text = w.model()->index(r, c).data().toString();
+            EXPECT_GE(h->sectionSize(c), fm.horizontalAdvance(text)) << text.toStdString();
+        }
+        others += h->sectionSize(c);
+    }
+    const QString corr =
+        w.model()->headerData(KernelTableModel::CorrelationId, Qt::Horizontal).toString();
+    EXPECT_LE(h->sectionSize(KernelTableModel::CorrelationId),
+              fm.horizontalAdvance(corr) + 3 * fm.height())
+        << "Correlation id is a narrow column";
+    EXPECT_EQ(h->sectionResizeMode(KernelTableModel::Name), QHeaderView::Stretch);
+    EXPECT_EQ(h->sectionSize(KernelTableModel::Name), w.view()->viewport()->width() - others);
+    EXPECT_GT(h->sectionSize(KernelTableModel::Name), 600);
+}
+
+// The launch configuration columns fit every value of the table, not only the first screen's:
+// sorted by duration, the H100 export's first rows have small grids, (200, 1, 1) comes later.
+TEST_F(KernelTableWidgetTest, GridAndBlockFitEveryRowsValue) {
+    state.setTrace(h100());
+    KernelTableWidget w(&state);
+    w.resize(1600, 400);
+    // Sorted by duration, the first screen holds the long GEMMs with small grids.
+    w.view()->sortByColumn(KernelTableModel::Duration, Qt::DescendingOrder);
+    ASSERT_TRUE(waitUntilReady(w));
+    w.show();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&w));
+    QApplication::processEvents();
+    QHeaderView* h = w.view()->horizontalHeader();
+    const QFontMetrics fm(w.view()->font());
+    ASSERT_GT(w.model()->rowCount(), 3000);
+    for (const int c : {int(KernelTableModel::Grid), int(KernelTableModel::Block)}) {
+        int widest = 0;
+        for (int r = 0; r < w.model()->rowCount(); ++r)
+            widest =
+                std::max(widest, fm.horizontalAdvance(w.model()->index(r, c).data().toString()));
+        EXPECT_GE(h->sectionSize(c), widest) << "column " << c;
+    }
+}
+
+// Issue #14 item 8: a double-click or Enter on a row jumps to the timeline and asks it for the
+// keyboard focus; the row stays selected.
+TEST_F(KernelTableWidgetTest, ActivatingARowHandsTheFocusToTheTimeline) {
+    KernelTableWidget w(&state);
+    w.resize(1200, 400);
+    w.show();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&w));
+    ASSERT_TRUE(waitUntilReady(w));
+    QApplication::processEvents();
+    QSignalSpy focus(&state, &ViewState::timelineFocusRequested);
+    QSignalSpy reveal(&state, &ViewState::revealRequested);
+    const QRect cell = w.view()->visualRect(w.model()->index(3, KernelTableModel::Name));
+    QTest::mouseClick(w.view()->viewport(), Qt::LeftButton, {}, cell.center());
+    EXPECT_EQ(focus.count(), 0) << "a click only selects";
+    QTest::mouseDClick(w.view()->viewport(), Qt::LeftButton, {}, cell.center());
+    EXPECT_EQ(reveal.count(), 1);
+    EXPECT_EQ(focus.count(), 1);
+    EXPECT_EQ(state.selection(), cloverleaf()->kernels()[*w.model()->kernelAtRow(3)].self);
+    EXPECT_TRUE(w.view()->selectionModel()->isRowSelected(3, {}));
+
+    w.view()->setFocus();
+    w.view()->setCurrentIndex(w.model()->index(5, 0));
+    QTest::keyClick(w.view(), Qt::Key_Return);
+    EXPECT_EQ(reveal.count(), 2);
+    EXPECT_EQ(focus.count(), 2);
+    EXPECT_EQ(state.selection(), cloverleaf()->kernels()[*w.model()->kernelAtRow(5)].self);
+}
+
 } // namespace

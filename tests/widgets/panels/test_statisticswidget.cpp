@@ -2,15 +2,24 @@
 #include "model/analysis/kernelsummarymodel.h"
 #include "model/analysis/kerneltablemodel.h"
 #include "model/analysis/memorysummarymodel.h"
+#include "model/analysis/namefilterproxy.h"
 #include "model/analysis/nvtxsummarymodel.h"
+#include "model/analysis/tableroles.h"
 #include "tests/model/analysis/analysistestdata.h"
 #include "tests/support/csvparse.h"
+#include "tests/support/sqlitequery.h"
 #include "tests/widgets/panels/paneltesthelpers.h"
 #include "widgets/panels/kerneltablewidget.h"
+#include "widgets/panels/namefilteredit.h"
 #include "widgets/panels/statisticswidget.h"
 #include "widgets/panels/tableexport.h"
 
 #include <QAbstractItemModelTester>
+#include <QCheckBox>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QScrollBar>
 #include <QSignalSpy>
 #include <QTableView>
 #include <gtest/gtest.h>
@@ -21,6 +30,134 @@ using namespace strobe;
 using namespace strobe::test;
 
 namespace {
+
+const std::string kH100 = "nsys2026.2-h100-2gpu-nvtx.sqlite";
+
+// The H100 export's ranges are all "operator, op_id = N" in the default domain: the operator
+// is the text before ", op_id = " (SQL, independent of the grouping code).
+const char* const kOperator = "CASE WHEN instr(text, ', op_id = ') > 1 THEN substr(text, 1, "
+                              "instr(text, ', op_id = ') - 1) ELSE text END";
+
+std::int64_t h100Count(const std::string& sql) {
+    return queryInt(fixturePath(kH100), sql);
+}
+
+// Names in column 0 of `model` that contain `text` (case-insensitive), counted by hand.
+int rowsContaining(const QAbstractItemModel& model, const QString& text) {
+    int n = 0;
+    for (int r = 0; r < model.rowCount(); ++r)
+        n += model.index(r, 0).data().toString().contains(text, Qt::CaseInsensitive);
+    return n;
+}
+
+TEST(StatisticsWidget, GroupPerCallIdsToggleSwitchesOperatorsAndRecordedNames) {
+    ViewState state;
+    state.setTrace(h100());
+    StatisticsWidget stats(&state);
+    stats.resize(1200, 600);
+    stats.show();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&stats));
+    ASSERT_TRUE(waitUntilReady(stats));
+    QAbstractItemModelTester tester(stats.nvtxModel(),
+                                    QAbstractItemModelTester::FailureReportingMode::Fatal);
+    const std::int64_t operators =
+        h100Count(std::string("SELECT COUNT(DISTINCT ") + kOperator +
+                  ") FROM NVTX_EVENTS WHERE eventType = 59 AND [end] IS NOT NULL");
+    const std::int64_t names = h100Count(
+        "SELECT COUNT(DISTINCT text) FROM NVTX_EVENTS WHERE eventType = 59 AND [end] IS NOT NULL");
+    ASSERT_GT(names, 50 * operators);
+
+    stats.tabs()->setCurrentIndex(StatisticsWidget::NvtxTab);
+    QCheckBox* box = stats.groupPerCallIdsBox();
+    EXPECT_TRUE(box->isVisible());
+    EXPECT_EQ(box->text(), QStringLiteral("Group per-call ids"));
+    EXPECT_TRUE(box->isChecked()); // grouped by default
+    EXPECT_EQ(stats.nvtxModel()->rowCount(), operators);
+    const NvtxSummaryRow& top = stats.nvtxModel()->summary().rows[0];
+    EXPECT_EQ(std::int64_t(top.stats.count),
+              h100Count(std::string("SELECT COUNT(*) FROM NVTX_EVENTS WHERE ") + kOperator +
+                        " = '" + top.range.toStdString() + "' AND [end] IS NOT NULL"));
+    EXPECT_EQ(top.stats.total,
+              h100Count(std::string("SELECT SUM([end] - start) FROM NVTX_EVENTS WHERE ") +
+                        kOperator + " = '" + top.range.toStdString() + "'"));
+
+    QTest::mouseClick(box, Qt::LeftButton, {}, QPoint(4, box->height() / 2));
+    EXPECT_FALSE(box->isChecked());
+    EXPECT_EQ(stats.nvtxNaming(), RangeNaming::Raw);
+    ASSERT_TRUE(waitUntilReady(stats));
+    EXPECT_EQ(stats.nvtxModel()->rowCount(), names);
+    EXPECT_TRUE(stats.nvtxModel()->summary().rows[0].range.contains(u", op_id = "));
+
+    stats.setNvtxNaming(RangeNaming::Grouped); // the API and the box agree
+    EXPECT_TRUE(box->isChecked());
+    ASSERT_TRUE(waitUntilReady(stats));
+    EXPECT_EQ(stats.nvtxModel()->rowCount(), operators);
+}
+
+TEST(StatisticsWidget, EveryTabFiltersByNamePlainOrRegex) {
+    ViewState state;
+    state.setTrace(h100());
+    StatisticsWidget stats(&state);
+    stats.resize(1200, 600);
+    stats.show();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&stats));
+    ASSERT_TRUE(waitUntilReady(stats));
+
+    // NVTX: typed plain text, as a user would.
+    stats.tabs()->setCurrentIndex(StatisticsWidget::NvtxTab);
+    const StatisticsWidget::Table& nvtx = stats.table(StatisticsWidget::NvtxTab);
+    const int all = stats.nvtxModel()->rowCount();
+    QTest::keyClicks(nvtx.filter->lineEdit(), QStringLiteral("ATEN::MM"));
+    const std::int64_t mmOps =
+        h100Count(std::string("SELECT COUNT(DISTINCT ") + kOperator + ") FROM NVTX_EVENTS WHERE " +
+                  kOperator + " LIKE '%aten::mm%'");
+    ASSERT_GT(mmOps, 0);
+    EXPECT_EQ(nvtx.proxy->rowCount(), mmOps);
+    EXPECT_EQ(nvtx.count->text(), QStringLiteral("%1 of %2 rows").arg(mmOps).arg(all));
+    // Regex: only the two matrix products, anchored.
+    QTest::mouseClick(nvtx.filter->regexBox(), Qt::LeftButton, {},
+                      QPoint(4, nvtx.filter->regexBox()->height() / 2));
+    nvtx.filter->lineEdit()->clear();
+    QTest::keyClicks(nvtx.filter->lineEdit(), QStringLiteral("^aten::(mm|bmm)$"));
+    const std::int64_t products =
+        h100Count(std::string("SELECT COUNT(DISTINCT ") + kOperator + ") FROM NVTX_EVENTS WHERE " +
+                  kOperator + " IN ('aten::mm', 'aten::bmm')");
+    ASSERT_GT(products, 0);
+    EXPECT_EQ(nvtx.proxy->rowCount(), products);
+    // An invalid pattern hides nothing and says why.
+    nvtx.filter->lineEdit()->clear();
+    QTest::keyClicks(nvtx.filter->lineEdit(), QStringLiteral("aten::(mm"));
+    EXPECT_EQ(nvtx.proxy->rowCount(), all);
+    EXPECT_EQ(nvtx.filter->lineEdit()->toolTip(), QStringLiteral("Invalid regular expression"));
+    // The filter survives a regrouping: the raw rows are filtered too.
+    stats.setNameFilter(StatisticsWidget::NvtxTab, QStringLiteral("aten::mm, op_id"));
+    stats.setNvtxNaming(RangeNaming::Raw);
+    ASSERT_TRUE(waitUntilReady(stats));
+    EXPECT_EQ(nvtx.proxy->rowCount(),
+              h100Count("SELECT COUNT(DISTINCT text) FROM NVTX_EVENTS WHERE text LIKE "
+                        "'aten::mm, op%'"));
+
+    // Kernels and memory operations: the same control on their tabs.
+    const StatisticsWidget::Table& kernels = stats.table(StatisticsWidget::KernelsTab);
+    stats.tabs()->setCurrentIndex(StatisticsWidget::KernelsTab);
+    EXPECT_TRUE(kernels.filter->isVisible());
+    QTest::keyClicks(kernels.filter->lineEdit(), QStringLiteral("gemm"));
+    const int gemms = rowsContaining(*stats.kernelModel(), QStringLiteral("gemm"));
+    ASSERT_GT(gemms, 0);
+    ASSERT_LT(gemms, stats.kernelModel()->rowCount());
+    EXPECT_EQ(kernels.proxy->rowCount(), gemms);
+    EXPECT_EQ(stats.kernelView()->model(), kernels.proxy);
+
+    const StatisticsWidget::Table& memory = stats.table(StatisticsWidget::MemoryTab);
+    stats.tabs()->setCurrentIndex(StatisticsWidget::MemoryTab);
+    EXPECT_TRUE(memory.filter->isVisible());
+    ASSERT_GT(stats.memoryModel()->rowCount(), 1);
+    QTest::keyClicks(memory.filter->lineEdit(), QStringLiteral("to device"));
+    EXPECT_EQ(memory.proxy->rowCount(),
+              rowsContaining(*stats.memoryModel(), QStringLiteral("to device")));
+    EXPECT_LT(memory.proxy->rowCount(), stats.memoryModel()->rowCount());
+    EXPECT_GT(memory.proxy->rowCount(), 0);
+}
 
 TEST(StatisticsWidget, ActivatingARowFiltersTheTableAndStepsThroughInstances) {
     ViewState state;
@@ -120,6 +257,67 @@ TEST(StatisticsWidget, SummariesArriveFromWorkersAndStaleOnesAreDiscarded) {
     EXPECT_EQ(stats.memoryModel()->rowCount(), 2);
     EXPECT_EQ(std::count(shown.begin(), shown.end(), QStringLiteral("stale_kernel")), 0);
     EXPECT_EQ(int(shown.size()), stats.kernelModel()->rowCount());
+}
+
+// Issue #14 item 3, as in the kernel table: the first click on a quantity sorts largest first, on
+// a name A to Z, and a sort shows the top rows with the selection kept.
+TEST(StatisticsWidget, AFirstClickSortsLargestFirstAndShowsTheTop) {
+    ViewState state;
+    state.setTrace(cloverleaf());
+    StatisticsWidget stats(&state);
+    stats.resize(1200, 160); // a few rows in view
+    stats.show();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&stats));
+    ASSERT_TRUE(waitUntilReady(stats));
+    QTableView* view = stats.kernelView();
+    const QAbstractItemModel* shown = view->model();
+    const int rows = shown->rowCount();
+    ASSERT_GT(rows, 6);
+    // The kernel with the fewest instances, selected and scrolled to.
+    int fewest = 0;
+    for (int r = 1; r < rows; ++r)
+        if (shown->index(r, KernelSummaryModel::Instances).data(SortRole).toLongLong() <
+            shown->index(fewest, KernelSummaryModel::Instances).data(SortRole).toLongLong())
+            fewest = r;
+    const QString name = shown->index(fewest, KernelSummaryModel::Name).data().toString();
+    view->selectRow(rows - 1);
+    view->scrollToBottom();
+    QApplication::processEvents();
+    ASSERT_GT(view->verticalScrollBar()->value(), 0);
+    const QString selected = shown->index(rows - 1, KernelSummaryModel::Name).data().toString();
+
+    clickHeader(view, KernelSummaryModel::Instances);
+    QApplication::processEvents();
+    EXPECT_EQ(view->horizontalHeader()->sortIndicatorOrder(), Qt::DescendingOrder);
+    EXPECT_EQ(view->verticalScrollBar()->value(), 0);
+    std::int64_t most = 0;
+    for (const KernelSummaryRow& r : stats.kernelModel()->rows())
+        most = std::max<std::int64_t>(most, std::int64_t(r.stats.count));
+    EXPECT_EQ(shown->index(0, KernelSummaryModel::Instances).data(SortRole).toLongLong(), most);
+    const QModelIndexList kept = view->selectionModel()->selectedRows(KernelSummaryModel::Name);
+    ASSERT_EQ(kept.size(), 1);
+    EXPECT_EQ(kept[0].data().toString(), selected);
+    clickHeader(view, KernelSummaryModel::Instances); // reverses
+    EXPECT_EQ(shown->index(0, KernelSummaryModel::Name).data().toString(), name);
+
+    clickHeader(view, KernelSummaryModel::Name);
+    EXPECT_EQ(view->horizontalHeader()->sortIndicatorOrder(), Qt::AscendingOrder);
+    for (int c : {int(KernelSummaryModel::Total), int(KernelSummaryModel::Maximum),
+                  int(KernelSummaryModel::TimePercent)})
+        EXPECT_EQ(firstClickOrder(view, c), Qt::DescendingOrder) << c;
+    // The other tabs follow the same rule.
+    const QList<QTableView*> views = stats.findChildren<QTableView*>();
+    ASSERT_EQ(views.size(), 3);
+    for (QTableView* v : views) {
+        const QAbstractItemModel* m = v->model();
+        EXPECT_EQ(firstClickOrder(v, 0), Qt::AscendingOrder); // the name or direction
+        const int last = m->columnCount() - 1;
+        EXPECT_EQ(firstClickOrder(v, last), Qt::DescendingOrder)
+            << m->headerData(last, Qt::Horizontal).toString().toStdString();
+    }
+    EXPECT_EQ(firstClickOrder(views[1], NvtxSummaryModel::Style), Qt::AscendingOrder);
+    EXPECT_EQ(firstClickOrder(views[1], NvtxSummaryModel::Total), Qt::DescendingOrder);
+    EXPECT_EQ(firstClickOrder(views[2], MemorySummaryModel::TotalBytes), Qt::DescendingOrder);
 }
 
 } // namespace

@@ -4,6 +4,7 @@
 #include "tests/widgets/timeline/synthtraces.h"
 #include "widgets/timeline/keybindings.h"
 #include "widgets/timeline/timelineview.h"
+#include "widgets/timeline/timeruler.h"
 #include "widgets/viewstate.h"
 
 #include <QApplication>
@@ -87,26 +88,65 @@ TEST(KeyBindings, TheCanvasHandlesExactlyTheListedKeys) {
     }
 }
 
-// The list says W / S zoom at the mouse when it is over the lanes, else at the middle.
+// The list says W / S zoom at the mouse when it is over the lanes or the ruler, else at the
+// middle (issue #14 item 14; Perfetto does the same).
 TEST(KeyBindings, KeyboardZoomAnchorsAtTheMouse) {
     View v;
+    QWidget* canvas = v.view.canvas();
+    const int w = canvas->width();
+    const auto zoomKeepsAt = [&](int key, double fraction) {
+        const TimeRange before = v.state.visibleRange();
+        const TimeNs anchor = before.start + TimeNs(double(before.duration()) * fraction);
+        canvasAccepts(canvas, key);
+        const TimeRange r = v.state.visibleRange();
+        EXPECT_NE(r.duration(), before.duration());
+        // The time at the anchor keeps its place.
+        EXPECT_NEAR(double(anchor - r.start) / double(r.duration()), fraction, 0.01)
+            << before.start << ".." << before.end << " -> " << r.start << ".." << r.end;
+    };
     v.state.setVisibleRange({0, 10000}, false);
-    const TimeRange before = v.state.visibleRange();
-    const TimeNs mouse = before.start + before.duration() / 4;
-    v.state.setCursorTime(mouse);
-    canvasAccepts(v.view.canvas(), Qt::Key_W);
-    TimeRange r = v.state.visibleRange();
-    EXPECT_LT(r.duration(), before.duration());
-    // The time under the mouse keeps its place: a quarter from the left edge.
-    EXPECT_NEAR(double(mouse - r.start) / double(r.duration()), 0.25, 0.01)
-        << before.start << ".." << before.end << " -> " << r.start << ".." << r.end;
-
+    QTest::mouseMove(canvas, QPoint(w / 4, 40)); // over the lanes, a quarter from the left
+    zoomKeepsAt(Qt::Key_W, 0.25);
+    QTest::mouseMove(v.view.ruler(), QPoint(3 * w / 4, 10)); // over the ruler
+    zoomKeepsAt(Qt::Key_W, 0.75);
+    // Over the header column: the mouse is not over the timeline's time axis.
+    QTest::mouseMove(v.view.headerColumn(), QPoint(20, 40));
+    EXPECT_FALSE(v.view.pointerX());
+    zoomKeepsAt(Qt::Key_W, 0.5);
+    // A cursor time that another view set (a linked timeline, the overview's "show the
+    // moment") is not the mouse: the zoom stays at the middle.
     v.state.setVisibleRange({2000, 4000}, false);
-    v.state.setCursorTime(std::nullopt);
-    canvasAccepts(v.view.canvas(), Qt::Key_S);
-    r = v.state.visibleRange();
-    EXPECT_GT(r.duration(), 2000);
-    EXPECT_NEAR(double(r.start + r.end) / 2.0, 3000.0, 20.0); // around the middle
+    v.state.setCursorTime(2500);
+    zoomKeepsAt(Qt::Key_W, 0.5);
+}
+
+// Issue #14 item 11: the ruler's cursor label reads the time under the mouse, also after keys
+// moved the view under a still mouse.
+TEST(KeyBindings, TheCursorTimeFollowsAStillMouseWhenTheViewMoves) {
+    View v;
+    QWidget* canvas = v.view.canvas();
+    v.state.setVisibleRange({0, 10000}, false);
+    const QPoint at(canvas->width() / 3, 40);
+    QTest::mouseMove(canvas, at);
+    ASSERT_EQ(v.state.cursorTime(), v.view.mapping().toTime(at.x()));
+    for (int key :
+         {Qt::Key_W, Qt::Key_W, Qt::Key_D, Qt::Key_A, Qt::Key_S, Qt::Key_Backspace, Qt::Key_Home}) {
+        const std::optional<TimeNs> before = v.state.cursorTime();
+        const TimeRange range = v.state.visibleRange();
+        canvasAccepts(canvas, key);
+        ASSERT_NE(v.state.visibleRange(), range) << QKeySequence(key).toString().toStdString();
+        EXPECT_EQ(v.state.cursorTime(), v.view.mapping().toTime(at.x()))
+            << QKeySequence(key).toString().toStdString();
+        if (key == Qt::Key_D || key == Qt::Key_Home) {
+            EXPECT_NE(v.state.cursorTime(), before) << "the time under the mouse changed";
+        }
+    }
+    // Over the ruler the same; leaving the timeline clears it.
+    QTest::mouseMove(v.view.ruler(), QPoint(at.x(), 10));
+    canvasAccepts(canvas, Qt::Key_D);
+    EXPECT_EQ(v.state.cursorTime(), v.view.mapping().toTime(at.x()));
+    QTest::mouseMove(v.view.headerColumn(), QPoint(20, 40));
+    EXPECT_EQ(v.state.cursorTime(), std::nullopt);
 }
 
 TEST(KeyBindings, TimelineMdHoldsTheGeneratedTable) {

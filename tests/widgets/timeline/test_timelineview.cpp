@@ -11,7 +11,9 @@
 #include <QWheelEvent>
 #include <gtest/gtest.h>
 
+#include <QBuffer>
 #include <QPainter>
+#include <QSvgGenerator>
 #include <algorithm>
 #include <cmath>
 #include <random>
@@ -461,4 +463,39 @@ TEST_F(TimelineViewTest, ANewTraceDiscardsTheOldLevelOfDetail) {
     state.fitAll();
     state.setIdleThresholdNs(500);
     EXPECT_EQ(view.idleMarks(0), idleByHand(*state.trace(), 0, 500));
+}
+
+TEST_F(TimelineViewTest, ProjectedRangesAreLabelledWithTheGroupedName) {
+    // Two calls of aten::mm, each launching a 40 us kernel: on the GPU's projected row both read
+    // "aten::mm" in full (the CPU-side rows keep the recorded names, ids included).
+    TraceBuilder b(QStringLiteral("projected labels"));
+    GpuInfo g;
+    b.addGpu(g);
+    std::uint32_t corr = 0;
+    for (TimeNs t : {TimeNs(0), TimeNs(100'000)}) {
+        ApiCallRecord a;
+        a.correlationId = ++corr;
+        b.addApiCall(100, 101, t + 1000, t + 2000, b.intern("cudaLaunchKernel_v7000"), a);
+        KernelConfig c;
+        c.shortName = b.intern("gemm");
+        b.addKernel(100, 0, 1, 7, t + 5000, t + 45'000, c, corr, std::nullopt);
+        NvtxRecord r;
+        const QByteArray name = "aten::mm, op_id = " + QByteArray::number(corr);
+        b.addNvtx(100, 101, kNoString, t, t + 50'000, b.intern(name.constData()), r, std::nullopt);
+    }
+    Fixture f(std::shared_ptr<const Trace>(b.finish()));
+    f.view.setShowProjectedNvtx(true);
+    ASSERT_EQ(f.view.projectedNvtx().size(), 1u);
+    QBuffer svgText;
+    QSvgGenerator svg;
+    svg.setOutputDevice(&svgText);
+    const QSize size = f.view.canvasSize();
+    svg.setSize(size);
+    {
+        QPainter p(&svg);
+        f.view.paintCanvas(p, size, 1.0);
+    }
+    const QString out = QString::fromUtf8(svgText.data());
+    EXPECT_EQ(out.count(QStringLiteral(">aten::mm<")), 2) << out.toStdString();
+    EXPECT_TRUE(out.contains(QStringLiteral("aten::mm, op_id = 1"))) << "the CPU-side label";
 }

@@ -100,12 +100,12 @@ const std::vector<DrawItem>& TimelineGeometry::projectedItems(const ViewFrame& f
     return it->second;
 }
 
-const DeviceUtilization* TimelineGeometry::utilization(std::uint32_t deviceId) const {
-    const std::vector<DeviceUtilization>* all = m_lod ? m_lod->utilization() : nullptr;
+const GpuUtilization* TimelineGeometry::utilization(std::uint32_t deviceId) const {
+    const std::vector<GpuUtilization>* all = m_lod ? m_lod->utilization() : nullptr;
     if (!all)
         return nullptr;
     for (const auto& u : *all) {
-        if (u.deviceId() == deviceId)
+        if (u.deviceId == deviceId)
             return &u;
     }
     return nullptr;
@@ -114,13 +114,13 @@ const DeviceUtilization* TimelineGeometry::utilization(std::uint32_t deviceId) c
 const std::vector<TimeRange>& TimelineGeometry::idleGaps(std::uint32_t deviceId,
                                                          TimeNs threshold) const {
     static const std::vector<TimeRange> none;
-    const DeviceUtilization* u = utilization(deviceId);
+    const GpuUtilization* u = utilization(deviceId);
     if (!u)
         return none; // still being built: cache nothing
     auto [entry, inserted] = m_gaps.try_emplace(deviceId);
     if (inserted || entry->second.first != threshold) {
         entry->second.first = threshold;
-        entry->second.second = strobe::idleGaps(u->busy(), threshold);
+        entry->second.second = strobe::idleGaps(u->all.busy(), threshold);
     }
     return entry->second.second;
 }

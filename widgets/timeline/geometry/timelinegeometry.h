@@ -104,7 +104,7 @@ public:
                                                 std::uint16_t row) const;
 
     // nullptr while the level of detail is still being built.
-    const DeviceUtilization* utilization(std::uint32_t deviceId) const;
+    const GpuUtilization* utilization(std::uint32_t deviceId) const;
     // Idle stretches at least `threshold` long of a device, all of them (cached per threshold);
     // empty while its utilisation is being built.
     const std::vector<TimeRange>& idleGaps(std::uint32_t deviceId, TimeNs threshold) const;

@@ -268,7 +268,7 @@ void LanePainter::paintLaneRow(QPainter& p, const PaintContext& ctx,
 
 void LanePainter::paintUtilization(QPainter& p, const PaintContext& ctx,
                                    const TimelineGeometry& geometry, const LayoutRow& row, int y) {
-    const DeviceUtilization* u = geometry.utilization(row.deviceId);
+    const GpuUtilization* u = geometry.utilization(row.deviceId);
     if (!u) { // still being built on the worker: say so rather than show an idle GPU
         p.fillRect(QRect(0, y, ctx.width, row.height), ctx.palette.rowAlternate);
         p.setPen(ctx.palette.text);
@@ -277,18 +277,25 @@ void LanePainter::paintUtilization(QPainter& p, const PaintContext& ctx,
         return;
     }
     p.fillRect(QRect(0, y, ctx.width, row.height), ctx.palette.utilIdle);
-    // One busy fraction per device pixel column, blended over the idle colour into one image
-    // line: any work in a column shows, at least 35% opaque, so short bursts stay visible.
+    // Two thin strips (utilisationHalves): kernels on top, copies below, so a GPU that only
+    // moves data never looks like one that computes. One busy fraction per device pixel column,
+    // blended over the idle colour into one image line: any work in a column shows, at least
+    // 35% opaque, so short bursts stay visible.
     const int cols = std::max(1, int(std::ceil(ctx.width * ctx.dpr)));
     const double nsPerCol = ctx.nsPerPx / ctx.dpr;
-    const std::vector<float> f = u->busyFractions(ctx.view.start, nsPerCol, cols);
-    const QRgb idle = ctx.palette.utilIdle.rgb(), busy = ctx.palette.utilBusy.rgb();
-    QRgb* px = lineImage(cols, row.height - 2, ctx.dpr);
-    for (int i = 0; i < cols; ++i) {
-        const float v = f[std::size_t(i)];
-        px[i] = v <= 0.f ? idle : blend(idle, busy, int(90 + 165 * v));
-    }
-    blitLine(p, y + 1);
+    const QRgb idle = ctx.palette.utilIdle.rgb();
+    const auto [top, bottom] = utilizationHalves(row.height);
+    const auto strip = [&](const DeviceUtilization& d, QRgb busy, int y0, int h) {
+        const std::vector<float> f = d.busyFractions(ctx.view.start, nsPerCol, cols);
+        QRgb* px = lineImage(cols, h, ctx.dpr);
+        for (int i = 0; i < cols; ++i) {
+            const float v = f[std::size_t(i)];
+            px[i] = v <= 0.f ? idle : blend(idle, busy, int(90 + 165 * v));
+        }
+        blitLine(p, y + y0);
+    };
+    strip(u->kernels, ctx.palette.utilKernel.rgb(), top.first, top.second);
+    strip(u->copies, ctx.palette.utilCopy.rgb(), bottom.first, bottom.second);
     // Idle stretches longer than the threshold: a marker band along the bottom.
     const int markHeight = std::min(4, row.height - 2);
     for (const PixelSpan& s : geometry.idleMarkSpans(ctx, row.deviceId))
@@ -350,7 +357,7 @@ void LanePainter::paintProjectedRow(QPainter& p, const PaintContext& ctx,
         const double vis0 = std::max(0.0, x0), vis1 = std::min(double(ctx.width), x1);
         if (it.isFolded || vis1 - vis0 < kLabelMinPx)
             continue;
-        const QString& name = eventName(src.lane, src.index);
+        const QString& name = proj->label(proj->lane.payload(mid));
         const int avail = int(vis1 - vis0) - 2 * kLabelPad;
         p.setPen(ctx.palette.textOnBar);
         p.drawText(QPointF(vis0 + kLabelPad, textBase), fm.elidedText(name, Qt::ElideRight, avail));

@@ -10,6 +10,7 @@
 #include <QImage>
 #include <QString>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 class QPainter;
@@ -19,6 +20,14 @@ namespace strobe {
 struct LayoutRow;
 class RowView;
 class TimelineGeometry;
+
+// Where a utilisation strip of `height` logical pixels draws its kernel (first) and copy (second)
+// strips: (offset from the row's top, height) each, a 1 px margin above and below.
+inline std::pair<std::pair<int, int>, std::pair<int, int>> utilizationHalves(int height) {
+    const int inner = std::max(2, height - 2);
+    const int top = inner / 2;
+    return {{1, top}, {1 + top, inner - top}};
+}
 
 // Draws the lane rows and GPU utilisation strips of one frame as a TimelineGeometry places them:
 // rows from their draw items, or from their RowSummary where the geometry says so, idle marks

@@ -14,6 +14,42 @@ namespace strobe {
 
 namespace {
 constexpr int kMinTickSpacingPx = 90;
+constexpr double kLabelHeight = 13;
+constexpr double kLabelGap = 4; // between the duration and the cursor label
+} // namespace
+
+RulerLabels layoutRulerLabels(const RulerContent& content, int width, const QFontMetrics& fm) {
+    RulerLabels out;
+    const TimeMapping map = TimeMapping::fromRange(content.view, width);
+    const auto box = [&](double centre, const QString& text) {
+        const double w = std::min<double>(width, fm.horizontalAdvance(text) + 8);
+        return QRectF(std::clamp(centre - w / 2.0, 0.0, width - w), 0, w, kLabelHeight);
+    };
+    if (const auto c = content.cursor) {
+        out.cursorText =
+            formatTickLabel(*c - content.origin, std::max<TimeNs>(1, TimeNs(map.nsPerPx())));
+        out.cursor = box(map.toPx(*c), out.cursorText);
+    }
+    if (const auto r = content.measured) {
+        out.measuredText = formatDuration(r->duration());
+        const double mid = (map.toPx(r->start) + map.toPx(r->end)) / 2;
+        QRectF m = box(mid, out.measuredText);
+        if (out.cursor && m.intersects(*out.cursor)) {
+            const QRectF& c = *out.cursor;
+            const QRectF right(c.right() + kLabelGap, 0, m.width(), kLabelHeight);
+            const QRectF left(c.left() - kLabelGap - m.width(), 0, m.width(), kLabelHeight);
+            const bool rightFits = right.right() <= width, leftFits = left.left() >= 0;
+            const bool preferRight = mid >= c.center().x();
+            if (rightFits && (preferRight || !leftFits))
+                m = right;
+            else if (leftFits)
+                m = left;
+            else
+                return out; // no room beside the cursor label: the duration is left out
+        }
+        out.measured = m;
+    }
+    return out;
 }
 
 void paintTimeRuler(QPainter& p, QSize size, const TimelinePalette& pal, const QFont& baseFont,
@@ -29,13 +65,14 @@ void paintTimeRuler(QPainter& p, QSize size, const TimelinePalette& pal, const Q
     f.setPointSizeF(f.pointSizeF() * 0.85);
     p.setFont(f);
 
+    const RulerLabels labels = layoutRulerLabels(*content, width, p.fontMetrics());
     if (const auto r = content->measured) {
         const double x0 = map.toPx(r->start), x1 = map.toPx(r->end);
         p.fillRect(QRectF(x0, 0, std::max(1.0, x1 - x0), height), pal.rulerMeasure);
-        const QString label = formatDuration(r->duration());
-        const double mid = (x0 + x1) / 2 - p.fontMetrics().horizontalAdvance(label) / 2.0;
+    }
+    if (labels.measured) {
         p.setPen(pal.text);
-        p.drawText(QPointF(std::clamp(mid, 2.0, width - 80.0), 11), label);
+        p.drawText(*labels.measured, Qt::AlignCenter, labels.measuredText);
     }
 
     const RulerTicks ticks = computeTicks(view, origin, width, kMinTickSpacingPx);
@@ -55,15 +92,10 @@ void paintTimeRuler(QPainter& p, QSize size, const TimelinePalette& pal, const Q
         }
     }
 
-    if (const auto c = content->cursor) {
-        const double x = map.toPx(*c);
-        const QString label =
-            formatTickLabel(*c - origin, std::max<TimeNs>(1, TimeNs(map.nsPerPx())));
-        const int w = p.fontMetrics().horizontalAdvance(label) + 8;
-        const QRectF box(std::clamp(x - w / 2.0, 0.0, double(width - w)), 0, w, 13);
-        p.fillRect(box, pal.text);
+    if (labels.cursor) {
+        p.fillRect(*labels.cursor, pal.text);
         p.setPen(pal.background);
-        p.drawText(box, Qt::AlignCenter, label);
+        p.drawText(*labels.cursor, Qt::AlignCenter, labels.cursorText);
     }
     p.fillRect(QRect(0, height - 1, width, 1), pal.grid);
 }

@@ -3,10 +3,13 @@
 
 #include "model/types.h"
 
+#include <QRectF>
 #include <QSize>
+#include <QString>
 #include <optional>
 
 class QFont;
+class QFontMetrics;
 class QPainter;
 
 namespace strobe {
@@ -24,6 +27,17 @@ struct RulerContent {
     std::optional<TimeRange> measured;
     std::optional<TimeNs> cursor;
 };
+
+// The two labels at the top of the ruler, each a box and its text: the time under the cursor,
+// centred on it, and the measured range's duration, centred on the range. When the two would
+// overlap the duration moves beside the cursor label (on the side of the range's middle when
+// there is room, else the other side) and is left out only when neither side has room: the
+// labels never overlap.
+struct RulerLabels {
+    std::optional<QRectF> cursor, measured;
+    QString cursorText, measuredText;
+};
+RulerLabels layoutRulerLabels(const RulerContent& content, int width, const QFontMetrics& fm);
 
 // Draws the time ruler into [0, size) of `p`: its background and, when there is `content`
 // (a trace), the ticks, labels, measured range and cursor time. `baseFont` is the widget's (or

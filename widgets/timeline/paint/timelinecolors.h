@@ -46,8 +46,10 @@ std::uint32_t stableNameHash(std::string_view name);
 // Colours of the timeline for one palette (light or dark, chosen from the window colour).
 struct TimelinePalette {
     bool dark = false;
-    QColor background, rowAlternate, groupHeader, text, textOnBar, grid, folded, utilBusy, utilIdle,
-        idleMark, selection, partner, cursor, measure;
+    QColor background, rowAlternate, groupHeader, text, textOnBar, grid, folded, utilIdle, idleMark,
+        selection, partner, cursor, measure;
+    QColor utilKernel;   // the utilisation strip's kernel half
+    QColor utilCopy;     // its copy (memcpy and memset) half
     QColor pinnedLabel;  // the header name of a pinned lane
     QColor rulerMeasure; // the measured range on the ruler (over the canvas it is `measure`)
     QColor minorTick;    // the ruler's minor ticks

@@ -136,29 +136,42 @@ TEST(LanePainterRows, NvtxRangesNestInRowsWithTheirColours) {
     }
 }
 
-TEST(LanePainterRows, UtilisationStripIsBusyExactlyWhereTheGpuWorks) {
+TEST(LanePainterRows, UtilisationStripDrawsKernelsAboveAndCopiesBelow) {
     Scene s;
     const LayoutRow* util = nullptr;
     for (const LayoutRow& r : s.layout.rows())
         if (r.kind == LayoutRowKind::Utilization && r.deviceId == 0)
             util = &r;
     ASSERT_NE(util, nullptr);
-    const TimelinePalette pal = TimelinePalette::light();
-    // [0, 10000) over 1000 px: 10 ns per column. GPU 0 works in [1000, 3000) (two kernels),
-    // [3500, 5500) (memcpy), [6000, 6100) (kernel) and [9000, 10000) (memset).
-    const QImage img = s.paint({0, 10'000}, {1000, 400}, pal);
-    const int y = s.layout.viewY(*util, 0) + 1;
-    const QRgb busy = pal.utilBusy.rgb(), idle = pal.utilIdle.rgb();
-    ASSERT_NE(busy, idle);
-    struct Span {
-        int x0, x1;
-        bool busy;
-    };
-    for (const Span& sp : {Span{0, 100, false}, Span{100, 300, true}, Span{300, 350, false},
-                           Span{350, 550, true}, Span{550, 600, false}, Span{600, 610, true},
-                           Span{610, 900, false}, Span{900, 1000, true}}) {
-        for (int x = sp.x0; x < sp.x1; ++x)
-            ASSERT_EQ(img.pixel(x, y), sp.busy ? busy : idle) << "x " << x;
+    for (const TimelinePalette& pal : {TimelinePalette::light(), TimelinePalette::darkPalette()}) {
+        // [0, 10000) over 1000 px: 10 ns per column. GPU 0 runs kernels in [1000, 3000) (two)
+        // and [6000, 6100), a memcpy in [3500, 5500) and a memset in [9000, 10000).
+        const QImage img = s.paint({0, 10'000}, {1000, 400}, pal);
+        const auto [top, bottom] = utilizationHalves(util->height);
+        ASSERT_GE(top.second, 2);
+        ASSERT_GE(bottom.second, 2);
+        const int y0 = s.layout.viewY(*util, 0);
+        const int kernelY = y0 + top.first + top.second / 2;
+        // Above the idle marks (the bottom 4 px of the row) so that only the strip shows.
+        const int copyY = y0 + bottom.first;
+        const QRgb kernel = pal.utilKernel.rgb(), copy = pal.utilCopy.rgb(),
+                   idle = pal.utilIdle.rgb();
+        ASSERT_NE(kernel, copy);
+        ASSERT_NE(kernel, idle);
+        ASSERT_NE(copy, idle);
+        struct Span {
+            int x0, x1;
+            bool kernel, copy;
+        };
+        for (const Span& sp : {Span{0, 100, false, false}, Span{100, 300, true, false},
+                               Span{300, 350, false, false}, Span{350, 550, false, true},
+                               Span{550, 600, false, false}, Span{600, 610, true, false},
+                               Span{610, 900, false, false}, Span{900, 1000, false, true}}) {
+            for (int x = sp.x0; x < sp.x1; ++x) {
+                ASSERT_EQ(img.pixel(x, kernelY), sp.kernel ? kernel : idle) << "x " << x;
+                ASSERT_EQ(img.pixel(x, copyY), sp.copy ? copy : idle) << "x " << x;
+            }
+        }
     }
 }
 
