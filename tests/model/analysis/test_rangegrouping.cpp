@@ -19,6 +19,8 @@ class RangeGrouping : public ::testing::TestWithParam<Case> {};
 TEST_P(RangeGrouping, CutsAtThFirstPerCallSuffix) {
     EXPECT_EQ(groupedRangeName(QString::fromUtf8(GetParam().name)),
               QString::fromUtf8(GetParam().grouped));
+    // The UTF-8 form the timeline's colours use cuts at the same place.
+    EXPECT_EQ(groupedRangeNameUtf8(GetParam().name), std::string_view(GetParam().grouped));
 }
 
 INSTANTIATE_TEST_SUITE_P(
@@ -33,7 +35,8 @@ INSTANTIATE_TEST_SUITE_P(
         Case{"MyLib:aten::mm, seq = 1", "MyLib:aten::mm"}, // a domain prefix stays
         Case{"ProfilerStep#7", "ProfilerStep#7"},          // an iteration is no suffix
         Case{"Data Load", "Data Load"}, Case{"", ""},
-        Case{", seq = 5", ", seq = 5"},       // nothing before the suffix: the name stays whole
-        Case{"a, seqx = 5", "a, seqx = 5"})); // only the exact PyTorch keys
+        Case{", seq = 5", ", seq = 5"},     // nothing before the suffix: the name stays whole
+        Case{"a, seqx = 5", "a, seqx = 5"}, // only the exact PyTorch keys
+        Case{"\u00b5s-Kernel, op_id = 4", "\u00b5s-Kernel"})); // non-ASCII text before the cut
 
 } // namespace

@@ -2,6 +2,7 @@
 #include "widgets/timeline/paint/lanepainter.h"
 
 #include "model/cudaapi.h"
+#include "model/rangename.h"
 #include "model/timeformat.h"
 #include "model/trace.h"
 #include "widgets/timeline/geometry/countercolumns.h"
@@ -84,8 +85,10 @@ QColor LanePainter::eventColor(const TimelinePalette& palette, std::uint32_t lan
     const quint64 key = colorKey(palette.dark, lane, index);
     if (auto it = m_colors.constFind(key); it != m_colors.constEnd())
         return it.value();
-    const QColor c = palette.eventColor(categoryOf(lane, index),
-                                        stableNameHash(m_trace->strings().view(l.nameId(index))));
+    std::string_view name = m_trace->strings().view(l.nameId(index));
+    if (l.kind() == LaneKind::Nvtx || l.kind() == LaneKind::NvtxStartEnd)
+        name = groupedRangeNameUtf8(name); // every call of an operator in the operator's colour
+    const QColor c = palette.eventColor(categoryOf(lane, index), stableNameHash(name));
     m_colors.insert(key, c);
     return c;
 }

@@ -136,6 +136,31 @@ TEST(LanePainterRows, NvtxRangesNestInRowsWithTheirColours) {
     }
 }
 
+// Every call of one PyTorch operator is drawn in the operator's colour: the per-call ids that
+// NVTX statistics group away do not give each call a colour of its own.
+TEST(LanePainterRows, CallsOfOneOperatorShareItsColour) {
+    TraceBuilder b(QStringLiteral("pytorch"));
+    b.setThreadName(100, 100, b.intern("main"));
+    const NvtxRecord r;
+    b.addNvtx(100, 100, 0, 0, 300, b.intern("aten::mm, op_id = 314286"), r, std::nullopt);
+    b.addNvtx(100, 100, 0, 350, 650, b.intern("aten::mm, seq = 7, op_id = 314290"), r,
+              std::nullopt);
+    b.addNvtx(100, 100, 0, 700, 1000, b.intern("aten::add, op_id = 314291"), r, std::nullopt);
+    Scene s(b.finish());
+    const std::uint32_t lane = laneOfKind(*s.trace, LaneKind::Nvtx);
+    ASSERT_NE(lane, ~0u);
+    const TimelinePalette pal = TimelinePalette::light();
+    const QImage img = s.paint({0, 1'000}, {1000, 200}, pal);
+    const auto colour = [&](std::string_view n) {
+        return pal.eventColor(ColorCategory::Nvtx, stableNameHash(n)).rgb();
+    };
+    ASSERT_NE(colour("aten::mm"), colour("aten::add"));
+    const LayoutRow& row = s.row(lane, 0);
+    expectSpan(img, s.top(row), 0, 300, colour("aten::mm"), rowBackground(pal, row), "mm 1");
+    expectSpan(img, s.top(row), 350, 650, colour("aten::mm"), rowBackground(pal, row), "mm 2");
+    expectSpan(img, s.top(row), 700, 1000, colour("aten::add"), rowBackground(pal, row), "add");
+}
+
 TEST(LanePainterRows, UtilisationStripDrawsKernelsAboveAndCopiesBelow) {
     Scene s;
     const LayoutRow* util = nullptr;
