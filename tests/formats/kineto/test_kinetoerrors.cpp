@@ -3,6 +3,7 @@
 // crash, a hang or unbounded memory.
 #include "formats/kineto/kinetoreader.h"
 #include "formats/open.h"
+#include "tests/support/gzipbytes.h"
 #include "tests/support/kinetoscan.h"
 
 #include <gtest/gtest.h>
@@ -26,19 +27,7 @@ protected:
         f.write(bytes);
         return dir.filePath(name);
     }
-    static QByteArray gzip(const QByteArray& plain) {
-        z_stream z{};
-        EXPECT_EQ(deflateInit2(&z, 6, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY), Z_OK);
-        QByteArray out(int(deflateBound(&z, uLong(plain.size()))), '\0');
-        z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(plain.constData()));
-        z.avail_in = uInt(plain.size());
-        z.next_out = reinterpret_cast<Bytef*>(out.data());
-        z.avail_out = uInt(out.size());
-        EXPECT_EQ(deflate(&z, Z_FINISH), Z_STREAM_END);
-        out.resize(qsizetype(z.total_out));
-        deflateEnd(&z);
-        return out;
-    }
+    static QByteArray gzip(const QByteArray& plain) { return test::gzip(plain); }
     static QString errorOf(const QString& path) {
         const LoadResult r = loadTrace(path);
         EXPECT_FALSE(r.ok());

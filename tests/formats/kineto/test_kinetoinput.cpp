@@ -3,6 +3,7 @@
 // end) and that a second thread faults the pages in while gzip is decompressed; the bytes must
 // come out unchanged.
 #include "formats/kineto/kinetoinput.h"
+#include "tests/support/gzipbytes.h"
 
 #include <gtest/gtest.h>
 
@@ -29,18 +30,9 @@ QByteArray largeJson() {
     return json;
 }
 
+// Level 1: the largest input here is 48 MB.
 QByteArray gzip(const QByteArray& plain) {
-    z_stream z{};
-    EXPECT_EQ(deflateInit2(&z, 1, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY), Z_OK);
-    QByteArray out(qsizetype(deflateBound(&z, uLong(plain.size()))), '\0');
-    z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(plain.constData()));
-    z.avail_in = uInt(plain.size());
-    z.next_out = reinterpret_cast<Bytef*>(out.data());
-    z.avail_out = uInt(out.size());
-    EXPECT_EQ(deflate(&z, Z_FINISH), Z_STREAM_END);
-    out.resize(qsizetype(z.total_out));
-    deflateEnd(&z);
-    return out;
+    return strobe::test::gzip(plain, 1);
 }
 
 QString write(const QTemporaryDir& dir, const QString& name, const QByteArray& bytes) {
