@@ -4,6 +4,7 @@
 #include "model/analysis/formatting.h"
 #include "model/analysis/nvtxstats.h"
 #include "model/analysis/rangegrouping.h"
+#include "model/lod/utilization.h"
 
 #include <QStringBuilder>
 #include <algorithm>
@@ -112,31 +113,6 @@ std::map<QString, RangeSide> rangeSide(const Trace& t, const ComparisonSide& sid
     return out;
 }
 
-// Sorted, merged [start, effective end) of the device's lanes of the given kinds.
-std::vector<TimeRange> unionOf(const Trace& t, std::uint32_t device,
-                               std::initializer_list<LaneKind> kinds) {
-    std::vector<TimeRange> all;
-    for (const Lane& lane : t.lanes()) {
-        if (std::find(kinds.begin(), kinds.end(), lane.kind()) == kinds.end() ||
-            t.streams()[lane.owner()].deviceId != device)
-            continue;
-        for (std::uint32_t i = 0; i < lane.size(); ++i) {
-            const TimeNs s = lane.start(i);
-            all.push_back({s, effectiveEnd(s, lane.end(i))});
-        }
-    }
-    std::sort(all.begin(), all.end(),
-              [](const TimeRange& x, const TimeRange& y) { return x.start < y.start; });
-    std::vector<TimeRange> merged;
-    for (const TimeRange& r : all) {
-        if (!merged.empty() && r.start <= merged.back().end)
-            merged.back().end = std::max(merged.back().end, r.end);
-        else
-            merged.push_back(r);
-    }
-    return merged;
-}
-
 // Time of sorted disjoint `a` inside sorted disjoint `windows`; all of `a` without windows.
 TimeNs clippedTotal(const std::vector<TimeRange>& a, const std::vector<TimeRange>* windows) {
     TimeNs total = 0;
@@ -155,20 +131,6 @@ TimeNs clippedTotal(const std::vector<TimeRange>& a, const std::vector<TimeRange
     return total;
 }
 
-std::vector<TimeRange> unite(std::vector<TimeRange> a, const std::vector<TimeRange>& b) {
-    a.insert(a.end(), b.begin(), b.end());
-    std::sort(a.begin(), a.end(),
-              [](const TimeRange& x, const TimeRange& y) { return x.start < y.start; });
-    std::vector<TimeRange> merged;
-    for (const TimeRange& r : a) {
-        if (!merged.empty() && r.start <= merged.back().end)
-            merged.back().end = std::max(merged.back().end, r.end);
-        else
-            merged.push_back(r);
-    }
-    return merged;
-}
-
 std::map<std::uint32_t, GpuSide> gpuSide(const Trace& t, ComparisonSide& side, TimeNs threshold) {
     std::map<std::uint32_t, GpuSide> out;
     const GapAnalysis gaps = findGaps(t, threshold);
@@ -176,11 +138,11 @@ std::map<std::uint32_t, GpuSide> gpuSide(const Trace& t, ComparisonSide& side, T
     for (const DeviceIdleSummary& d : gaps.devices) {
         GpuSide g;
         g.present = true;
-        const auto kernels = unionOf(t, d.deviceId, {LaneKind::Kernels});
-        const auto copies = unionOf(t, d.deviceId, {LaneKind::Memcpy, LaneKind::Memset});
+        const auto kernels = busyIntervals(t, d.deviceId, BusyWork::Kernels);
+        const auto copies = busyIntervals(t, d.deviceId, BusyWork::Copies);
         g.kernelBusy = clippedTotal(kernels, windows);
         g.copyBusy = clippedTotal(copies, windows);
-        g.busy = clippedTotal(unite(kernels, copies), windows);
+        g.busy = clippedTotal(uniteIntervals(kernels, copies), windows);
         g.utilizationPercent = side.window > 0 ? 100.0 * double(g.busy) / double(side.window) : 0.0;
         out[d.deviceId] = g;
     }
