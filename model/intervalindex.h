@@ -54,7 +54,9 @@ public:
         return overlapping(starts, ends, t, t + 1);
     }
 
-    std::size_t memoryBytes() const { return m_max.capacity() * sizeof(TimeNs); }
+    std::size_t memoryBytes() const {
+        return (m_blockMax.capacity() + m_max.capacity()) * sizeof(TimeNs);
+    }
 
 private:
     template <typename Source, typename Fn>

@@ -4,6 +4,7 @@
 #include <QtGlobal>
 #include <numeric>
 #include <queue>
+#include <unordered_map>
 
 namespace strobe {
 
@@ -76,6 +77,7 @@ void Lane::append(TimeNs start, TimeNs end, StringId name, std::uint32_t payload
     m_stageEnd.push_back(end);
     m_name.push_back(name);
     m_payload.push_back(payload);
+    ++m_size;
 }
 
 template <typename T>
@@ -101,7 +103,6 @@ std::vector<std::uint32_t> Lane::finalize(RowPolicy policy) {
         permute(m_name, order);
         permute(m_payload, order);
     }
-    m_name.shrink_to_fit();
     m_payload.shrink_to_fit();
     assignRows(policy);
     m_range = {};
@@ -131,6 +132,7 @@ void Lane::compress() {
     }
     m_longEnds.shrink_to_fit();
     std::vector<TimeNs>().swap(m_stageEnd);
+    compressNames();
     // Starts are sorted, so a block fits 32-bit offsets when its last start is within 2^32 - 1
     // of its first.
     const std::size_t blocks = (n + kStartBlock - 1) / kStartBlock;
@@ -152,6 +154,55 @@ void Lane::compress() {
         m_wideStart.shrink_to_fit();
     }
     m_frozen = true;
+}
+
+void Lane::compressNames() {
+    // Distinct names through a direct table when ids are dense enough, else a hash map.
+    const std::size_t n = m_name.size();
+    StringId maxId = 0;
+    for (StringId id : m_name)
+        maxId = std::max(maxId, id);
+    std::vector<StringId> dict;
+    std::vector<std::uint16_t> index(n);
+    constexpr std::size_t kMaxDict = std::size_t(1) << 16;
+    auto add = [&](StringId id, std::uint32_t& slot) {
+        if (slot == 0) {
+            if (dict.size() == kMaxDict)
+                return false;
+            dict.push_back(id);
+            slot = std::uint32_t(dict.size());
+        }
+        return true;
+    };
+    bool fits = true;
+    if (std::size_t(maxId) <= 4 * n + 4096) {
+        std::vector<std::uint32_t> slotOf(std::size_t(maxId) + 1, 0); // 1 + dict index
+        for (std::size_t i = 0; i < n && fits; ++i) {
+            std::uint32_t& slot = slotOf[m_name[i]];
+            fits = add(m_name[i], slot);
+            index[i] = std::uint16_t(slot - 1);
+        }
+    } else {
+        std::unordered_map<StringId, std::uint32_t> slotOf;
+        for (std::size_t i = 0; i < n && fits; ++i) {
+            std::uint32_t& slot = slotOf[m_name[i]];
+            fits = add(m_name[i], slot);
+            index[i] = std::uint16_t(slot - 1);
+        }
+    }
+    if (!fits || n == 0) {
+        m_name.shrink_to_fit();
+        return;
+    }
+    dict.shrink_to_fit();
+    m_nameDict = std::move(dict);
+    m_nameIndex = std::move(index);
+    std::vector<StringId>().swap(m_name);
+}
+
+void Lane::setRecordBase(std::uint32_t base) {
+    m_recordBase = base;
+    std::vector<std::uint32_t>().swap(m_payload);
 }
 
 void Lane::assignRows(RowPolicy policy) {
@@ -238,6 +289,7 @@ std::size_t Lane::memoryBytes() const {
         m_startBase.capacity() * sizeof(TimeNs) + m_startOffset.capacity() * sizeof(std::uint32_t) +
         m_duration.capacity() * sizeof(std::uint32_t) +
         m_longEnds.capacity() * sizeof(m_longEnds[0]) + m_name.capacity() * sizeof(StringId) +
+        m_nameIndex.capacity() * sizeof(std::uint16_t) + m_nameDict.capacity() * sizeof(StringId) +
         m_payload.capacity() * sizeof(std::uint32_t) + m_lastRowMaxEnd.capacity() * sizeof(TimeNs) +
         m_index.memoryBytes();
     for (const auto& r : m_rowIdx)

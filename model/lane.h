@@ -108,10 +108,14 @@ enum class RowPolicy : std::uint8_t {
 // One row group of the timeline: events of one kind of one thread or one GPU stream.
 // Struct-of-arrays, sorted by start (ties: longer first), frozen after finalize().
 //
-// Frozen storage is compressed to ~16 bytes per event plus the row lists: a start is a 64-bit
+// Frozen storage is compressed to ~11 bytes per event plus the row lists: a start is a 64-bit
 // base per block of kStartBlock events plus a 32-bit offset (lanes where some block spans more
-// than 4.29 s keep 64-bit starts), and an end is a 32-bit duration, with durations that do not
-// fit (or negative ones) kept exactly in a small side table. Every value round-trips.
+// than 4.29 s keep 64-bit starts), an end is a 32-bit duration, with durations that do not fit
+// (or negative ones) kept exactly in a small side table, and a name is a 16-bit index into the
+// lane's own list of distinct names (32-bit ids when a lane has more than 65,536 of them). The
+// payload is implicit: records are stored in lane order, so event i's record is
+// recordBase() + i, except in lanes that keep an explicit column (kernels, whose records are in
+// start order across lanes). Every value round-trips.
 class Lane {
 public:
     Lane(LaneKind kind, std::uint32_t owner);
@@ -127,8 +131,8 @@ public:
     static constexpr std::uint32_t kStartShift = 6; // kStartBlock = 64 events per start base
     static constexpr std::uint32_t kStartBlock = 1u << kStartShift;
 
-    std::uint32_t size() const { return std::uint32_t(m_name.size()); }
-    bool isEmpty() const { return m_name.empty(); }
+    std::uint32_t size() const { return m_size; }
+    bool isEmpty() const { return m_size == 0; }
     TimeNs start(std::uint32_t i) const {
         return m_wideStart.empty() ? m_startBase[i >> kStartShift] + TimeNs(m_startOffset[i])
                                    : m_wideStart[i];
@@ -139,9 +143,15 @@ public:
         const std::uint32_t d = m_duration[i];
         return d != kLongDuration ? start(i) + TimeNs(d) : longEnd(i);
     }
-    StringId nameId(std::uint32_t i) const { return m_name[i]; }
+    StringId nameId(std::uint32_t i) const {
+        return m_nameIndex.empty() ? m_name[i] : m_nameDict[m_nameIndex[i]];
+    }
     // Index of the event in its kind's record table of the Trace (kernels, memcpys, API calls...).
-    std::uint32_t payload(std::uint32_t i) const { return m_payload[i]; }
+    std::uint32_t payload(std::uint32_t i) const {
+        return m_payload.empty() ? m_recordBase + i : m_payload[i];
+    }
+    // Position of event 0 in the lane's family of record tables (Trace::refOfRecord).
+    std::uint32_t recordBase() const { return m_recordBase; }
     // Views of all starts (sorted) and all ends, decoded on access.
     LaneTimes starts() const { return LaneTimes(*this, &Lane::start, size()); }
     LaneTimes ends() const { return LaneTimes(*this, &Lane::end, size()); }
@@ -183,12 +193,16 @@ private:
     static constexpr std::uint32_t kLongDuration = 0xFFFFFFFF;
     void assignRows(RowPolicy policy);
     void compress();
+    void compressNames();
+    // Records now sit in lane order from `base`: drops the payload column.
+    void setRecordBase(std::uint32_t base);
     TimeNs longEnd(std::uint32_t i) const;
 
     LaneKind m_kind;
     std::uint32_t m_owner;
     StringId m_domain = 0;
     bool m_frozen = false;
+    std::uint32_t m_size = 0;
     // While building: plain 64-bit starts and ends. Frozen: the compressed form (m_wideStart stays
     // when some block does not fit 32-bit offsets).
     std::vector<TimeNs> m_wideStart;
@@ -197,8 +211,11 @@ private:
     std::vector<std::uint32_t> m_startOffset;                 // start - base of its block
     std::vector<std::uint32_t> m_duration;                    // end - start, or kLongDuration
     std::vector<std::pair<std::uint32_t, TimeNs>> m_longEnds; // (index, end) for kLongDuration
-    std::vector<StringId> m_name;
-    std::vector<std::uint32_t> m_payload;
+    std::vector<StringId> m_name;             // while building, or > 65,536 distinct names
+    std::vector<std::uint16_t> m_nameIndex;   // frozen: index into m_nameDict
+    std::vector<StringId> m_nameDict;         // the lane's distinct names
+    std::vector<std::uint32_t> m_payload;     // empty: implicit, m_recordBase + i
+    std::uint32_t m_recordBase = 0;
     std::vector<std::vector<std::uint32_t>> m_rowIdx; // per row lane indices; empty with one row
     std::uint16_t m_rowCount = 1;
     std::uint32_t m_overflowEvents = 0;

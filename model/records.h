@@ -203,7 +203,7 @@ struct KernelLaunch {
     TimeNs duration() const { return saturatingSub(end, start); }
     const KernelConfig* config = nullptr;
     const StreamInfo* stream = nullptr;
-    const KernelRecord* record = nullptr;
+    KernelRecord record;
 };
 
 } // namespace strobe

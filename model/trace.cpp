@@ -2,6 +2,8 @@
 #include "model/trace.h"
 
 #include <QStringBuilder>
+#include <algorithm>
+#include <array>
 
 namespace strobe {
 
@@ -16,11 +18,98 @@ const GpuInfo* Trace::gpuById(std::uint32_t deviceId) const {
     return nullptr;
 }
 
+EventRef Trace::refOfRecord(LaneFamily family, std::uint32_t index) const {
+    if (family == LaneFamily::Kernels)
+        return index < m_kernels.size() ? kernelRef(index) : EventRef{};
+    return eventAtPosition(family, index);
+}
+
+EventRef Trace::eventAtPosition(LaneFamily family, std::uint32_t index) const {
+    const std::vector<std::uint32_t>& lanes = m_familyLanes[std::size_t(family)];
+    // The last lane whose run starts at or before `index`.
+    auto it = std::upper_bound(lanes.begin(), lanes.end(), index, [&](std::uint32_t i, auto li) {
+        return i < m_lanes[li].recordBase();
+    });
+    if (it == lanes.begin())
+        return {};
+    const std::uint32_t li = *--it;
+    const std::uint32_t k = index - m_lanes[li].recordBase();
+    return k < m_lanes[li].size() ? EventRef{li, k} : EventRef{};
+}
+
+EventRef Trace::refOfGpuOp(std::uint32_t tagged) const {
+    const std::uint32_t index = tagged & kGpuOpIndexMask;
+    switch (tagged >> 30) {
+    case kKernelOp:
+        return kernelRef(index);
+    case kMemcpyOp:
+        return m_memcpys[index].self;
+    case kMemsetOp:
+        return m_memsets[index].self;
+    default:
+        return {};
+    }
+}
+
+KernelRecord Trace::kernelRecord(std::uint32_t i) const {
+    const KernelSlot& slot = m_kernels[i];
+    KernelRecord r;
+    r.self = eventAtPosition(LaneFamily::Kernels, slot.self);
+    r.config = slot.config;
+    r.stream = m_lanes[r.self.lane].owner();
+    if (slot.api != kNoRecord) {
+        r.api = refOfRecord(LaneFamily::ApiCalls, slot.api);
+        r.correlationId = m_apiCalls[slot.api].correlationId;
+    } else {
+        r.correlationId = m_kernelCorrelation.at(i);
+    }
+    r.graphNodeId = m_kernelGraphNode.at(i);
+    return r;
+}
+
 KernelLaunch Trace::kernelAt(std::size_t i) const {
-    const KernelRecord& rec = m_kernels[i];
+    KernelRecord rec = kernelRecord(std::uint32_t(i));
     const Lane& l = m_lanes[rec.self.lane];
     return KernelLaunch{l.start(rec.self.index), l.end(rec.self.index),
-                        &m_kernelConfigs[rec.config], &m_streams[rec.stream], &rec};
+                        &m_kernelConfigs[rec.config], &m_streams[rec.stream], rec};
+}
+
+EventRef Trace::apiGpuOp(std::uint32_t i) const {
+    return refOfGpuOp(m_apiCalls[i].gpuOp);
+}
+
+ApiCallRecord Trace::apiCallRecord(std::uint32_t i) const {
+    ApiCallRecord r;
+    r.correlationId = m_apiCalls[i].correlationId;
+    r.eventClass = m_apiDriver.test(i) ? 1 : 0;
+    r.gpuOp = refOfGpuOp(m_apiCalls[i].gpuOp);
+    r.returnValue = m_apiReturn.at(i).value_or(0);
+    return r;
+}
+
+NvtxRecord Trace::nvtxRecord(std::uint32_t i) const {
+    const std::uint32_t packed = m_nvtx[i];
+    NvtxRecord r;
+    r.depth = std::uint16_t(packed);
+    r.style = NvtxStyle((packed >> 16) & 3);
+    r.hasEnd = ((packed >> 18) & 1) != 0;
+    r.color = m_nvtxColor.at(i);
+    r.category = m_nvtxCategory.at(i);
+    if (const auto thread = m_nvtxThread.at(i)) {
+        r.thread = *thread;
+    } else {
+        const EventRef self = refOfRecord(LaneFamily::Nvtx, i);
+        r.thread = self.isValid() ? m_lanes[self.lane].owner() : 0;
+    }
+    r.endThread = m_nvtxEndThread.at(i);
+    return r;
+}
+
+CpuOpRecord Trace::cpuOpRecord(std::uint32_t i) const {
+    CpuOpRecord r;
+    if (m_cpuOpHasExternal.test(i))
+        r.externalId = m_cpuOpExternal[i];
+    return r;
 }
 
 std::optional<std::uint32_t> Trace::kernelIndexOf(EventRef ref) const {
@@ -39,9 +128,10 @@ EventRef Trace::partnerOf(EventRef ref) const {
     const std::uint32_t p = l.payload(ref.index);
     switch (l.kind()) {
     case LaneKind::CudaApi:
-        return m_apiCalls[p].gpuOp;
+        return apiGpuOp(p);
     case LaneKind::Kernels:
-        return m_kernels[p].api;
+        return m_kernels[p].api != kNoRecord ? refOfRecord(LaneFamily::ApiCalls, m_kernels[p].api)
+                                             : EventRef{};
     case LaneKind::Memcpy:
     case LaneKind::Uvm:
         return m_memcpys[p].api;
@@ -134,19 +224,65 @@ const GpuMemoryTrack* Trace::gpuMemoryOf(std::uint32_t deviceId) const {
     return nullptr;
 }
 
+std::vector<Trace::MemoryUse> Trace::memoryBreakdown() const {
+    std::vector<MemoryUse> rows;
+    constexpr int kKinds = int(LaneKind::Uvm) + 1;
+    std::array<MemoryUse, kKinds> lanes{};
+    for (const Lane& l : m_lanes) {
+        MemoryUse& u = lanes[std::size_t(l.kind())];
+        u.events += l.size();
+        u.bytes += sizeof(Lane) + l.memoryBytes();
+    }
+    for (int k = 0; k < kKinds; ++k) {
+        lanes[std::size_t(k)].what = kindLabel(LaneKind(k)) % QStringLiteral(" lanes");
+        if (lanes[std::size_t(k)].events > 0)
+            rows.push_back(lanes[std::size_t(k)]);
+    }
+    auto table = [&rows](const char* what, const auto& v) {
+        if (!v.empty())
+            rows.push_back(MemoryUse{QString::fromLatin1(what), v.size(),
+                                     v.capacity() * sizeof(v[0])});
+    };
+    auto add = [&rows](const char* what, std::uint64_t n, std::size_t bytes) {
+        if (n > 0)
+            rows.push_back(MemoryUse{QString::fromLatin1(what), n, bytes});
+    };
+    add("kernel records", m_kernels.size(),
+        m_kernels.capacity() * sizeof(KernelSlot) + m_kernelCorrelation.memoryBytes() +
+            m_kernelGraphNode.memoryBytes());
+    table("kernel configurations", m_kernelConfigs);
+    table("memcpy records", m_memcpys);
+    table("memset records", m_memsets);
+    add("CUDA API records", m_apiCalls.size(),
+        m_apiCalls.capacity() * sizeof(ApiSlot) + m_apiDriver.memoryBytes() +
+            m_apiReturn.memoryBytes());
+    table("OS runtime records", m_osrt);
+    add("CPU op records", m_cpuOpExternal.size(),
+        m_cpuOpExternal.capacity() * sizeof(std::uint32_t) + m_cpuOpHasExternal.memoryBytes());
+    add("NVTX records", m_nvtx.size(),
+        m_nvtx.capacity() * sizeof(std::uint32_t) + m_nvtxColor.memoryBytes() +
+            m_nvtxCategory.memoryBytes() + m_nvtxThread.memoryBytes() +
+            m_nvtxEndThread.memoryBytes());
+    table("sync records", m_syncs);
+    std::size_t familyBytes = 0;
+    for (const auto& f : m_familyLanes)
+        familyBytes += f.capacity() * sizeof(std::uint32_t);
+    add("lane families", m_lanes.size(), familyBytes);
+    MemoryUse memory{QStringLiteral("GPU memory samples"), 0, 0};
+    for (const GpuMemoryTrack& t : m_gpuMemory) {
+        memory.events += t.samples.size();
+        memory.bytes += t.samples.capacity() * sizeof(GpuMemorySample);
+    }
+    if (memory.events > 0)
+        rows.push_back(memory);
+    rows.push_back(MemoryUse{QStringLiteral("strings"), m_strings.size(), m_strings.memoryBytes()});
+    return rows;
+}
+
 std::size_t Trace::memoryBytes() const {
-    std::size_t bytes = sizeof(Trace) + m_strings.memoryBytes();
-    for (const auto& l : m_lanes)
-        bytes += sizeof(Lane) + l.memoryBytes();
-    bytes += m_kernels.capacity() * sizeof(KernelRecord) +
-             m_kernelConfigs.capacity() * sizeof(KernelConfig) +
-             m_memcpys.capacity() * sizeof(MemcpyRecord) +
-             m_memsets.capacity() * sizeof(MemsetRecord) +
-             m_apiCalls.capacity() * sizeof(ApiCallRecord) +
-             m_osrt.capacity() * sizeof(OsrtRecord) + m_cpuOps.capacity() * sizeof(CpuOpRecord) +
-             m_nvtx.capacity() * sizeof(NvtxRecord) + m_syncs.capacity() * sizeof(SyncRecord);
-    for (const GpuMemoryTrack& t : m_gpuMemory)
-        bytes += t.samples.capacity() * sizeof(GpuMemorySample);
+    std::size_t bytes = sizeof(Trace);
+    for (const MemoryUse& u : memoryBreakdown())
+        bytes += u.bytes;
     return bytes;
 }
 

@@ -3,11 +3,13 @@
 
 #include "model/gpumemory.h"
 #include "model/lane.h"
+#include "model/recordcolumns.h"
 #include "model/records.h"
 #include "model/stringtable.h"
 #include "model/types.h"
 
 #include <QString>
+#include <array>
 #include <memory>
 #include <optional>
 #include <vector>
@@ -51,6 +53,12 @@ struct TraceCounts {
 // A loaded trace. Built by a loader, then frozen by finalize(): afterwards nothing moves and
 // every reader may share it across threads without locks.
 class Trace {
+    // Decoders of the record tables (kernels(), apiCalls(), nvtx(), cpuOps()).
+    KernelRecord kernelRecord(std::uint32_t i) const;
+    ApiCallRecord apiCallRecord(std::uint32_t i) const;
+    NvtxRecord nvtxRecord(std::uint32_t i) const;
+    CpuOpRecord cpuOpRecord(std::uint32_t i) const;
+
 public:
     Trace();
     ~Trace();
@@ -77,22 +85,46 @@ public:
     const std::vector<Lane>& lanes() const { return m_lanes; }
     const Lane& lane(std::uint32_t i) const { return m_lanes[i]; }
 
+    // The record tables. Each reads as a table of the record structs of model/records.h, decoded
+    // on access from slimmer storage (the private section below): index them with
+    // Lane::payload(). Loops over millions of records use the field accessors instead, which read
+    // one field without decoding the rest.
+    using KernelTable = RecordView<Trace, KernelRecord, &Trace::kernelRecord>;
+    using ApiCallTable = RecordView<Trace, ApiCallRecord, &Trace::apiCallRecord>;
+    using NvtxTable = RecordView<Trace, NvtxRecord, &Trace::nvtxRecord>;
+    using CpuOpTable = RecordView<Trace, CpuOpRecord, &Trace::cpuOpRecord>;
+
     // Kernels ordered by start (ties by lane, then lane order).
     std::size_t kernelCount() const { return m_kernels.size(); }
     KernelLaunch kernelAt(std::size_t i) const;
-    const std::vector<KernelRecord>& kernels() const { return m_kernels; }
+    KernelTable kernels() const { return KernelTable(*this, m_kernels.size()); }
+    // Where kernel i is drawn, and its launch configuration, without decoding the rest.
+    EventRef kernelRef(std::size_t i) const {
+        return eventAtPosition(LaneFamily::Kernels, m_kernels[i].self);
+    }
+    std::uint32_t kernelConfigIndex(std::size_t i) const { return m_kernels[i].config; }
+    std::uint32_t kernelStreamIndex(std::size_t i) const { return m_lanes[kernelRef(i).lane].owner(); }
     const std::vector<KernelConfig>& kernelConfigs() const { return m_kernelConfigs; }
     const std::vector<MemcpyRecord>& memcpys() const { return m_memcpys; }
     const std::vector<MemsetRecord>& memsets() const { return m_memsets; }
-    const std::vector<ApiCallRecord>& apiCalls() const { return m_apiCalls; }
+    ApiCallTable apiCalls() const { return ApiCallTable(*this, m_apiCalls.size()); }
+    // The kernel, memcpy or memset API call i launched; invalid when none.
+    EventRef apiGpuOp(std::uint32_t i) const;
     const std::vector<OsrtRecord>& osrtCalls() const { return m_osrt; }
-    const std::vector<CpuOpRecord>& cpuOps() const { return m_cpuOps; } // CpuOps and Python lanes
-    const std::vector<NvtxRecord>& nvtx() const { return m_nvtx; }
+    CpuOpTable cpuOps() const { return CpuOpTable(*this, m_cpuOpExternal.size()); } // CpuOps, Python
+    NvtxTable nvtx() const { return NvtxTable(*this, m_nvtx.size()); }
+    std::optional<std::uint32_t> nvtxColor(std::uint32_t i) const { return m_nvtxColor.at(i); }
+    NvtxStyle nvtxStyle(std::uint32_t i) const { return NvtxStyle((m_nvtx[i] >> 16) & 3); }
+    std::uint16_t nvtxDepth(std::uint32_t i) const { return std::uint16_t(m_nvtx[i]); }
+    bool nvtxHasEnd(std::uint32_t i) const { return ((m_nvtx[i] >> 18) & 1) != 0; }
     const std::vector<SyncRecord>& syncs() const { return m_syncs; }
     // GPU memory use over time, one track per GPU that recorded any, by device id.
     const std::vector<GpuMemoryTrack>& gpuMemory() const { return m_gpuMemory; }
     // The track of `deviceId`, or nullptr when the trace recorded none for it.
     const GpuMemoryTrack* gpuMemoryOf(std::uint32_t deviceId) const;
+
+    // The event whose record is `index` in its family's table (Lane::payload's inverse).
+    EventRef refOfRecord(LaneFamily family, std::uint32_t index) const;
 
     // Index into kernels() of the kernel drawn at `ref`, if it is one.
     std::optional<std::uint32_t> kernelIndexOf(EventRef ref) const;
@@ -108,6 +140,14 @@ public:
     QString gpuLabel(std::uint32_t deviceId) const;
 
     std::size_t memoryBytes() const;
+    // Where memoryBytes() goes: one row per lane kind (the lanes' own storage) and per record
+    // table, in a fixed order; rows with no events are left out.
+    struct MemoryUse {
+        QString what;             // "Kernels lanes", "kernel records", "strings"
+        std::uint64_t events = 0; // events (or records) the row's bytes hold
+        std::size_t bytes = 0;
+    };
+    std::vector<MemoryUse> memoryBreakdown() const;
 
 private:
     friend class TraceBuilder;
@@ -123,16 +163,48 @@ private:
     std::vector<GpuInfo> m_gpus;
     std::vector<StreamInfo> m_streams;
     std::vector<Lane> m_lanes;
-    std::vector<KernelRecord> m_kernels;
+
+    // Record storage. Every table but the kernels' is in lane order: the lanes of one family
+    // (m_familyLanes, in lane order) hold consecutive runs of it from their recordBase(), so a
+    // record index and an EventRef convert into each other without a stored link. Kernels are in
+    // start order; their lanes keep an explicit payload column and each kernel its position in
+    // the family. Fields most records lack live in sparse columns.
+    static constexpr std::uint32_t kNoRecord = 0xFFFFFFFF;
+    std::array<std::vector<std::uint32_t>, kLaneFamilies> m_familyLanes;
+    struct KernelSlot {
+        std::uint32_t self = 0;         // position among the kernel lanes' events
+        std::uint32_t config = 0;       // index into m_kernelConfigs
+        std::uint32_t api = kNoRecord;  // index into m_apiCalls of the launching call
+    };
+    std::vector<KernelSlot> m_kernels;
+    SparseColumn<std::uint32_t> m_kernelCorrelation; // kernels not linked to an API call
+    SparseColumn<std::uint64_t> m_kernelGraphNode;
     std::vector<KernelConfig> m_kernelConfigs;
     std::vector<MemcpyRecord> m_memcpys;
     std::vector<MemsetRecord> m_memsets;
-    std::vector<ApiCallRecord> m_apiCalls;
+    struct ApiSlot {
+        std::uint32_t correlationId = 0;
+        std::uint32_t gpuOp = 0; // GpuOpTag in the top two bits, the record index below
+    };
+    enum GpuOpTag : std::uint32_t { kNoGpuOp = 0, kKernelOp = 1, kMemcpyOp = 2, kMemsetOp = 3 };
+    static constexpr std::uint32_t kGpuOpIndexMask = 0x3FFFFFFF;
+    std::vector<ApiSlot> m_apiCalls;
+    BitColumn m_apiDriver;                    // eventClass 1
+    SparseColumn<std::int64_t> m_apiReturn;   // non-zero return values
     std::vector<OsrtRecord> m_osrt;
-    std::vector<CpuOpRecord> m_cpuOps;
-    std::vector<NvtxRecord> m_nvtx;
+    std::vector<std::uint32_t> m_cpuOpExternal;
+    BitColumn m_cpuOpHasExternal;
+    std::vector<std::uint32_t> m_nvtx; // depth (16 bits) | style << 16 | hasEnd << 18
+    SparseColumn<std::uint32_t> m_nvtxColor;
+    SparseColumn<std::int32_t> m_nvtxCategory;
+    SparseColumn<std::uint32_t> m_nvtxThread; // start/end ranges; else the lane's thread
+    SparseColumn<std::uint32_t> m_nvtxEndThread;
     std::vector<SyncRecord> m_syncs;
     std::vector<GpuMemoryTrack> m_gpuMemory;
+
+    EventRef refOfGpuOp(std::uint32_t tagged) const;
+    // The event at `position` among the events of the family's lanes, in lane order.
+    EventRef eventAtPosition(LaneFamily family, std::uint32_t position) const;
 };
 
 } // namespace strobe

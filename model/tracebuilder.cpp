@@ -149,17 +149,16 @@ void TraceBuilder::addApiCall(std::uint32_t pid, std::uint32_t tid, TimeNs start
                               StringId name, const ApiCallRecord& rec) {
     clampTimes(start, end);
     Lane& l = m_trace->m_lanes[laneIndex(LaneKind::CudaApi, threadIndex(pid, tid))];
-    l.append(start, end, name, std::uint32_t(m_trace->m_apiCalls.size()));
-    m_trace->m_apiCalls.push_back(rec);
-    m_apiPid.push_back(pid);
+    l.append(start, end, name, std::uint32_t(m_stageApiCalls.size()));
+    m_stageApiCalls.push_back(StagedApiCall{rec.returnValue, rec.correlationId, pid, rec.eventClass});
 }
 
 void TraceBuilder::addOsrtCall(std::uint32_t pid, std::uint32_t tid, TimeNs start, TimeNs end,
                                StringId name, const OsrtRecord& rec) {
     clampTimes(start, end);
     Lane& l = m_trace->m_lanes[laneIndex(LaneKind::Osrt, threadIndex(pid, tid))];
-    l.append(start, end, name, std::uint32_t(m_trace->m_osrt.size()));
-    m_trace->m_osrt.push_back(rec);
+    l.append(start, end, name, std::uint32_t(m_stageOsrt.size()));
+    m_stageOsrt.push_back(rec);
 }
 
 void TraceBuilder::addNvtx(std::uint32_t pid, std::uint32_t tid, StringId domain, TimeNs start,
@@ -173,16 +172,16 @@ void TraceBuilder::addNvtx(std::uint32_t pid, std::uint32_t tid, StringId domain
                                    ? laneIndex(LaneKind::NvtxStartEnd, processIndex(pid), domain)
                                    : laneIndex(LaneKind::Nvtx, rec.thread, domain);
     m_trace->m_lanes[lane].append(start, rec.style == NvtxStyle::Mark ? start : end, name,
-                                  std::uint32_t(m_trace->m_nvtx.size()));
-    m_trace->m_nvtx.push_back(rec);
+                                  std::uint32_t(m_stageNvtx.size()));
+    m_stageNvtx.push_back(rec);
 }
 
 void TraceBuilder::addCpuOp(LaneKind kind, std::uint32_t pid, std::uint32_t tid, TimeNs start,
                             TimeNs end, StringId name, const CpuOpRecord& rec) {
     Q_ASSERT(kind == LaneKind::CpuOps || kind == LaneKind::Python);
     Lane& l = m_trace->m_lanes[laneIndex(kind, threadIndex(pid, tid))];
-    l.append(start, end, name, std::uint32_t(m_trace->m_cpuOps.size()));
-    m_trace->m_cpuOps.push_back(rec);
+    l.append(start, end, name, std::uint32_t(m_stageCpuOps.size()));
+    m_stageCpuOps.push_back(rec);
 }
 
 void TraceBuilder::addKernel(std::uint32_t pid, std::uint32_t deviceId, std::uint32_t contextId,
@@ -193,15 +192,15 @@ void TraceBuilder::addKernel(std::uint32_t pid, std::uint32_t deviceId, std::uin
     const std::uint32_t stream = streamIndex(pid, deviceId, contextId, streamId);
     const std::uint32_t laneIdx = laneIndex(LaneKind::Kernels, stream);
     Lane& l = m_trace->m_lanes[laneIdx];
-    KernelRecord rec;
-    rec.self = EventRef{laneIdx, l.size()};
+    StagedKernel rec;
     rec.config = configIndex(config);
-    rec.stream = stream;
-    rec.correlationId = correlationId;
-    rec.graphNodeId = graphNode;
-    l.append(start, end, config.shortName, std::uint32_t(m_trace->m_kernels.size()));
-    m_trace->m_kernels.push_back(rec);
-    m_kernelPid.push_back(pid);
+    rec.pid = pid;
+    rec.hasCorrelation = correlationId.has_value();
+    rec.correlationId = correlationId.value_or(0);
+    rec.hasGraphNode = graphNode.has_value();
+    rec.graphNode = graphNode.value_or(0);
+    l.append(start, end, config.shortName, std::uint32_t(m_stageKernels.size()));
+    m_stageKernels.push_back(rec);
 }
 
 void TraceBuilder::addMemcpy(std::uint32_t pid, std::uint32_t deviceId, std::uint32_t contextId,
@@ -213,9 +212,8 @@ void TraceBuilder::addMemcpy(std::uint32_t pid, std::uint32_t deviceId, std::uin
     const std::uint32_t laneIdx =
         migration ? laneIndex(LaneKind::Uvm, deviceId) : laneIndex(LaneKind::Memcpy, rec.stream);
     Lane& l = m_trace->m_lanes[laneIdx];
-    rec.self = EventRef{laneIdx, l.size()};
-    l.append(start, end, name, std::uint32_t(m_trace->m_memcpys.size()));
-    m_trace->m_memcpys.push_back(rec);
+    l.append(start, end, name, std::uint32_t(m_stageMemcpys.size()));
+    m_stageMemcpys.push_back(rec);
     m_memcpyPid.push_back(pid);
 }
 
@@ -226,9 +224,8 @@ void TraceBuilder::addMemset(std::uint32_t pid, std::uint32_t deviceId, std::uin
     rec.stream = streamIndex(pid, deviceId, contextId, streamId);
     const std::uint32_t laneIdx = laneIndex(LaneKind::Memset, rec.stream);
     Lane& l = m_trace->m_lanes[laneIdx];
-    rec.self = EventRef{laneIdx, l.size()};
-    l.append(start, end, name, std::uint32_t(m_trace->m_memsets.size()));
-    m_trace->m_memsets.push_back(rec);
+    l.append(start, end, name, std::uint32_t(m_stageMemsets.size()));
+    m_stageMemsets.push_back(rec);
     m_memsetPid.push_back(pid);
 }
 
@@ -264,48 +261,30 @@ std::unique_ptr<Trace> TraceBuilder::finish(const std::atomic<bool>* cancel) {
         if (l.kind() != LaneKind::Nvtx && l.kind() != LaneKind::NvtxStartEnd)
             continue;
         for (std::uint32_t i = 0; i < l.size(); ++i) {
-            if (!t.m_nvtx[l.payload(i)].hasEnd)
+            if (!m_stageNvtx[l.payload(i)].hasEnd)
                 l.m_stageEnd[i] = std::max(last, l.m_wideStart[i]);
         }
     }
     if (isCancelled(cancel))
         return nullptr;
 
-    // Sort each lane and follow its permutation in the records that point into it.
+    // Sort each lane (its payload column follows) and assign rows.
     std::uint64_t overflowEvents = 0;
     for (std::uint32_t li = 0; li < t.m_lanes.size(); ++li) {
         Lane& l = t.m_lanes[li];
         const bool gpu = isGpuLane(l.kind()) || l.kind() == LaneKind::NvtxStartEnd;
-        const std::vector<std::uint32_t> order =
-            l.finalize(gpu ? RowPolicy::FirstFit : RowPolicy::Nesting);
+        l.finalize(gpu ? RowPolicy::FirstFit : RowPolicy::Nesting);
         overflowEvents += l.overflowEvents();
-        for (std::uint32_t i = 0; i < order.size(); ++i) {
-            const std::uint32_t p = l.payload(i);
-            switch (l.kind()) {
-            case LaneKind::Kernels:
-                t.m_kernels[p].self.index = i;
-                break;
-            case LaneKind::Memcpy:
-            case LaneKind::Uvm:
-                t.m_memcpys[p].self.index = i;
-                break;
-            case LaneKind::Memset:
-                t.m_memsets[p].self.index = i;
-                break;
-            case LaneKind::Nvtx:
-            case LaneKind::NvtxStartEnd:
-                t.m_nvtx[p].depth = 0; // rows below
-                break;
-            default:
-                break;
-            }
+        if (l.kind() == LaneKind::Nvtx || l.kind() == LaneKind::NvtxStartEnd) {
+            for (std::uint32_t i = 0; i < l.size(); ++i)
+                m_stageNvtx[l.payload(i)].depth = 0; // rows below
         }
         if ((l.kind() == LaneKind::Nvtx || l.kind() == LaneKind::NvtxStartEnd) &&
             l.rowCount() > 1) {
             for (std::uint16_t r = 0; r < l.rowCount(); ++r) {
                 const RowView row = l.rowView(r);
                 for (std::uint32_t k = 0; k < row.size(); ++k)
-                    t.m_nvtx[l.payload(row.laneIndex(k))].depth = r;
+                    m_stageNvtx[l.payload(row.laneIndex(k))].depth = r;
             }
         }
         if (isCancelled(cancel))
@@ -346,8 +325,7 @@ std::unique_ptr<Trace> TraceBuilder::finish(const std::atomic<bool>* cancel) {
 
     sortProcessesAndThreads();
     orderLanes();
-    joinCorrelations();
-    orderKernels();
+    storeRecords();
 
     warn(QStringLiteral("row-overflow"), overflowEvents,
          QStringLiteral("%1 events found all ") % QString::number(Lane::kMaxRows) %
@@ -373,29 +351,19 @@ std::unique_ptr<Trace> TraceBuilder::finishGpuPreview(const std::atomic<bool>* c
     dst.m_gpus = src.m_gpus;
     dst.m_streams = src.m_streams;
     dst.m_kernelConfigs = src.m_kernelConfigs;
-    dst.m_kernels = src.m_kernels;
-    dst.m_memcpys = src.m_memcpys;
-    dst.m_memsets = src.m_memsets;
     dst.m_gpuMemory = src.m_gpuMemory;
-    std::vector<std::uint32_t> laneMap(src.m_lanes.size(), 0);
-    for (std::uint32_t li = 0; li < src.m_lanes.size(); ++li) {
-        if (!isGpuLane(src.m_lanes[li].kind()))
-            continue;
-        laneMap[li] = std::uint32_t(dst.m_lanes.size());
-        dst.m_lanes.push_back(src.m_lanes[li]);
+    for (const Lane& l : src.m_lanes) {
+        if (isGpuLane(l.kind()))
+            dst.m_lanes.push_back(l);
     }
-    for (auto& k : dst.m_kernels)
-        k.self.lane = laneMap[k.self.lane];
-    for (auto& m : dst.m_memcpys)
-        m.self.lane = laneMap[m.self.lane];
-    for (auto& m : dst.m_memsets)
-        m.self.lane = laneMap[m.self.lane];
+    copy.m_stageKernels = m_stageKernels;
+    copy.m_stageMemcpys = m_stageMemcpys;
+    copy.m_stageMemsets = m_stageMemsets;
+    copy.m_memcpyPid = m_memcpyPid;
+    copy.m_memsetPid = m_memsetPid;
     copy.m_processNames = m_processNames;
     copy.m_processIndex = m_processIndex;
     copy.m_streamInfo = m_streamInfo;
-    copy.m_kernelPid = m_kernelPid;
-    copy.m_memcpyPid = m_memcpyPid;
-    copy.m_memsetPid = m_memsetPid;
     std::unique_ptr<Trace> preview = copy.finish(cancel);
     if (preview)
         preview->m_warnings.clear(); // the CPU side, which resolves them, is still to come
@@ -440,7 +408,7 @@ void TraceBuilder::sortProcessesAndThreads() {
         else if (!isGpuLane(l.kind()))
             l.m_owner = tNew[l.m_owner];
     }
-    for (NvtxRecord& r : t.m_nvtx) {
+    for (NvtxRecord& r : m_stageNvtx) {
         r.thread = tNew[r.thread];
         if (r.endThread)
             r.endThread = tNew[*r.endThread];
@@ -498,87 +466,6 @@ void TraceBuilder::orderLanes() {
         lanes.push_back(std::move(t.m_lanes[order[i]]));
     }
     t.m_lanes = std::move(lanes);
-    for (auto& k : t.m_kernels)
-        k.self.lane = newIndex[k.self.lane];
-    for (auto& m : t.m_memcpys)
-        m.self.lane = newIndex[m.self.lane];
-    for (auto& m : t.m_memsets)
-        m.self.lane = newIndex[m.self.lane];
-}
-
-void TraceBuilder::joinCorrelations() {
-    Trace& t = *m_trace;
-    // API calls by (pid, correlation id); nsys makes correlation ids unique per process.
-    std::unordered_map<quint64, EventRef> apiByCorrelation;
-    apiByCorrelation.reserve(t.m_apiCalls.size());
-    for (std::uint32_t li = 0; li < t.m_lanes.size(); ++li) {
-        const Lane& l = t.m_lanes[li];
-        if (l.kind() != LaneKind::CudaApi)
-            continue;
-        for (std::uint32_t i = 0; i < l.size(); ++i) {
-            const std::uint32_t p = l.payload(i);
-            apiByCorrelation.emplace(pairKey(m_apiPid[p], t.m_apiCalls[p].correlationId),
-                                     EventRef{li, i});
-        }
-    }
-    std::uint64_t dangling = 0;
-    auto join = [&](std::uint32_t pid, const std::optional<std::uint32_t>& corr, EventRef self,
-                    EventRef& api) {
-        if (!corr || *corr == 0)
-            return;
-        auto it = apiByCorrelation.find(pairKey(pid, *corr));
-        if (it == apiByCorrelation.end()) {
-            ++dangling;
-            return;
-        }
-        api = it->second;
-        ApiCallRecord& call = t.m_apiCalls[t.m_lanes[api.lane].payload(api.index)];
-        if (!call.gpuOp.isValid())
-            call.gpuOp = self;
-    };
-    for (std::size_t i = 0; i < t.m_kernels.size(); ++i)
-        join(m_kernelPid[i], t.m_kernels[i].correlationId, t.m_kernels[i].self, t.m_kernels[i].api);
-    for (std::size_t i = 0; i < t.m_memcpys.size(); ++i)
-        join(m_memcpyPid[i], t.m_memcpys[i].correlationId, t.m_memcpys[i].self, t.m_memcpys[i].api);
-    for (std::size_t i = 0; i < t.m_memsets.size(); ++i)
-        join(m_memsetPid[i], t.m_memsets[i].correlationId, t.m_memsets[i].self, t.m_memsets[i].api);
-    warn(QStringLiteral("dangling-correlation"), dangling,
-         QStringLiteral("%1 GPU operations carry a correlation id with no recorded API call."));
-    for (auto& s : t.m_syncs) {
-        if (!s.correlationId)
-            continue;
-        if (auto it = apiByCorrelation.find(pairKey(s.pid, *s.correlationId));
-            it != apiByCorrelation.end())
-            s.api = it->second;
-    }
-    std::sort(t.m_syncs.begin(), t.m_syncs.end(),
-              [](const SyncRecord& a, const SyncRecord& b) { return a.start < b.start; });
-}
-
-void TraceBuilder::orderKernels() {
-    Trace& t = *m_trace;
-    std::vector<std::uint32_t> order(t.m_kernels.size());
-    std::iota(order.begin(), order.end(), 0u);
-    auto startOf = [&](const KernelRecord& k) {
-        return t.m_lanes[k.self.lane].start(k.self.index);
-    };
-    std::stable_sort(order.begin(), order.end(), [&](auto a, auto b) {
-        const KernelRecord& ka = t.m_kernels[a];
-        const KernelRecord& kb = t.m_kernels[b];
-        const TimeNs sa = startOf(ka), sb = startOf(kb);
-        if (sa != sb)
-            return sa < sb;
-        return std::tie(ka.self.lane, ka.self.index) < std::tie(kb.self.lane, kb.self.index);
-    });
-    std::vector<KernelRecord> sorted;
-    sorted.reserve(order.size());
-    for (std::uint32_t i = 0; i < order.size(); ++i) {
-        sorted.push_back(t.m_kernels[order[i]]);
-        const EventRef self = sorted.back().self;
-        t.m_lanes[self.lane].m_payload[self.index] = i;
-    }
-    t.m_kernels = std::move(sorted);
-    m_kernelPid.clear();
 }
 
 } // namespace strobe

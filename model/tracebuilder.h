@@ -87,8 +87,11 @@ private:
     void clampTimes(TimeNs& start, TimeNs& end);
     void sortProcessesAndThreads();
     void orderLanes();
-    void joinCorrelations();
-    void orderKernels();
+    // Moves the staged records into the Trace's slim tables in lane order (kernels in start
+    // order) and joins GPU work to the API calls that launched it (model/recordstore.cpp).
+    void storeRecords();
+    void storeKernels(const std::unordered_map<quint64, std::uint32_t>& apiByCorrelation,
+                      std::uint64_t& dangling);
 
     std::unique_ptr<Trace> m_trace;
     std::map<QString, PendingWarning> m_pendingWarnings;
@@ -103,8 +106,30 @@ private:
         m_streamInfo;
     std::map<std::tuple<int, std::uint32_t, StringId>, std::uint32_t> m_laneIndex;
     std::unordered_map<KernelConfig, std::uint32_t, KernelConfigHash> m_configIndex;
-    std::vector<std::uint32_t> m_apiPid; // pid of each API call, for the correlation join
-    std::vector<std::uint32_t> m_kernelPid, m_memcpyPid, m_memsetPid;
+    // Records as the loaders add them, until finish() stores them in the Trace; the lanes'
+    // payload columns index these while building.
+    struct StagedKernel {
+        std::uint64_t graphNode = 0;
+        std::uint32_t config = 0;
+        std::uint32_t correlationId = 0;
+        std::uint32_t pid = 0; // for the correlation join
+        bool hasCorrelation = false;
+        bool hasGraphNode = false;
+    };
+    struct StagedApiCall {
+        std::int64_t returnValue = 0;
+        std::uint32_t correlationId = 0;
+        std::uint32_t pid = 0;
+        std::uint8_t eventClass = 0;
+    };
+    std::vector<StagedKernel> m_stageKernels;
+    std::vector<StagedApiCall> m_stageApiCalls;
+    std::vector<MemcpyRecord> m_stageMemcpys;
+    std::vector<MemsetRecord> m_stageMemsets;
+    std::vector<std::uint32_t> m_memcpyPid, m_memsetPid;
+    std::vector<OsrtRecord> m_stageOsrt;
+    std::vector<NvtxRecord> m_stageNvtx;
+    std::vector<CpuOpRecord> m_stageCpuOps;
     std::uint64_t m_clampedEvents = 0;
 };
 

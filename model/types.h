@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <limits>
 
@@ -69,6 +70,32 @@ enum class LaneKind : std::uint8_t {
 // Lanes of the kinds before Kernels live on a CPU thread (or process); the rest on a GPU.
 inline constexpr bool isGpuLane(LaneKind k) {
     return k >= LaneKind::Kernels;
+}
+
+// Lanes whose events' records share one table of the Trace.
+enum class LaneFamily : std::uint8_t { Kernels, Memcpys, Memsets, ApiCalls, Osrt, Nvtx, CpuOps };
+inline constexpr std::size_t kLaneFamilies = 7;
+inline constexpr LaneFamily familyOf(LaneKind k) {
+    switch (k) {
+    case LaneKind::CudaApi:
+        return LaneFamily::ApiCalls;
+    case LaneKind::Osrt:
+        return LaneFamily::Osrt;
+    case LaneKind::Nvtx:
+    case LaneKind::NvtxStartEnd:
+        return LaneFamily::Nvtx;
+    case LaneKind::CpuOps:
+    case LaneKind::Python:
+        return LaneFamily::CpuOps;
+    case LaneKind::Kernels:
+        return LaneFamily::Kernels;
+    case LaneKind::Memcpy:
+    case LaneKind::Uvm:
+        return LaneFamily::Memcpys;
+    case LaneKind::Memset:
+        return LaneFamily::Memsets;
+    }
+    return LaneFamily::ApiCalls;
 }
 
 // Identifies one event of a trace: a lane and the event's index in that lane's start order.

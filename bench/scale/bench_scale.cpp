@@ -17,6 +17,7 @@
 // Without --trace the trace is generated once to /tmp/strobe-scale-<N>-<S>.sqlite and reused.
 #include "app/gui/appsettings.h"
 #include "app/gui/mainwindow.h"
+#include "bench/scale/memoryreport.h"
 #include "bench/scale/procstatus.h"
 #include "bench/scale/rawscan.h"
 #include "formats/nsys/synth/synthtrace.h"
@@ -339,6 +340,7 @@ int main(int argc, char** argv) {
         bytesPerEvent, double(rssAfter - rssBefore) / 1e6, peakPerEvent,
         double(peak - rssBefore) / 1e6, peakReset ? "" : " (VmHWM reset refused)",
         double(trace->memoryBytes()) / double(events));
+    printMemoryBreakdown(*trace, events);
 
     // 3. Window query and kernel sort on the loaded trace.
     const double windowUs = measureWindowQuery(*trace);

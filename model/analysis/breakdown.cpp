@@ -138,8 +138,9 @@ BreakdownSource::BreakdownSource(const Trace& trace, const KernelClassTable& tab
     };
     // -1: communication; otherwise the class. Classified once per distinct name.
     std::unordered_map<StringId, int> kindOfName;
-    for (const KernelRecord& k : trace.kernels()) {
-        const StringId name = trace.lane(k.self.lane).nameId(k.self.index);
+    for (std::size_t i = 0; i < trace.kernelCount(); ++i) {
+        const EventRef self = trace.kernelRef(i);
+        const StringId name = trace.lane(self.lane).nameId(self.index);
         auto it = kindOfName.find(name);
         if (it == kindOfName.end()) {
             const auto view = trace.strings().view(name);
@@ -147,11 +148,11 @@ BreakdownSource::BreakdownSource(const Trace& trace, const KernelClassTable& tab
                      .emplace(name, table.isCommunication(view) ? -1 : int(table.classify(view)))
                      .first;
         }
-        Raw& r = raw[trace.streams()[k.stream].deviceId];
+        Raw& r = raw[trace.streams()[trace.lane(self.lane).owner()].deviceId];
         if (it->second < 0)
-            r.communication.push_back(interval(k.self));
+            r.communication.push_back(interval(self));
         else
-            r.byClass[std::size_t(it->second)].push_back(interval(k.self));
+            r.byClass[std::size_t(it->second)].push_back(interval(self));
     }
     for (const MemcpyRecord& m : trace.memcpys()) {
         if (trace.lane(m.self.lane).kind() == LaneKind::Uvm)

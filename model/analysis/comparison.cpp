@@ -91,8 +91,8 @@ std::map<QString, RangeSide> rangeSide(const Trace& t, const ComparisonSide& sid
         if (lane.kind() != LaneKind::Nvtx && lane.kind() != LaneKind::NvtxStartEnd)
             continue;
         for (std::uint32_t i = 0; i < lane.size(); ++i) {
-            const NvtxRecord& rec = t.nvtx()[lane.payload(i)];
-            if (rec.style == NvtxStyle::Mark || !rec.hasEnd)
+            const std::uint32_t p = lane.payload(i);
+            if (t.nvtxStyle(p) == NvtxStyle::Mark || !t.nvtxHasEnd(p))
                 continue;
             const TimeNs s = lane.start(i);
             if (side.range && !side.range->contains(s))

@@ -119,7 +119,7 @@ std::optional<TimeNs> apiSection(const Trace& t, EventRef api, std::optional<std
 void describeKernel(const Trace& t, std::uint32_t k, EventDetails& out) {
     const KernelLaunch kl = t.kernelAt(k);
     const KernelConfig& c = *kl.config;
-    const KernelRecord& rec = *kl.record;
+    const KernelRecord& rec = kl.record;
     out.title = QStringLiteral("Kernel ") % t.string(c.shortName);
     out.sections.push_back(
         {QStringLiteral("Kernel"),
@@ -301,7 +301,7 @@ QString gpuOpName(const Trace& t, EventRef op) {
         return QStringLiteral("none");
     const Lane& l = t.lane(op.lane);
     if (l.kind() == LaneKind::Kernels)
-        return t.string(t.kernelConfigs()[t.kernels()[l.payload(op.index)].config].shortName);
+        return t.string(t.kernelConfigs()[t.kernelConfigIndex(l.payload(op.index))].shortName);
     return t.string(l.nameId(op.index));
 }
 

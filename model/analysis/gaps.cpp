@@ -236,9 +236,9 @@ EventRef GapClassifier::innermostNvtxAt(std::uint32_t thread, TimeNs t) const {
     for (std::uint32_t li : m_nvtx[thread]) {
         const Lane& l = m_t.lane(li);
         for (std::uint32_t i : l.stabbing(t)) {
-            const NvtxRecord& n = m_t.nvtx()[l.payload(i)];
-            if (n.style != NvtxStyle::Mark && int(n.depth) > bestDepth) {
-                bestDepth = n.depth;
+            const std::uint32_t p = l.payload(i);
+            if (m_t.nvtxStyle(p) != NvtxStyle::Mark && int(m_t.nvtxDepth(p)) > bestDepth) {
+                bestDepth = m_t.nvtxDepth(p);
                 best = {li, i};
             }
         }
@@ -330,14 +330,15 @@ void GapClassifier::classify(GpuGap& gap) {
         for (std::uint32_t li : m_nvtx[*th]) {
             const Lane& l = m_t.lane(li);
             l.forEachOverlapping(g.start, g.end, [&](std::uint32_t i) {
-                const NvtxRecord& n = m_t.nvtx()[l.payload(i)];
+                const std::uint32_t p = l.payload(i);
                 const TimeNs c = overlap(l.start(i), l.end(i), g);
-                if (n.style == NvtxStyle::Mark || !coversHalf(c, g) || int(n.depth) <= depth)
+                if (m_t.nvtxStyle(p) == NvtxStyle::Mark || !coversHalf(c, g) ||
+                    int(m_t.nvtxDepth(p)) <= depth)
                     return;
                 if (drain.ref.isValid() && l.start(i) < drain.covered)
                     return; // encloses the sync: context, not what the thread did after it
                 range = {li, i};
-                depth = n.depth;
+                depth = m_t.nvtxDepth(p);
                 rangeCovered = c;
             });
         }

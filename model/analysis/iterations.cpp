@@ -33,7 +33,7 @@ bool isRangeLane(const Lane& lane) {
 }
 
 std::uint16_t depthOf(const Trace& trace, const Lane& lane, std::uint32_t i) {
-    return lane.kind() == LaneKind::CpuOps ? lane.row(i) : trace.nvtx()[lane.payload(i)].depth;
+    return lane.kind() == LaneKind::CpuOps ? lane.row(i) : trace.nvtxDepth(lane.payload(i));
 }
 
 // Calls fn(lane, lane index, index, groupedName) for every range with an end; names are built

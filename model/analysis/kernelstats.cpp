@@ -53,10 +53,10 @@ std::vector<KernelSummaryRow> summarizeKernels(const Trace& trace, KernelGroupin
     std::vector<std::vector<TimeNs>> durations(rows.size());
     TimeNs all = 0;
     for (std::uint32_t k = 0; k < trace.kernelCount(); ++k) {
-        const KernelRecord& rec = trace.kernels()[k];
-        const Lane& lane = trace.lane(rec.self.lane);
-        const TimeNs d = saturatingSub(lane.end(rec.self.index), lane.start(rec.self.index));
-        const std::uint32_t g = configGroup[rec.config];
+        const EventRef self = trace.kernelRef(k);
+        const Lane& lane = trace.lane(self.lane);
+        const TimeNs d = saturatingSub(lane.end(self.index), lane.start(self.index));
+        const std::uint32_t g = configGroup[trace.kernelConfigIndex(k)];
         durations[g].push_back(d);
         rows[g].instances.push_back(k);
         all = saturatingAdd(all, d);

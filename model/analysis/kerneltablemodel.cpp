@@ -28,7 +28,7 @@ KernelTableData gatherKernelTableData(std::shared_ptr<const Trace> trace) {
     d.start.resize(n);
     d.end.resize(n);
     for (std::size_t k = 0; k < n; ++k) {
-        const EventRef self = t.kernels()[k].self;
+        const EventRef self = t.kernelRef(k);
         const Lane& lane = t.lane(self.lane);
         d.start[k] = lane.start(self.index);
         d.end[k] = lane.end(self.index);
@@ -63,13 +63,13 @@ std::vector<std::uint32_t> kernelPermutation(const KernelTableData& data, int co
     }
     std::vector<std::pair<std::int64_t, std::uint32_t>> keyed(n);
     for (std::uint32_t k = 0; k < n; ++k) {
-        const KernelRecord& rec = t.kernels()[k];
-        const KernelConfig& c = configs[rec.config];
-        const StreamInfo& s = t.streams()[rec.stream];
+        const std::uint32_t config = t.kernelConfigIndex(k);
+        const KernelConfig& c = configs[config];
+        const StreamInfo& s = t.streams()[t.kernelStreamIndex(k)];
         std::int64_t key = 0;
         switch (Column(column)) {
         case Column::Name:
-            key = configKey[rec.config];
+            key = configKey[config];
             break;
         case Column::Duration:
             key = data.end[k] - data.start[k];
@@ -95,9 +95,11 @@ std::vector<std::uint32_t> kernelPermutation(const KernelTableData& data, int co
         case Column::SharedMemory:
             key = std::int64_t(c.staticSharedBytes) + c.dynamicSharedBytes;
             break;
-        case Column::CorrelationId:
-            key = rec.correlationId ? std::int64_t(*rec.correlationId) : -1;
+        case Column::CorrelationId: {
+            const auto corr = t.kernels()[k].correlationId;
+            key = corr ? std::int64_t(*corr) : -1;
             break;
+        }
         case Column::Start:
         case Column::ColumnCount:
             break;
@@ -120,10 +122,10 @@ KernelRows computeKernelRows(KernelRowQuery query) {
     out.rowOf.assign(n, -1);
     if (n > 0) {
         const std::vector<std::uint32_t>& perm = *query.permutation;
-        const auto& kernels = d->trace->kernels();
+        const Trace& trace = *d->trace;
         const auto& range = query.range;
         auto consider = [&](std::uint32_t k) {
-            const std::uint32_t config = kernels[k].config;
+            const std::uint32_t config = trace.kernelConfigIndex(k);
             if (config >= query.configPass.size() || !query.configPass[config])
                 return;
             if (range &&

@@ -36,7 +36,7 @@ NvtxGpuWork NvtxProjector::project(EventRef range, std::optional<std::uint32_t> 
         const auto starts = al.starts();
         auto i = std::uint32_t(std::lower_bound(starts.begin(), starts.end(), rs) - starts.begin());
         for (; i < al.size() && al.start(i) < re; ++i) {
-            const EventRef op = m_t.apiCalls()[al.payload(i)].gpuOp;
+            const EventRef op = m_t.apiGpuOp(al.payload(i));
             if (!op.isValid())
                 continue;
             const Lane& gl = m_t.lane(op.lane);
@@ -94,7 +94,7 @@ std::vector<ProjectedNvtxLane> buildProjectedNvtx(const Trace& trace, RangeNamin
         if (l.kind() != LaneKind::Nvtx && l.kind() != LaneKind::NvtxStartEnd)
             continue;
         for (std::uint32_t i = 0; i < l.size(); ++i) {
-            if (trace.nvtx()[l.payload(i)].style == NvtxStyle::Mark)
+            if (trace.nvtxStyle(l.payload(i)) == NvtxStyle::Mark)
                 continue;
             std::optional<std::uint32_t> label;
             for (ProjectedNvtxLane& p : out) {

@@ -40,24 +40,25 @@ NvtxSummary summarizeNvtx(const Trace& trace, RangeNaming naming) {
         if (lane.kind() != LaneKind::Nvtx && lane.kind() != LaneKind::NvtxStartEnd)
             continue;
         for (std::uint32_t i = 0; i < lane.size(); ++i) {
-            const NvtxRecord& rec = trace.nvtx()[lane.payload(i)];
-            if (rec.style == NvtxStyle::Mark)
+            const std::uint32_t p = lane.payload(i);
+            const NvtxStyle style = trace.nvtxStyle(p);
+            if (style == NvtxStyle::Mark)
                 continue;
-            if (!rec.hasEnd) {
+            if (!trace.nvtxHasEnd(p)) {
                 ++out.openRanges;
                 continue;
             }
-            const auto key = std::make_tuple(lane.domain(), lane.nameId(i), int(rec.style));
+            const auto key = std::make_tuple(lane.domain(), lane.nameId(i), int(style));
             auto cached = out.rowOfName.find(key);
             if (cached == out.rowOfName.end()) {
                 QString name =
                     rangeName(nvtxRangeName(trace, lane.domain(), lane.nameId(i)), naming);
                 auto [it, added] =
-                    groups.try_emplace(std::make_pair(name, int(rec.style)), out.rows.size());
+                    groups.try_emplace(std::make_pair(name, int(style)), out.rows.size());
                 if (added) {
                     NvtxSummaryRow row;
                     row.range = std::move(name);
-                    row.style = rec.style;
+                    row.style = style;
                     out.rows.push_back(std::move(row));
                     durations.emplace_back();
                 }

@@ -85,23 +85,25 @@ OverviewFinding fillFinding(const Trace& t, const GpuBreakdown& b, std::optional
         TimeNs longestNs = -1;
     };
     std::map<std::uint32_t, Use> uses;
-    for (const KernelRecord& k : t.kernels()) {
-        if (t.streams()[k.stream].deviceId != b.deviceId)
+    for (std::size_t i = 0; i < t.kernelCount(); ++i) {
+        if (t.streams()[t.kernelStreamIndex(i)].deviceId != b.deviceId)
             continue;
-        const KernelConfig& c = t.kernelConfigs()[k.config];
+        const std::uint32_t config = t.kernelConfigIndex(i);
+        const KernelConfig& c = t.kernelConfigs()[config];
         const std::int64_t blocks = std::int64_t(c.grid[0]) * c.grid[1] * c.grid[2];
         if (blocks <= 0 || blocks >= std::int64_t(gpu->smCount))
             continue;
-        const Lane& l = t.lane(k.self.lane);
-        const TimeNs s = l.start(k.self.index), e = l.end(k.self.index);
+        const EventRef self = t.kernelRef(i);
+        const Lane& l = t.lane(self.lane);
+        const TimeNs s = l.start(self.index), e = l.end(self.index);
         if (w && (e <= w->start || s >= w->end))
             continue;
-        Use& u = uses[k.config];
+        Use& u = uses[config];
         u.time += e - s;
         ++u.launches;
         if (e - s > u.longestNs) {
             u.longestNs = e - s;
-            u.longest = k.self;
+            u.longest = self;
         }
     }
     // The one filling the smallest share of the GPU's warp slots (blocks when the trace does

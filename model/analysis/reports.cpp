@@ -83,8 +83,8 @@ ReportTable kernelListReport(const Trace& t) {
         const bool shared = c.recorded(KernelField::SharedMemory);
         row.push_back(shared ? n(std::int64_t(c.staticSharedBytes)) : C::null());
         row.push_back(shared ? n(std::int64_t(c.dynamicSharedBytes)) : C::null());
-        row.push_back(k.record->correlationId ? n(*k.record->correlationId) : C::null());
-        const EventRef api = k.record->api;
+        row.push_back(k.record.correlationId ? n(*k.record.correlationId) : C::null());
+        const EventRef api = k.record.api;
         if (api.isValid()) {
             const Lane& l = t.lane(api.lane);
             row.push_back(C::string(cudaapi::displayName(t.string(l.nameId(api.index)))));

@@ -12,7 +12,7 @@ namespace strobe {
 std::uint64_t colorIdentity(const Trace& trace, std::uint32_t lane, std::uint32_t index) {
     const Lane& l = trace.lane(lane);
     if (l.kind() == LaneKind::Nvtx || l.kind() == LaneKind::NvtxStartEnd) {
-        if (const auto argb = trace.nvtx()[l.payload(index)].color)
+        if (const auto argb = trace.nvtxColor(l.payload(index)))
             return (std::uint64_t(1) << 62) | *argb; // its own colour, whatever the theme
     }
     std::uint64_t sub = l.nameId(index);

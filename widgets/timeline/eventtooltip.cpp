@@ -107,7 +107,7 @@ QString eventTooltip(const Trace& t, EventRef ref, const NvtxSummary* nvtxNames)
     if (l.kind() == LaneKind::CudaApi)
         name = cudaapi::displayName(name);
     if (l.kind() == LaneKind::Kernels) {
-        const KernelConfig& cfg = t.kernelConfigs()[t.kernels()[p].config];
+        const KernelConfig& cfg = t.kernelConfigs()[t.kernelConfigIndex(p)];
         if (cfg.demangledName != kNoString)
             name = t.string(cfg.demangledName);
     }
@@ -116,7 +116,7 @@ QString eventTooltip(const Trace& t, EventRef ref, const NvtxSummary* nvtxNames)
                 formatDuration(end - start);
     switch (l.kind()) {
     case LaneKind::Kernels: {
-        const KernelConfig& cfg = t.kernelConfigs()[t.kernels()[p].config];
+        const KernelConfig& cfg = t.kernelConfigs()[t.kernelConfigIndex(p)];
         if (cfg.detail == LaunchDetail::None) {
             s = s % QStringLiteral("\nLaunch configuration: unknown");
             break;

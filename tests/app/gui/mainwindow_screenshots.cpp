@@ -86,10 +86,10 @@ void raiseKernels(MainWindow& w) {
 std::optional<std::size_t> kernelUnderACpuOp(const Trace& t) {
     for (std::size_t i = t.kernelCount() / 2; i < t.kernelCount(); ++i) {
         const KernelLaunch k = t.kernelAt(i);
-        if (!k.record->api.isValid() || k.duration() < 20'000 || !k.config->shortNameDerived)
+        if (!k.record.api.isValid() || k.duration() < 20'000 || !k.config->shortNameDerived)
             continue;
-        const Lane& api = t.lane(k.record->api.lane);
-        const TimeNs launch = api.start(k.record->api.index);
+        const Lane& api = t.lane(k.record.api.lane);
+        const TimeNs launch = api.start(k.record.api.index);
         for (const Lane& l : t.lanes()) {
             if (l.kind() == LaneKind::CpuOps && l.owner() == api.owner() &&
                 !l.stabbing(launch).empty())
@@ -109,14 +109,14 @@ bool kinetoShots(MainWindow& w, const QString& trace, const QString& out) {
         return false;
     }
     const KernelLaunch kl = t.kernelAt(*k);
-    const TimeNs launch = t.lane(kl.record->api.lane).start(kl.record->api.index);
+    const TimeNs launch = t.lane(kl.record.api.lane).start(kl.record.api.index);
     // The timeline alone first (docks hidden), then the detail pane with the room it needs.
     const QList<QDockWidget*> docks = w.findChildren<QDockWidget*>();
     for (QDockWidget* d : docks)
         d->hide();
     w.resize(1600, 900);
     w.viewState()->setVisibleRange({launch - 120'000, kl.end + 60'000});
-    w.viewState()->setSelection(kl.record->self);
+    w.viewState()->setSelection(kl.record.self);
     bool ok = save(w, out + QStringLiteral("/kineto-timeline.png"));
     auto* detailsDock = qobject_cast<QDockWidget*>(w.details()->parentWidget());
     if (detailsDock) {

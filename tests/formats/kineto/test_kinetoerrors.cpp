@@ -90,7 +90,7 @@ TEST_F(KinetoErrors, GzipAndPlainGiveTheSameTrace) {
     EXPECT_EQ(packed->kernelAt(0).start, 103000);
     EXPECT_EQ(packed->kernelAt(0).end, 104250);
     EXPECT_EQ(plain->kernelAt(0).start, packed->kernelAt(0).start);
-    EXPECT_TRUE(packed->kernelAt(0).record->api.isValid());
+    EXPECT_TRUE(packed->kernelAt(0).record.api.isValid());
 }
 
 TEST_F(KinetoErrors, InvalidJsonIsOneSentence) {
@@ -197,7 +197,7 @@ TEST_F(KinetoErrors, FlowsLinkOperationsThatCarryNoCorrelation) {
          "name": "launch", "bp": "e"})";
     auto t = open(write(QStringLiteral("flow.json"), traceWith(events)));
     ASSERT_EQ(t->kernelCount(), 1u);
-    const KernelRecord& k = *t->kernelAt(0).record;
+    const KernelRecord& k = t->kernelAt(0).record;
     EXPECT_EQ(k.correlationId, 99u);
     ASSERT_TRUE(k.api.isValid());
     EXPECT_EQ(t->lane(k.api.lane).kind(), LaneKind::CudaApi);
@@ -219,7 +219,7 @@ TEST_F(KinetoErrors, GpuWorkGoesToTheProcessThatLaunchedIt) {
     ASSERT_EQ(t->kernelCount(), 2u);
     EXPECT_EQ(t->kernelAt(0).stream->pid, 20u);
     EXPECT_EQ(t->kernelAt(1).stream->pid, 10u);
-    EXPECT_TRUE(t->kernelAt(0).record->api.isValid() && t->kernelAt(1).record->api.isValid());
+    EXPECT_TRUE(t->kernelAt(0).record.api.isValid() && t->kernelAt(1).record.api.isValid());
     ASSERT_EQ(t->processes().size(), 2u);
 }
 
@@ -306,9 +306,9 @@ TEST_F(KinetoErrors, EventsKeepTheirOrderAcrossBatches) {
         ASSERT_EQ(k.end, TimeNs(10000 * i + 2875)) << i;
         ASSERT_EQ(k.config->grid[0], std::int32_t(i % 5 + 1)) << i;
         ASSERT_EQ(t->strings().view(k.config->demangledName), "k" + std::to_string(i % 7)) << i;
-        ASSERT_EQ(k.record->correlationId, std::uint32_t(i + 1)) << i;
-        ASSERT_TRUE(k.record->api.isValid()) << i;
-        ASSERT_EQ(t->lane(k.record->api.lane).start(k.record->api.index), TimeNs(10000 * i + 500))
+        ASSERT_EQ(k.record.correlationId, std::uint32_t(i + 1)) << i;
+        ASSERT_TRUE(k.record.api.isValid()) << i;
+        ASSERT_EQ(t->lane(k.record.api.lane).start(k.record.api.index), TimeNs(10000 * i + 500))
             << i;
     }
 }
@@ -338,7 +338,7 @@ TEST_F(KinetoErrors, ArgsBeforeThePhaseAndCategoryAreStillRead) {
     EXPECT_EQ(k.config->block, (std::array<std::int32_t, 3>{32, 1, 1}));
     EXPECT_EQ(k.config->registersPerThread, 40u);
     EXPECT_EQ(k.stream->streamId, 9u);
-    EXPECT_TRUE(k.record->api.isValid());
+    EXPECT_TRUE(k.record.api.isValid());
     EXPECT_EQ(t->counts().pythonFunctions, 1u);
 }
 

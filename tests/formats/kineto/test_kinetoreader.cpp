@@ -284,7 +284,7 @@ TEST(KinetoReader, GpuPropertiesMakeOccupancyWorkBesideKinetosOwnEstimate) {
     EXPECT_EQ(o.limit, OccupancyLimit::Registers);
     ASSERT_TRUE(k.config->recordedOccupancy.blocksPerSm);
     EXPECT_FLOAT_EQ(*k.config->recordedOccupancy.blocksPerSm, 4.740741f);
-    const EventDetails d = describeEvent(*a, k.record->self);
+    const EventDetails d = describeEvent(*a, k.record.self);
     EXPECT_EQ(d.value(QStringLiteral("Theoretical occupancy"), QStringLiteral("Occupancy")),
               QStringLiteral("75.0 % (48 of 64 warps per SM)"));
     EXPECT_FALSE(d.value(QStringLiteral("Occupancy recorded by the profiler"),
@@ -303,9 +303,9 @@ TEST(KinetoReader, AmdTraceOpensWithLaunchParametersUnknown) {
         const KernelLaunch k = t->kernelAt(i);
         EXPECT_EQ(k.config->detail, LaunchDetail::None);
         EXPECT_EQ(k.stream->deviceId, 2u) << "args.device, not the pid";
-        EXPECT_TRUE(k.record->api.isValid());
+        EXPECT_TRUE(k.record.api.isValid());
     }
-    const EventDetails d = describeEvent(*t, t->kernelAt(0).record->self);
+    const EventDetails d = describeEvent(*t, t->kernelAt(0).record.self);
     EXPECT_EQ(
         d.value(QStringLiteral("Launch configuration"), QStringLiteral("Launch configuration")),
         QStringLiteral("unknown (the trace recorded none)"));

@@ -169,17 +169,17 @@ TEST_P(EveryFixture, KernelLaunchParametersAndLaunchingCall) {
         EXPECT_EQ(k.config->staticSharedBytes, std::stoul(r[11]));
         EXPECT_EQ(k.config->dynamicSharedBytes, std::stoul(r[12]));
         if (r[13].empty()) {
-            EXPECT_FALSE(k.record->api.isValid());
+            EXPECT_FALSE(k.record.api.isValid());
             continue;
         }
         ++withApi;
-        ASSERT_TRUE(k.record->api.isValid());
-        const Lane& apiLane = t->lane(k.record->api.lane);
+        ASSERT_TRUE(k.record.api.isValid());
+        const Lane& apiLane = t->lane(k.record.api.lane);
         EXPECT_EQ(apiLane.kind(), LaneKind::CudaApi);
-        EXPECT_EQ(t->string(apiLane.nameId(k.record->api.index)).toStdString(), r[13]);
+        EXPECT_EQ(t->string(apiLane.nameId(k.record.api.index)).toStdString(), r[13]);
         EXPECT_EQ(t->threads()[apiLane.owner()].tid, std::stoul(r[14]));
         // The link is two-way.
-        EXPECT_EQ(t->partnerOf(k.record->api), k.record->self);
+        EXPECT_EQ(t->partnerOf(k.record.api), k.record.self);
     }
     EXPECT_GT(withApi, 0u);
 }

@@ -63,7 +63,7 @@ std::multimap<std::string, int> nvtxDepths(const Trace& t, std::uint32_t tid) {
 
 // The thread id and (suffix-free) name of the API call that launched kernel `i`.
 std::pair<std::uint32_t, std::string> launcher(const Trace& t, std::size_t i) {
-    const EventRef api = t.kernelAt(i).record->api;
+    const EventRef api = t.kernelAt(i).record.api;
     if (!api.isValid())
         return {0, "<none>"};
     const Lane& lane = t.lane(api.lane);
@@ -111,7 +111,7 @@ TEST(WriterRoundTrip, KernelsKeepLaunchParametersAndLauncher) {
         EXPECT_EQ(k.config->staticSharedBytes, w.staticShared);
         EXPECT_EQ(k.config->dynamicSharedBytes, w.dynamicShared);
         EXPECT_EQ(k.stream->streamId, w.streamId);
-        EXPECT_EQ(k.record->correlationId, w.correlationId);
+        EXPECT_EQ(k.record.correlationId, w.correlationId);
         const auto [tid, api] = launcher(*t, i);
         EXPECT_EQ(tid, launchTid[*w.correlationId]) << w.shortName;
         EXPECT_EQ(api, "cudaLaunchKernel");
@@ -203,7 +203,7 @@ TEST(WriterRoundTrip, GpuEdgeCases) {
     for (std::size_t i = 0; i < t->kernelCount(); ++i) {
         const KernelLaunch k = t->kernelAt(i);
         if (str(*t, k.config->shortName) == "orphan_kernel") {
-            EXPECT_FALSE(k.record->api.isValid());
+            EXPECT_FALSE(k.record.api.isValid());
             ++orphans;
         }
         if (str(*t, k.config->shortName) == "driver_kernel") {
@@ -252,7 +252,7 @@ TEST(WriterRoundTrip, SynthAndSampleLoadCompletely) {
     EXPECT_EQ(t->counts().cudaApiCalls, stats.apiCalls);
     EXPECT_EQ(t->counts().osrtCalls, stats.osrt);
     for (std::size_t i = 0; i < t->kernelCount(); ++i)
-        ASSERT_TRUE(t->kernelAt(i).record->api.isValid()) << i;
+        ASSERT_TRUE(t->kernelAt(i).record.api.isValid()) << i;
     EXPECT_EQ(t->gpus().size(), 2u);
 
     const std::string samplePath = dir.file("sample.sqlite");

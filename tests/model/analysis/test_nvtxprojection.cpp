@@ -53,7 +53,7 @@ struct ProjectionTrace {
         trace = b.finish();
         for (std::uint32_t k = 0; k < trace->kernelCount(); ++k) {
             const KernelLaunch kl = trace->kernelAt(k);
-            kernels[trace->string(kl.config->shortName).toStdString()] = kl.record->self;
+            kernels[trace->string(kl.config->shortName).toStdString()] = kl.record.self;
         }
         for (std::uint32_t li = 0; li < trace->lanes().size(); ++li) {
             const Lane& l = trace->lane(li);

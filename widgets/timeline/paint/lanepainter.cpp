@@ -79,7 +79,7 @@ QColor LanePainter::eventColor(const TimelinePalette& palette, std::uint32_t lan
     const Lane& l = m_trace->lane(lane);
     if (l.kind() == LaneKind::Nvtx || l.kind() == LaneKind::NvtxStartEnd) {
         // The range's own colour, from the trace (its alpha byte is not meaningful).
-        if (const auto argb = m_trace->nvtx()[l.payload(index)].color)
+        if (const auto argb = m_trace->nvtxColor(l.payload(index)))
             return QColor::fromRgb(QRgb(*argb | 0xff000000u));
     }
     const quint64 key = colorKey(palette.dark, lane, index);

@@ -1,0 +1,198 @@
+// SPDX-License-Identifier: MIT
+// TraceBuilder's last step: the staged records go into the Trace's slim tables (model/trace.h,
+// "Record storage") and GPU work is joined to the API calls that launched it.
+#include "model/tracebuilder.h"
+
+#include <QStringBuilder>
+#include <queue>
+#include <tuple>
+#include <unordered_map>
+
+namespace strobe {
+
+namespace {
+quint64 correlationKey(std::uint32_t pid, std::uint32_t correlationId) {
+    return (quint64(pid) << 32) | correlationId;
+}
+
+template <typename T> void release(std::vector<T>& v) {
+    std::vector<T>().swap(v);
+}
+} // namespace
+
+void TraceBuilder::storeRecords() {
+    Trace& t = *m_trace;
+    // Lanes of each family in lane order, each lane's records from its base on.
+    std::array<std::uint32_t, kLaneFamilies> next{};
+    for (auto& f : t.m_familyLanes)
+        f.clear();
+    for (std::uint32_t li = 0; li < t.m_lanes.size(); ++li) {
+        Lane& l = t.m_lanes[li];
+        const auto f = std::size_t(familyOf(l.kind()));
+        t.m_familyLanes[f].push_back(li);
+        l.m_recordBase = next[f];
+        next[f] += l.size();
+    }
+    for (auto& f : t.m_familyLanes)
+        f.shrink_to_fit();
+
+    // Each family's records gathered in lane order; `fill(q, p)` moves staged record p to q.
+    auto gather = [&](LaneFamily family, auto&& fill) {
+        for (std::uint32_t li : t.m_familyLanes[std::size_t(family)]) {
+            Lane& l = t.m_lanes[li];
+            const std::uint32_t base = l.recordBase();
+            for (std::uint32_t i = 0; i < l.size(); ++i)
+                fill(base + i, l.payload(i), EventRef{li, i});
+            l.setRecordBase(base);
+        }
+    };
+
+    // API calls by (pid, correlation id); nsys makes correlation ids unique per process. The
+    // first call in lane order wins when a file repeats one.
+    std::unordered_map<quint64, std::uint32_t> apiByCorrelation;
+    apiByCorrelation.reserve(m_stageApiCalls.size());
+    t.m_apiCalls.assign(m_stageApiCalls.size(), {});
+    t.m_apiDriver.resize(m_stageApiCalls.size());
+    gather(LaneFamily::ApiCalls, [&](std::uint32_t q, std::uint32_t p, EventRef) {
+        const StagedApiCall& a = m_stageApiCalls[p];
+        t.m_apiCalls[q].correlationId = a.correlationId;
+        if (a.eventClass == 1)
+            t.m_apiDriver.set(q);
+        if (a.returnValue != 0)
+            t.m_apiReturn.set(q, a.returnValue);
+        apiByCorrelation.emplace(correlationKey(a.pid, a.correlationId), q);
+    });
+    t.m_apiReturn.finish();
+    release(m_stageApiCalls);
+
+    std::uint64_t dangling = 0;
+    storeKernels(apiByCorrelation, dangling);
+
+    // Links a GPU operation with a correlation id to its call; the call keeps its first.
+    auto join = [&](std::uint32_t pid, const std::optional<std::uint32_t>& corr,
+                    std::uint32_t tag, std::uint32_t index, EventRef& api) {
+        if (!corr || *corr == 0 || index > Trace::kGpuOpIndexMask)
+            return;
+        const auto it = apiByCorrelation.find(correlationKey(pid, *corr));
+        if (it == apiByCorrelation.end()) {
+            ++dangling;
+            return;
+        }
+        api = t.refOfRecord(LaneFamily::ApiCalls, it->second);
+        std::uint32_t& op = t.m_apiCalls[it->second].gpuOp;
+        if (op == Trace::kNoGpuOp)
+            op = (tag << 30) | index;
+    };
+    t.m_memcpys.resize(m_stageMemcpys.size());
+    gather(LaneFamily::Memcpys, [&](std::uint32_t q, std::uint32_t p, EventRef self) {
+        MemcpyRecord& m = t.m_memcpys[q] = m_stageMemcpys[p];
+        m.self = self;
+        join(m_memcpyPid[p], m.correlationId, Trace::kMemcpyOp, q, m.api);
+    });
+    release(m_stageMemcpys);
+    release(m_memcpyPid);
+    t.m_memsets.resize(m_stageMemsets.size());
+    gather(LaneFamily::Memsets, [&](std::uint32_t q, std::uint32_t p, EventRef self) {
+        MemsetRecord& m = t.m_memsets[q] = m_stageMemsets[p];
+        m.self = self;
+        join(m_memsetPid[p], m.correlationId, Trace::kMemsetOp, q, m.api);
+    });
+    release(m_stageMemsets);
+    release(m_memsetPid);
+    warn(QStringLiteral("dangling-correlation"), dangling,
+         QStringLiteral("%1 GPU operations carry a correlation id with no recorded API call."));
+    for (auto& s : t.m_syncs) {
+        if (!s.correlationId)
+            continue;
+        if (auto it = apiByCorrelation.find(correlationKey(s.pid, *s.correlationId));
+            it != apiByCorrelation.end())
+            s.api = t.refOfRecord(LaneFamily::ApiCalls, it->second);
+    }
+    std::sort(t.m_syncs.begin(), t.m_syncs.end(),
+              [](const SyncRecord& a, const SyncRecord& b) { return a.start < b.start; });
+    t.m_syncs.shrink_to_fit();
+
+    t.m_osrt.resize(m_stageOsrt.size());
+    gather(LaneFamily::Osrt,
+           [&](std::uint32_t q, std::uint32_t p, EventRef) { t.m_osrt[q] = m_stageOsrt[p]; });
+    release(m_stageOsrt);
+
+    t.m_cpuOpExternal.assign(m_stageCpuOps.size(), 0);
+    t.m_cpuOpHasExternal.resize(m_stageCpuOps.size());
+    gather(LaneFamily::CpuOps, [&](std::uint32_t q, std::uint32_t p, EventRef) {
+        if (const auto& ext = m_stageCpuOps[p].externalId) {
+            t.m_cpuOpExternal[q] = *ext;
+            t.m_cpuOpHasExternal.set(q);
+        }
+    });
+    release(m_stageCpuOps);
+
+    t.m_nvtx.assign(m_stageNvtx.size(), 0);
+    gather(LaneFamily::Nvtx, [&](std::uint32_t q, std::uint32_t p, EventRef self) {
+        const NvtxRecord& r = m_stageNvtx[p];
+        t.m_nvtx[q] = std::uint32_t(r.depth) | std::uint32_t(r.style) << 16 |
+                      std::uint32_t(r.hasEnd) << 18;
+        if (r.color)
+            t.m_nvtxColor.set(q, *r.color);
+        if (r.category)
+            t.m_nvtxCategory.set(q, *r.category);
+        if (t.m_lanes[self.lane].kind() != LaneKind::Nvtx)
+            t.m_nvtxThread.set(q, r.thread);
+        if (r.endThread)
+            t.m_nvtxEndThread.set(q, *r.endThread);
+    });
+    release(m_stageNvtx);
+    t.m_nvtxColor.finish();
+    t.m_nvtxCategory.finish();
+    t.m_nvtxThread.finish();
+    t.m_nvtxEndThread.finish();
+    t.m_kernelConfigs.shrink_to_fit();
+}
+
+void TraceBuilder::storeKernels(const std::unordered_map<quint64, std::uint32_t>& apiByCorrelation,
+                                std::uint64_t& dangling) {
+    // Kernels in start order (ties by lane, then lane order): a merge of the start-sorted kernel
+    // lanes. Each lane's payload column then maps its events to that order.
+    Trace& t = *m_trace;
+    const std::vector<std::uint32_t>& lanes = t.m_familyLanes[std::size_t(LaneFamily::Kernels)];
+    using Head = std::tuple<TimeNs, std::uint32_t, std::uint32_t>; // (start, lane rank, index)
+    std::priority_queue<Head, std::vector<Head>, std::greater<>> heads;
+    for (std::uint32_t r = 0; r < lanes.size(); ++r) {
+        if (!t.m_lanes[lanes[r]].isEmpty())
+            heads.emplace(t.m_lanes[lanes[r]].start(0), r, 0);
+    }
+    t.m_kernels.assign(m_stageKernels.size(), {});
+    for (std::uint32_t k = 0; !heads.empty(); ++k) {
+        const auto [start, r, i] = heads.top();
+        heads.pop();
+        Lane& l = t.m_lanes[lanes[r]];
+        if (i + 1 < l.size())
+            heads.emplace(l.start(i + 1), r, i + 1);
+        const StagedKernel& s = m_stageKernels[l.m_payload[i]];
+        l.m_payload[i] = k;
+        Trace::KernelSlot& slot = t.m_kernels[k];
+        slot.self = l.recordBase() + i;
+        slot.config = s.config;
+        if (s.hasGraphNode)
+            t.m_kernelGraphNode.set(k, s.graphNode);
+        if (!s.hasCorrelation)
+            continue;
+        const auto it = s.correlationId != 0 && k <= Trace::kGpuOpIndexMask
+                            ? apiByCorrelation.find(correlationKey(s.pid, s.correlationId))
+                            : apiByCorrelation.end();
+        if (it == apiByCorrelation.end()) {
+            dangling += s.correlationId != 0 ? 1 : 0;
+            t.m_kernelCorrelation.set(k, s.correlationId);
+            continue;
+        }
+        slot.api = it->second;
+        std::uint32_t& op = t.m_apiCalls[it->second].gpuOp;
+        if (op == Trace::kNoGpuOp)
+            op = (Trace::kKernelOp << 30) | k;
+    }
+    release(m_stageKernels);
+    t.m_kernelGraphNode.finish();
+    t.m_kernelCorrelation.finish();
+}
+
+} // namespace strobe
