@@ -120,12 +120,12 @@ void countSkipped(std::map<std::string, std::uint64_t, std::less<>>& counts,
 
 } // namespace
 
-void KinetoJsonLoader::Impl::resolveStrings(RawEvent& e) {
-    for (std::uint32_t bits = e.present; bits != 0; bits &= bits - 1) {
+void KinetoJsonLoader::Impl::resolveStrings(RawEvent& e, std::uint32_t fields) {
+    const std::uint32_t todo = e.rawStrings & fields;
+    e.rawStrings &= ~todo;
+    for (std::uint32_t bits = todo; bits != 0; bits &= bits - 1) {
         const auto f = Field(std::countr_zero(bits));
         JsonScalar& s = *e.scalar(f);
-        if (s.kind != JsonScalar::Kind::RawString)
-            continue;
         // The token runs from the opening quote to the next structural character: the string
         // and the blanks after it (stage 1 puts no structural inside a string).
         std::string_view token = s.text();
@@ -155,7 +155,27 @@ void KinetoJsonLoader::Impl::resolveStrings(RawEvent& e) {
     }
 }
 
+namespace {
+
+// The phase of an event whose "ph" is written as one plain character ("X", "s"), read without
+// resolving the string; '\0' for anything else, which then takes the general path.
+char plainPhase(const RawEvent& e) {
+    const JsonScalar* s = e.scalar(Field::Ph);
+    if (!s || s->kind != JsonScalar::Kind::RawString || s->size < 3 || s->data[2] != '"')
+        return '\0';
+    const char c = s->data[1];
+    return c == '\\' || c == '"' ? '\0' : c;
+}
+
+bool isFlowPhase(char c) {
+    return c == 's' || c == 'f' || c == 't';
+}
+
+} // namespace
+
 void KinetoJsonLoader::Impl::handleEvent(RawEvent& e) {
+    if (isFlowPhase(plainPhase(e)))
+        return handleFlow(e); // resolves what it reads, when it reads it
     resolveStrings(e);
     const std::string_view ph = e.string(Field::Ph);
     if (ph.size() != 1) {
@@ -266,6 +286,7 @@ void KinetoJsonLoader::Impl::handleComplete(const RawEvent& e) {
         std::int64_t correlation = 0;
         if (!e.integer(Field::Correlation, correlation)) {
             uncorrelatedApiCalls.push_back({pid, tid, start, end, name, eventClass});
+            needFlows();
             break;
         }
         ApiCallRecord rec;
@@ -328,11 +349,55 @@ void KinetoJsonLoader::Impl::handleMetadata(const RawEvent& e) {
     }
 }
 
-void KinetoJsonLoader::Impl::handleFlow(const RawEvent& e) {
+namespace {
+
+// True when the string member `f` was written exactly as `quoted` (quotes included), blanks
+// after it aside: the token runs to the next structural character.
+template <std::size_t N> bool rawIs(const RawEvent& e, Field f, const char (&quoted)[N]) {
+    const JsonScalar* s = e.scalar(f);
+    return s && s->kind == JsonScalar::Kind::RawString && s->size >= N - 1 &&
+           std::memcmp(s->data, quoted, N - 1) == 0;
+}
+
+} // namespace
+
+void KinetoJsonLoader::Impl::handleFlow(RawEvent& e) {
     // Launch flows only (runtime call -> GPU operation); fwdbwd and others are not drawn.
-    const std::string_view cat = e.string(Field::Cat);
-    if (cat != "ac2g" && cat != "async" && cat != "async_cpu_to_gpu")
+    if (!rawIs(e, Field::Cat, "\"ac2g\"") && !rawIs(e, Field::Cat, "\"async\"") &&
+        !rawIs(e, Field::Cat, "\"async_cpu_to_gpu\"")) {
+        resolveStrings(e, 1u << unsigned(Field::Cat)); // written with escapes, or another one
+        const std::string_view cat = e.string(Field::Cat);
+        if (cat != "ac2g" && cat != "async" && cat != "async_cpu_to_gpu")
+            return;
+    }
+    if (!flowsNeeded) {
+        deferredFlows.emplace_back(e.begin, e.end);
         return;
+    }
+    resolveStrings(e);
+    addFlow(e);
+}
+
+void KinetoJsonLoader::Impl::needFlows() {
+    if (flowsNeeded)
+        return;
+    flowsNeeded = true;
+    // The flows seen so far, read again from the document (still whole: the walk is not done).
+    if (!flowParser)
+        flowParser = std::make_unique<od::parser>();
+    RawEvent e;
+    for (const auto& [begin, end] : deferredFlows) {
+        e.reset();
+        od::document doc =
+            take(flowParser->iterate(text.bytes.get() + begin, end - begin, text.capacity - begin));
+        readEventObject(take(doc.get_object()), e);
+        resolveStrings(e);
+        addFlow(e);
+    }
+    deferredFlows = {};
+}
+
+void KinetoJsonLoader::Impl::addFlow(const RawEvent& e) {
     TimeNs ts = 0;
     std::int64_t id = 0, pid = 0;
     const bool hasTs = timeOf(e, Field::Ts, ts), hasId = e.integer(Field::Id, id);

@@ -179,17 +179,16 @@ void KinetoJsonLoader::Impl::stageGpuOp(const RawEvent& e, GpuOpKind kind, TimeN
     }
     }
     gpuOps.push_back(op);
+    if (!op.correlation && kind != GpuOpKind::Sync)
+        needFlows();
 }
 
 void KinetoJsonLoader::Impl::addStagedEvents() {
     // Operations and calls without args.correlation take the id of the ac2g flow that ends (or
     // starts) at them: Kineto numbers those flows by correlation id.
-    const bool needFlows = !uncorrelatedApiCalls.empty() ||
-                           std::any_of(gpuOps.begin(), gpuOps.end(), [](const PendingGpuOp& o) {
-                               return !o.correlation && o.kind != GpuOpKind::Sync;
-                           });
+    // (flowsNeeded: there is such an operation or call, and every launch flow was read)
     std::map<std::pair<quint64, TimeNs>, std::uint64_t> startFlow, endFlow;
-    if (needFlows) {
+    if (flowsNeeded) {
         for (const FlowPoint& f : flowStarts)
             startFlow.emplace(std::make_pair(flowKey(f.pid, f.tid), f.ts), f.id);
         for (const FlowPoint& f : flowEnds)
@@ -223,7 +222,7 @@ void KinetoJsonLoader::Impl::addStagedEvents() {
         return *cpuPids.begin();
     };
     for (PendingGpuOp& op : gpuOps) {
-        if (!op.correlation && needFlows) {
+        if (!op.correlation && flowsNeeded) {
             if (auto it = endFlow.find({flowKey(op.jsonPid, op.jsonTid), op.start});
                 it != endFlow.end())
                 op.correlation = std::uint32_t(it->second);

@@ -156,7 +156,9 @@ void readArgs(od::object args, RawEvent& e) {
     }
 }
 
-void readEvent(od::object obj, RawEvent& e) {
+} // namespace
+
+void kineto::readEventObject(od::object obj, RawEvent& e) {
     for (auto member : obj) {
         od::field f = take(std::move(member));
         const char* k = f.key().raw();
@@ -207,8 +209,6 @@ void readEvent(od::object obj, RawEvent& e) {
     }
 }
 
-} // namespace
-
 void KinetoJsonLoader::Impl::readEvents(od::array events) {
     // The staging vectors from a guess of the event count (Kineto writes 200 to 400 bytes an
     // event; GPU operations, launch calls and each end of the flows are each a fifth or so of
@@ -233,7 +233,12 @@ void KinetoJsonLoader::Impl::readEvents(od::array events) {
         EventBatch* batch = &pipe.current();
         RawEvent& e = batch->events[batch->size];
         e.reset();
-        readEvent(take(v.get_object()), e);
+        const char* const objectBegin = v.raw_json_token().data();
+        readEventObject(take(v.get_object()), e);
+        // (after the object: at the ',' or ']' that follows it)
+        const char* const objectEnd = take(v.current_location());
+        e.begin = std::uint32_t(objectBegin - text.bytes.get());
+        e.end = std::uint32_t(objectEnd - text.bytes.get());
         if (eventsRead % kCheckEvery == 0) {
             checkCancel();
             // The position in the text is the progress of the parse, which is most of the load.

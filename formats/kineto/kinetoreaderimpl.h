@@ -77,12 +77,15 @@ enum class Field : std::uint8_t {
 struct RawEvent {
     void reset() {
         present = 0;
+        rawStrings = 0;
         grid.reset();
         block.reset();
     }
     void set(Field f, JsonScalar s) {
         scalars[std::size_t(f)] = s;
         present |= 1u << unsigned(f);
+        if (s.kind == JsonScalar::Kind::RawString)
+            rawStrings |= 1u << unsigned(f);
     }
     bool has(Field f) const { return (present >> unsigned(f)) & 1u; }
     JsonScalar* scalar(Field f) { return has(f) ? &scalars[std::size_t(f)] : nullptr; }
@@ -98,6 +101,10 @@ struct RawEvent {
     std::optional<float> real(Field f) const;
 
     std::uint32_t present = 0;
+    std::uint32_t rawStrings = 0; // the present members still RawString (resolveStrings clears)
+    // Where the event's object is in the document ('{' to the token after its '}'), for reading
+    // a flow event again if its link turns out to be needed.
+    std::uint32_t begin = 0, end = 0;
     std::array<JsonScalar, std::size_t(Field::Count)> scalars;
     std::optional<std::array<std::int32_t, 3>> grid, block; // read as arrays by the parser
 };
@@ -177,6 +184,9 @@ struct FlowPoint {
     TimeNs ts = 0;
 };
 
+// The walk over one event object (kinetoparse.cpp): its members into `e`, reset before.
+void readEventObject(od::object obj, RawEvent& e);
+
 // The end of a sentence saying what simdjson found wrong ("it is not valid UTF-8").
 QString simdjsonProblem(simdjson::error_code code);
 
@@ -218,6 +228,12 @@ struct KinetoJsonLoader::Impl {
     std::vector<SyncRecord> syncs;
     std::vector<kineto::PendingApiCall> uncorrelatedApiCalls;
     std::vector<kineto::FlowPoint> flowStarts, flowEnds;
+    // Launch flows are read only once some launch or GPU operation lacks args.correlation
+    // (none in current traces, where a third of the events are flows): until then each is
+    // kept as where its object is in the document, read again by needFlows().
+    bool flowsNeeded = false;
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> deferredFlows; // [begin, end)
+    std::unique_ptr<kineto::od::parser> flowParser;
     std::uint64_t eventsRead = 0; // array elements, on the parser thread
     // The builder thread's unescaping of the rare string with escapes: a parser of its own and
     // the current event's unescaped strings, by field.
@@ -238,12 +254,14 @@ struct KinetoJsonLoader::Impl {
     void readDistributedInfo(kineto::od::value v);  // kinetoreader.cpp
     void readEvents(kineto::od::array events);      // kinetoparse.cpp
     // The builder thread: one event at a time, into the model (and the staging below).
-    void handleEvent(kineto::RawEvent& e);          // kinetoevents.cpp
-    void resolveStrings(kineto::RawEvent& e);       // kinetoevents.cpp
-    void handleComplete(const kineto::RawEvent& e); // kinetoevents.cpp
-    void handleInstant(const kineto::RawEvent& e);  // kinetoevents.cpp
-    void handleMetadata(const kineto::RawEvent& e); // kinetoevents.cpp
-    void handleFlow(const kineto::RawEvent& e);     // kinetoevents.cpp
+    void handleEvent(kineto::RawEvent& e);                                // kinetoevents.cpp
+    void resolveStrings(kineto::RawEvent& e, std::uint32_t fields = ~0u); // kinetoevents.cpp
+    void handleComplete(const kineto::RawEvent& e);                       // kinetoevents.cpp
+    void handleInstant(const kineto::RawEvent& e);                        // kinetoevents.cpp
+    void handleMetadata(const kineto::RawEvent& e);                       // kinetoevents.cpp
+    void handleFlow(kineto::RawEvent& e);                                 // kinetoevents.cpp
+    void addFlow(const kineto::RawEvent& e);                              // kinetoevents.cpp
+    void needFlows();                                                     // kinetoevents.cpp
     void stageGpuOp(const kineto::RawEvent& e, kineto::GpuOpKind kind, TimeNs start, TimeNs end,
                     std::string_view name);  // kinetogpu.cpp
     StringId internName(std::string_view s); // kinetoevents.cpp

@@ -205,6 +205,87 @@ TEST_F(KinetoErrors, FlowsLinkOperationsThatCarryNoCorrelation) {
     EXPECT_EQ(t->kernelAt(0).config->detail, LaunchDetail::None);
 }
 
+namespace {
+
+// A runtime call and the kernel it launched, linked only by their ac2g flow `id` (no
+// args.correlation on either), the flow written before both events or after each.
+QByteArray flowLinkedLaunch(int id, int ts, bool flowsFirst) {
+    const QByteArray i = QByteArray::number(id), t = QByteArray::number(ts),
+                     g = QByteArray::number(ts + 5);
+    const QByteArray call = R"({"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", )"
+                            R"("pid": 5, "tid": 6, "ts": )" +
+                            t + R"(, "dur": 2, "args": {}})";
+    const QByteArray kernel = R"({"ph": "X", "cat": "kernel", "name": "k", "pid": 0, "tid": 7, )"
+                              R"("ts": )" +
+                              g + R"(, "dur": 1, "args": {"device": 0, "stream": 7}})";
+    const QByteArray start = R"({"ph": "s", "id": )" + i + R"(, "pid": 5, "tid": 6, "ts": )" + t +
+                             R"(, "cat": "ac2g", "name": "ac2g"})";
+    const QByteArray end = R"({"ph": "f", "id": )" + i + R"(, "pid": 0, "tid": 7, "ts": )" + g +
+                           R"(, "cat": "ac2g", "name": "ac2g", "bp": "e"})";
+    return flowsFirst ? start + ",\n" + end + ",\n" + call + ",\n" + kernel
+                      : call + ",\n" + start + ",\n" + kernel + ",\n" + end;
+}
+
+} // namespace
+
+TEST_F(KinetoErrors, FlowsReadBeforeTheFirstUncorrelatedLaunchStillLinkIt) {
+    // Flows are read only once a launch without args.correlation turns up: the ones met before
+    // it (here the first 3,000 pairs, which come before their launches, and more than one
+    // batch) are read again then; those after it directly.
+    QByteArray events;
+    constexpr int kLaunches = 6000;
+    for (int i = 0; i < kLaunches; ++i)
+        events += (i ? ",\n" : "") + flowLinkedLaunch(100 + i, 20 * i, i < kLaunches / 2);
+    auto t = open(write(QStringLiteral("flows.json"), traceWith(events)));
+    ASSERT_EQ(t->kernelCount(), std::size_t(kLaunches));
+    for (std::size_t i = 0; i < t->kernelCount(); ++i) {
+        const KernelRecord& k = *t->kernelAt(i).record;
+        ASSERT_EQ(k.correlationId, std::uint32_t(100 + i)) << i;
+        ASSERT_TRUE(k.api.isValid()) << i;
+        ASSERT_EQ(t->lane(k.api.lane).start(k.api.index), TimeNs(20000 * i)) << i;
+        ASSERT_EQ(t->apiCalls()[t->lane(k.api.lane).payload(k.api.index)].correlationId,
+                  std::uint32_t(100 + i))
+            << i;
+    }
+    EXPECT_EQ(warningCount(*t, "malformed-event"), 0u);
+}
+
+TEST_F(KinetoErrors, AKernelWithoutCorrelationTakesItsFlowsIdEvenWhenItsCallHasOne) {
+    const QByteArray events = R"(
+        {"ph": "s", "id": 41, "pid": 5, "tid": 6, "ts": 100, "cat": "ac2g", "name": "ac2g"},
+        {"ph": "f", "id": 41, "pid": 0, "tid": 7, "ts": 104, "cat": "a\u0063\u0032g",
+         "name": "ac2g", "bp": "e"},
+        {"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 5, "tid": 6,
+         "ts": 100, "dur": 2, "args": {"correlation": 41}},
+        {"ph": "X", "cat": "kernel", "name": "k", "pid": 0, "tid": 7, "ts": 104, "dur": 1,
+         "args": {"device": 0, "stream": 7}})";
+    auto t = open(write(QStringLiteral("half.json"), traceWith(events)));
+    ASSERT_EQ(t->kernelCount(), 1u);
+    const KernelRecord& k = *t->kernelAt(0).record;
+    EXPECT_EQ(k.correlationId, 41u); // from the flow, whose category is written with escapes
+    EXPECT_TRUE(k.api.isValid());
+}
+
+TEST_F(KinetoErrors, BrokenFlowsCountOnlyWhenTheyAreNeeded) {
+    // A flow without ts or id is malformed when flows are read; when every launch carries
+    // args.correlation they are not read at all, like any other member the mapping has no use for.
+    const QByteArray broken = R"(,
+        {"ph": "s", "id": 7, "pid": 10, "tid": 11, "cat": "ac2g", "name": "ac2g"},
+        {"ph": "f", "pid": 0, "tid": 7, "ts": 103, "cat": "ac2g", "name": "ac2g", "bp": "e"})";
+    auto linked = open(write(QStringLiteral("linked.json"), traceWith(kPair + broken)));
+    EXPECT_EQ(warningCount(*linked, "malformed-event"), 0u);
+    EXPECT_TRUE(linked->kernelAt(0).record->api.isValid());
+    const QByteArray uncorrelated = R"(,
+        {"ph": "X", "cat": "kernel", "name": "k2", "pid": 0, "tid": 7, "ts": 200, "dur": 1,
+         "args": {"device": 0, "stream": 7}})";
+    auto needed =
+        open(write(QStringLiteral("needed.json"), traceWith(kPair + broken + uncorrelated)));
+    EXPECT_EQ(warningCount(*needed, "malformed-event"), 2u);
+    ASSERT_EQ(needed->kernelCount(), 2u);
+    EXPECT_FALSE(needed->kernelAt(1).record->correlationId.has_value());
+    EXPECT_FALSE(needed->kernelAt(1).record->api.isValid());
+}
+
 TEST_F(KinetoErrors, GpuWorkGoesToTheProcessThatLaunchedIt) {
     const QByteArray events = R"(
         {"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 10, "tid": 10,
