@@ -251,6 +251,7 @@ void KinetoJsonLoader::Impl::readEvents(od::array events) {
             pipe.hand(); // from here `e` is the builder thread's
     }
     pipe.finish();
+    kernelKeys = {}; // views into the document
 }
 
 } // namespace strobe

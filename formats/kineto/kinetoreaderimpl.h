@@ -170,6 +170,28 @@ struct PendingGpuOp {
     std::uint32_t index = 0; // into configs, memcpys, memsets or syncs
 };
 
+// What decides a kernel's configuration, as the document writes it: the key of the per-kernel
+// lookup, much cheaper to hash and compare than the KernelConfig it stands for. Distinct texts
+// of one value ("16", "16.0") give distinct keys of one configuration. The texts are views into
+// the document: the keys live while the events stream.
+struct KernelKey {
+    // The args members of the key, in the order of `texts`.
+    static constexpr std::array<Field, 5> kFields = {Field::Registers, Field::SharedMemory,
+                                                     Field::BlocksPerSm, Field::WarpsPerSm,
+                                                     Field::OccupancyPercent};
+    StringId name = kNoString;
+    std::array<std::int32_t, 3> grid{}, block{};
+    std::uint8_t dims = 0;    // bit 0: grid recorded, bit 1: block recorded
+    std::uint8_t present = 0; // bit i: kFields[i] recorded
+    std::array<JsonScalar::Kind, 5> kinds{};
+    std::array<std::string_view, 5> texts;
+    bool operator==(const KernelKey&) const = default;
+};
+
+struct KernelKeyHash {
+    std::size_t operator()(const KernelKey& k) const noexcept;
+};
+
 // A runtime call without args.correlation, resolved through its ac2g flow later.
 struct PendingApiCall {
     std::uint32_t pid = 0, tid = 0;
@@ -222,6 +244,7 @@ struct KinetoJsonLoader::Impl {
     std::vector<kineto::PendingGpuOp> gpuOps;
     std::vector<KernelConfig> configs;
     std::unordered_map<KernelConfig, std::uint32_t, KernelConfigHash> configIndex;
+    std::unordered_map<kineto::KernelKey, std::uint32_t, kineto::KernelKeyHash> kernelKeys;
     std::unordered_map<StringId, StringId> shortNames; // demangled -> derived short name
     std::vector<MemcpyRecord> memcpys;
     std::vector<MemsetRecord> memsets;
@@ -263,8 +286,9 @@ struct KinetoJsonLoader::Impl {
     void addFlow(const kineto::RawEvent& e);                              // kinetoevents.cpp
     void needFlows();                                                     // kinetoevents.cpp
     void stageGpuOp(const kineto::RawEvent& e, kineto::GpuOpKind kind, TimeNs start, TimeNs end,
-                    std::string_view name);  // kinetogpu.cpp
-    StringId internName(std::string_view s); // kinetoevents.cpp
+                    std::string_view name);                               // kinetogpu.cpp
+    std::uint32_t kernelConfig(const kineto::RawEvent& e, StringId name); // kinetogpu.cpp
+    StringId internName(std::string_view s);                              // kinetoevents.cpp
     // After the walk, on the parser thread.
     void addStagedEvents(); // kinetogpu.cpp
     void addWarnings();     // kinetoreader.cpp

@@ -286,6 +286,42 @@ TEST_F(KinetoErrors, BrokenFlowsCountOnlyWhenTheyAreNeeded) {
     EXPECT_FALSE(needed->kernelAt(1).record->api.isValid());
 }
 
+TEST_F(KinetoErrors, KernelsShareAConfigurationExactlyWhenTheirRecordedValuesAgree) {
+    // The lookup is keyed on the text as written; the configurations still on the values.
+    auto kernel = [](int ts, const char* args) -> QByteArray {
+        return QByteArray(
+                   R"({"ph": "X", "cat": "kernel", "name": "k", "pid": 0, "tid": 7, "ts": )") +
+               QByteArray::number(ts) +
+               R"(, "dur": 1, "args": {"device": 0, "stream": 7, "grid": [2, 1, 1], )" + args +
+               "}}";
+    };
+    const QByteArray events =
+        kernel(1, R"("block": [64, 1, 1], "registers per thread": 16, "warps per SM": 8)") + ",\n" +
+        kernel(2, R"("block": [64, 1, 1], "registers per thread": 16, "warps per SM": 8)") + ",\n" +
+        kernel(3, R"("block": [64, 1, 1], "registers per thread": 16, "warps per SM": 8.5)") +
+        ",\n" +
+        kernel(4, R"("block": [64, 1, 1], "registers per thread": 16.0, "warps per SM": 8.0)") +
+        ",\n" +
+        kernel(
+            5,
+            R"("block": [64, 1, 1], "registers per thread": "\u0031\u0036", "warps per SM": 8)") +
+        ",\n" + kernel(6, R"("block": [32, 1, 1], "registers per thread": 16, "warps per SM": 8)");
+    auto t = open(write(QStringLiteral("configs.json"), traceWith(events)));
+    ASSERT_EQ(t->kernelCount(), 6u);
+    std::vector<std::uint32_t> config;
+    for (std::size_t i = 0; i < 6; ++i)
+        config.push_back(t->kernelAt(i).record->config);
+    EXPECT_EQ(config[1], config[0]);
+    EXPECT_NE(config[2], config[0]); // 8.5 warps per SM
+    EXPECT_EQ(config[3], config[0]); // 16.0 and 8.0: the same values written otherwise
+    EXPECT_EQ(config[4], config[0]); // registers as an escaped string of digits
+    EXPECT_NE(config[5], config[0]); // another block
+    EXPECT_EQ(t->kernelConfigs().size(), 3u);
+    EXPECT_EQ(t->kernelAt(2).config->recordedOccupancy.warpsPerSm, 8.5f);
+    EXPECT_EQ(t->kernelAt(5).config->block[0], 32);
+    EXPECT_EQ(t->kernelAt(4).config->registersPerThread, 16u);
+}
+
 TEST_F(KinetoErrors, GpuWorkGoesToTheProcessThatLaunchedIt) {
     const QByteArray events = R"(
         {"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 10, "tid": 10,
