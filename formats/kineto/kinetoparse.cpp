@@ -156,9 +156,8 @@ void readArgs(od::object args, RawEvent& e) {
     }
 }
 
-} // namespace
-
-void kineto::readEventObject(od::object obj, RawEvent& e) {
+// (inlined into the walk: it runs for every event)
+[[gnu::always_inline]] inline void readEvent(od::object obj, RawEvent& e) {
     for (auto member : obj) {
         od::field f = take(std::move(member));
         const char* k = f.key().raw();
@@ -209,6 +208,12 @@ void kineto::readEventObject(od::object obj, RawEvent& e) {
     }
 }
 
+} // namespace
+
+void kineto::readEventObject(od::object obj, RawEvent& e) {
+    readEvent(obj, e);
+}
+
 void KinetoJsonLoader::Impl::readEvents(od::array events) {
     // The staging vectors from a guess of the event count (Kineto writes 200 to 400 bytes an
     // event; GPU operations, launch calls and each end of the flows are each a fifth or so of
@@ -216,8 +221,7 @@ void KinetoJsonLoader::Impl::readEvents(od::array events) {
     const std::size_t guess = text.size / 256 / 4;
     gpuOps.reserve(guess);
     apiCorrelationPid.reserve(guess);
-    flowStarts.reserve(guess);
-    flowEnds.reserve(guess);
+    deferredFlows.reserve(2 * guess);
     BatchPipe<EventBatch> pipe(kBatches, [this](EventBatch& batch) {
         for (std::size_t i = 0; i < batch.size; ++i)
             handleEvent(batch.events[i]);
@@ -233,8 +237,8 @@ void KinetoJsonLoader::Impl::readEvents(od::array events) {
         EventBatch* batch = &pipe.current();
         RawEvent& e = batch->events[batch->size];
         e.reset();
-        const char* const objectBegin = v.raw_json_token().data();
-        readEventObject(take(v.get_object()), e);
+        const char* const objectBegin = take(v.current_location()); // its '{'
+        readEvent(take(v.get_object()), e);
         // (after the object: at the ',' or ']' that follows it)
         const char* const objectEnd = take(v.current_location());
         e.begin = std::uint32_t(objectBegin - text.bytes.get());
