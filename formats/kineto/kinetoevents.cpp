@@ -125,16 +125,15 @@ void KinetoJsonLoader::Impl::resolveStrings(RawEvent& e, std::uint32_t fields) {
     e.rawStrings &= ~todo;
     for (std::uint32_t bits = todo; bits != 0; bits &= bits - 1) {
         const auto f = Field(std::countr_zero(bits));
-        JsonScalar& s = *e.scalar(f);
         // The token runs from the opening quote to the next structural character: the string
         // and the blanks after it (stage 1 puts no structural inside a string).
-        std::string_view token = s.text();
+        std::string_view token = e.text(f);
         while (token.size() > 1 && isBlank(token.back()))
             token.remove_suffix(1);
         if (token.size() >= 2 && token.back() == '"') {
             const std::string_view inner = token.substr(1, token.size() - 2);
             if (!hasBackslash(inner)) {
-                s = {inner.data(), std::uint32_t(inner.size()), JsonScalar::Kind::String};
+                e.resolve(f, inner);
                 continue;
             }
         }
@@ -151,7 +150,7 @@ void KinetoJsonLoader::Impl::resolveStrings(RawEvent& e, std::uint32_t fields) {
             fail(QStringLiteral("is not valid JSON: ") % simdjsonProblem(error));
         std::string& copy = unescaped[std::size_t(f)];
         copy.assign(value);
-        s = {copy.data(), std::uint32_t(copy.size()), JsonScalar::Kind::String};
+        e.resolve(f, {}, &copy);
     }
 }
 
@@ -160,10 +159,12 @@ namespace {
 // The phase of an event whose "ph" is written as one plain character ("X", "s"), read without
 // resolving the string; '\0' for anything else, which then takes the general path.
 char plainPhase(const RawEvent& e) {
-    const JsonScalar* s = e.scalar(Field::Ph);
-    if (!s || s->kind != JsonScalar::Kind::RawString || s->size < 3 || s->data[2] != '"')
+    if (!((e.rawStrings >> unsigned(Field::Ph)) & 1u))
         return '\0';
-    const char c = s->data[1];
+    const std::string_view t = e.text(Field::Ph);
+    if (t.size() < 3 || t[2] != '"')
+        return '\0';
+    const char c = t[1];
     return c == '\\' || c == '"' ? '\0' : c;
 }
 
@@ -218,8 +219,9 @@ void KinetoJsonLoader::Impl::handleComplete(const RawEvent& e) {
         ++malformed;
         return;
     }
-    if (const JsonScalar* d = e.scalar(Field::Dur)) {
-        if (d->kind != JsonScalar::Kind::Number || !parseMicroseconds(d->text(), dur)) {
+    if (e.has(Field::Dur)) {
+        const std::string_view d = e.number(Field::Dur);
+        if (d.empty() || !parseMicroseconds(d, dur)) {
             ++malformed;
             return;
         }
@@ -354,9 +356,10 @@ namespace {
 // True when the string member `f` was written exactly as `quoted` (quotes included), blanks
 // after it aside: the token runs to the next structural character.
 template <std::size_t N> bool rawIs(const RawEvent& e, Field f, const char (&quoted)[N]) {
-    const JsonScalar* s = e.scalar(f);
-    return s && s->kind == JsonScalar::Kind::RawString && s->size >= N - 1 &&
-           std::memcmp(s->data, quoted, N - 1) == 0;
+    if (!((e.rawStrings >> unsigned(f)) & 1u))
+        return false;
+    const std::string_view t = e.text(f);
+    return t.size() >= N - 1 && std::memcmp(t.data(), quoted, N - 1) == 0;
 }
 
 } // namespace
@@ -387,7 +390,7 @@ void KinetoJsonLoader::Impl::needFlows() {
         flowParser = std::make_unique<od::parser>();
     RawEvent e;
     for (const auto& [begin, end] : deferredFlows) {
-        e.reset();
+        e.reset(text.bytes.get());
         od::document doc =
             take(flowParser->iterate(text.bytes.get() + begin, end - begin, text.capacity - begin));
         readEventObject(take(doc.get_object()), e);

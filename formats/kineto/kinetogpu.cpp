@@ -187,14 +187,12 @@ void KinetoJsonLoader::Impl::stageGpuOp(const RawEvent& e, GpuOpKind kind, TimeN
             key.dims |= 2;
         }
         bool inDocument = true; // false for a string unescaped into a buffer the next event reuses
-        const auto doc = std::uintptr_t(text.bytes.get());
         for (std::size_t i = 0; i < KernelKey::kFields.size(); ++i) {
-            if (const JsonScalar* s = e.scalar(KernelKey::kFields[i])) {
+            if (const Field f = KernelKey::kFields[i]; e.has(f)) {
                 key.present |= std::uint8_t(1u << i);
-                key.kinds[i] = s->kind;
-                key.texts[i] = s->text();
-                const auto at = std::uintptr_t(s->data);
-                inDocument = inDocument && at >= doc && at < doc + text.size;
+                key.kinds[i] = e.kind(f);
+                key.texts[i] = e.text(f);
+                inDocument = inDocument && e.inDocument(f);
             }
         }
         if (!inDocument) {

@@ -27,21 +27,22 @@ struct EventBatch {
     std::size_t size = 0;
 };
 
-JsonScalar scalarOf(od::value& v) {
+// Stores the value `v` of member `f` as written.
+void setScalar(RawEvent& e, Field f, od::value& v) {
     const std::string_view token = v.raw_json_token();
     const char c = token.empty() ? '\0' : token.front();
-    if (c == '"')
-        return {token.data(), std::uint32_t(token.size()), JsonScalar::Kind::RawString};
-    if (c == '-' || (c >= '0' && c <= '9'))
-        return {token.data(), std::uint32_t(token.size()), JsonScalar::Kind::Number};
-    return {nullptr, 0, JsonScalar::Kind::Other};
+    const ScalarKind kind = c == '"'                             ? ScalarKind::RawString
+                            : c == '-' || (c >= '0' && c <= '9') ? ScalarKind::Number
+                                                                 : ScalarKind::Other;
+    e.set(f, kind, token.data(), std::uint32_t(token.size()));
 }
 
 // True when the string member `f` was written exactly as `quoted` (quotes included).
 template <std::size_t N> bool rawIs(const RawEvent& e, Field f, const char (&quoted)[N]) {
-    const JsonScalar* s = e.scalar(f);
-    return s && s->kind == JsonScalar::Kind::RawString && s->size >= N - 1 &&
-           std::memcmp(s->data, quoted, N - 1) == 0;
+    if (!((e.rawStrings >> unsigned(f)) & 1u))
+        return false;
+    const std::string_view t = e.text(f);
+    return t.size() >= N - 1 && std::memcmp(t.data(), quoted, N - 1) == 0;
 }
 
 // Whether the mapping reads anything from this event's args, judged from the phase and category
@@ -152,7 +153,7 @@ void readArgs(od::object args, RawEvent& e) {
             break;
         }
         if (field)
-            e.set(*field, scalarOf(v));
+            setScalar(e, *field, v);
     }
 }
 
@@ -204,7 +205,7 @@ void readArgs(od::object args, RawEvent& e) {
             break;
         }
         if (field)
-            e.set(*field, scalarOf(v));
+            setScalar(e, *field, v);
     }
 }
 
@@ -236,7 +237,7 @@ void KinetoJsonLoader::Impl::readEvents(od::array events) {
         }
         EventBatch* batch = &pipe.current();
         RawEvent& e = batch->events[batch->size];
-        e.reset();
+        e.reset(text.bytes.get());
         const char* const objectBegin = take(v.current_location()); // its '{'
         readEvent(take(v.get_object()), e);
         // (after the object: at the ',' or ']' that follows it)
