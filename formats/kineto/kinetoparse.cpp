@@ -28,7 +28,7 @@ struct EventBatch {
 };
 
 // Stores the value `v` of member `f` as written.
-void setScalar(RawEvent& e, Field f, od::value& v) {
+[[gnu::always_inline]] inline void setScalar(RawEvent& e, Field f, od::value& v) {
     const std::string_view token = v.raw_json_token();
     const char c = token.empty() ? '\0' : token.front();
     const ScalarKind kind = c == '"'                             ? ScalarKind::RawString
@@ -78,7 +78,7 @@ std::optional<std::array<std::int32_t, 3>> dim3Of(od::value& v) {
 }
 
 // The args members the mapping uses, by their raw key (the bytes after the opening quote).
-void readArgs(od::object args, RawEvent& e) {
+[[gnu::always_inline]] inline void readArgs(od::object args, RawEvent& e) {
     for (auto member : args) {
         od::field f = take(std::move(member));
         const char* k = f.key().raw();
