@@ -106,7 +106,7 @@ struct RawEvent {
             copies[std::size_t(f)] = copy;
         } else {
             places[std::size_t(f)] = {std::uint32_t(chars.data() - base),
-                                     std::uint32_t(chars.size())};
+                                      std::uint32_t(chars.size())};
         }
     }
     bool has(Field f) const { return (present >> unsigned(f)) & 1u; }
