@@ -120,21 +120,20 @@ void countSkipped(std::map<std::string, std::uint64_t, std::less<>>& counts,
 
 } // namespace
 
-void KinetoJsonLoader::Impl::resolveStrings(RawEvent& e) {
-    for (std::uint32_t bits = e.present; bits != 0; bits &= bits - 1) {
+void KinetoJsonLoader::Impl::resolveStrings(RawEvent& e, std::uint32_t fields) {
+    const std::uint32_t todo = e.rawStrings & fields;
+    e.rawStrings &= ~todo;
+    for (std::uint32_t bits = todo; bits != 0; bits &= bits - 1) {
         const auto f = Field(std::countr_zero(bits));
-        JsonScalar& s = *e.scalar(f);
-        if (s.kind != JsonScalar::Kind::RawString)
-            continue;
         // The token runs from the opening quote to the next structural character: the string
         // and the blanks after it (stage 1 puts no structural inside a string).
-        std::string_view token = s.text();
+        std::string_view token = e.text(f);
         while (token.size() > 1 && isBlank(token.back()))
             token.remove_suffix(1);
         if (token.size() >= 2 && token.back() == '"') {
             const std::string_view inner = token.substr(1, token.size() - 2);
             if (!hasBackslash(inner)) {
-                s = {inner.data(), std::uint32_t(inner.size()), JsonScalar::Kind::String};
+                e.resolve(f, inner);
                 continue;
             }
         }
@@ -151,11 +150,33 @@ void KinetoJsonLoader::Impl::resolveStrings(RawEvent& e) {
             fail(QStringLiteral("is not valid JSON: ") % simdjsonProblem(error));
         std::string& copy = unescaped[std::size_t(f)];
         copy.assign(value);
-        s = {copy.data(), std::uint32_t(copy.size()), JsonScalar::Kind::String};
+        e.resolve(f, {}, &copy);
     }
 }
 
+namespace {
+
+// The phase of an event whose "ph" is written as one plain character ("X", "s"), read without
+// resolving the string; '\0' for anything else, which then takes the general path.
+char plainPhase(const RawEvent& e) {
+    if (!((e.rawStrings >> unsigned(Field::Ph)) & 1u))
+        return '\0';
+    const std::string_view t = e.text(Field::Ph);
+    if (t.size() < 3 || t[2] != '"')
+        return '\0';
+    const char c = t[1];
+    return c == '\\' || c == '"' ? '\0' : c;
+}
+
+bool isFlowPhase(char c) {
+    return c == 's' || c == 'f' || c == 't';
+}
+
+} // namespace
+
 void KinetoJsonLoader::Impl::handleEvent(RawEvent& e) {
+    if (isFlowPhase(plainPhase(e)))
+        return handleFlow(e); // resolves what it reads, when it reads it
     resolveStrings(e);
     const std::string_view ph = e.string(Field::Ph);
     if (ph.size() != 1) {
@@ -198,8 +219,9 @@ void KinetoJsonLoader::Impl::handleComplete(const RawEvent& e) {
         ++malformed;
         return;
     }
-    if (const JsonScalar* d = e.scalar(Field::Dur)) {
-        if (d->kind != JsonScalar::Kind::Number || !parseMicroseconds(d->text(), dur)) {
+    if (e.has(Field::Dur)) {
+        const std::string_view d = e.number(Field::Dur);
+        if (d.empty() || !parseMicroseconds(d, dur)) {
             ++malformed;
             return;
         }
@@ -266,6 +288,7 @@ void KinetoJsonLoader::Impl::handleComplete(const RawEvent& e) {
         std::int64_t correlation = 0;
         if (!e.integer(Field::Correlation, correlation)) {
             uncorrelatedApiCalls.push_back({pid, tid, start, end, name, eventClass});
+            needFlows();
             break;
         }
         ApiCallRecord rec;
@@ -328,11 +351,56 @@ void KinetoJsonLoader::Impl::handleMetadata(const RawEvent& e) {
     }
 }
 
-void KinetoJsonLoader::Impl::handleFlow(const RawEvent& e) {
+namespace {
+
+// True when the string member `f` was written exactly as `quoted` (quotes included), blanks
+// after it aside: the token runs to the next structural character.
+template <std::size_t N> bool rawIs(const RawEvent& e, Field f, const char (&quoted)[N]) {
+    if (!((e.rawStrings >> unsigned(f)) & 1u))
+        return false;
+    const std::string_view t = e.text(f);
+    return t.size() >= N - 1 && std::memcmp(t.data(), quoted, N - 1) == 0;
+}
+
+} // namespace
+
+void KinetoJsonLoader::Impl::handleFlow(RawEvent& e) {
     // Launch flows only (runtime call -> GPU operation); fwdbwd and others are not drawn.
-    const std::string_view cat = e.string(Field::Cat);
-    if (cat != "ac2g" && cat != "async" && cat != "async_cpu_to_gpu")
+    if (!rawIs(e, Field::Cat, "\"ac2g\"") && !rawIs(e, Field::Cat, "\"async\"") &&
+        !rawIs(e, Field::Cat, "\"async_cpu_to_gpu\"")) {
+        resolveStrings(e, 1u << unsigned(Field::Cat)); // written with escapes, or another one
+        const std::string_view cat = e.string(Field::Cat);
+        if (cat != "ac2g" && cat != "async" && cat != "async_cpu_to_gpu")
+            return;
+    }
+    if (!flowsNeeded) {
+        deferredFlows.emplace_back(e.begin, e.end);
         return;
+    }
+    resolveStrings(e);
+    addFlow(e);
+}
+
+void KinetoJsonLoader::Impl::needFlows() {
+    if (flowsNeeded)
+        return;
+    flowsNeeded = true;
+    // The flows seen so far, read again from the document (still whole: the walk is not done).
+    if (!flowParser)
+        flowParser = std::make_unique<od::parser>();
+    RawEvent e;
+    for (const auto& [begin, end] : deferredFlows) {
+        e.reset(text.bytes.get());
+        od::document doc =
+            take(flowParser->iterate(text.bytes.get() + begin, end - begin, text.capacity - begin));
+        readEventObject(take(doc.get_object()), e);
+        resolveStrings(e);
+        addFlow(e);
+    }
+    deferredFlows = {};
+}
+
+void KinetoJsonLoader::Impl::addFlow(const RawEvent& e) {
     TimeNs ts = 0;
     std::int64_t id = 0, pid = 0;
     const bool hasTs = timeOf(e, Field::Ts, ts), hasId = e.integer(Field::Id, id);

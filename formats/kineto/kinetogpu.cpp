@@ -7,6 +7,7 @@
 #include "formats/kineto/kinetoreaderimpl.h"
 
 #include <algorithm>
+#include <cstring>
 
 namespace strobe {
 
@@ -80,6 +81,65 @@ quint64 flowKey(std::uint32_t pid, std::uint32_t tid) {
 
 } // namespace
 
+namespace kineto {
+
+std::size_t KernelKeyHash::operator()(const KernelKey& k) const noexcept {
+    std::uint64_t h = 0x9E3779B97F4A7C15ull;
+    auto mix = [&h](std::uint64_t v) {
+        h ^= v + 0x9E3779B97F4A7C15ull + (h << 6) + (h >> 2);
+        h *= 0xFF51AFD7ED558CCDull;
+    };
+    mix(std::uint64_t(k.name) << 16 | std::uint64_t(k.dims) << 8 | k.present);
+    for (int d = 0; d < 3; ++d)
+        mix(std::uint64_t(std::uint32_t(k.grid[d])) << 32 | std::uint32_t(k.block[d]));
+    for (std::size_t i = 0; i < k.texts.size(); ++i) {
+        // Eight bytes at a time: the texts are a few digits.
+        const std::string_view t = k.texts[i];
+        std::size_t at = 0;
+        for (; at + 8 <= t.size(); at += 8) {
+            std::uint64_t w = 0;
+            std::memcpy(&w, t.data() + at, 8);
+            mix(w);
+        }
+        std::uint64_t w = 0;
+        if (t.size() > at)
+            std::memcpy(&w, t.data() + at, t.size() - at);
+        mix(w ^ (std::uint64_t(t.size()) << 56) ^ (std::uint64_t(k.kinds[i]) << 48));
+    }
+    return std::size_t(h);
+}
+
+} // namespace kineto
+
+std::uint32_t KinetoJsonLoader::Impl::kernelConfig(const RawEvent& e, StringId name) {
+    KernelConfig c;
+    c.demangledName = name;
+    auto [derived, isNew] = shortNames.try_emplace(c.demangledName, kNoString);
+    if (isNew) { // once per distinct name
+        const std::string_view full = builder.strings().view(c.demangledName);
+        const std::string_view shortName = deriveShortKernelName(full);
+        derived->second = shortName == full ? c.demangledName : builder.intern(shortName);
+    }
+    c.shortName = derived->second;
+    c.shortNameDerived = c.shortName != c.demangledName;
+    const auto registers = e.integer(Field::Registers);
+    const bool hasLaunch = e.grid || e.block || registers;
+    c.detail = hasLaunch ? LaunchDetail::Basic : LaunchDetail::None;
+    if (hasLaunch) {
+        const auto shared = e.integer(Field::SharedMemory);
+        c.grid = e.grid.value_or(std::array<std::int32_t, 3>{0, 0, 0});
+        c.block = e.block.value_or(std::array<std::int32_t, 3>{0, 0, 0});
+        c.registersPerThread = wrap32(std::max<std::int64_t>(0, registers.value_or(0)));
+        c.staticSharedBytes = wrap32(std::max<std::int64_t>(0, shared.value_or(0)));
+    }
+    c.recordedOccupancy = {e.real(Field::BlocksPerSm), e.real(Field::WarpsPerSm),
+                           e.real(Field::OccupancyPercent)};
+    auto [it, added] = configIndex.try_emplace(c, std::uint32_t(configs.size()));
+    if (added)
+        configs.push_back(c);
+    return it->second;
+}
+
 void KinetoJsonLoader::Impl::stageGpuOp(const RawEvent& e, GpuOpKind kind, TimeNs start, TimeNs end,
                                         std::string_view name) {
     std::int64_t pidNumber = 0, stream = 0, device = 0, correlation = 0;
@@ -115,33 +175,34 @@ void KinetoJsonLoader::Impl::stageGpuOp(const RawEvent& e, GpuOpKind kind, TimeN
     op.kind = kind;
     switch (kind) {
     case GpuOpKind::Kernel: {
-        KernelConfig c;
-        c.demangledName = internName(name);
-        auto [derived, isNew] = shortNames.try_emplace(c.demangledName, kNoString);
-        if (isNew) { // once per distinct name
-            const std::string_view full = builder.strings().view(c.demangledName);
-            const std::string_view shortName = deriveShortKernelName(full);
-            derived->second = shortName == full ? c.demangledName : builder.intern(shortName);
+        const StringId nameId = internName(name);
+        KernelKey key;
+        key.name = nameId;
+        if (e.grid) {
+            key.grid = *e.grid;
+            key.dims |= 1;
         }
-        c.shortName = derived->second;
-        c.shortNameDerived = c.shortName != c.demangledName;
-        const auto registers = e.integer(Field::Registers);
-        const bool hasLaunch = e.grid || e.block || registers;
-        c.detail = hasLaunch ? LaunchDetail::Basic : LaunchDetail::None;
-        if (hasLaunch) {
-            const auto shared = e.integer(Field::SharedMemory);
-            c.grid = e.grid.value_or(std::array<std::int32_t, 3>{0, 0, 0});
-            c.block = e.block.value_or(std::array<std::int32_t, 3>{0, 0, 0});
-            c.registersPerThread = wrap32(std::max<std::int64_t>(0, registers.value_or(0)));
-            c.staticSharedBytes = wrap32(std::max<std::int64_t>(0, shared.value_or(0)));
+        if (e.block) {
+            key.block = *e.block;
+            key.dims |= 2;
         }
-        c.recordedOccupancy = {e.real(Field::BlocksPerSm), e.real(Field::WarpsPerSm),
-                               e.real(Field::OccupancyPercent)};
-        auto [it, added] = configIndex.try_emplace(c, std::uint32_t(configs.size()));
-        if (added)
-            configs.push_back(c);
-        op.index = it->second;
-        op.name = c.shortName;
+        bool inDocument = true; // false for a string unescaped into a buffer the next event reuses
+        for (std::size_t i = 0; i < KernelKey::kFields.size(); ++i) {
+            if (const Field f = KernelKey::kFields[i]; e.has(f)) {
+                key.present |= std::uint8_t(1u << i);
+                key.kinds[i] = e.kind(f);
+                key.texts[i] = e.text(f);
+                inDocument = inDocument && e.inDocument(f);
+            }
+        }
+        if (!inDocument) {
+            op.index = kernelConfig(e, nameId);
+        } else if (auto [it, added] = kernelKeys.try_emplace(key, 0); !added) {
+            op.index = it->second;
+        } else {
+            op.index = it->second = kernelConfig(e, nameId);
+        }
+        op.name = configs[op.index].shortName;
         break;
     }
     case GpuOpKind::Memcpy: {
@@ -179,17 +240,16 @@ void KinetoJsonLoader::Impl::stageGpuOp(const RawEvent& e, GpuOpKind kind, TimeN
     }
     }
     gpuOps.push_back(op);
+    if (!op.correlation && kind != GpuOpKind::Sync)
+        needFlows();
 }
 
 void KinetoJsonLoader::Impl::addStagedEvents() {
     // Operations and calls without args.correlation take the id of the ac2g flow that ends (or
     // starts) at them: Kineto numbers those flows by correlation id.
-    const bool needFlows = !uncorrelatedApiCalls.empty() ||
-                           std::any_of(gpuOps.begin(), gpuOps.end(), [](const PendingGpuOp& o) {
-                               return !o.correlation && o.kind != GpuOpKind::Sync;
-                           });
+    // (flowsNeeded: there is such an operation or call, and every launch flow was read)
     std::map<std::pair<quint64, TimeNs>, std::uint64_t> startFlow, endFlow;
-    if (needFlows) {
+    if (flowsNeeded) {
         for (const FlowPoint& f : flowStarts)
             startFlow.emplace(std::make_pair(flowKey(f.pid, f.tid), f.ts), f.id);
         for (const FlowPoint& f : flowEnds)
@@ -223,7 +283,7 @@ void KinetoJsonLoader::Impl::addStagedEvents() {
         return *cpuPids.begin();
     };
     for (PendingGpuOp& op : gpuOps) {
-        if (!op.correlation && needFlows) {
+        if (!op.correlation && flowsNeeded) {
             if (auto it = endFlow.find({flowKey(op.jsonPid, op.jsonTid), op.start});
                 it != endFlow.end())
                 op.correlation = std::uint32_t(it->second);

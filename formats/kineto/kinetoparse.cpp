@@ -27,21 +27,22 @@ struct EventBatch {
     std::size_t size = 0;
 };
 
-JsonScalar scalarOf(od::value& v) {
+// Stores the value `v` of member `f` as written.
+[[gnu::always_inline]] inline void setScalar(RawEvent& e, Field f, od::value& v) {
     const std::string_view token = v.raw_json_token();
     const char c = token.empty() ? '\0' : token.front();
-    if (c == '"')
-        return {token.data(), std::uint32_t(token.size()), JsonScalar::Kind::RawString};
-    if (c == '-' || (c >= '0' && c <= '9'))
-        return {token.data(), std::uint32_t(token.size()), JsonScalar::Kind::Number};
-    return {nullptr, 0, JsonScalar::Kind::Other};
+    const ScalarKind kind = c == '"'                             ? ScalarKind::RawString
+                            : c == '-' || (c >= '0' && c <= '9') ? ScalarKind::Number
+                                                                 : ScalarKind::Other;
+    e.set(f, kind, token.data(), std::uint32_t(token.size()));
 }
 
 // True when the string member `f` was written exactly as `quoted` (quotes included).
 template <std::size_t N> bool rawIs(const RawEvent& e, Field f, const char (&quoted)[N]) {
-    const JsonScalar* s = e.scalar(f);
-    return s && s->kind == JsonScalar::Kind::RawString && s->size >= N - 1 &&
-           std::memcmp(s->data, quoted, N - 1) == 0;
+    if (!((e.rawStrings >> unsigned(f)) & 1u))
+        return false;
+    const std::string_view t = e.text(f);
+    return t.size() >= N - 1 && std::memcmp(t.data(), quoted, N - 1) == 0;
 }
 
 // Whether the mapping reads anything from this event's args, judged from the phase and category
@@ -77,7 +78,7 @@ std::optional<std::array<std::int32_t, 3>> dim3Of(od::value& v) {
 }
 
 // The args members the mapping uses, by their raw key (the bytes after the opening quote).
-void readArgs(od::object args, RawEvent& e) {
+[[gnu::always_inline]] inline void readArgs(od::object args, RawEvent& e) {
     for (auto member : args) {
         od::field f = take(std::move(member));
         const char* k = f.key().raw();
@@ -152,11 +153,12 @@ void readArgs(od::object args, RawEvent& e) {
             break;
         }
         if (field)
-            e.set(*field, scalarOf(v));
+            setScalar(e, *field, v);
     }
 }
 
-void readEvent(od::object obj, RawEvent& e) {
+// (inlined into the walk: it runs for every event)
+[[gnu::always_inline]] inline void readEvent(od::object obj, RawEvent& e) {
     for (auto member : obj) {
         od::field f = take(std::move(member));
         const char* k = f.key().raw();
@@ -203,11 +205,15 @@ void readEvent(od::object obj, RawEvent& e) {
             break;
         }
         if (field)
-            e.set(*field, scalarOf(v));
+            setScalar(e, *field, v);
     }
 }
 
 } // namespace
+
+void kineto::readEventObject(od::object obj, RawEvent& e) {
+    readEvent(obj, e);
+}
 
 void KinetoJsonLoader::Impl::readEvents(od::array events) {
     // The staging vectors from a guess of the event count (Kineto writes 200 to 400 bytes an
@@ -216,8 +222,7 @@ void KinetoJsonLoader::Impl::readEvents(od::array events) {
     const std::size_t guess = text.size / 256 / 4;
     gpuOps.reserve(guess);
     apiCorrelationPid.reserve(guess);
-    flowStarts.reserve(guess);
-    flowEnds.reserve(guess);
+    deferredFlows.reserve(2 * guess);
     BatchPipe<EventBatch> pipe(kBatches, [this](EventBatch& batch) {
         for (std::size_t i = 0; i < batch.size; ++i)
             handleEvent(batch.events[i]);
@@ -232,8 +237,13 @@ void KinetoJsonLoader::Impl::readEvents(od::array events) {
         }
         EventBatch* batch = &pipe.current();
         RawEvent& e = batch->events[batch->size];
-        e.reset();
+        e.reset(text.bytes.get());
+        const char* const objectBegin = take(v.current_location()); // its '{'
         readEvent(take(v.get_object()), e);
+        // (after the object: at the ',' or ']' that follows it)
+        const char* const objectEnd = take(v.current_location());
+        e.begin = std::uint32_t(objectBegin - text.bytes.get());
+        e.end = std::uint32_t(objectEnd - text.bytes.get());
         if (eventsRead % kCheckEvery == 0) {
             checkCancel();
             // The position in the text is the progress of the parse, which is most of the load.
@@ -246,6 +256,7 @@ void KinetoJsonLoader::Impl::readEvents(od::array events) {
             pipe.hand(); // from here `e` is the builder thread's
     }
     pipe.finish();
+    kernelKeys = {}; // views into the document
 }
 
 } // namespace strobe

@@ -27,17 +27,11 @@ namespace kineto {
 
 namespace od = simdjson::ondemand;
 
-// A scalar member as the parser thread found it, interpreted later on the builder thread: the
-// text of a number (as written, blanks after it included), a string as written (from its
-// opening quote to the next structural character: the walk does not read a string's bytes), or
-// after resolveStrings() its characters. Views into the document.
-struct JsonScalar {
-    enum class Kind : std::uint8_t { Number, RawString, String, Other };
-    const char* data;
-    std::uint32_t size;
-    Kind kind;
-    std::string_view text() const { return {data, size}; }
-};
+// How a scalar member was written, as the parser thread found it; interpreted later on the
+// builder thread: the text of a number (as written, blanks after it included), a string as
+// written (from its opening quote to the next structural character: the walk does not read a
+// string's bytes), after resolveStrings() a string's characters, or anything else.
+enum class ScalarKind : std::uint8_t { Number, RawString, String, Other };
 
 // The members an event's mapping uses, top level and in `args`; everything else is skipped
 // unread.
@@ -73,20 +67,66 @@ enum class Field : std::uint8_t {
 };
 
 // One event's members as read by the parser thread, before interpretation. Reused from batch
-// to batch: reset() clears the presence bits only, so a slot costs what its event writes.
+// to batch: reset() clears the presence bits only, so a slot costs what its event writes. Each
+// member is stored as its place in the document (eight bytes: the builder thread reads what the
+// parser thread wrote, and the fewer cache lines cross between the cores the better), its kind
+// in bit masks.
 struct RawEvent {
-    void reset() {
-        present = 0;
+    // `document`: where the offsets count from (the text the walk reads).
+    void reset(const char* document) {
+        base = document;
+        present = rawStrings = strings = numbers = unescaped = 0;
         grid.reset();
         block.reset();
     }
-    void set(Field f, JsonScalar s) {
-        scalars[std::size_t(f)] = s;
-        present |= 1u << unsigned(f);
+    // Stores member `f`: `data` points into the document, except for Other (no text).
+    void set(Field f, ScalarKind kind, const char* data, std::uint32_t size) {
+        const std::uint32_t bit = 1u << unsigned(f);
+        present |= bit;
+        if (kind == ScalarKind::Other) {
+            places[std::size_t(f)] = {0, 0};
+            return;
+        }
+        places[std::size_t(f)] = {std::uint32_t(data - base), size};
+        if (kind == ScalarKind::Number)
+            numbers |= bit;
+        else if (kind == ScalarKind::RawString)
+            rawStrings |= bit;
+        else
+            strings |= bit;
+    }
+    // Member `f`, a RawString, resolved: `chars` (in the document) or, when `copy` is set, the
+    // unescaped characters there (a buffer that lives until the next event).
+    void resolve(Field f, std::string_view chars, const std::string* copy = nullptr) {
+        const std::uint32_t bit = 1u << unsigned(f);
+        rawStrings &= ~bit;
+        strings |= bit;
+        if (copy) {
+            unescaped |= bit;
+            copies[std::size_t(f)] = copy;
+        } else {
+            places[std::size_t(f)] = {std::uint32_t(chars.data() - base),
+                                      std::uint32_t(chars.size())};
+        }
     }
     bool has(Field f) const { return (present >> unsigned(f)) & 1u; }
-    JsonScalar* scalar(Field f) { return has(f) ? &scalars[std::size_t(f)] : nullptr; }
-    const JsonScalar* scalar(Field f) const { return has(f) ? &scalars[std::size_t(f)] : nullptr; }
+    // The kind of a present member.
+    ScalarKind kind(Field f) const {
+        const std::uint32_t bit = 1u << unsigned(f);
+        return numbers & bit      ? ScalarKind::Number
+               : rawStrings & bit ? ScalarKind::RawString
+               : strings & bit    ? ScalarKind::String
+                                  : ScalarKind::Other;
+    }
+    // The stored text of a present member (empty for Other).
+    std::string_view text(Field f) const {
+        if ((unescaped >> unsigned(f)) & 1u)
+            return *copies[std::size_t(f)];
+        const Slot s = places[std::size_t(f)];
+        return {base + s.offset, s.size};
+    }
+    // True when the member's text lies in the document (not in an unescaping buffer).
+    bool inDocument(Field f) const { return !((unescaped >> unsigned(f)) & 1u); }
     // The characters of a string member (once resolved); empty when absent or not a string.
     std::string_view string(Field f) const;
     // A number member's text; empty when absent or not a number.
@@ -97,26 +137,35 @@ struct RawEvent {
     // A number member as a float; nullopt when absent or not a number.
     std::optional<float> real(Field f) const;
 
-    std::uint32_t present = 0;
-    std::array<JsonScalar, std::size_t(Field::Count)> scalars;
+    struct Slot {
+        std::uint32_t offset, size;
+    };
+    const char* base = nullptr;
+    // Bit f: member f present; still a RawString (resolveStrings clears); a resolved string; a
+    // number; unescaped into copies[f].
+    std::uint32_t present = 0, rawStrings = 0, strings = 0, numbers = 0, unescaped = 0;
+    // Where the event's object is in the document ('{' to the token after its '}'), for reading
+    // a flow event again if its link turns out to be needed.
+    std::uint32_t begin = 0, end = 0;
+    std::array<Slot, std::size_t(Field::Count)> places;
     std::optional<std::array<std::int32_t, 3>> grid, block; // read as arrays by the parser
+    std::array<const std::string*, std::size_t(Field::Count)> copies;
 };
 static_assert(std::size_t(Field::Count) <= 32);
 
 inline std::string_view RawEvent::string(Field f) const {
-    const JsonScalar* s = scalar(f);
-    return s && s->kind == JsonScalar::Kind::String ? s->text() : std::string_view();
+    return (strings >> unsigned(f)) & 1u ? text(f) : std::string_view();
 }
 
 inline std::string_view RawEvent::number(Field f) const {
-    const JsonScalar* s = scalar(f);
-    return s && s->kind == JsonScalar::Kind::Number ? s->text() : std::string_view();
+    return (numbers >> unsigned(f)) & 1u ? text(f) : std::string_view();
 }
 
 inline bool RawEvent::integer(Field f, std::int64_t& out) const {
-    const JsonScalar* s = scalar(f);
-    return s && (s->kind == JsonScalar::Kind::Number || s->kind == JsonScalar::Kind::String) &&
-           s->size != 0 && parseInteger(s->text(), out);
+    if (!(((numbers | strings) >> unsigned(f)) & 1u))
+        return false;
+    const std::string_view t = text(f);
+    return !t.empty() && parseInteger(t, out);
 }
 
 inline std::optional<std::int64_t> RawEvent::integer(Field f) const {
@@ -139,12 +188,10 @@ struct JsonId {
 
 inline JsonId idOf(const RawEvent& e, Field f) {
     JsonId id;
-    const JsonScalar* s = e.scalar(f);
-    if (!s)
+    if (!e.has(f))
         return id;
     id.present = true;
-    if (s->kind == JsonScalar::Kind::String)
-        id.text = s->text();
+    id.text = e.string(f);
     id.hasNumber = e.integer(f, id.number);
     return id;
 }
@@ -163,6 +210,28 @@ struct PendingGpuOp {
     std::uint32_t index = 0; // into configs, memcpys, memsets or syncs
 };
 
+// What decides a kernel's configuration, as the document writes it: the key of the per-kernel
+// lookup, much cheaper to hash and compare than the KernelConfig it stands for. Distinct texts
+// of one value ("16", "16.0") give distinct keys of one configuration. The texts are views into
+// the document: the keys live while the events stream.
+struct KernelKey {
+    // The args members of the key, in the order of `texts`.
+    static constexpr std::array<Field, 5> kFields = {Field::Registers, Field::SharedMemory,
+                                                     Field::BlocksPerSm, Field::WarpsPerSm,
+                                                     Field::OccupancyPercent};
+    StringId name = kNoString;
+    std::array<std::int32_t, 3> grid{}, block{};
+    std::uint8_t dims = 0;    // bit 0: grid recorded, bit 1: block recorded
+    std::uint8_t present = 0; // bit i: kFields[i] recorded
+    std::array<ScalarKind, 5> kinds{};
+    std::array<std::string_view, 5> texts;
+    bool operator==(const KernelKey&) const = default;
+};
+
+struct KernelKeyHash {
+    std::size_t operator()(const KernelKey& k) const noexcept;
+};
+
 // A runtime call without args.correlation, resolved through its ac2g flow later.
 struct PendingApiCall {
     std::uint32_t pid = 0, tid = 0;
@@ -176,6 +245,9 @@ struct FlowPoint {
     std::uint32_t pid = 0, tid = 0;
     TimeNs ts = 0;
 };
+
+// The walk over one event object (kinetoparse.cpp): its members into `e`, reset before.
+void readEventObject(od::object obj, RawEvent& e);
 
 // The end of a sentence saying what simdjson found wrong ("it is not valid UTF-8").
 QString simdjsonProblem(simdjson::error_code code);
@@ -212,12 +284,19 @@ struct KinetoJsonLoader::Impl {
     std::vector<kineto::PendingGpuOp> gpuOps;
     std::vector<KernelConfig> configs;
     std::unordered_map<KernelConfig, std::uint32_t, KernelConfigHash> configIndex;
+    std::unordered_map<kineto::KernelKey, std::uint32_t, kineto::KernelKeyHash> kernelKeys;
     std::unordered_map<StringId, StringId> shortNames; // demangled -> derived short name
     std::vector<MemcpyRecord> memcpys;
     std::vector<MemsetRecord> memsets;
     std::vector<SyncRecord> syncs;
     std::vector<kineto::PendingApiCall> uncorrelatedApiCalls;
     std::vector<kineto::FlowPoint> flowStarts, flowEnds;
+    // Launch flows are read only once some launch or GPU operation lacks args.correlation
+    // (none in current traces, where a third of the events are flows): until then each is
+    // kept as where its object is in the document, read again by needFlows().
+    bool flowsNeeded = false;
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> deferredFlows; // [begin, end)
+    std::unique_ptr<kineto::od::parser> flowParser;
     std::uint64_t eventsRead = 0; // array elements, on the parser thread
     // The builder thread's unescaping of the rare string with escapes: a parser of its own and
     // the current event's unescaped strings, by field.
@@ -238,15 +317,18 @@ struct KinetoJsonLoader::Impl {
     void readDistributedInfo(kineto::od::value v);  // kinetoreader.cpp
     void readEvents(kineto::od::array events);      // kinetoparse.cpp
     // The builder thread: one event at a time, into the model (and the staging below).
-    void handleEvent(kineto::RawEvent& e);          // kinetoevents.cpp
-    void resolveStrings(kineto::RawEvent& e);       // kinetoevents.cpp
-    void handleComplete(const kineto::RawEvent& e); // kinetoevents.cpp
-    void handleInstant(const kineto::RawEvent& e);  // kinetoevents.cpp
-    void handleMetadata(const kineto::RawEvent& e); // kinetoevents.cpp
-    void handleFlow(const kineto::RawEvent& e);     // kinetoevents.cpp
+    void handleEvent(kineto::RawEvent& e);                                // kinetoevents.cpp
+    void resolveStrings(kineto::RawEvent& e, std::uint32_t fields = ~0u); // kinetoevents.cpp
+    void handleComplete(const kineto::RawEvent& e);                       // kinetoevents.cpp
+    void handleInstant(const kineto::RawEvent& e);                        // kinetoevents.cpp
+    void handleMetadata(const kineto::RawEvent& e);                       // kinetoevents.cpp
+    void handleFlow(kineto::RawEvent& e);                                 // kinetoevents.cpp
+    void addFlow(const kineto::RawEvent& e);                              // kinetoevents.cpp
+    void needFlows();                                                     // kinetoevents.cpp
     void stageGpuOp(const kineto::RawEvent& e, kineto::GpuOpKind kind, TimeNs start, TimeNs end,
-                    std::string_view name);  // kinetogpu.cpp
-    StringId internName(std::string_view s); // kinetoevents.cpp
+                    std::string_view name);                               // kinetogpu.cpp
+    std::uint32_t kernelConfig(const kineto::RawEvent& e, StringId name); // kinetogpu.cpp
+    StringId internName(std::string_view s);                              // kinetoevents.cpp
     // After the walk, on the parser thread.
     void addStagedEvents(); // kinetogpu.cpp
     void addWarnings();     // kinetoreader.cpp

@@ -205,6 +205,123 @@ TEST_F(KinetoErrors, FlowsLinkOperationsThatCarryNoCorrelation) {
     EXPECT_EQ(t->kernelAt(0).config->detail, LaunchDetail::None);
 }
 
+namespace {
+
+// A runtime call and the kernel it launched, linked only by their ac2g flow `id` (no
+// args.correlation on either), the flow written before both events or after each.
+QByteArray flowLinkedLaunch(int id, int ts, bool flowsFirst) {
+    const QByteArray i = QByteArray::number(id), t = QByteArray::number(ts),
+                     g = QByteArray::number(ts + 5);
+    const QByteArray call = R"({"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", )"
+                            R"("pid": 5, "tid": 6, "ts": )" +
+                            t + R"(, "dur": 2, "args": {}})";
+    const QByteArray kernel = R"({"ph": "X", "cat": "kernel", "name": "k", "pid": 0, "tid": 7, )"
+                              R"("ts": )" +
+                              g + R"(, "dur": 1, "args": {"device": 0, "stream": 7}})";
+    const QByteArray start = R"({"ph": "s", "id": )" + i + R"(, "pid": 5, "tid": 6, "ts": )" + t +
+                             R"(, "cat": "ac2g", "name": "ac2g"})";
+    const QByteArray end = R"({"ph": "f", "id": )" + i + R"(, "pid": 0, "tid": 7, "ts": )" + g +
+                           R"(, "cat": "ac2g", "name": "ac2g", "bp": "e"})";
+    return flowsFirst ? start + ",\n" + end + ",\n" + call + ",\n" + kernel
+                      : call + ",\n" + start + ",\n" + kernel + ",\n" + end;
+}
+
+} // namespace
+
+TEST_F(KinetoErrors, FlowsReadBeforeTheFirstUncorrelatedLaunchStillLinkIt) {
+    // Flows are read only once a launch without args.correlation turns up: the ones met before
+    // it (here the first 3,000 pairs, which come before their launches, and more than one
+    // batch) are read again then; those after it directly.
+    QByteArray events;
+    constexpr int kLaunches = 6000;
+    for (int i = 0; i < kLaunches; ++i)
+        events += (i ? ",\n" : "") + flowLinkedLaunch(100 + i, 20 * i, i < kLaunches / 2);
+    auto t = open(write(QStringLiteral("flows.json"), traceWith(events)));
+    ASSERT_EQ(t->kernelCount(), std::size_t(kLaunches));
+    for (std::size_t i = 0; i < t->kernelCount(); ++i) {
+        const KernelRecord& k = *t->kernelAt(i).record;
+        ASSERT_EQ(k.correlationId, std::uint32_t(100 + i)) << i;
+        ASSERT_TRUE(k.api.isValid()) << i;
+        ASSERT_EQ(t->lane(k.api.lane).start(k.api.index), TimeNs(20000 * i)) << i;
+        ASSERT_EQ(t->apiCalls()[t->lane(k.api.lane).payload(k.api.index)].correlationId,
+                  std::uint32_t(100 + i))
+            << i;
+    }
+    EXPECT_EQ(warningCount(*t, "malformed-event"), 0u);
+}
+
+TEST_F(KinetoErrors, AKernelWithoutCorrelationTakesItsFlowsIdEvenWhenItsCallHasOne) {
+    const QByteArray events = R"(
+        {"ph": "s", "id": 41, "pid": 5, "tid": 6, "ts": 100, "cat": "ac2g", "name": "ac2g"},
+        {"ph": "f", "id": 41, "pid": 0, "tid": 7, "ts": 104, "cat": "a\u0063\u0032g",
+         "name": "ac2g", "bp": "e"},
+        {"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 5, "tid": 6,
+         "ts": 100, "dur": 2, "args": {"correlation": 41}},
+        {"ph": "X", "cat": "kernel", "name": "k", "pid": 0, "tid": 7, "ts": 104, "dur": 1,
+         "args": {"device": 0, "stream": 7}})";
+    auto t = open(write(QStringLiteral("half.json"), traceWith(events)));
+    ASSERT_EQ(t->kernelCount(), 1u);
+    const KernelRecord& k = *t->kernelAt(0).record;
+    EXPECT_EQ(k.correlationId, 41u); // from the flow, whose category is written with escapes
+    EXPECT_TRUE(k.api.isValid());
+}
+
+TEST_F(KinetoErrors, BrokenFlowsCountOnlyWhenTheyAreNeeded) {
+    // A flow without ts or id is malformed when flows are read; when every launch carries
+    // args.correlation they are not read at all, like any other member the mapping has no use for.
+    const QByteArray broken = R"(,
+        {"ph": "s", "id": 7, "pid": 10, "tid": 11, "cat": "ac2g", "name": "ac2g"},
+        {"ph": "f", "pid": 0, "tid": 7, "ts": 103, "cat": "ac2g", "name": "ac2g", "bp": "e"})";
+    auto linked = open(write(QStringLiteral("linked.json"), traceWith(kPair + broken)));
+    EXPECT_EQ(warningCount(*linked, "malformed-event"), 0u);
+    EXPECT_TRUE(linked->kernelAt(0).record->api.isValid());
+    const QByteArray uncorrelated = R"(,
+        {"ph": "X", "cat": "kernel", "name": "k2", "pid": 0, "tid": 7, "ts": 200, "dur": 1,
+         "args": {"device": 0, "stream": 7}})";
+    auto needed =
+        open(write(QStringLiteral("needed.json"), traceWith(kPair + broken + uncorrelated)));
+    EXPECT_EQ(warningCount(*needed, "malformed-event"), 2u);
+    ASSERT_EQ(needed->kernelCount(), 2u);
+    EXPECT_FALSE(needed->kernelAt(1).record->correlationId.has_value());
+    EXPECT_FALSE(needed->kernelAt(1).record->api.isValid());
+}
+
+TEST_F(KinetoErrors, KernelsShareAConfigurationExactlyWhenTheirRecordedValuesAgree) {
+    // The lookup is keyed on the text as written; the configurations still on the values.
+    auto kernel = [](int ts, const char* args) -> QByteArray {
+        return QByteArray(
+                   R"({"ph": "X", "cat": "kernel", "name": "k", "pid": 0, "tid": 7, "ts": )") +
+               QByteArray::number(ts) +
+               R"(, "dur": 1, "args": {"device": 0, "stream": 7, "grid": [2, 1, 1], )" + args +
+               "}}";
+    };
+    const QByteArray events =
+        kernel(1, R"("block": [64, 1, 1], "registers per thread": 16, "warps per SM": 8)") + ",\n" +
+        kernel(2, R"("block": [64, 1, 1], "registers per thread": 16, "warps per SM": 8)") + ",\n" +
+        kernel(3, R"("block": [64, 1, 1], "registers per thread": 16, "warps per SM": 8.5)") +
+        ",\n" +
+        kernel(4, R"("block": [64, 1, 1], "registers per thread": 16.0, "warps per SM": 8.0)") +
+        ",\n" +
+        kernel(
+            5,
+            R"("block": [64, 1, 1], "registers per thread": "\u0031\u0036", "warps per SM": 8)") +
+        ",\n" + kernel(6, R"("block": [32, 1, 1], "registers per thread": 16, "warps per SM": 8)");
+    auto t = open(write(QStringLiteral("configs.json"), traceWith(events)));
+    ASSERT_EQ(t->kernelCount(), 6u);
+    std::vector<std::uint32_t> config;
+    for (std::size_t i = 0; i < 6; ++i)
+        config.push_back(t->kernelAt(i).record->config);
+    EXPECT_EQ(config[1], config[0]);
+    EXPECT_NE(config[2], config[0]); // 8.5 warps per SM
+    EXPECT_EQ(config[3], config[0]); // 16.0 and 8.0: the same values written otherwise
+    EXPECT_EQ(config[4], config[0]); // registers as an escaped string of digits
+    EXPECT_NE(config[5], config[0]); // another block
+    EXPECT_EQ(t->kernelConfigs().size(), 3u);
+    EXPECT_EQ(t->kernelAt(2).config->recordedOccupancy.warpsPerSm, 8.5f);
+    EXPECT_EQ(t->kernelAt(5).config->block[0], 32);
+    EXPECT_EQ(t->kernelAt(4).config->registersPerThread, 16u);
+}
+
 TEST_F(KinetoErrors, GpuWorkGoesToTheProcessThatLaunchedIt) {
     const QByteArray events = R"(
         {"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 10, "tid": 10,
