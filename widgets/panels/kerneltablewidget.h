@@ -31,6 +31,9 @@ class ViewState;
 class KernelTableWidget : public QWidget {
     Q_OBJECT
 public:
+    // Rows the table shows per pass of the event loop after a new trace or sort (the first
+    // step at once): each costs its view's header ~2 ms on the GUI thread.
+    static constexpr int kRevealStep = 250'000;
     enum class RangeRestriction { All, VisibleRange, SelectedRange };
 
     explicit KernelTableWidget(ViewState* state, QWidget* parent = nullptr);
@@ -77,10 +80,11 @@ private:
     QComboBox* m_range;
     QLabel* m_configLabel;
     QLabel* m_count;
-    BackgroundTask* m_dataTask;  // gathers the trace's kernel times
-    BackgroundTask* m_rowsTask;  // sorts and filters
-    bool m_topAfterSort = false; // a sort's rows are on their way: show the top when they arrive
-    bool m_fitColumns = true;    // size the columns to the first rows of the trace
+    BackgroundTask* m_dataTask;    // gathers the trace's kernel times
+    BackgroundTask* m_rowsTask;    // sorts and filters
+    bool m_topAfterSort = false;   // a sort's rows are on their way: show the top when they arrive
+    bool m_fitColumns = true;      // size the columns to the first rows of the trace
+    bool m_awaitingReveal = false; // rows applied, their last reveal step still to come
 };
 
 } // namespace strobe
