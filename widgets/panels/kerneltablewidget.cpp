@@ -16,6 +16,7 @@
 #include <QPushButton>
 #include <QShortcut>
 #include <QTableView>
+#include <QTimer>
 #include <QToolButton>
 #include <QVBoxLayout>
 #include <utility>
@@ -94,10 +95,19 @@ KernelTableWidget::KernelTableWidget(ViewState* state, QWidget* parent)
             m_topAfterSort = false;
         }
         if (m_fitColumns && settled && m_model->rowCount() > 0) {
-            fitColumns(m_view, KernelTableModel::Name);
+            // In a pass of its own: measuring ~250 rows costs as much as the last reveal step.
             m_fitColumns = false;
+            m_fitPending = true;
+            QTimer::singleShot(0, this, [this, generation = ++m_fitGeneration] {
+                if (generation != m_fitGeneration)
+                    return; // a new trace came first; it fits its own rows
+                m_fitPending = false;
+                fitColumns(m_view, KernelTableModel::Name);
+                if (std::exchange(m_awaitingReveal, false) && !isComputing())
+                    emit ready();
+            });
         }
-        if (std::exchange(m_awaitingReveal, false) && !isComputing())
+        if (!m_fitPending && std::exchange(m_awaitingReveal, false) && !isComputing())
             emit ready();
     });
     connect(exportCsv, &QPushButton::clicked, this,
@@ -126,6 +136,8 @@ KernelTableWidget::~KernelTableWidget() = default;
 void KernelTableWidget::rebuild() {
     m_configLabel->setVisible(false);
     m_fitColumns = true; // a new trace's values have other widths
+    m_fitPending = false;
+    ++m_fitGeneration;
     m_awaitingReveal = false;
     m_model->setData(nullptr); // empty (O(1)) until the new trace's data arrives
     applyRange();
@@ -155,14 +167,14 @@ void KernelTableWidget::computeRows() {
                           updateCount();
                           if (!isComputing())
                               emit ready();
-                          else if (applied && m_model->rowsPending())
-                              m_awaitingReveal = true; // ready() once the last step is in
+                          else if (applied)
+                              m_awaitingReveal = true; // ready() after the last step and fit
                       });
     updateCount();
 }
 
 bool KernelTableWidget::isComputing() const {
-    return m_dataTask->isRunning() || m_model->rowsPending();
+    return m_dataTask->isRunning() || m_model->rowsPending() || m_fitPending;
 }
 
 void KernelTableWidget::setNameFilter(const QString& text, bool regex) {
