@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "widgets/workerpriority.h"
+
 #include <QObject>
 #include <QThreadPool>
 #include <atomic>
@@ -73,7 +75,8 @@ void BackgroundTask::start(Compute compute, Deliver deliver) {
     std::shared_ptr<Shared> shared = m_shared;
     pool()->start([shared, job, generation] {
         if (shared->current.load() != generation)
-            return; // superseded before it began
+            return;            // superseded before it began
+        runBelowGuiPriority(); // (a pool thread keeps it for its later jobs)
         auto result = std::make_shared<Result>(job->first());
         const std::lock_guard lock(shared->mutex);
         BackgroundTask* owner = shared->owner;

@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: MIT
 #include "app/gui/traceloadjob.h"
 
+#include "widgets/workerpriority.h"
+
+#include <QElapsedTimer>
 #include <QMetaObject>
 #include <QPointer>
 #include <thread>
@@ -8,14 +11,34 @@
 namespace strobe {
 
 namespace {
+constexpr qint64 kProgressIntervalMs = 100;
+
+// Decides, on whichever thread reports progress, whether a value is worth a signal.
+struct ProgressThrottle {
+    QElapsedTimer clock;
+    std::atomic<qint64> lastMs{-kProgressIntervalMs};
+    ProgressThrottle() { clock.start(); }
+    bool shouldPost(int permille) {
+        const qint64 now = clock.elapsed();
+        qint64 last = lastMs.load();
+        if (permille < 1000 && now - last < kProgressIntervalMs)
+            return false;
+        return lastMs.compare_exchange_strong(last, now) || permille >= 1000;
+    }
+};
+
 // Shares a loaded trace with a deleter that frees it on a thread of its own: freeing millions
 // of events takes tens of milliseconds, and the last reference usually drops on the GUI thread.
 // (Not a Qt pool: the last reference may also drop on a worker while the application exits.)
 std::shared_ptr<const Trace> shareTrace(std::unique_ptr<Trace> trace) {
     if (!trace)
         return nullptr;
-    return std::shared_ptr<const Trace>(
-        trace.release(), [](const Trace* t) { std::thread([t] { delete t; }).detach(); });
+    return std::shared_ptr<const Trace>(trace.release(), [](const Trace* t) {
+        std::thread([t] {
+            runBelowGuiPriority();
+            delete t;
+        }).detach();
+    });
 }
 } // namespace
 
@@ -42,9 +65,15 @@ void TraceLoadJob::start() {
     Q_ASSERT(!m_thread);
     QPointer<TraceLoadJob> self(this);
     m_thread.reset(QThread::create([this, self] {
+        runBelowGuiPriority(); // and the scan threads the loader starts, which inherit it
         LoadOptions options;
         options.cancel = &m_cancel;
-        options.progress = [this, self](int permille) {
+        // At most one progress signal per kProgressIntervalMs (and the last one): the status
+        // bar's QProgressBar repaints synchronously on each change of its text.
+        auto throttle = std::make_shared<ProgressThrottle>();
+        options.progress = [this, self, throttle](int permille) {
+            if (!throttle->shouldPost(permille))
+                return;
             QMetaObject::invokeMethod(
                 this,
                 [self, permille] {

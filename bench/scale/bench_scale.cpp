@@ -13,7 +13,8 @@
 // The last line of its output is one JSON object with the headline numbers.
 //
 //   bench_scale [--events N] [--seed S] [--trace PATH] [--threads T] [--small-events N]
-//               [--no-gui]
+//               [--no-gui] [--gui-only]
+// --gui-only runs only the last step (first paint and GUI stalls), for quick iterations on them.
 // Without --trace the trace is generated once to /tmp/strobe-scale-<N>-<S>.sqlite and reused.
 #include "app/gui/appsettings.h"
 #include "app/gui/mainwindow.h"
@@ -53,6 +54,7 @@ struct Options {
     QString trace;
     int threads = 2;
     bool gui = true;
+    bool guiOnly = false;
 };
 
 double percentile(std::vector<double> v, double p) {
@@ -202,7 +204,11 @@ struct GuiResult {
     double loadS = -1;
     double maxGapMs = 0;
     bool ok = false;
+    // Every GUI-thread stall over kReportedStallMs: when it ended (s after open) and its length.
+    std::vector<std::pair<double, double>> stalls;
 };
+
+constexpr double kReportedStallMs = 20;
 
 // Opens the file in the real MainWindow (TraceLoadJob on a worker, then the hand-over:
 // ViewState::setTrace and every widget's rebuild on it), paints the timeline once, and watches
@@ -222,7 +228,10 @@ GuiResult measureGui(const QString& path) {
     ticker.setTimerType(Qt::PreciseTimer);
     ticker.setInterval(1);
     QObject::connect(&ticker, &QTimer::timeout, [&] {
-        g.maxGapMs = std::max(g.maxGapMs, double(sinceTick.nsecsElapsed()) / 1e6);
+        const double gapMs = double(sinceTick.nsecsElapsed()) / 1e6;
+        g.maxGapMs = std::max(g.maxGapMs, gapMs);
+        if (gapMs > kReportedStallMs)
+            g.stalls.emplace_back(seconds(clock), gapMs);
         sinceTick.restart();
     });
     QEventLoop loop;
@@ -285,14 +294,25 @@ Options parseArgs(const QStringList& args) {
             o.threads = next.toInt(), ++i;
         else if (a == QStringLiteral("--no-gui"))
             o.gui = false;
+        else if (a == QStringLiteral("--gui-only"))
+            o.guiOnly = true;
         else {
             std::fprintf(stderr,
                          "usage: bench_scale [--events N] [--seed S] [--trace PATH] [--threads T] "
-                         "[--small-events N] [--no-gui]\n");
+                         "[--small-events N] [--no-gui] [--gui-only]\n");
             std::exit(2);
         }
     }
     return o;
+}
+
+void printGui(const GuiResult& g) {
+    std::printf("gui: loaded in %.3f s, first paint at %.3f s, longest GUI stall %.1f ms\n",
+                g.loadS, g.firstPaintS, g.maxGapMs);
+    std::printf("gui stalls over %.0f ms:", kReportedStallMs);
+    for (const auto& [at, ms] : g.stalls)
+        std::printf(" %.1f ms ending at %.3f s;", ms, at);
+    std::printf("%s\n", g.stalls.empty() ? " none" : "");
 }
 
 } // namespace
@@ -304,6 +324,11 @@ int main(int argc, char** argv) {
     const Options opt = parseArgs(app.arguments());
     const QString path = opt.trace.isEmpty() ? ensureTrace(opt.events, opt.seed) : opt.trace;
     warmFileCache(path);
+    if (opt.guiOnly) {
+        const GuiResult gui = measureGui(path);
+        printGui(gui);
+        return gui.ok ? 0 : 1;
+    }
 
     // 1. The floor: a raw scan of the same rows and columns.
     const RawScanResult raw = rawScan(path.toStdString());
@@ -381,8 +406,7 @@ int main(int argc, char** argv) {
     if (opt.gui) {
         malloc_trim(0);
         gui = measureGui(path);
-        std::printf("gui: loaded in %.3f s, first paint at %.3f s, longest GUI stall %.1f ms\n",
-                    gui.loadS, gui.firstPaintS, gui.maxGapMs);
+        printGui(gui);
     }
 
     std::printf("{\"events\": %llu, \"raw_scan_s\": %.3f, \"load_s\": %.3f, \"load_ratio\": %.3f, "

@@ -5,6 +5,7 @@
 #include "model/analysis/tableroles.h"
 
 #include <QStringBuilder>
+#include <QTimer>
 #include <algorithm>
 #include <numeric>
 
@@ -167,6 +168,8 @@ void KernelTableModel::setData(std::shared_ptr<const KernelTableData> data) {
             beginResetModel();
             m_rows = {};
             m_rowOf = {};
+            m_shown = 0;
+            ++m_revealGeneration;
             endResetModel();
         }
     }
@@ -262,8 +265,28 @@ bool KernelTableModel::applyRows(KernelRows rows) {
     m_rows.swap(rows.rows);
     m_rowOf.swap(rows.rowOf);
     m_appliedRequest = m_request;
+    const std::size_t step = m_revealStep > 0 ? std::size_t(m_revealStep) : m_rows.size();
+    m_shown = std::min(m_rows.size(), step);
+    const std::uint64_t generation = ++m_revealGeneration;
     endResetModel();
+    if (m_shown < m_rows.size())
+        QTimer::singleShot(0, this, [this, generation] { revealNext(generation); });
+    else
+        emit rowsApplied();
     return true;
+}
+
+void KernelTableModel::revealNext(std::uint64_t generation) {
+    if (generation != m_revealGeneration)
+        return; // reset meanwhile: those rows are gone
+    const std::size_t next = std::min(m_rows.size(), m_shown + std::size_t(m_revealStep));
+    beginInsertRows({}, int(m_shown), int(next) - 1);
+    m_shown = next;
+    endInsertRows();
+    if (m_shown < m_rows.size())
+        QTimer::singleShot(0, this, [this, generation] { revealNext(generation); });
+    else
+        emit rowsApplied();
 }
 
 void KernelTableModel::sort(int column, Qt::SortOrder order) {
@@ -279,19 +302,19 @@ int KernelTableModel::totalKernels() const {
 }
 
 std::optional<std::uint32_t> KernelTableModel::kernelAtRow(int row) const {
-    if (row < 0 || std::size_t(row) >= m_rows.size())
+    if (row < 0 || std::size_t(row) >= m_shown)
         return std::nullopt;
     return m_rows[std::size_t(row)];
 }
 
 std::optional<int> KernelTableModel::rowOfKernel(std::uint32_t k) const {
-    if (k >= m_rowOf.size() || m_rowOf[k] < 0)
+    if (k >= m_rowOf.size() || m_rowOf[k] < 0 || std::size_t(m_rowOf[k]) >= m_shown)
         return std::nullopt;
     return m_rowOf[k];
 }
 
 int KernelTableModel::rowCount(const QModelIndex& parent) const {
-    return parent.isValid() ? 0 : int(m_rows.size());
+    return parent.isValid() ? 0 : int(m_shown);
 }
 
 int KernelTableModel::columnCount(const QModelIndex& parent) const {

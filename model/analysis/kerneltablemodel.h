@@ -5,6 +5,7 @@
 #include "model/trace.h"
 
 #include <QAbstractTableModel>
+#include <algorithm>
 #include <array>
 #include <memory>
 #include <optional>
@@ -88,8 +89,14 @@ public:
     KernelRowQuery rowQuery() const;
     // Shows `rows` if they answer the latest request (rowQuery()); false (ignored) otherwise.
     bool applyRows(KernelRows rows);
-    // True while the rows shown do not answer the latest request yet (deferred rows only).
-    bool rowsPending() const { return m_appliedRequest != m_request; }
+    // True while the rows shown do not answer the latest request yet (deferred rows only), or
+    // some of them are still to be revealed (setRevealStep).
+    bool rowsPending() const { return m_appliedRequest != m_request || m_shown < m_rows.size(); }
+    // With a step > 0, applyRows shows the first `step` rows at once and each further `step`
+    // rows in a pass of the event loop of their own (rowsInserted), then emits rowsApplied():
+    // a view's header costs O(rows) on the GUI thread per reset, ~25 ms per three million rows.
+    // 0 (the default): every row at once.
+    void setRevealStep(int step) { m_revealStep = std::max(0, step); }
 
     // Keeps rows whose displayed name contains `text` (case-insensitive) or matches it as a
     // regular expression; returns false (and filters nothing) for an invalid expression.
@@ -120,9 +127,13 @@ public:
 signals:
     // Deferred rows only: the rows no longer match the state; compute rowQuery() and applyRows.
     void rowsRequested();
+    // After applyRows showed all of its rows (at once, or the last reveal step).
+    void rowsApplied();
 
 private:
     void computeNameMatches();
+    // Shows the next reveal step of the rows of reveal `generation`, unless reset since.
+    void revealNext(std::uint64_t generation);
     void requestRows();
     QString displayName(const KernelConfig& c) const;
     static std::size_t permutationSlot(int column, bool demangled);
@@ -140,6 +151,9 @@ private:
     Qt::SortOrder m_sortOrder = Qt::AscendingOrder;
     std::vector<std::uint32_t> m_rows; // visible kernels in display order
     std::vector<std::int32_t> m_rowOf; // per kernel: row, or -1
+    std::size_t m_shown = 0;           // the first rows of m_rows the model exposes
+    int m_revealStep = 0;
+    std::uint64_t m_revealGeneration = 0; // a reset drops the steps still to come
     bool m_deferRows = false;
     std::uint64_t m_request = 0, m_appliedRequest = 0;
 };

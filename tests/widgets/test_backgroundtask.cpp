@@ -3,6 +3,7 @@
 // cancelled and orphaned results never do.
 #include "tests/widgets/panels/paneltesthelpers.h"
 #include "widgets/backgroundtask.h"
+#include "widgets/workerpriority.h"
 
 #include <QSignalSpy>
 #include <QTest>
@@ -10,6 +11,13 @@
 #include <atomic>
 #include <gtest/gtest.h>
 #include <semaphore>
+#include <thread>
+
+#ifdef __linux__
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#endif
 
 using namespace strobe;
 
@@ -100,3 +108,42 @@ TEST(BackgroundTask, AResultForADestroyedOwnerIsDropped) {
 }
 
 } // namespace
+
+#ifdef __linux__
+// The nice value of thread `tid` (Linux keeps one per thread).
+static int niceOf(pid_t tid) {
+    return getpriority(PRIO_PROCESS, id_t(tid));
+}
+
+TEST(BackgroundTask, ComputesBelowTheGuiThreadsPriority) {
+    const int gui = niceOf(getpid());
+    ASSERT_EQ(niceOf(pid_t(syscall(SYS_gettid))), gui); // this test runs on the main thread
+    BackgroundTask task;
+    int workerNice = -100;
+    task.start([] { return niceOf(pid_t(syscall(SYS_gettid))); },
+               [&](int nice) { workerNice = nice; });
+    ASSERT_TRUE(QTest::qWaitFor([&] { return !task.isRunning(); }, 10000));
+    EXPECT_EQ(workerNice, std::min(19, gui + kWorkerNiceOffset));
+    EXPECT_EQ(niceOf(getpid()), gui); // the GUI thread itself is left alone
+}
+
+TEST(WorkerPriority, IsIdempotentAndInheritedByThreadsStartedLater) {
+    const int gui = niceOf(getpid());
+    int first = -100, second = -100, child = -100;
+    bool ok1 = false, ok2 = false;
+    std::thread([&] {
+        ok1 = runBelowGuiPriority();
+        first = niceOf(pid_t(syscall(SYS_gettid)));
+        ok2 = runBelowGuiPriority(); // a second call leaves it where it is
+        second = niceOf(pid_t(syscall(SYS_gettid)));
+        std::thread([&] { child = niceOf(pid_t(syscall(SYS_gettid))); }).join();
+    }).join();
+    const int wanted = std::min(19, gui + kWorkerNiceOffset);
+    EXPECT_TRUE(ok1);
+    EXPECT_TRUE(ok2);
+    EXPECT_EQ(first, wanted);
+    EXPECT_EQ(second, wanted);
+    EXPECT_EQ(child, wanted); // the loader's scan threads run as low as the loader
+    EXPECT_EQ(niceOf(getpid()), gui);
+}
+#endif

@@ -16,8 +16,10 @@
 #include <QPushButton>
 #include <QShortcut>
 #include <QTableView>
+#include <QTimer>
 #include <QToolButton>
 #include <QVBoxLayout>
+#include <utility>
 
 namespace strobe {
 
@@ -77,8 +79,14 @@ KernelTableWidget::KernelTableWidget(ViewState* state, QWidget* parent)
     // The worker sorts: the rows of a sort arrive later, and then show the top (makeSortable).
     connect(m_view->horizontalHeader(), &QHeaderView::sortIndicatorChanged, this,
             [this] { m_topAfterSort = true; });
+    // Three million rows reach the view in steps, one pass of the event loop each.
+    m_model->setRevealStep(kRevealStep);
     connect(m_model, &QAbstractItemModel::modelReset, this, [this, clearConfigs] {
         clearConfigs->setVisible(m_configLabel->isVisible());
+        updateCount();
+    });
+    // Once every row of a result is in the view (at once, or after the last reveal step).
+    connect(m_model, &KernelTableModel::rowsApplied, this, [this] {
         updateCount();
         const bool settled = !m_model->rowsPending();
         followSelection(m_state->selection(), !m_topAfterSort);
@@ -87,9 +95,20 @@ KernelTableWidget::KernelTableWidget(ViewState* state, QWidget* parent)
             m_topAfterSort = false;
         }
         if (m_fitColumns && settled && m_model->rowCount() > 0) {
-            fitColumns(m_view, KernelTableModel::Name);
+            // In a pass of its own: measuring ~250 rows costs as much as the last reveal step.
             m_fitColumns = false;
+            m_fitPending = true;
+            QTimer::singleShot(0, this, [this, generation = ++m_fitGeneration] {
+                if (generation != m_fitGeneration)
+                    return; // a new trace came first; it fits its own rows
+                m_fitPending = false;
+                fitColumns(m_view, KernelTableModel::Name);
+                if (std::exchange(m_awaitingReveal, false) && !isComputing())
+                    emit ready();
+            });
         }
+        if (!m_fitPending && std::exchange(m_awaitingReveal, false) && !isComputing())
+            emit ready();
     });
     connect(exportCsv, &QPushButton::clicked, this,
             [this] { saveModelAsCsv(this, *m_model, QStringLiteral("kernels.csv")); });
@@ -116,7 +135,10 @@ KernelTableWidget::~KernelTableWidget() = default;
 
 void KernelTableWidget::rebuild() {
     m_configLabel->setVisible(false);
-    m_fitColumns = true;       // a new trace's values have other widths
+    m_fitColumns = true; // a new trace's values have other widths
+    m_fitPending = false;
+    ++m_fitGeneration;
+    m_awaitingReveal = false;
     m_model->setData(nullptr); // empty (O(1)) until the new trace's data arrives
     applyRange();
     std::shared_ptr<const Trace> trace = m_state->sharedTrace();
@@ -138,18 +160,21 @@ void KernelTableWidget::rebuild() {
 }
 
 void KernelTableWidget::computeRows() {
+    m_awaitingReveal = false; // a reveal still running is for rows this request replaces
     m_rowsTask->start([query = m_model->rowQuery()] { return computeKernelRows(query); },
                       [this](KernelRows rows) {
-                          m_model->applyRows(std::move(rows));
+                          const bool applied = m_model->applyRows(std::move(rows));
                           updateCount();
                           if (!isComputing())
                               emit ready();
+                          else if (applied)
+                              m_awaitingReveal = true; // ready() after the last step and fit
                       });
     updateCount();
 }
 
 bool KernelTableWidget::isComputing() const {
-    return m_dataTask->isRunning() || m_model->rowsPending();
+    return m_dataTask->isRunning() || m_model->rowsPending() || m_fitPending;
 }
 
 void KernelTableWidget::setNameFilter(const QString& text, bool regex) {

@@ -31,6 +31,11 @@ class ViewState;
 class KernelTableWidget : public QWidget {
     Q_OBJECT
 public:
+    // Rows the table shows per pass of the event loop after a new trace or sort (the first
+    // step with the reset): each step costs the view's header O(rows shown) on the GUI thread
+    // (it copies and re-sums its sections), ~10 ms at three million rows, so few big steps
+    // beat many small ones; all at once costs ~25 ms in one pass.
+    static constexpr int kRevealStep = 1'000'000;
     enum class RangeRestriction { All, VisibleRange, SelectedRange };
 
     explicit KernelTableWidget(ViewState* state, QWidget* parent = nullptr);
@@ -77,10 +82,13 @@ private:
     QComboBox* m_range;
     QLabel* m_configLabel;
     QLabel* m_count;
-    BackgroundTask* m_dataTask;  // gathers the trace's kernel times
-    BackgroundTask* m_rowsTask;  // sorts and filters
-    bool m_topAfterSort = false; // a sort's rows are on their way: show the top when they arrive
-    bool m_fitColumns = true;    // size the columns to the first rows of the trace
+    BackgroundTask* m_dataTask;    // gathers the trace's kernel times
+    BackgroundTask* m_rowsTask;    // sorts and filters
+    bool m_topAfterSort = false;   // a sort's rows are on their way: show the top when they arrive
+    bool m_fitColumns = true;      // size the columns to the first rows of the trace
+    bool m_awaitingReveal = false; // rows applied, their last reveal step or fit still to come
+    bool m_fitPending = false;     // fitting the columns is queued for the next pass
+    quint64 m_fitGeneration = 0;
 };
 
 } // namespace strobe

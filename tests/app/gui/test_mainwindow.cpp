@@ -2,6 +2,8 @@
 // The main window as a user meets it: open, fail, cancel, reopen, remember.
 #include "app/gui/appsettings.h"
 #include "app/gui/mainwindow.h"
+#include "app/gui/traceloadjob.h"
+#include "formats/nsys/synth/synthtrace.h"
 #include "model/analysis/kernelsummarymodel.h"
 #include "model/analysis/kerneltablemodel.h"
 #include "model/trace.h"
@@ -21,6 +23,7 @@
 #include <QApplication>
 #include <QDir>
 #include <QDockWidget>
+#include <QElapsedTimer>
 #include <QFile>
 #include <QFileInfo>
 #include <QImage>
@@ -364,4 +367,29 @@ TEST_F(MainWindowTest, HostileFilesShowTheErrorOrOpenAndNothingIsWrittenBeside) 
     EXPECT_FALSE(shot.isNull());
     window->close();
     EXPECT_EQ(QDir(files.path()).entryList(QDir::Files | QDir::Hidden), before);
+}
+
+// The loader reports progress every 16k rows; the job passes on at most one value per 100 ms
+// (each repaints the status bar's progress bar at once) and always the final 1000.
+TEST(TraceLoadJob, ProgressIsThrottledAndEndsAtAThousand) {
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("synth.sqlite"));
+    synth::SynthOptions o;
+    o.events = 400'000; // 24 reports of the loader
+    std::string error;
+    ASSERT_TRUE(synth::writeSynthTrace(path.toStdString(), o, &error)) << error;
+    TraceLoadJob job(path);
+    std::vector<int> values;
+    QObject::connect(&job, &TraceLoadJob::progress, [&](int p) { values.push_back(p); });
+    QSignalSpy finished(&job, &TraceLoadJob::finished);
+    QElapsedTimer clock;
+    clock.start();
+    job.start();
+    ASSERT_TRUE(finished.wait(60000));
+    const qint64 elapsedMs = clock.elapsed();
+    ASSERT_NE(finished.at(0).at(0).value<std::shared_ptr<const Trace>>(), nullptr);
+    ASSERT_FALSE(values.empty());
+    EXPECT_EQ(values.back(), 1000);
+    EXPECT_TRUE(std::is_sorted(values.begin(), values.end()));
+    EXPECT_LE(qint64(values.size()), 2 + elapsedMs / 100) << values.size() << " in " << elapsedMs;
 }

@@ -335,4 +335,65 @@ TEST_F(KernelTableWidgetTest, ActivatingARowHandsTheFocusToTheTimeline) {
     EXPECT_EQ(state.selection(), cloverleaf()->kernels()[*w.model()->kernelAtRow(5)].self);
 }
 
+// A big table reaches the view in steps (one pass of the event loop each); the rows, their
+// order and the column widths end as when every row is shown at once.
+TEST_F(KernelTableWidgetTest, RowsRevealedInStepsEndAsRowsShownAtOnce) {
+    KernelTableWidget atOnce(&state);
+    atOnce.model()->setRevealStep(0);
+    KernelTableWidget stepped(&state);
+    stepped.model()->setRevealStep(100); // before the worker's rows arrive
+    QAbstractItemModelTester tester(stepped.model(),
+                                    QAbstractItemModelTester::FailureReportingMode::Fatal);
+    QSignalSpy inserted(stepped.model(), &QAbstractItemModel::rowsInserted);
+    QSignalSpy applied(stepped.model(), &KernelTableModel::rowsApplied);
+    QSignalSpy ready(&stepped, &KernelTableWidget::ready);
+    std::vector<int> countsSeen; // the row count after each step
+    QObject::connect(stepped.model(), &QAbstractItemModel::rowsInserted, &stepped,
+                     [&] { countsSeen.push_back(stepped.model()->rowCount()); });
+    ASSERT_TRUE(waitUntilReady(atOnce));
+    ASSERT_TRUE(waitUntilReady(stepped));
+    // 100 rows with the reset, then 12 steps of 100 and one of the last 12.
+    std::vector<int> expected;
+    for (int n = 200; n <= 1300; n += 100)
+        expected.push_back(n);
+    expected.push_back(1312);
+    EXPECT_EQ(countsSeen, expected);
+    EXPECT_EQ(inserted.count(), 13);
+    EXPECT_EQ(applied.count(), 1);
+    EXPECT_EQ(ready.count(), 1);
+    ASSERT_EQ(stepped.model()->rowCount(), 1312);
+    ASSERT_EQ(atOnce.model()->rowCount(), 1312);
+    for (int r = 0; r < 1312; ++r)
+        ASSERT_EQ(stepped.model()->kernelAtRow(r), atOnce.model()->kernelAtRow(r)) << r;
+    const std::uint32_t last = *atOnce.model()->kernelAtRow(1311);
+    EXPECT_EQ(stepped.model()->rowOfKernel(last), std::optional<int>(1311));
+    for (int c = 0; c < KernelTableModel::ColumnCount; ++c)
+        EXPECT_EQ(stepped.view()->horizontalHeader()->sectionSize(c),
+                  atOnce.view()->horizontalHeader()->sectionSize(c))
+            << c;
+}
+
+// While rows are still being revealed, a row not shown yet has no row number, and a new trace
+// drops the steps still to come.
+TEST_F(KernelTableWidgetTest, ANewTraceDropsTheRevealStepsStillToCome) {
+    KernelTableWidget w(&state);
+    w.model()->setRevealStep(1000);
+    ASSERT_TRUE(QTest::qWaitFor([&] { return w.model()->rowCount() > 0; }, 30000));
+    EXPECT_EQ(w.model()->rowCount(), 1000); // the first step only, so far
+    EXPECT_TRUE(w.model()->rowsPending());
+    EXPECT_TRUE(w.isComputing());
+    const std::uint32_t hidden = *[&] {
+        KernelTableModel all;
+        all.setTrace(cloverleaf());
+        return all.kernelAtRow(1311);
+    }();
+    EXPECT_EQ(w.model()->rowOfKernel(hidden), std::nullopt);
+    std::shared_ptr<const Trace> small = kernelTrace({{"a", "a", 1000, 10}, {"b", "b", 2000, 5}});
+    state.setTrace(small);
+    ASSERT_TRUE(waitUntilReady(w));
+    QTest::qWait(50); // a stale step, were it still to come, would have run by now
+    EXPECT_EQ(w.model()->rowCount(), 2);
+    EXPECT_EQ(w.model()->trace(), small.get());
+}
+
 } // namespace
