@@ -542,6 +542,9 @@ void TraceBuilder::joinCorrelations() {
         join(m_memcpyPid[i], t.m_memcpys[i].correlationId, t.m_memcpys[i].self, t.m_memcpys[i].api);
     for (std::size_t i = 0; i < t.m_memsets.size(); ++i)
         join(m_memsetPid[i], t.m_memsets[i].correlationId, t.m_memsets[i].self, t.m_memsets[i].api);
+    // Without the API calls every correlation id dangles: that says nothing about the data.
+    if (!t.m_meta.loadedParts.testFlag(TracePart::CudaApi))
+        dangling = 0;
     warn(QStringLiteral("dangling-correlation"), dangling,
          QStringLiteral("%1 GPU operations carry a correlation id with no recorded API call."));
     for (auto& s : t.m_syncs) {

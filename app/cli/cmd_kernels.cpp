@@ -26,7 +26,8 @@ int runKernels(const QStringList& args, Io io) {
     const bool json = a.jsonFormat();
     if (!a.ok())
         return usageError(io, cmd, a.error());
-    auto trace = loadForCli(a.positional().front(), io);
+    // The API calls name each kernel's launching call (api_name, api_tid).
+    auto trace = loadForCli(a.positional().front(), io, TracePart::Kernels | TracePart::CudaApi);
     if (!trace)
         return 1;
     writeReport(kernelListReport(*trace), json, io.out);
@@ -39,7 +40,7 @@ int runKernelSummary(const QStringList& args, Io io) {
     const bool json = a.jsonFormat();
     if (!a.ok())
         return usageError(io, cmd, a.error());
-    auto trace = loadForCli(a.positional().front(), io);
+    auto trace = loadForCli(a.positional().front(), io, TracePart::Kernels);
     if (!trace)
         return 1;
     const KernelGrouping grouping =
