@@ -18,12 +18,16 @@ enum class TracePart : unsigned {
     Osrt = 1u << 6,    // OS runtime calls
     GpuMemory = 1u << 7,
     CpuOps = 1u << 8, // framework operators and Python functions (Kineto)
+    // Of the kernels, more than their names and times: launch configurations (grid, block,
+    // registers, shared and local memory...), correlation and graph node ids. Without it a
+    // kernel's configuration reads as not recorded and it links to no API call.
+    KernelDetail = 1u << 9,
 };
 Q_DECLARE_FLAGS(TraceParts, TracePart)
 Q_DECLARE_OPERATORS_FOR_FLAGS(TraceParts)
 
 inline constexpr TraceParts kGpuWorkParts =
-    TracePart::Kernels | TracePart::Memcpys | TracePart::Memsets;
+    TracePart::Kernels | TracePart::KernelDetail | TracePart::Memcpys | TracePart::Memsets;
 inline constexpr TraceParts kAllTraceParts = kGpuWorkParts | TracePart::CudaApi | TracePart::Syncs |
                                              TracePart::Nvtx | TracePart::Osrt |
                                              TracePart::GpuMemory | TracePart::CpuOps;

@@ -148,8 +148,9 @@ int runBreakdown(const QStringList& args, Io io) {
         table = std::move(*loaded);
     }
     const auto rangeName = a.option(QStringLiteral("range"));
-    // GPU work; the memory peak (JSON only) and the range instances need their own parts.
-    TraceParts parts = kGpuWorkParts;
+    // GPU work by name and time; the memory peak (JSON only) and the range instances need their
+    // own parts.
+    TraceParts parts = TracePart::Kernels | TracePart::Memcpys | TracePart::Memsets;
     if (json)
         parts |= TracePart::GpuMemory;
     if (rangeName)

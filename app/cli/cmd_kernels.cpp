@@ -26,8 +26,10 @@ int runKernels(const QStringList& args, Io io) {
     const bool json = a.jsonFormat();
     if (!a.ok())
         return usageError(io, cmd, a.error());
-    // The API calls name each kernel's launching call (api_name, api_tid).
-    auto trace = loadForCli(a.positional().front(), io, TracePart::Kernels | TracePart::CudaApi);
+    // Every launch parameter, and the API calls for each kernel's launching call (api_name,
+    // api_tid).
+    auto trace = loadForCli(a.positional().front(), io,
+                            TracePart::Kernels | TracePart::KernelDetail | TracePart::CudaApi);
     if (!trace)
         return 1;
     writeReport(kernelListReport(*trace), json, io.out);
@@ -40,6 +42,7 @@ int runKernelSummary(const QStringList& args, Io io) {
     const bool json = a.jsonFormat();
     if (!a.ok())
         return usageError(io, cmd, a.error());
+    // Names and durations: no launch parameters, no API calls.
     auto trace = loadForCli(a.positional().front(), io, TracePart::Kernels);
     if (!trace)
         return 1;
