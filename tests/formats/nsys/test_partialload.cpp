@@ -187,3 +187,20 @@ TEST(PartialLoad, ADamagedTableOfARequestedPartFailsWithASentence) {
     EXPECT_TRUE(kernels.error.contains(QString::fromStdString(kKernelTable)))
         << kernels.error.toStdString();
 }
+
+// The Kineto reader parses its JSON whole and keeps every part, whatever was asked: the trace
+// says so, and holds what a full load holds.
+TEST(PartialLoad, KinetoReadsEveryPartAndSaysSo) {
+    const QString path = QStringLiteral(STROBE_FIXTURES_DIR "/kineto/small-before-fix.trace.json");
+    LoadOptions o;
+    o.parts = TracePart::Kernels;
+    const LoadResult part = loadTrace(path, o);
+    const LoadResult full = loadTrace(path);
+    ASSERT_TRUE(part.ok()) << part.error.toStdString();
+    ASSERT_TRUE(full.ok()) << full.error.toStdString();
+    EXPECT_EQ(part.trace->metadata().loadedParts, kAllTraceParts);
+    EXPECT_GT(part.trace->counts().cudaApiCalls, 0u);
+    EXPECT_EQ(part.trace->counts().cudaApiCalls, full.trace->counts().cudaApiCalls);
+    EXPECT_EQ(part.trace->counts().cpuOps, full.trace->counts().cpuOps);
+    EXPECT_EQ(part.trace->lanes().size(), full.trace->lanes().size());
+}
