@@ -28,6 +28,10 @@ struct LoadOptions {
     // Wall-clock budget for reading the file's database; past it loading fails with a sentence.
     // 0: 30 s plus 1 s per MB of file (a hostile file must not keep a reader busy for ever).
     std::chrono::milliseconds timeBudget{0};
+    // What to read (default: everything); the Trace's metadata().loadedParts says what was. The
+    // nsys reader does not query the tables of a part left out; the Kineto reader reads every
+    // part whatever this says (its file is parsed whole either way) and says so.
+    TraceParts parts = kAllTraceParts;
 };
 
 struct LoadResult {

@@ -99,6 +99,9 @@ void TraceBuilder::storeRecords() {
     });
     release(m_stageMemsets);
     release(m_memsetPid);
+    // Without the API calls every correlation id dangles: that says nothing about the data.
+    if (!t.m_meta.loadedParts.testFlag(TracePart::CudaApi))
+        dangling = 0;
     warn(QStringLiteral("dangling-correlation"), dangling,
          QStringLiteral("%1 GPU operations carry a correlation id with no recorded API call."));
     for (auto& s : t.m_syncs) {

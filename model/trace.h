@@ -6,6 +6,7 @@
 #include "model/recordcolumns.h"
 #include "model/records.h"
 #include "model/stringtable.h"
+#include "model/traceparts.h"
 #include "model/types.h"
 
 #include <QString>
@@ -34,6 +35,9 @@ struct TraceMetadata {
     std::optional<std::uint32_t> rank;
     std::optional<std::uint32_t> worldSize;
     QString distributedBackend; // "nccl", "gloo"; empty when not recorded
+    // What the reader read (LoadOptions::parts). A part left out has no lanes, records or
+    // warnings, and its counts are 0 meaning "not read", never "none recorded".
+    TraceParts loadedParts = kAllTraceParts;
 };
 
 // Counts of the source tables' rows, with the meaning `strobe-cli info` documents.

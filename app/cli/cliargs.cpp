@@ -68,8 +68,10 @@ int usageError(Io io, const QString& command, const QString& message) {
     return 2;
 }
 
-std::unique_ptr<Trace> loadForCli(const QString& path, Io io) {
-    LoadResult r = loadTrace(path);
+std::unique_ptr<Trace> loadForCli(const QString& path, Io io, TraceParts parts) {
+    LoadOptions options;
+    options.parts = io.parts.value_or(parts);
+    LoadResult r = loadTrace(path, options);
     if (!r.ok()) {
         io.err << "strobe-cli: " << escapeControls(r.error) << '\n';
         return nullptr;

@@ -40,7 +40,8 @@ private:
 // Reports a usage error the same way for every command and returns 2.
 int usageError(Io io, const QString& command, const QString& message);
 
-// Loads a trace for a command; on failure prints the loader's sentence and returns nullptr.
-std::unique_ptr<Trace> loadForCli(const QString& path, Io io);
+// Loads the `parts` of a trace a command needs (io.parts instead, when set); on failure prints
+// the loader's sentence and returns nullptr.
+std::unique_ptr<Trace> loadForCli(const QString& path, Io io, TraceParts parts);
 
 } // namespace strobe::cli

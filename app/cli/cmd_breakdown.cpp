@@ -147,13 +147,20 @@ int runBreakdown(const QStringList& args, Io io) {
         }
         table = std::move(*loaded);
     }
-    auto trace = loadForCli(a.positional().front(), io);
+    const auto rangeName = a.option(QStringLiteral("range"));
+    // GPU work by name and time; the memory peak (JSON only) and the range instances need their
+    // own parts.
+    TraceParts parts = TracePart::Kernels | TracePart::Memcpys | TracePart::Memsets;
+    if (json)
+        parts |= TracePart::GpuMemory;
+    if (rangeName)
+        parts |= TracePart::Nvtx | TracePart::CpuOps;
+    auto trace = loadForCli(a.positional().front(), io, parts);
     if (!trace)
         return 1;
     const BreakdownSource source(*trace, table);
     std::vector<Block> blocks;
     RangeInstances ranges;
-    const auto rangeName = a.option(QStringLiteral("range"));
     if (rangeName) {
         ranges = findRangeInstances(*trace, *rangeName);
         if (ranges.instances.empty()) {

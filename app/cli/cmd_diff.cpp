@@ -109,10 +109,11 @@ int runDiff(const QStringList& args, Io io) {
             options.range = *r;
     }
 
-    const auto traceA = loadForCli(a.positional().at(0), io);
+    // Everything: the GPU columns come from the gap analysis and the trace's time range.
+    const auto traceA = loadForCli(a.positional().at(0), io, kAllTraceParts);
     if (!traceA)
         return 1;
-    const auto traceB = loadForCli(a.positional().at(1), io);
+    const auto traceB = loadForCli(a.positional().at(1), io, kAllTraceParts);
     if (!traceB)
         return 1;
     const Comparison c = compareTraces(*traceA, *traceB, options);

@@ -143,7 +143,10 @@ int runGaps(const QStringList& args, Io io) {
                               QStringLiteral("--busy must be all or kernels, not '") % *v % u'\'');
         busy = *parsed;
     }
-    auto trace = loadForCli(a.positional().front(), io);
+    // The causes look at every CPU lane, and the ends at the trace's time range, which every lane
+    // makes: all but the GPU memory counters.
+    auto trace =
+        loadForCli(a.positional().front(), io, kAllTraceParts & ~TraceParts(TracePart::GpuMemory));
     if (!trace)
         return 1;
     const GapAnalysis analysis = findGaps(*trace, minNs, busy);

@@ -49,9 +49,36 @@ void optionalString(JsonWriter& j, const QString& key, const std::optional<QStri
         j.null();
 }
 
-// Per GPU id: kernel, copy and idle time as `strobe-cli gaps` and the GUI give them.
+// A count of the trace, or nullopt when the reader left its part out: "not read", never 0.
+std::optional<std::uint64_t> countOf(const Trace& t, TracePart part, std::uint64_t count) {
+    if (!t.metadata().loadedParts.testFlag(part))
+        return std::nullopt;
+    return count;
+}
+
+// The trace's counts in info's order: JSON key, readable noun, value.
+struct Count {
+    const char* key;
+    const char* noun;
+    std::optional<std::uint64_t> value;
+};
+std::vector<Count> countsOf(const Trace& t) {
+    const TraceCounts& c = t.counts();
+    return {{"kernels", "kernels", countOf(t, TracePart::Kernels, c.kernels)},
+            {"memcpys", "memcpys", countOf(t, TracePart::Memcpys, c.memcpys)},
+            {"memsets", "memsets", countOf(t, TracePart::Memsets, c.memsets)},
+            {"cuda_api_calls", "CUDA API calls", countOf(t, TracePart::CudaApi, c.cudaApiCalls)},
+            {"nvtx_ranges", "NVTX ranges", countOf(t, TracePart::Nvtx, c.nvtxRanges)},
+            {"nvtx_marks", "NVTX marks", countOf(t, TracePart::Nvtx, c.nvtxMarks)},
+            {"osrt_calls", "OS runtime calls", countOf(t, TracePart::Osrt, c.osrtCalls)}};
+}
+
+// Per GPU id: kernel, copy and idle time as `strobe-cli gaps` and the GUI give them; none for a
+// trace read in part (its GPU work or its time range may be incomplete).
 std::map<std::uint32_t, DeviceIdleSummary> gpuWork(const Trace& t) {
     std::map<std::uint32_t, DeviceIdleSummary> out;
+    if (t.metadata().loadedParts != kAllTraceParts)
+        return out;
     for (const DeviceIdleSummary& d : summarizeGpus(t, kDefaultIdleThresholdNs))
         out[d.deviceId] = d;
     return out;
@@ -73,17 +100,18 @@ void writeJson(const Trace& t, const QString& path, QTextStream& out) {
         j.value(std::int64_t(t.timeRange().end));
         j.endArray();
     }
-    const TraceCounts& c = t.counts();
     j.key(QStringLiteral("counts"));
     j.beginObject();
-    j.field(QStringLiteral("kernels"), c.kernels);
-    j.field(QStringLiteral("memcpys"), c.memcpys);
-    j.field(QStringLiteral("memsets"), c.memsets);
-    j.field(QStringLiteral("cuda_api_calls"), c.cudaApiCalls);
-    j.field(QStringLiteral("nvtx_ranges"), c.nvtxRanges);
-    j.field(QStringLiteral("nvtx_marks"), c.nvtxMarks);
-    j.field(QStringLiteral("osrt_calls"), c.osrtCalls);
-    j.field(QStringLiteral("cpu_ops"), c.cpuOps);
+    auto count = [&](const QString& key, std::optional<std::uint64_t> v) {
+        j.key(key);
+        if (v)
+            j.value(*v);
+        else
+            j.null();
+    };
+    for (const Count& c : countsOf(t))
+        count(QLatin1String(c.key), c.value);
+    count(QStringLiteral("cpu_ops"), countOf(t, TracePart::CpuOps, t.counts().cpuOps));
     j.endObject();
     j.key(QStringLiteral("processes"));
     j.beginArray();
@@ -113,6 +141,15 @@ void writeJson(const Trace& t, const QString& path, QTextStream& out) {
         j.field(QStringLiteral("occupancy_limits_note"), limits.note);
         const auto it = work.find(g.id);
         const DeviceIdleSummary d = it != work.end() ? it->second : DeviceIdleSummary{};
+        if (t.metadata().loadedParts != kAllTraceParts) { // not computed (gpuWork)
+            for (const char* key : {"work_recorded", "kernel_ns", "copy_ns", "idle_ns", "gaps",
+                                    "idle_before_first_work_ns", "idle_after_last_work_ns"}) {
+                j.key(QLatin1String(key));
+                j.null();
+            }
+            j.endObject();
+            continue;
+        }
         j.field(QStringLiteral("work_recorded"), d.hasWork());
         j.field(QStringLiteral("kernel_ns"), std::int64_t(d.kernelNs));
         j.field(QStringLiteral("copy_ns"), std::int64_t(d.copyNs));
@@ -191,9 +228,16 @@ void writeText(const Trace& t, const QString& path, QTextStream& out) {
         out << "Time range:  " << t.timeRange().start << " .. " << t.timeRange().end << " ns ("
             << formatDurationFixed(t.timeRange().duration()) << ")\n";
     const TraceCounts& c = t.counts();
-    out << "Events:      " << c.kernels << " kernels, " << c.memcpys << " memcpys, " << c.memsets
-        << " memsets, " << c.cudaApiCalls << " CUDA API calls, " << c.nvtxRanges << " NVTX ranges, "
-        << c.nvtxMarks << " NVTX marks, " << c.osrtCalls << " OS runtime calls";
+    out << "Events:      ";
+    const char* separator = "";
+    for (const Count& n : countsOf(t)) {
+        out << separator;
+        separator = ", ";
+        if (n.value)
+            out << *n.value << ' ' << n.noun;
+        else
+            out << n.noun << " not read";
+    }
     if (c.cpuOps || c.pythonFunctions)
         out << ", " << c.cpuOps << " CPU ops, " << c.pythonFunctions << " Python functions";
     out << '\n';
@@ -218,11 +262,15 @@ void writeText(const Trace& t, const QString& path, QTextStream& out) {
         d.deviceId = g.id;
         if (it != work.end())
             d = it->second;
-        // The gaps line without its "GPU n: ", then the idle ends.
-        const QString line = gpuWorkLine(d, BusyWork::All);
-        out << "  " << line.mid(line.indexOf(QLatin1String(": ")) + 2) << '\n';
-        if (d.busySpan)
-            out << "  " << idleBeforeLine(d) << ", " << idleAfterLine(d) << '\n';
+        if (t.metadata().loadedParts != kAllTraceParts) {
+            out << "  work and idle time not computed: only part of the trace was read\n";
+        } else {
+            // The gaps line without its "GPU n: ", then the idle ends.
+            const QString line = gpuWorkLine(d, BusyWork::All);
+            out << "  " << line.mid(line.indexOf(QLatin1String(": ")) + 2) << '\n';
+            if (d.busySpan)
+                out << "  " << idleBeforeLine(d) << ", " << idleAfterLine(d) << '\n';
+        }
         out << "  occupancy limits "
             << (limits.source == GpuLimitsSource::Unknown ? QStringLiteral("unknown: ") : QString())
             << e(limits.note) << '\n';
@@ -246,7 +294,7 @@ int runInfo(const QStringList& args, Io io) {
     if (!a.ok())
         return usageError(io, cmd, a.error());
     const QString path = a.positional().front();
-    auto trace = loadForCli(path, io);
+    auto trace = loadForCli(path, io, kAllTraceParts);
     if (!trace)
         return 1;
     if (a.flag(QStringLiteral("json")))

@@ -26,7 +26,10 @@ int runKernels(const QStringList& args, Io io) {
     const bool json = a.jsonFormat();
     if (!a.ok())
         return usageError(io, cmd, a.error());
-    auto trace = loadForCli(a.positional().front(), io);
+    // Every launch parameter, and the API calls for each kernel's launching call (api_name,
+    // api_tid).
+    auto trace = loadForCli(a.positional().front(), io,
+                            TracePart::Kernels | TracePart::KernelDetail | TracePart::CudaApi);
     if (!trace)
         return 1;
     writeReport(kernelListReport(*trace), json, io.out);
@@ -39,7 +42,8 @@ int runKernelSummary(const QStringList& args, Io io) {
     const bool json = a.jsonFormat();
     if (!a.ok())
         return usageError(io, cmd, a.error());
-    auto trace = loadForCli(a.positional().front(), io);
+    // Names and durations: no launch parameters, no API calls.
+    auto trace = loadForCli(a.positional().front(), io, TracePart::Kernels);
     if (!trace)
         return 1;
     const KernelGrouping grouping =

@@ -13,8 +13,8 @@ namespace {
 
 // Parses FILE [--format csv|json] (and [--raw] where `raw` is given) and loads the trace;
 // returns the exit status on failure.
-std::optional<int> prepare(const QString& cmd, const QStringList& args, Io io, bool& json,
-                           std::unique_ptr<Trace>& trace, bool* raw = nullptr) {
+std::optional<int> prepare(const QString& cmd, const QStringList& args, Io io, TraceParts parts,
+                           bool& json, std::unique_ptr<Trace>& trace, bool* raw = nullptr) {
     const QString rawFlag = QStringLiteral("raw");
     CliArgs a(cmd, args, raw ? QSet<QString>{rawFlag} : QSet<QString>{}, {QStringLiteral("format")},
               1);
@@ -23,7 +23,7 @@ std::optional<int> prepare(const QString& cmd, const QStringList& args, Io io, b
         return usageError(io, cmd, a.error());
     if (raw)
         *raw = a.flag(rawFlag);
-    trace = loadForCli(a.positional().front(), io);
+    trace = loadForCli(a.positional().front(), io, parts);
     if (!trace)
         return 1;
     return std::nullopt;
@@ -35,7 +35,9 @@ int runNvtxSummary(const QStringList& args, Io io) {
     bool json = false;
     std::unique_ptr<Trace> trace;
     bool raw = false;
-    if (auto status = prepare(QStringLiteral("nvtx-summary"), args, io, json, trace, &raw))
+    // The NVTX ranges alone: this summary does not project them onto GPU work.
+    if (auto status =
+            prepare(QStringLiteral("nvtx-summary"), args, io, TracePart::Nvtx, json, trace, &raw))
         return *status;
     // Grouped by default: PyTorch's per-call ids would give one row per call.
     const NvtxSummary summary =
@@ -54,7 +56,8 @@ int runNvtxSummary(const QStringList& args, Io io) {
 int runMemorySummary(const QStringList& args, Io io) {
     bool json = false;
     std::unique_ptr<Trace> trace;
-    if (auto status = prepare(QStringLiteral("memory-summary"), args, io, json, trace))
+    if (auto status = prepare(QStringLiteral("memory-summary"), args, io,
+                              TracePart::Memcpys | TracePart::Memsets, json, trace))
         return *status;
     const ReportTable table = memorySummaryReport(summarizeMemory(*trace));
     if (json)

@@ -5,9 +5,12 @@
 // exit status: 0 success, 1 a file that cannot be read or written (one line on `err` saying
 // why), 2 a usage error. They live in the strobe_cli library so tests run them in-process.
 
+#include "model/traceparts.h"
+
 #include <QStringList>
 #include <QTextStream>
 #include <memory>
+#include <optional>
 
 class QCoreApplication;
 
@@ -16,6 +19,10 @@ namespace strobe::cli {
 struct Io {
     QTextStream& out;
     QTextStream& err;
+    // What to read of the trace instead of the parts the command needs (docs/CLI.md lists
+    // them); unset on the command line. Tests set it to compare a command's output on a full
+    // load with its output on its own, partial one.
+    std::optional<TraceParts> parts = std::nullopt;
 };
 
 int runInfo(const QStringList& args, Io io);          // cmd_info.cpp

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <fstream>
 #include <sqlite3.h>
 #include <stdexcept>
 
@@ -67,6 +68,20 @@ void exec(const std::string& path, const std::string& sql) {
 std::int64_t queryInt(const std::string& path, const std::string& sql) {
     const auto rows = query(path, sql);
     return rows.empty() || rows[0].empty() || rows[0][0].empty() ? 0 : std::stoll(rows[0][0]);
+}
+
+void damageTable(const std::string& path, const std::string& table) {
+    const std::int64_t root = queryInt(
+        path, "SELECT rootpage FROM sqlite_master WHERE type='table' AND name='" + table + "'");
+    const std::int64_t pageSize = queryInt(path, "PRAGMA page_size");
+    if (root < 1 || pageSize < 512)
+        throw std::runtime_error("no table " + table + " in " + path);
+    std::fstream f(path, std::ios::in | std::ios::out | std::ios::binary);
+    f.seekp(std::streamoff((root - 1) * pageSize));
+    const std::string garbage(std::size_t(pageSize), '\xff');
+    f.write(garbage.data(), std::streamsize(garbage.size()));
+    if (!f)
+        throw std::runtime_error("cannot write " + path);
 }
 
 bool hasTable(const std::string& path, const std::string& table) {

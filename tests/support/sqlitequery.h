@@ -20,6 +20,10 @@ std::int64_t queryInt(const std::string& path, const std::string& sql);
 // Runs statements that change `path` (for tests that break a copy of a fixture on purpose).
 void exec(const std::string& path, const std::string& sql);
 bool hasTable(const std::string& path, const std::string& table);
+// Overwrites the root page of `table` in `path` with garbage: its schema stays readable, but any
+// statement that reads its rows fails (SQLITE_CORRUPT). For tests that prove a table is never
+// queried.
+void damageTable(const std::string& path, const std::string& table);
 bool hasColumn(const std::string& path, const std::string& table, const std::string& column);
 
 } // namespace strobe::test

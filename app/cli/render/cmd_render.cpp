@@ -148,7 +148,7 @@ int runRender(const QStringList& args, Io io) {
     for (const QString& file : files) {
         auto scene = std::make_unique<Scene>();
         scene->file = QFileInfo(file).fileName();
-        std::unique_ptr<Trace> loaded = loadForCli(file, io);
+        std::unique_ptr<Trace> loaded = loadForCli(file, io, kAllTraceParts);
         if (!loaded)
             return 1;
         scene->trace = std::move(loaded);

@@ -14,7 +14,12 @@ void NsysSqliteLoader::Impl::readKernels() {
     if (!db.hasTable(kKernelTable))
         return;
     using K = schema::Kernel;
-    const QStringList absent = absentOptional<K>();
+    // Names and times only, unless the launch details are wanted: a third of the columns.
+    const bool detail = wants(TracePart::KernelDetail);
+    const QStringList optional = detail ? columnNames<K>(K::readOptional)
+                                        : columnNames<K>({K::contextId, K::shortName, K::globalPid,
+                                                          K::demangledName, K::mangledName});
+    const QStringList absent = missingColumns(kKernelTable, optional);
     const QStringList names = columnNames<K>({K::shortName, K::demangledName, K::mangledName});
     if (missingColumns(kKernelTable, names).size() == names.size())
         throw LoadFailure{u'\'' % fileName() % QStringLiteral("': table ") % kKernelTable %
@@ -25,15 +30,17 @@ void NsysSqliteLoader::Impl::readKernels() {
         return std::any_of(cols.begin(), cols.end(),
                            [&](K::Col c) { return absent.contains(qs(K::col(c))); });
     };
-    const bool noGeometry = lacks({K::gridX, K::gridY, K::gridZ, K::blockX, K::blockY, K::blockZ});
+    const bool noGeometry =
+        !detail || lacks({K::gridX, K::gridY, K::gridZ, K::blockX, K::blockY, K::blockZ});
     std::uint8_t unrecorded = 0;
-    if (lacks({K::registersPerThread}))
+    if (!detail || lacks({K::registersPerThread}))
         unrecorded |= std::uint8_t(KernelField::Registers);
-    if (lacks({K::staticSharedMemory, K::dynamicSharedMemory}))
+    if (!detail || lacks({K::staticSharedMemory, K::dynamicSharedMemory}))
         unrecorded |= std::uint8_t(KernelField::SharedMemory);
-    if (lacks({K::localMemoryPerThread, K::localMemoryTotal}))
+    if (!detail || lacks({K::localMemoryPerThread, K::localMemoryTotal}))
         unrecorded |= std::uint8_t(KernelField::LocalMemory);
-    SqliteRowStream st(scanDb(), threaded(), options.cancel, selectSql<K>());
+    SqliteRowStream st(scanDb(), threaded(), options.cancel,
+                       selectSql(kKernelTable, columnNames<K>(K::readRequired), optional));
     auto col = [&](K::Col c) { return st.column(K::col(c)); };
     const int cStart = col(K::start), cEnd = col(K::end), cDevice = col(K::deviceId),
               cContext = col(K::contextId), cStream = col(K::streamId), cShort = col(K::shortName);

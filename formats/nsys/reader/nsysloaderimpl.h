@@ -83,6 +83,8 @@ struct NsysSqliteLoader::Impl {
         , builder(p) {}
 
     QString fileName() const { return QFileInfo(path).fileName(); }
+    // True when the caller asked for `part` (LoadOptions::parts): its tables are read.
+    bool wants(TracePart part) const { return options.parts.testFlag(part); }
 
     void checkCancel() const {
         if (options.cancel && options.cancel->load(std::memory_order_relaxed))

@@ -223,26 +223,32 @@ void NsysSqliteLoader::Impl::readStreams() {
 
 namespace {
 
-// Every table the loader reads: the authorizer refuses reads of anything else.
-QStringList readableTables() {
-    return {qs(schema::StringIds::table),
-            qs(schema::ExportMeta::table),
-            qs(schema::ExportMeta::tableV2_9),
-            qs(schema::CaptureMeta::table),
-            qs(schema::SessionStart::table),
-            qs(schema::Processes::table),
-            qs(schema::ThreadNames::table),
-            qs(schema::Gpu::table),
-            qs(schema::Gpu::tableBefore2021_3),
-            qs(schema::Stream::table),
-            kKernelTable,
-            kMemcpyTable,
-            kMemsetTable,
-            kRuntimeTable,
-            kSyncTable,
-            kGpuMemoryTable,
-            kNvtxTable,
-            kOsrtTable};
+// The event table of each part the nsys export has.
+const std::pair<TracePart, const QString*> kPartTables[] = {
+    {TracePart::Kernels, &kKernelTable}, {TracePart::Memcpys, &kMemcpyTable},
+    {TracePart::Memsets, &kMemsetTable}, {TracePart::CudaApi, &kRuntimeTable},
+    {TracePart::Syncs, &kSyncTable},     {TracePart::GpuMemory, &kGpuMemoryTable},
+    {TracePart::Nvtx, &kNvtxTable},      {TracePart::Osrt, &kOsrtTable}};
+
+// The event tables of `parts`.
+QStringList eventTables(TraceParts parts) {
+    QStringList out;
+    for (const auto& [part, table] : kPartTables) {
+        if (parts.testFlag(part))
+            out << *table;
+    }
+    return out;
+}
+
+// Every table the loader reads for `parts`: the authorizer refuses reads of anything else, so
+// the tables of a part left out are never queried.
+QStringList readableTables(TraceParts parts) {
+    return QStringList{qs(schema::StringIds::table),       qs(schema::ExportMeta::table),
+                       qs(schema::ExportMeta::tableV2_9),  qs(schema::CaptureMeta::table),
+                       qs(schema::SessionStart::table),    qs(schema::Processes::table),
+                       qs(schema::ThreadNames::table),     qs(schema::Gpu::table),
+                       qs(schema::Gpu::tableBefore2021_3), qs(schema::Stream::table)} +
+           eventTables(parts);
 }
 
 // The budget for all SQL on a file: 30 s plus 1 s per MB, ten times or more a normal load even on
@@ -264,8 +270,9 @@ LoadResult NsysSqliteLoader::load() {
     LoadResult result;
     try {
         QString error;
+        const TraceParts parts = d->options.parts & kAllTraceParts;
         const SqliteGuard guard{d->options.cancel, timeBudget(d->path, d->options),
-                                readableTables()};
+                                readableTables(parts)};
         auto openFailure = [&] {
             d->checkCancel();
             return LoadFailure{QStringLiteral("Cannot read '") % d->fileName() %
@@ -283,7 +290,7 @@ LoadResult NsysSqliteLoader::load() {
         if (d->options.threads >= 2 && !d->scanConnection.open(d->path, guard, &error))
             throw openFailure();
         QStringList nonTables;
-        for (const QString& t : readableTables()) {
+        for (const QString& t : readableTables(parts)) {
             if (d->db.hasNonTable(t))
                 nonTables << t;
         }
@@ -298,44 +305,53 @@ LoadResult NsysSqliteLoader::load() {
                             QStringLiteral("A -journal or -wal file lies beside the export (%1): "
                                            "a program may be writing it, so what is shown may "
                                            "change or be incomplete."));
-        const QString eventTables[] = {qs(schema::StringIds::table),
-                                       kKernelTable,
-                                       kMemcpyTable,
-                                       kMemsetTable,
-                                       kRuntimeTable,
-                                       kSyncTable,
-                                       kNvtxTable,
-                                       kOsrtTable};
-        d->rowsTotal = 1;
-        for (const QString& t : eventTables)
-            d->rowsTotal += d->estimateRows(t);
+        d->rowsTotal = 1 + d->estimateRows(qs(schema::StringIds::table));
+        for (const QString& t : eventTables(parts)) {
+            if (t != kGpuMemoryTable) // few rows, not counted in progress
+                d->rowsTotal += d->estimateRows(t);
+        }
         d->readMetadata();
+        d->builder.metadata().loadedParts = parts;
         d->readStrings();
         d->readProcessesAndThreads();
         d->readGpus();
         d->readStreams();
         // The GPU side first, so that a preview can show it while the CPU side is read.
-        d->readKernels();
-        d->readMemcpys();
-        d->readMemsets();
+        const std::pair<TracePart, void (Impl::*)()> gpuSide[] = {
+            {TracePart::Kernels, &Impl::readKernels},
+            {TracePart::Memcpys, &Impl::readMemcpys},
+            {TracePart::Memsets, &Impl::readMemsets}};
+        const std::pair<TracePart, void (Impl::*)()> cpuSide[] = {
+            {TracePart::CudaApi, &Impl::readRuntime},
+            {TracePart::Syncs, &Impl::readSyncs},
+            {TracePart::GpuMemory, &Impl::readGpuMemory},
+            {TracePart::Nvtx, &Impl::readNvtx},
+            {TracePart::Osrt, &Impl::readOsrt}};
+        for (const auto& [part, read] : gpuSide) {
+            if (d->wants(part))
+                (d.get()->*read)();
+        }
         if (d->options.preview && d->rowsTotal >= d->options.previewMinRows) {
             if (auto preview = d->builder.finishGpuPreview(d->options.cancel))
                 d->options.preview(std::move(preview));
             d->checkCancel();
         }
-        d->readRuntime();
-        d->readSyncs();
-        d->readGpuMemory();
-        d->readNvtx();
-        d->readOsrt();
+        for (const auto& [part, read] : cpuSide) {
+            if (d->wants(part))
+                (d.get()->*read)();
+        }
         d->checkCancel();
 
         TraceBuilder& b = d->builder;
-        // Missing tables and empty ones (a build step that exported nothing) alike.
+        // Missing tables and empty ones (a build step that exported nothing) alike; only a
+        // complete load can say so.
         const TraceCounts& n = b.counts();
-        if (n.kernels + n.memcpys + n.memsets + n.cudaApiCalls + n.syncs + n.nvtxRanges +
-                n.nvtxMarks + n.osrtCalls ==
-            0)
+        const TraceParts allEvents = kGpuWorkParts | TracePart::CudaApi | TracePart::Syncs |
+                                     TracePart::Nvtx | TracePart::Osrt;
+        if ((parts & allEvents) == allEvents && n.kernels + n.memcpys + n.memsets + n.cudaApiCalls +
+                                                        n.syncs + n.nvtxRanges + n.nvtxMarks +
+                                                        n.osrtCalls ==
+                                                    0)
             b.warn(QStringLiteral("no-events"), 1,
                    QStringLiteral("The export recorded no CUDA, NVTX or OS runtime events (%1 "
                                   "file); the profiled program may not have used the GPU."));
