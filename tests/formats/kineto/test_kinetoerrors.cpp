@@ -239,7 +239,7 @@ TEST_F(KinetoErrors, FlowsReadBeforeTheFirstUncorrelatedLaunchStillLinkIt) {
     auto t = open(write(QStringLiteral("flows.json"), traceWith(events)));
     ASSERT_EQ(t->kernelCount(), std::size_t(kLaunches));
     for (std::size_t i = 0; i < t->kernelCount(); ++i) {
-        const KernelRecord& k = *t->kernelAt(i).record;
+        const KernelRecord& k = t->kernelAt(i).record;
         ASSERT_EQ(k.correlationId, std::uint32_t(100 + i)) << i;
         ASSERT_TRUE(k.api.isValid()) << i;
         ASSERT_EQ(t->lane(k.api.lane).start(k.api.index), TimeNs(20000 * i)) << i;
@@ -261,7 +261,7 @@ TEST_F(KinetoErrors, AKernelWithoutCorrelationTakesItsFlowsIdEvenWhenItsCallHasO
          "args": {"device": 0, "stream": 7}})";
     auto t = open(write(QStringLiteral("half.json"), traceWith(events)));
     ASSERT_EQ(t->kernelCount(), 1u);
-    const KernelRecord& k = *t->kernelAt(0).record;
+    const KernelRecord& k = t->kernelAt(0).record;
     EXPECT_EQ(k.correlationId, 41u); // from the flow, whose category is written with escapes
     EXPECT_TRUE(k.api.isValid());
 }
@@ -274,7 +274,7 @@ TEST_F(KinetoErrors, BrokenFlowsCountOnlyWhenTheyAreNeeded) {
         {"ph": "f", "pid": 0, "tid": 7, "ts": 103, "cat": "ac2g", "name": "ac2g", "bp": "e"})";
     auto linked = open(write(QStringLiteral("linked.json"), traceWith(kPair + broken)));
     EXPECT_EQ(warningCount(*linked, "malformed-event"), 0u);
-    EXPECT_TRUE(linked->kernelAt(0).record->api.isValid());
+    EXPECT_TRUE(linked->kernelAt(0).record.api.isValid());
     const QByteArray uncorrelated = R"(,
         {"ph": "X", "cat": "kernel", "name": "k2", "pid": 0, "tid": 7, "ts": 200, "dur": 1,
          "args": {"device": 0, "stream": 7}})";
@@ -282,8 +282,8 @@ TEST_F(KinetoErrors, BrokenFlowsCountOnlyWhenTheyAreNeeded) {
         open(write(QStringLiteral("needed.json"), traceWith(kPair + broken + uncorrelated)));
     EXPECT_EQ(warningCount(*needed, "malformed-event"), 2u);
     ASSERT_EQ(needed->kernelCount(), 2u);
-    EXPECT_FALSE(needed->kernelAt(1).record->correlationId.has_value());
-    EXPECT_FALSE(needed->kernelAt(1).record->api.isValid());
+    EXPECT_FALSE(needed->kernelAt(1).record.correlationId.has_value());
+    EXPECT_FALSE(needed->kernelAt(1).record.api.isValid());
 }
 
 TEST_F(KinetoErrors, KernelsShareAConfigurationExactlyWhenTheirRecordedValuesAgree) {
@@ -310,7 +310,7 @@ TEST_F(KinetoErrors, KernelsShareAConfigurationExactlyWhenTheirRecordedValuesAgr
     ASSERT_EQ(t->kernelCount(), 6u);
     std::vector<std::uint32_t> config;
     for (std::size_t i = 0; i < 6; ++i)
-        config.push_back(t->kernelAt(i).record->config);
+        config.push_back(t->kernelAt(i).record.config);
     EXPECT_EQ(config[1], config[0]);
     EXPECT_NE(config[2], config[0]); // 8.5 warps per SM
     EXPECT_EQ(config[3], config[0]); // 16.0 and 8.0: the same values written otherwise

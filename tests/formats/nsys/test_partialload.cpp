@@ -121,7 +121,7 @@ TEST_P(EveryFixture, KernelDetailGivesTheFullLaunchConfiguration) {
         ASSERT_EQ(a.config->registersPerThread, b.config->registersPerThread) << i;
         ASSERT_EQ(a.config->dynamicSharedBytes, b.config->dynamicSharedBytes) << i;
         ASSERT_EQ(a.config->detail, b.config->detail) << i;
-        ASSERT_EQ(a.record->correlationId, b.record->correlationId) << i;
+        ASSERT_EQ(a.record.correlationId, b.record.correlationId) << i;
     }
 }
 
