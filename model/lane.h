@@ -180,6 +180,7 @@ public:
 
 private:
     friend class TraceBuilder; // fixes ends of open ranges and payloads while building
+    friend class TraceCodec;   // the reopen cache (formats/cache) stores and restores the storage
     static constexpr std::uint32_t kLongDuration = 0xFFFFFFFF;
     void assignRows(RowPolicy policy);
     void compress();

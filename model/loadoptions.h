@@ -28,12 +28,17 @@ struct LoadOptions {
     // Wall-clock budget for reading the file's database; past it loading fails with a sentence.
     // 0: 30 s plus 1 s per MB of file (a hostile file must not keep a reader busy for ever).
     std::chrono::milliseconds timeBudget{0};
+    // The reopen cache (formats/cache/tracecache.h): a folder for the frozen traces of files
+    // opened before, and the most it may hold. Empty: the file is read every time.
+    QString cacheFolder;
+    std::uint64_t cacheCapBytes = std::uint64_t(2) << 30;
 };
 
 struct LoadResult {
     std::unique_ptr<Trace> trace; // null on error or cancel
     QString error;                // one sentence naming the file and the problem
     bool cancelled = false;
+    bool fromCache = false; // the trace came from the reopen cache, not from reading the file
     bool ok() const { return trace != nullptr; }
 };
 

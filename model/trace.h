@@ -111,6 +111,7 @@ public:
 
 private:
     friend class TraceBuilder;
+    friend class TraceCodec; // the reopen cache (formats/cache) stores and restores every member
 
     QString m_filePath;
     TraceMetadata m_meta;

@@ -1,0 +1,221 @@
+// SPDX-License-Identifier: MIT
+#include "formats/cache/tracecache.h"
+
+#include "formats/cache/cachestream.h"
+#include "formats/cache/tracecodec.h"
+#include "model/trace.h"
+
+#include <QCryptographicHash>
+#include <QDateTime>
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QLoggingCategory>
+#include <QSaveFile>
+#include <QStringBuilder>
+#include <algorithm>
+#include <array>
+
+namespace strobe {
+
+Q_LOGGING_CATEGORY(lcTraceCache, "strobe.cache")
+
+namespace {
+
+constexpr std::array<char, 8> kMagic{'S', 'T', 'R', 'O', 'B', 'E', 'T', 'C'};
+// The entry format: header layout, key fields, trailer. The payload's layout is
+// TraceCodec::layoutFingerprint().
+constexpr std::uint32_t kFormatVersion = 1;
+const QString kSuffix = QStringLiteral(".strobecache");
+
+// The fixed part of the header; the key's path follows it, then the payload, then the CRC-32 of
+// everything before the CRC.
+struct Header {
+    std::array<char, 8> magic = kMagic;
+    std::uint32_t formatVersion = kFormatVersion;
+    std::uint32_t pathUnits = 0; // UTF-16 units of the canonical path
+    std::uint64_t layout = 0;
+    std::uint64_t size = 0;
+    std::int64_t mtimeMs = 0;
+    std::uint32_t headCrc = 0;
+    std::uint32_t tailCrc = 0;
+    std::uint64_t payloadBytes = 0;
+};
+static_assert(sizeof(Header) == 56, "no padding in the stored header");
+
+std::optional<std::uint32_t> crcOfRange(QFile& f, qint64 offset, qint64 bytes) {
+    if (!f.seek(offset))
+        return std::nullopt;
+    const QByteArray b = f.read(bytes);
+    if (b.size() != bytes)
+        return std::nullopt;
+    return cacheCrc32(0, b.constData(), std::size_t(b.size()));
+}
+
+void removeEntry(const QString& path, const QString& why) {
+    qCInfo(lcTraceCache, "ignoring cache entry %s: %s", qUtf8Printable(path), qUtf8Printable(why));
+    QFile::remove(path);
+}
+
+} // namespace
+
+TraceCache::TraceCache(QString folder, std::uint64_t capBytes)
+    : m_folder(std::move(folder))
+    , m_capBytes(capBytes) {}
+
+std::optional<TraceCacheKey> TraceCache::keyOf(const QString& path) {
+    const QFileInfo info(path);
+    TraceCacheKey key;
+    key.canonicalPath = info.canonicalFilePath();
+    if (key.canonicalPath.isEmpty() || !info.isFile())
+        return std::nullopt;
+    key.size = std::uint64_t(info.size());
+    key.mtimeMs = info.lastModified().toMSecsSinceEpoch();
+    QFile f(key.canonicalPath);
+    if (!f.open(QIODevice::ReadOnly))
+        return std::nullopt;
+    const qint64 hashed = std::min<qint64>(kHashedBytes, f.size());
+    const auto head = crcOfRange(f, 0, hashed);
+    const auto tail = crcOfRange(f, f.size() - hashed, hashed);
+    if (!head || !tail)
+        return std::nullopt;
+    key.headCrc = *head;
+    key.tailCrc = *tail;
+    return key;
+}
+
+QString TraceCache::entryPath(const QString& canonicalPath) const {
+    const QByteArray hash =
+        QCryptographicHash::hash(canonicalPath.toUtf8(), QCryptographicHash::Sha1).toHex();
+    return m_folder % u'/' % QString::fromLatin1(hash.left(32)) % kSuffix;
+}
+
+std::unique_ptr<Trace> TraceCache::load(const TraceCacheKey& key, const QString& filePath) const {
+    const QString path = entryPath(key.canonicalPath);
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly))
+        return nullptr; // no entry
+    // Every header field is compared with what it must be; the CRC covers the payload.
+    CacheReader in(f, std::uint64_t(f.size()));
+    Header h;
+    if (!in.readPod(h) || h.magic != kMagic) {
+        removeEntry(path, QStringLiteral("not a Strobe cache entry"));
+        return nullptr;
+    }
+    if (h.formatVersion != kFormatVersion || h.layout != TraceCodec::layoutFingerprint()) {
+        removeEntry(path, QStringLiteral("written by another version of Strobe"));
+        return nullptr;
+    }
+    QString canonical;
+    if (h.pathUnits <= in.remaining() / sizeof(QChar)) {
+        canonical.resize(qsizetype(h.pathUnits));
+        in.readBytes(canonical.data(), std::size_t(h.pathUnits) * sizeof(QChar));
+    }
+    if (!in.ok() || canonical != key.canonicalPath || h.size != key.size ||
+        h.mtimeMs != key.mtimeMs || h.headCrc != key.headCrc || h.tailCrc != key.tailCrc) {
+        removeEntry(path, QStringLiteral("made from another version of the trace file"));
+        return nullptr;
+    }
+    if (in.remaining() != h.payloadBytes + sizeof(std::uint32_t)) {
+        removeEntry(path, QStringLiteral("truncated or extended"));
+        return nullptr;
+    }
+    CacheReader payload(f, h.payloadBytes);
+    std::unique_ptr<Trace> trace = TraceCodec::read(payload, filePath);
+    std::uint32_t stored = 0;
+    const bool trailer = f.read(reinterpret_cast<char*>(&stored), sizeof stored) == sizeof stored;
+    if (!trace || payload.remaining() != 0 || !trailer) {
+        removeEntry(path, QStringLiteral("the payload does not parse"));
+        return nullptr;
+    }
+    if (stored != payload.crc()) {
+        removeEntry(path, QStringLiteral("checksum mismatch"));
+        return nullptr;
+    }
+    if (const QString error = TraceCodec::validate(*trace); !error.isEmpty()) {
+        removeEntry(path, error);
+        return nullptr;
+    }
+    TraceCodec::buildIndexes(*trace);
+    f.close();
+    // The entry's modification time is its last use, for eviction.
+    QFile touch(path);
+    if (touch.open(QIODevice::ReadWrite))
+        touch.setFileTime(QDateTime::currentDateTimeUtc(), QFileDevice::FileModificationTime);
+    return trace;
+}
+
+bool TraceCache::store(const TraceCacheKey& key, const Trace& trace) const {
+    const QString path = entryPath(key.canonicalPath);
+    auto failed = [&](const QString& why) {
+        qCWarning(lcTraceCache, "cannot write the cache entry %s: %s", qUtf8Printable(path),
+                  qUtf8Printable(why));
+        return false;
+    };
+    if (!QDir().mkpath(m_folder))
+        return failed(QStringLiteral("cannot create the folder"));
+    // Measure first (writing to nothing costs only the checksum), so that an entry bigger than
+    // the cap is never written.
+    Header h;
+    h.pathUnits = std::uint32_t(key.canonicalPath.size());
+    h.layout = TraceCodec::layoutFingerprint();
+    h.size = key.size;
+    h.mtimeMs = key.mtimeMs;
+    h.headCrc = key.headCrc;
+    h.tailCrc = key.tailCrc;
+    {
+        CacheWriter counter(nullptr);
+        TraceCodec::write(trace, counter);
+        h.payloadBytes = counter.bytesWritten();
+    }
+    const std::uint64_t total =
+        sizeof(Header) + std::uint64_t(h.pathUnits) * sizeof(QChar) + h.payloadBytes + 4;
+    if (total > m_capBytes)
+        return failed(
+            QStringLiteral("the entry (%1 bytes) is bigger than the cache's cap").arg(total));
+    QSaveFile file(path); // a temporary file in the folder, renamed on commit
+    if (!file.open(QIODevice::WriteOnly))
+        return failed(file.errorString());
+    {
+        CacheWriter header(&file);
+        header.writePod(h);
+        header.writeBytes(key.canonicalPath.constData(), std::size_t(h.pathUnits) * sizeof(QChar));
+        if (!header.finish())
+            return failed(file.errorString());
+    }
+    CacheWriter out(&file);
+    TraceCodec::write(trace, out);
+    const std::uint32_t crc = out.crc();
+    out.writeBytes(&crc, sizeof crc);
+    if (!out.finish() || out.bytesWritten() != h.payloadBytes + sizeof crc)
+        return failed(file.errorString());
+    if (!file.commit())
+        return failed(file.errorString());
+    evict(path);
+    return true;
+}
+
+void TraceCache::evict(const QString& keep) const {
+    QDir dir(m_folder);
+    // Temporary files of writes that never finished (the process died), older than an hour.
+    const QDateTime stale = QDateTime::currentDateTimeUtc().addSecs(-3600);
+    for (const QFileInfo& e :
+         dir.entryInfoList({u'*' % kSuffix % QStringLiteral(".*")}, QDir::Files)) {
+        if (e.lastModified() < stale)
+            QFile::remove(e.absoluteFilePath());
+    }
+    QFileInfoList entries = dir.entryInfoList({u'*' % kSuffix}, QDir::Files, QDir::Time);
+    std::uint64_t total = 0;
+    for (const QFileInfo& e : entries)
+        total += std::uint64_t(e.size());
+    // Newest first: delete from the back, never `keep` (the entry just written).
+    for (qsizetype i = entries.size() - 1; i >= 0 && total > m_capBytes; --i) {
+        const QFileInfo& e = entries[i];
+        if (e.absoluteFilePath() == QFileInfo(keep).absoluteFilePath())
+            continue;
+        if (QFile::remove(e.absoluteFilePath()))
+            total -= std::uint64_t(e.size());
+    }
+}
+
+} // namespace strobe
