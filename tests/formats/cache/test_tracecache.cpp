@@ -45,19 +45,24 @@ void writeAll(const QString& path, const QByteArray& bytes) {
     ASSERT_EQ(f.write(bytes), bytes.size());
 }
 
-// The entry's layout as tracecache.cpp documents it: a 56-byte header, the canonical path in
-// UTF-16, the payload, and the CRC-32 of the payload in the last four bytes.
+// The entry's layout as tracecache.cpp documents it: a 72-byte header (the sizes of the
+// payload's two parts at offsets 48 and 56, their CRC-32s at 64 and 68), the canonical path in
+// UTF-16, then the two parts.
 qsizetype payloadOffset(const QString& trace) {
-    return 56 + QFileInfo(trace).canonicalFilePath().size() * 2;
+    return 72 + QFileInfo(trace).canonicalFilePath().size() * 2;
 }
 
 // Signs a modified payload again with zlib's CRC-32 (the same polynomial), as a crafted entry
 // would be.
 void resign(QByteArray& entry, qsizetype payloadStart) {
-    const qsizetype payloadBytes = entry.size() - payloadStart - 4;
-    const auto crc = std::uint32_t(crc32(
-        0, reinterpret_cast<const Bytef*>(entry.constData() + payloadStart), uInt(payloadBytes)));
-    std::memcpy(entry.data() + entry.size() - 4, &crc, 4);
+    std::uint64_t part0 = 0;
+    std::memcpy(&part0, entry.constData() + 48, 8);
+    const auto* bytes = reinterpret_cast<const Bytef*>(entry.constData());
+    const auto crc0 = std::uint32_t(crc32(0, bytes + payloadStart, uInt(part0)));
+    const auto crc1 = std::uint32_t(crc32(0, bytes + payloadStart + qsizetype(part0),
+                                          uInt(entry.size() - payloadStart - qsizetype(part0))));
+    std::memcpy(entry.data() + 64, &crc0, 4);
+    std::memcpy(entry.data() + 68, &crc1, 4);
 }
 
 class TraceCacheRoundTrip : public testing::TestWithParam<const char*> {};
@@ -134,13 +139,14 @@ TEST(TraceCache, FlippedBytesAreIgnored) {
     ASSERT_TRUE(fresh.ok());
     ASSERT_TRUE(loadCached(kSmallNsys, cache.path()).ok());
     const QByteArray entry = readAll(entryOf(cache.path(), kSmallNsys));
-    // Each header byte, a sample of payload bytes, and the checksum.
+    // Each header byte (checksums included) and a sample of payload bytes.
     std::vector<qsizetype> offsets;
     for (qsizetype i = 0; i < payloadOffset(kSmallNsys); ++i)
         offsets.push_back(i);
     for (qsizetype i = payloadOffset(kSmallNsys); i < entry.size(); i += 211)
         offsets.push_back(i);
     offsets.push_back(entry.size() - 1);
+    offsets.push_back(entry.size() / 2);
     for (qsizetype i : offsets) {
         SCOPED_TRACE(testing::Message() << "flipped byte " << i);
         QByteArray bad = entry;
@@ -175,7 +181,7 @@ TEST(TraceCache, CraftedEntriesWithAValidChecksumAreValidatedOrRejected) {
     const qsizetype start = payloadOffset(kSmallNsys);
     int rejected = 0, accepted = 0;
     const qsizetype step = std::max<qsizetype>(1, (entry.size() - start) / 1200) | 1;
-    for (qsizetype i = start; i < entry.size() - 4; i += step) {
+    for (qsizetype i = start; i < entry.size(); i += step) {
         QByteArray bad = entry;
         bad[i] = char(bad[i] ^ (i % 3 == 0 ? 0x80 : 0x01));
         resign(bad, start);
