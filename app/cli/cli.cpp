@@ -130,8 +130,8 @@ void printCommandUsage(const Command& c, QTextStream& s) {
       << text(c.options)
       << (c.run == &runSynth
               ? ""
-              : "  --cache[=DIR]       reopen the trace from the reopen cache (and fill it):\n"
-                "                      the GUI's unless DIR is given (docs/CACHE.md)\n")
+              : "  --cache [DIR]       reopen the trace from the reopen cache (and fill it):\n"
+                "                      the GUI's unless DIR (or --cache=DIR) is given\n")
       << "  -h, --help          print this help\n\n"
       << kExitStatus;
 }

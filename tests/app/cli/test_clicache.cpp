@@ -93,7 +93,7 @@ TEST(CliCache, TakeCacheOption) {
 
 TEST(CliCache, HelpNamesTheOptionWhereItApplies) {
     EXPECT_TRUE(runLine({QStringLiteral("info"), QStringLiteral("--help")})
-                    .out.contains(QStringLiteral("  --cache[=DIR] ")));
+                    .out.contains(QStringLiteral("  --cache [DIR] ")));
     EXPECT_FALSE(runLine({QStringLiteral("synth"), QStringLiteral("--help")})
                      .out.contains(QStringLiteral("--cache")));
     const CliResult synth = runLine({QStringLiteral("synth"), QStringLiteral("--cache")});
