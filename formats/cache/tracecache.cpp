@@ -163,12 +163,12 @@ std::unique_ptr<Trace> TraceCache::load(const TraceCacheKey& key, const QString&
     }
     const qint64 validNs = clock.nsecsElapsed();
     TraceCodec::buildIndexes(*trace);
-    qCDebug(lcTraceCache, "read %s: %.1f + %.1f MB, read %.0f ms (parts done at %.0f and %.0f ms), "
+    qCDebug(lcTraceCache,
+            "read %s: %.1f + %.1f MB, read %.0f ms (parts done at %.0f and %.0f ms), "
             "validate %.0f ms, index %.0f ms",
             qUtf8Printable(path), double(h.partBytes[0]) / 1e6, double(h.partBytes[1]) / 1e6,
             double(readNs) / 1e6, double(partNs[0]) / 1e6, double(partNs[1]) / 1e6,
-            double(validNs - readNs) / 1e6,
-            double(clock.nsecsElapsed() - validNs) / 1e6);
+            double(validNs - readNs) / 1e6, double(clock.nsecsElapsed() - validNs) / 1e6);
     f.close();
     // The entry's modification time is its last use, for eviction.
     QFile touch(path);
