@@ -20,7 +20,9 @@
 
 namespace strobe {
 
-Q_LOGGING_CATEGORY(lcTraceCache, "strobe.cache")
+// Debug lines (the time each read takes) only when asked for:
+// QT_LOGGING_RULES=strobe.cache.debug=true
+Q_LOGGING_CATEGORY(lcTraceCache, "strobe.cache", QtInfoMsg)
 
 namespace {
 

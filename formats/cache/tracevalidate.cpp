@@ -4,6 +4,8 @@
 #include "model/trace.h"
 
 #include <QStringBuilder>
+#include <cstring>
+#include <optional>
 #include <thread>
 
 namespace strobe {
@@ -18,6 +20,77 @@ QString laneError(std::uint32_t li, const char* what) {
 QString recordError(const char* table, std::size_t i, const char* what) {
     return QLatin1String(table) % u' ' % QString::number(i) % QStringLiteral(": ") %
            QLatin1String(what);
+}
+
+// Raw bytes read from an entry may hold a bool (or an optional's engaged flag) that is neither 0
+// nor 1; loading one is undefined behaviour, so these are checked as bytes before any is read.
+bool isBoolByte(const void* p) {
+    unsigned char c = 0;
+    std::memcpy(&c, p, 1);
+    return c <= 1;
+}
+
+// Where std::optional<T> keeps its engaged flag: right after the value in libstdc++ and libc++
+// (a union of the value, then a bool). Were it elsewhere, value bytes would be checked instead
+// and the round-trip tests would see their entries rejected.
+template <typename T> constexpr std::size_t engagedOffset() {
+    static_assert(sizeof(std::optional<T>) > sizeof(T));
+    return sizeof(T);
+}
+
+template <typename T> bool flagOk(const std::optional<T>& o) {
+    return isBoolByte(reinterpret_cast<const unsigned char*>(&o) + engagedOffset<T>());
+}
+
+template <typename... T> bool flagsOk(const T&... o) {
+    return (flagOk(o) && ...);
+}
+
+// Every bool and optional flag of the records stored as raw bytes.
+QString representationError(const TraceMetadata& m, const Trace& t) {
+    if (!flagsOk(m.sessionStartUtcNs, m.rank, m.worldSize))
+        return QStringLiteral("metadata flag that is not a bool");
+    for (const StreamInfo& s : t.streams()) {
+        if (!flagOk(s.priority))
+            return QStringLiteral("stream flag that is not a bool");
+    }
+    for (const KernelConfig& c : t.kernelConfigs()) {
+        const RecordedOccupancy& o = c.recordedOccupancy;
+        if (!isBoolByte(&c.shortNameDerived) ||
+            !flagsOk(o.blocksPerSm, o.warpsPerSm, o.achievedOccupancyPercent))
+            return QStringLiteral("kernel configuration flag that is not a bool");
+    }
+    for (const KernelRecord& k : t.kernels()) {
+        if (!flagsOk(k.correlationId, k.graphNodeId))
+            return QStringLiteral("kernel flag that is not a bool");
+    }
+    for (const MemcpyRecord& r : t.memcpys()) {
+        if (!flagsOk(r.srcDeviceId, r.dstDeviceId, r.migrationCause, r.correlationId))
+            return QStringLiteral("memcpy flag that is not a bool");
+    }
+    for (const MemsetRecord& r : t.memsets()) {
+        if (!flagOk(r.correlationId))
+            return QStringLiteral("memset flag that is not a bool");
+    }
+    for (const CpuOpRecord& r : t.cpuOps()) {
+        if (!flagOk(r.externalId))
+            return QStringLiteral("CPU op flag that is not a bool");
+    }
+    for (const NvtxRecord& r : t.nvtx()) {
+        if (!isBoolByte(&r.hasEnd) || !flagsOk(r.color, r.category, r.endThread))
+            return QStringLiteral("NVTX flag that is not a bool");
+    }
+    for (const SyncRecord& r : t.syncs()) {
+        if (!flagsOk(r.streamId, r.correlationId))
+            return QStringLiteral("sync flag that is not a bool");
+    }
+    for (const GpuMemoryTrack& track : t.gpuMemory()) {
+        for (const GpuMemorySample& s : track.samples) {
+            if (!flagOk(s.reserved))
+                return QStringLiteral("GPU memory flag that is not a bool");
+        }
+    }
+    return {};
 }
 
 bool isTime(TimeNs t) {
@@ -161,6 +234,9 @@ QString TraceCodec::validateLane(const Trace& t, std::uint32_t li) {
 }
 
 QString TraceCodec::validate(const Trace& t) {
+    // First: the checks below read these flags.
+    if (QString e = representationError(t.m_meta, t); !e.isEmpty())
+        return e;
     const std::size_t strings = t.m_strings.size();
     if (strings == 0 || !t.m_strings.view(kNoString).empty())
         return QStringLiteral("string table without its empty string 0");

@@ -173,20 +173,32 @@ TEST(TraceCache, AnotherVersionIsIgnored) {
 // A crafted entry: payload bytes changed and the checksum made to match. Validation must reject
 // whatever would index out of range; whatever it accepts must be safe to read (the asan preset
 // runs this too).
+// The reasons the cache logged for the entries it ignored.
+QStringList g_reasons;
+void collectReasons(QtMsgType, const QMessageLogContext& context, const QString& message) {
+    if (context.category && std::strcmp(context.category, "strobe.cache") == 0)
+        g_reasons << message;
+}
+
 TEST(TraceCache, CraftedEntriesWithAValidChecksumAreValidatedOrRejected) {
     QTemporaryDir cache;
-    const LoadResult fresh = loadTrace(kSmallNsys);
     ASSERT_TRUE(loadCached(kSmallNsys, cache.path()).ok());
     const QByteArray entry = readAll(entryOf(cache.path(), kSmallNsys));
     const qsizetype start = payloadOffset(kSmallNsys);
     int rejected = 0, accepted = 0;
+    QStringList reasons;
     const qsizetype step = std::max<qsizetype>(1, (entry.size() - start) / 1200) | 1;
     for (qsizetype i = start; i < entry.size(); i += step) {
         QByteArray bad = entry;
-        bad[i] = char(bad[i] ^ (i % 3 == 0 ? 0x80 : 0x01));
+        bad[i] = char(bad[i] ^ (i % 3 == 0 ? 0x80 : i % 3 == 1 ? 0x01 : 0x02));
         resign(bad, start);
         writeAll(entryOf(cache.path(), kSmallNsys), bad);
+        g_reasons.clear();
+        const QtMessageHandler previous = qInstallMessageHandler(collectReasons);
         const LoadResult r = loadCached(kSmallNsys, cache.path());
+        qInstallMessageHandler(previous);
+        for (const QString& reason : std::as_const(g_reasons))
+            reasons << reason.section(QStringLiteral(": "), 1);
         ASSERT_TRUE(r.ok());
         if (r.fromCache) {
             ++accepted;
@@ -200,6 +212,49 @@ TEST(TraceCache, CraftedEntriesWithAValidChecksumAreValidatedOrRejected) {
     RecordProperty("accepted", accepted);
     EXPECT_GT(rejected, 100);
     EXPECT_GT(accepted, 100);
+    // Rejected by validation, not only by parsing: each kind of check fires.
+    auto count = [&](const char* what) { return reasons.filter(QLatin1String(what)).size(); };
+    EXPECT_GT(count("string out of range"), 0);
+    EXPECT_GT(count("does not index its record table"), 0);
+    EXPECT_GT(count("not sorted"), 0);
+    EXPECT_GT(count("does not parse"), 0);
+}
+
+// A crafted entry whose kernel record holds an optional's flag that is neither 0 nor 1: loading
+// that bool would be undefined behaviour, so validation rejects it first.
+TEST(TraceCache, AFlagByteThatIsNotABoolIsRejected) {
+    QTemporaryDir cache;
+    const LoadResult fresh = loadTrace(kSmallNsys);
+    ASSERT_TRUE(fresh.ok());
+    ASSERT_GT(fresh.trace->kernelCount(), 0u);
+    ASSERT_TRUE(loadCached(kSmallNsys, cache.path()).ok());
+    QByteArray entry = readAll(entryOf(cache.path(), kSmallNsys));
+    // The stored kernel records: the first one's self, config and stream as raw bytes.
+    const KernelRecord& k = fresh.trace->kernels()[0];
+    QByteArray head(reinterpret_cast<const char*>(&k.self), sizeof k.self);
+    head.append(reinterpret_cast<const char*>(&k.config), sizeof k.config);
+    head.append(reinterpret_cast<const char*>(&k.stream), sizeof k.stream);
+    const std::uint64_t n = fresh.trace->kernelCount();
+    const QByteArray marker = QByteArray(reinterpret_cast<const char*>(&n), 8) + head;
+    const qsizetype at = entry.indexOf(marker);
+    ASSERT_GE(at, 0);
+    const auto* base = reinterpret_cast<const char*>(&k);
+    const qsizetype flag = at + 8 + (reinterpret_cast<const char*>(&k.correlationId) - base) +
+                           qsizetype(sizeof(std::uint32_t));
+    ASSERT_LE(std::uint8_t(entry[flag]), 1) << "the engaged flag of the correlation id";
+    entry[flag] = 2;
+    resign(entry, payloadOffset(kSmallNsys));
+    writeAll(entryOf(cache.path(), kSmallNsys), entry);
+    g_reasons.clear();
+    const QtMessageHandler previous = qInstallMessageHandler(collectReasons);
+    const LoadResult r = loadCached(kSmallNsys, cache.path());
+    qInstallMessageHandler(previous);
+    ASSERT_TRUE(r.ok());
+    EXPECT_FALSE(r.fromCache);
+    ASSERT_EQ(g_reasons.size(), 1);
+    EXPECT_TRUE(g_reasons[0].endsWith(QStringLiteral(": kernel flag that is not a bool")))
+        << g_reasons[0].toStdString();
+    test::expectTracesEqual(*fresh.trace, *r.trace);
 }
 
 TEST(TraceCache, AChangedFileIsNeverServedFromTheCache) {
