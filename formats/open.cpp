@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: MIT
 #include "formats/open.h"
 
+#include "formats/cache/tracecache.h"
 #include "formats/kineto/kinetoreader.h"
 #include "formats/nsys/reader/nsyssqliteloader.h"
 
 #include <QFile>
 #include <QFileInfo>
 #include <QStringBuilder>
+#include <optional>
 
 #if defined(__GLIBC__)
 #include <malloc.h>
@@ -109,11 +111,30 @@ LoadResult loadTrace(const QString& path, const LoadOptions& options) {
         r.error = error;
         return r;
     }
+    std::optional<TraceCache> cache;
+    std::optional<TraceCacheKey> key;
+    if (!options.cacheFolder.isEmpty()) {
+        cache.emplace(options.cacheFolder, options.cacheCapBytes);
+        key = TraceCache::keyOf(path);
+    }
+    if (key) {
+        if (std::unique_ptr<Trace> cached = cache->load(*key, path)) {
+            if (options.progress)
+                options.progress(1000);
+            LoadResult r;
+            r.trace = std::move(cached);
+            r.fromCache = true;
+            return r;
+        }
+    }
     QFile file(path);
     const bool json = file.open(QIODevice::ReadOnly) && looksLikeJson(file.read(4096));
     file.close();
     LoadResult result =
         json ? KinetoJsonLoader(path, options).load() : NsysSqliteLoader(path, options).load();
+    // Only whole traces are kept: a cached one then serves any later request, partial or not.
+    if (key && result.ok() && result.trace->metadata().loadedParts == kAllTraceParts)
+        cache->store(*key, *result.trace); // a failure is logged; the load still succeeds
 #if defined(__GLIBC__)
     // The builder's staging arrays were freed in pieces; hand the pages back so that the resident
     // size after a load is the trace's, not the peak's.

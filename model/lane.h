@@ -190,6 +190,7 @@ public:
 
 private:
     friend class TraceBuilder; // fixes ends of open ranges and payloads while building
+    friend class TraceCodec;   // the reopen cache (formats/cache) stores and restores the storage
     static constexpr std::uint32_t kLongDuration = 0xFFFFFFFF;
     void assignRows(RowPolicy policy);
     void compress();
@@ -211,10 +212,10 @@ private:
     std::vector<std::uint32_t> m_startOffset;                 // start - base of its block
     std::vector<std::uint32_t> m_duration;                    // end - start, or kLongDuration
     std::vector<std::pair<std::uint32_t, TimeNs>> m_longEnds; // (index, end) for kLongDuration
-    std::vector<StringId> m_name;             // while building, or > 65,536 distinct names
-    std::vector<std::uint16_t> m_nameIndex;   // frozen: index into m_nameDict
-    std::vector<StringId> m_nameDict;         // the lane's distinct names
-    std::vector<std::uint32_t> m_payload;     // empty: implicit, m_recordBase + i
+    std::vector<StringId> m_name;           // while building, or > 65,536 distinct names
+    std::vector<std::uint16_t> m_nameIndex; // frozen: index into m_nameDict
+    std::vector<StringId> m_nameDict;       // the lane's distinct names
+    std::vector<std::uint32_t> m_payload;   // empty: implicit, m_recordBase + i
     std::uint32_t m_recordBase = 0;
     std::vector<std::vector<std::uint32_t>> m_rowIdx; // per row lane indices; empty with one row
     std::uint16_t m_rowCount = 1;

@@ -32,12 +32,17 @@ struct LoadOptions {
     // nsys reader does not query the tables of a part left out; the Kineto reader reads every
     // part whatever this says (its file is parsed whole either way) and says so.
     TraceParts parts = kAllTraceParts;
+    // The reopen cache (formats/cache/tracecache.h): a folder for the frozen traces of files
+    // opened before, and the most it may hold. Empty: the file is read every time.
+    QString cacheFolder;
+    std::uint64_t cacheCapBytes = std::uint64_t(2) << 30;
 };
 
 struct LoadResult {
     std::unique_ptr<Trace> trace; // null on error or cancel
     QString error;                // one sentence naming the file and the problem
     bool cancelled = false;
+    bool fromCache = false; // the trace came from the reopen cache, not from reading the file
     bool ok() const { return trace != nullptr; }
 };
 

@@ -16,6 +16,8 @@
 
 namespace strobe {
 
+class TraceCodec; // formats/cache: stores and validates the columns as they are
+
 // Values of a few records of a table, by record index: two sorted arrays, found by binary
 // search. Built in any order, then frozen by finish().
 template <typename T> class SparseColumn {
@@ -66,6 +68,7 @@ public:
     }
 
 private:
+    friend class TraceCodec;
     std::vector<std::uint32_t> m_index;
     std::vector<T> m_value;
 };
@@ -81,6 +84,7 @@ public:
     std::size_t memoryBytes() const { return m_words.capacity() * sizeof(std::uint64_t); }
 
 private:
+    friend class TraceCodec;
     std::vector<std::uint64_t> m_words;
 };
 

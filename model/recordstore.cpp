@@ -69,8 +69,8 @@ void TraceBuilder::storeRecords() {
     storeKernels(apiByCorrelation, dangling);
 
     // Links a GPU operation with a correlation id to its call; the call keeps its first.
-    auto join = [&](std::uint32_t pid, const std::optional<std::uint32_t>& corr,
-                    std::uint32_t tag, std::uint32_t index, EventRef& api) {
+    auto join = [&](std::uint32_t pid, const std::optional<std::uint32_t>& corr, std::uint32_t tag,
+                    std::uint32_t index, EventRef& api) {
         if (!corr || *corr == 0 || index > Trace::kGpuOpIndexMask)
             return;
         const auto it = apiByCorrelation.find(correlationKey(pid, *corr));
@@ -133,8 +133,8 @@ void TraceBuilder::storeRecords() {
     t.m_nvtx.assign(m_stageNvtx.size(), 0);
     gather(LaneFamily::Nvtx, [&](std::uint32_t q, std::uint32_t p, EventRef self) {
         const NvtxRecord& r = m_stageNvtx[p];
-        t.m_nvtx[q] = std::uint32_t(r.depth) | std::uint32_t(r.style) << 16 |
-                      std::uint32_t(r.hasEnd) << 18;
+        t.m_nvtx[q] =
+            std::uint32_t(r.depth) | std::uint32_t(r.style) << 16 | std::uint32_t(r.hasEnd) << 18;
         if (r.color)
             t.m_nvtxColor.set(q, *r.color);
         if (r.category)

@@ -25,6 +25,7 @@ public:
     std::size_t memoryBytes() const;
 
 private:
+    friend class TraceCodec; // the reopen cache (formats/cache) stores the strings
     std::vector<std::string> m_strings;
     QHash<QByteArray, StringId> m_ids;
 };

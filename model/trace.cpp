@@ -240,8 +240,8 @@ std::vector<Trace::MemoryUse> Trace::memoryBreakdown() const {
     }
     auto table = [&rows](const char* what, const auto& v) {
         if (!v.empty())
-            rows.push_back(MemoryUse{QString::fromLatin1(what), v.size(),
-                                     v.capacity() * sizeof(v[0])});
+            rows.push_back(
+                MemoryUse{QString::fromLatin1(what), v.size(), v.capacity() * sizeof(v[0])});
     };
     auto add = [&rows](const char* what, std::uint64_t n, std::size_t bytes) {
         if (n > 0)

@@ -107,7 +107,9 @@ public:
         return eventAtPosition(LaneFamily::Kernels, m_kernels[i].self);
     }
     std::uint32_t kernelConfigIndex(std::size_t i) const { return m_kernels[i].config; }
-    std::uint32_t kernelStreamIndex(std::size_t i) const { return m_lanes[kernelRef(i).lane].owner(); }
+    std::uint32_t kernelStreamIndex(std::size_t i) const {
+        return m_lanes[kernelRef(i).lane].owner();
+    }
     const std::vector<KernelConfig>& kernelConfigs() const { return m_kernelConfigs; }
     const std::vector<MemcpyRecord>& memcpys() const { return m_memcpys; }
     const std::vector<MemsetRecord>& memsets() const { return m_memsets; }
@@ -115,7 +117,9 @@ public:
     // The kernel, memcpy or memset API call i launched; invalid when none.
     EventRef apiGpuOp(std::uint32_t i) const;
     const std::vector<OsrtRecord>& osrtCalls() const { return m_osrt; }
-    CpuOpTable cpuOps() const { return CpuOpTable(*this, m_cpuOpExternal.size()); } // CpuOps, Python
+    CpuOpTable cpuOps() const {
+        return CpuOpTable(*this, m_cpuOpExternal.size());
+    } // CpuOps, Python
     NvtxTable nvtx() const { return NvtxTable(*this, m_nvtx.size()); }
     std::optional<std::uint32_t> nvtxColor(std::uint32_t i) const { return m_nvtxColor.at(i); }
     NvtxStyle nvtxStyle(std::uint32_t i) const { return NvtxStyle((m_nvtx[i] >> 16) & 3); }
@@ -155,6 +159,7 @@ public:
 
 private:
     friend class TraceBuilder;
+    friend class TraceCodec; // the reopen cache (formats/cache) stores and restores every member
 
     QString m_filePath;
     TraceMetadata m_meta;
@@ -176,9 +181,9 @@ private:
     static constexpr std::uint32_t kNoRecord = 0xFFFFFFFF;
     std::array<std::vector<std::uint32_t>, kLaneFamilies> m_familyLanes;
     struct KernelSlot {
-        std::uint32_t self = 0;         // position among the kernel lanes' events
-        std::uint32_t config = 0;       // index into m_kernelConfigs
-        std::uint32_t api = kNoRecord;  // index into m_apiCalls of the launching call
+        std::uint32_t self = 0;        // position among the kernel lanes' events
+        std::uint32_t config = 0;      // index into m_kernelConfigs
+        std::uint32_t api = kNoRecord; // index into m_apiCalls of the launching call
     };
     std::vector<KernelSlot> m_kernels;
     SparseColumn<std::uint32_t> m_kernelCorrelation; // kernels not linked to an API call
@@ -193,8 +198,8 @@ private:
     enum GpuOpTag : std::uint32_t { kNoGpuOp = 0, kKernelOp = 1, kMemcpyOp = 2, kMemsetOp = 3 };
     static constexpr std::uint32_t kGpuOpIndexMask = 0x3FFFFFFF;
     std::vector<ApiSlot> m_apiCalls;
-    BitColumn m_apiDriver;                    // eventClass 1
-    SparseColumn<std::int64_t> m_apiReturn;   // non-zero return values
+    BitColumn m_apiDriver;                  // eventClass 1
+    SparseColumn<std::int64_t> m_apiReturn; // non-zero return values
     std::vector<OsrtRecord> m_osrt;
     std::vector<std::uint32_t> m_cpuOpExternal;
     BitColumn m_cpuOpHasExternal;

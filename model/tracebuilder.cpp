@@ -150,7 +150,8 @@ void TraceBuilder::addApiCall(std::uint32_t pid, std::uint32_t tid, TimeNs start
     clampTimes(start, end);
     Lane& l = m_trace->m_lanes[laneIndex(LaneKind::CudaApi, threadIndex(pid, tid))];
     l.append(start, end, name, std::uint32_t(m_stageApiCalls.size()));
-    m_stageApiCalls.push_back(StagedApiCall{rec.returnValue, rec.correlationId, pid, rec.eventClass});
+    m_stageApiCalls.push_back(
+        StagedApiCall{rec.returnValue, rec.correlationId, pid, rec.eventClass});
 }
 
 void TraceBuilder::addOsrtCall(std::uint32_t pid, std::uint32_t tid, TimeNs start, TimeNs end,

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "app/cli/commands.h"
 
+#include "app/cli/cliargs.h"
 #include "app/cli/output.h"
 #include "model/analysis/gaps.h"
 
@@ -126,7 +127,12 @@ void printUsage(QTextStream& s) {
 void printCommandUsage(const Command& c, QTextStream& s) {
     s << "usage: strobe-cli " << c.name << ' ' << c.synopsis << "\n\n"
       << text(c.summary) << "\n\noptions:\n"
-      << text(c.options) << "  -h, --help          print this help\n\n"
+      << text(c.options)
+      << (c.run == &runSynth
+              ? ""
+              : "  --cache [DIR]       reopen the trace from the reopen cache (and fill it):\n"
+                "                      the GUI's unless DIR (or --cache=DIR) is given\n")
+      << "  -h, --help          print this help\n\n"
       << kExitStatus;
 }
 
@@ -151,12 +157,17 @@ int dispatch(const QStringList& argv, Io io) {
     for (const Command& c : kCommands) {
         if (cmd != QLatin1String(c.name))
             continue;
-        const QStringList args = argv.mid(1);
+        QStringList args = argv.mid(1);
         if (std::any_of(args.begin(), args.end(), isHelp)) {
             printCommandUsage(c, io.out);
             return 0;
         }
-        return c.run(args, io);
+        if (c.run == &runSynth) // writes a trace, reads none
+            return c.run(args, io);
+        setCacheFolder(takeCacheOption(args));
+        const int rc = c.run(args, io);
+        setCacheFolder({});
+        return rc;
     }
     io.err << "strobe-cli: unknown command '" << cmd
            << "'; run 'strobe-cli --help' for the list.\n";

@@ -5,6 +5,8 @@
 
 #include "formats/open.h"
 
+#include <QFileInfo>
+#include <QStandardPaths>
 #include <QStringBuilder>
 
 namespace strobe::cli {
@@ -68,9 +70,50 @@ int usageError(Io io, const QString& command, const QString& message) {
     return 2;
 }
 
+namespace {
+QString g_cacheFolder; // strobe-cli runs one command at a time, on one thread
+} // namespace
+
+void setCacheFolder(const QString& folder) {
+    g_cacheFolder = folder;
+}
+
+QString cacheFolder() {
+    return g_cacheFolder;
+}
+
+QString defaultCacheFolder() {
+    // QStandardPaths::CacheLocation of the GUI (organisation and application "strobe").
+    return QStandardPaths::writableLocation(QStandardPaths::GenericCacheLocation) %
+           QStringLiteral("/strobe/strobe/traces");
+}
+
+QString takeCacheOption(QStringList& args) {
+    QString folder;
+    for (qsizetype i = 0; i < args.size();) {
+        const QString& a = args[i];
+        if (a == QLatin1String("--cache")) {
+            if (i + 1 < args.size() && QFileInfo(args[i + 1]).isDir()) {
+                folder = args[i + 1];
+                args.remove(i, 2);
+            } else {
+                folder = defaultCacheFolder();
+                args.remove(i);
+            }
+        } else if (a.startsWith(QLatin1String("--cache=")) && a.size() > 8) {
+            folder = a.mid(8);
+            args.remove(i);
+        } else {
+            ++i;
+        }
+    }
+    return folder;
+}
+
 std::unique_ptr<Trace> loadForCli(const QString& path, Io io, TraceParts parts) {
     LoadOptions options;
     options.parts = io.parts.value_or(parts);
+    options.cacheFolder = g_cacheFolder;
     LoadResult r = loadTrace(path, options);
     if (!r.ok()) {
         io.err << "strobe-cli: " << escapeControls(r.error) << '\n';

@@ -40,6 +40,16 @@ private:
 // Reports a usage error the same way for every command and returns 2.
 int usageError(Io io, const QString& command, const QString& message);
 
+// The reopen cache the commands' loads use (docs/CACHE.md): empty, the default, reads every
+// file itself. Set by `--cache[=DIR]` for one command (see takeCacheOption).
+void setCacheFolder(const QString& folder);
+QString cacheFolder();
+// The GUI's cache folder, which `--cache` without a folder shares.
+QString defaultCacheFolder();
+// Removes `--cache`, `--cache=DIR` and `--cache DIR` (DIR an existing folder: a trace is never
+// one) from `args`; returns the folder they name, the default for a bare --cache, or empty.
+QString takeCacheOption(QStringList& args);
+
 // Loads the `parts` of a trace a command needs (io.parts instead, when set); on failure prints
 // the loader's sentence and returns nullptr.
 std::unique_ptr<Trace> loadForCli(const QString& path, Io io, TraceParts parts);

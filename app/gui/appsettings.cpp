@@ -5,6 +5,7 @@
 
 #include <QCryptographicHash>
 #include <QFileInfo>
+#include <QStandardPaths>
 #include <QStringBuilder>
 
 namespace strobe {
@@ -13,6 +14,9 @@ namespace {
 const QString kRecent = QStringLiteral("recentFiles");
 const QString kTheme = QStringLiteral("theme");
 const QString kIdle = QStringLiteral("idleThresholdNs");
+const QString kCacheOn = QStringLiteral("cache/enabled");
+const QString kCacheCap = QStringLiteral("cache/capBytes");
+constexpr std::uint64_t kDefaultCacheCap = std::uint64_t(2) << 30; // TraceCache's default
 
 QString viewKey(const QString& path) {
     const QByteArray abs = QFileInfo(path).absoluteFilePath().toUtf8();
@@ -96,6 +100,25 @@ std::optional<TimeRange> AppSettings::lastView(const QString& path) const {
 
 void AppSettings::setLastView(const QString& path, TimeRange range) {
     m_settings.setValue(viewKey(path), QList<QVariant>{qint64(range.start), qint64(range.end)});
+}
+
+bool AppSettings::traceCacheEnabled() const {
+    return m_settings.value(kCacheOn, true).toBool();
+}
+
+void AppSettings::setTraceCacheEnabled(bool on) {
+    m_settings.setValue(kCacheOn, on);
+}
+
+std::uint64_t AppSettings::traceCacheCapBytes() const {
+    bool ok = false;
+    const qulonglong v = m_settings.value(kCacheCap).toULongLong(&ok);
+    return ok && v > 0 ? std::uint64_t(v) : kDefaultCacheCap;
+}
+
+QString AppSettings::traceCacheFolder() {
+    return QStandardPaths::writableLocation(QStandardPaths::CacheLocation) %
+           QStringLiteral("/traces");
 }
 
 } // namespace strobe

@@ -38,6 +38,13 @@ public:
     std::optional<TimeRange> lastView(const QString& path) const;
     void setLastView(const QString& path, TimeRange range);
 
+    // The reopen cache (docs/CACHE.md): on unless turned off, at most traceCacheCapBytes(), in
+    // traceCacheFolder() (under QStandardPaths::CacheLocation).
+    bool traceCacheEnabled() const;
+    void setTraceCacheEnabled(bool on);
+    std::uint64_t traceCacheCapBytes() const;
+    static QString traceCacheFolder();
+
     void sync() { m_settings.sync(); }
 
 private:

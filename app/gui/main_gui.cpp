@@ -41,6 +41,10 @@ int main(int argc, char** argv) {
         QStringLiteral("Compare TRACE (the baseline A) with this trace (B)."),
         QStringLiteral("AFTER"));
     parser.addOption(compare);
+    const QCommandLineOption noCache(
+        QStringLiteral("no-cache"),
+        QStringLiteral("Read every trace from its file: neither use nor fill the reopen cache."));
+    parser.addOption(noCache);
     parser.process(app);
 
     // The user's kernel class table (docs/BREAKDOWN.md), for colours and the Overview alike.
@@ -56,6 +60,9 @@ int main(int argc, char** argv) {
     strobe::AppSettings settings;
     strobe::applyTheme(app, settings.theme());
     strobe::MainWindow window(&settings);
+    if (!parser.isSet(noCache) && settings.traceCacheEnabled())
+        window.setTraceCache(strobe::AppSettings::traceCacheFolder(),
+                             settings.traceCacheCapBytes());
     window.show();
     if (parser.isSet(quitAfterLoad)) {
         QObject::connect(&window, &strobe::MainWindow::loadFinished, &app,

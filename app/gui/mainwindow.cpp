@@ -101,6 +101,15 @@ void MainWindow::buildMenus() {
     QAction* info = file->addAction(tr("Trace &Information…"), this, &MainWindow::showTraceInfo);
     info->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_I));
     file->addAction(tr("Export &Image…"), this, &MainWindow::chooseExportImage);
+    m_cacheAction = file->addAction(tr("Keep a Reopen &Cache"));
+    m_cacheAction->setCheckable(true);
+    m_cacheAction->setChecked(false); // setTraceCache says whether this window uses one
+    m_cacheAction->setToolTip(tr("Reopen traces opened before from a cache of their model"));
+    connect(m_cacheAction, &QAction::toggled, this, [this](bool on) {
+        m_settings->setTraceCacheEnabled(on);
+        setTraceCache(on ? AppSettings::traceCacheFolder() : QString(),
+                      m_settings->traceCacheCapBytes());
+    });
     file->addSeparator();
     QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
     quit->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Q)); // as the F1 list says, on every platform
@@ -225,10 +234,21 @@ void MainWindow::openSample() {
     startLoad(path, tr("Sample: CNN training loop"), true);
 }
 
+void MainWindow::setTraceCache(const QString& folder, std::uint64_t capBytes) {
+    m_cacheFolder = folder;
+    m_cacheCapBytes = capBytes;
+    if (m_cacheAction) {
+        const QSignalBlocker block(m_cacheAction);
+        m_cacheAction->setChecked(!folder.isEmpty());
+    }
+}
+
 void MainWindow::startLoad(const QString& path, const QString& title, bool isSample) {
     if (m_job)
         m_job->cancel();
     m_job = std::make_unique<TraceLoadJob>(path, m_previewMinRows);
+    if (!isSample) // the sample is written afresh each time: nothing to reopen
+        m_job->setCache(m_cacheFolder, m_cacheCapBytes);
     m_pendingTitle = title;
     m_pendingIsSample = isSample;
     connect(m_job.get(), &TraceLoadJob::progress, m_progress, &QProgressBar::setValue);

@@ -55,6 +55,8 @@ public:
     bool isLoadingComparison() const;
     // Traces with at least this many event rows show their GPU side while the rest loads.
     void setPreviewMinRows(std::uint64_t rows) { m_previewMinRows = rows; }
+    // Where traces opened from now on are cached for reopening (empty: no cache, the default).
+    void setTraceCache(const QString& folder, std::uint64_t capBytes);
 
 public slots:
     // Starts loading `path` in the background; the current trace stays until it succeeds. An
@@ -145,6 +147,9 @@ private:
     std::optional<Shown> m_beforePreview;
     std::shared_ptr<const Trace> m_preview;
     std::uint64_t m_previewMinRows = LoadOptions().previewMinRows;
+    QString m_cacheFolder;
+    std::uint64_t m_cacheCapBytes = LoadOptions().cacheCapBytes;
+    QAction* m_cacheAction = nullptr;
     QString m_pendingTitle;
     bool m_pendingIsSample = false;
     QString m_title;

@@ -62,6 +62,7 @@ void MainWindow::compareWith(const QString& path) {
     // No preview for B: the comparison needs the whole trace.
     m_compareJob = std::make_unique<TraceLoadJob>(QFileInfo(path).absoluteFilePath(),
                                                   std::numeric_limits<std::uint64_t>::max());
+    m_compareJob->setCache(m_cacheFolder, m_cacheCapBytes);
     connect(m_compareJob.get(), &TraceLoadJob::progress, m_progress, &QProgressBar::setValue);
     connect(m_compareJob.get(), &TraceLoadJob::finished, this, &MainWindow::onCompareLoaded);
     m_progress->setValue(0);

@@ -83,6 +83,8 @@ void TraceLoadJob::start() {
                 Qt::QueuedConnection);
         };
         options.previewMinRows = m_previewMinRows;
+        options.cacheFolder = m_cacheFolder;
+        options.cacheCapBytes = m_cacheCapBytes;
         options.preview = [this, self](std::unique_ptr<Trace> gpuSide) {
             std::shared_ptr<const Trace> shared = shareTrace(std::move(gpuSide));
             QMetaObject::invokeMethod(

@@ -21,6 +21,11 @@ public:
     ~TraceLoadJob() override; // cancels and waits for the worker
 
     QString path() const { return m_path; }
+    // Use the reopen cache in `folder` (LoadOptions::cacheFolder; empty: none). Before start().
+    void setCache(QString folder, std::uint64_t capBytes) {
+        m_cacheFolder = std::move(folder);
+        m_cacheCapBytes = capBytes;
+    }
     void start();
     // Asks the worker to stop; finished() follows with cancelled == true.
     void cancel();
@@ -36,6 +41,8 @@ signals:
 private:
     QString m_path;
     std::uint64_t m_previewMinRows;
+    QString m_cacheFolder;
+    std::uint64_t m_cacheCapBytes = LoadOptions().cacheCapBytes;
     std::atomic<bool> m_cancel{false};
     std::unique_ptr<QThread> m_thread;
 };

@@ -185,8 +185,8 @@ TEST_P(RecordStorage, EveryValueReadsBackAsTheLoaderGaveIt) {
             }
         }
     }
-    EXPECT_EQ(seen, r.api.size() + r.kernels.size() + r.nvtx.size() + r.cpuOps.size() +
-                        r.osrt.size());
+    EXPECT_EQ(seen,
+              r.api.size() + r.kernels.size() + r.nvtx.size() + r.cpuOps.size() + r.osrt.size());
 
     // Kernels: start order, every field, and the launch links in both directions.
     ASSERT_EQ(t.kernelCount(), r.kernels.size());

@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: MIT
 // The built strobe binary (main_gui.cpp) started as a process on the offscreen platform with
 // --quit-after-load: it opens a fixture, paints it and exits 0; a missing file exits 1 with the
-// reason on stderr. Its settings go to a temporary XDG config folder, never the user's.
+// reason on stderr. Its settings and its reopen cache go to temporary XDG config and cache
+// folders, never the user's.
 #include "tests/support/sqlitequery.h"
 
 #include <gtest/gtest.h>
 
+#include <QDateTime>
 #include <QDir>
 #include <QFileInfo>
 #include <QProcess>
@@ -24,6 +26,7 @@ GuiRun runStrobe(const QTemporaryDir& config, const QStringList& args) {
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
     env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
     env.insert(QStringLiteral("XDG_CONFIG_HOME"), config.path());
+    env.insert(QStringLiteral("XDG_CACHE_HOME"), config.filePath(QStringLiteral("cache")));
     p.setProcessEnvironment(env);
     p.start(QStringLiteral(STROBE_GUI_BINARY), args);
     EXPECT_TRUE(p.waitForStarted(10000)) << STROBE_GUI_BINARY;
@@ -42,7 +45,51 @@ QStringList recentFiles(const QTemporaryDir& config) {
     return QSettings(ini, QSettings::IniFormat).value(QStringLiteral("recentFiles")).toStringList();
 }
 
+// The reopen cache's entries (QStandardPaths::CacheLocation of organisation and application
+// "strobe", then traces/).
+QFileInfoList cacheEntries(const QTemporaryDir& config) {
+    return QDir(config.filePath(QStringLiteral("cache/strobe/strobe/traces")))
+        .entryInfoList({QStringLiteral("*.strobecache")}, QDir::Files);
+}
+
 } // namespace
+
+TEST(GuiProcess, ReopensFromTheCacheInTheUserCacheFolder) {
+    QTemporaryDir config;
+    const QString path =
+        QString::fromStdString(strobe::test::fixturePath("nsys2025.5-cuda-graphs.sqlite"));
+    ASSERT_EQ(runStrobe(config, {QStringLiteral("--quit-after-load"), path}).status, 0);
+    const QFileInfoList entries = cacheEntries(config);
+    ASSERT_EQ(entries.size(), 1);
+    // Aged by hand: a reopen that uses the entry marks it as just used.
+    const QDateTime old(QDate(2001, 1, 1), QTime(0, 0), Qt::UTC);
+    {
+        QFile f(entries[0].absoluteFilePath());
+        ASSERT_TRUE(f.open(QIODevice::ReadWrite));
+        ASSERT_TRUE(f.setFileTime(old, QFileDevice::FileModificationTime));
+    }
+    const GuiRun again = runStrobe(config, {QStringLiteral("--quit-after-load"), path});
+    EXPECT_EQ(again.status, 0) << again.err.toStdString();
+    EXPECT_GT(QFileInfo(entries[0].absoluteFilePath()).lastModified(), old.addYears(10));
+}
+
+TEST(GuiProcess, NoCacheOptionAndSettingLeaveTheCacheAlone) {
+    QTemporaryDir config;
+    const QString path =
+        QString::fromStdString(strobe::test::fixturePath("nsys2025.5-cuda-graphs.sqlite"));
+    EXPECT_EQ(
+        runStrobe(config, {QStringLiteral("--no-cache"), QStringLiteral("--quit-after-load"), path})
+            .status,
+        0);
+    EXPECT_TRUE(cacheEntries(config).isEmpty());
+    {
+        QSettings ini(QDir(config.path()).filePath(QStringLiteral("strobe/strobe.conf")),
+                      QSettings::IniFormat);
+        ini.setValue(QStringLiteral("cache/enabled"), false);
+    }
+    EXPECT_EQ(runStrobe(config, {QStringLiteral("--quit-after-load"), path}).status, 0);
+    EXPECT_TRUE(cacheEntries(config).isEmpty());
+}
 
 TEST(GuiProcess, OpensAFixtureOffscreenAndQuitsWithStatusZero) {
     QTemporaryDir config;

@@ -20,7 +20,9 @@
 
 #include <gtest/gtest.h>
 
+#include <QAction>
 #include <QApplication>
+#include <QDateTime>
 #include <QDir>
 #include <QDockWidget>
 #include <QElapsedTimer>
@@ -392,4 +394,48 @@ TEST(TraceLoadJob, ProgressIsThrottledAndEndsAtAThousand) {
     EXPECT_EQ(values.back(), 1000);
     EXPECT_TRUE(std::is_sorted(values.begin(), values.end()));
     EXPECT_LE(qint64(values.size()), 2 + elapsedMs / 100) << values.size() << " in " << elapsedMs;
+}
+
+// The reopen cache: off unless the window is given a folder; with one, a trace opened twice is
+// written once and served from it (the entry is marked as used); the File menu action shows and
+// changes the choice, which the settings remember.
+TEST_F(MainWindowTest, TheReopenCacheIsUsedOnlyWhenGivenAFolder) {
+    EXPECT_TRUE(settings->traceCacheEnabled()) << "on by default";
+    EXPECT_EQ(settings->traceCacheCapBytes(), std::uint64_t(2) << 30);
+    EXPECT_TRUE(AppSettings::traceCacheFolder().endsWith(QStringLiteral("/traces")));
+    QAction* action = nullptr;
+    for (QAction* a : window->findChildren<QAction*>()) {
+        if (a->text() == MainWindow::tr("Keep a Reopen &Cache"))
+            action = a;
+    }
+    ASSERT_NE(action, nullptr);
+    EXPECT_FALSE(action->isChecked()) << "no folder given";
+
+    QTemporaryDir cache;
+    const QString path = fixture("nsys2025.5-cuda-graphs.sqlite");
+    ASSERT_TRUE(open(path).first);
+    EXPECT_TRUE(QDir(cache.path()).entryList(QDir::Files).isEmpty());
+
+    window->setTraceCache(cache.path(), settings->traceCacheCapBytes());
+    EXPECT_TRUE(action->isChecked());
+    ASSERT_TRUE(open(path).first);
+    const QFileInfoList entries =
+        QDir(cache.path()).entryInfoList({QStringLiteral("*.strobecache")}, QDir::Files);
+    ASSERT_EQ(entries.size(), 1);
+    const QDateTime old(QDate(2001, 1, 1), QTime(0, 0), Qt::UTC);
+    {
+        QFile f(entries[0].absoluteFilePath());
+        ASSERT_TRUE(f.open(QIODevice::ReadWrite));
+        ASSERT_TRUE(f.setFileTime(old, QFileDevice::FileModificationTime));
+    }
+    const std::uint64_t kernels = window->trace()->counts().kernels;
+    ASSERT_TRUE(open(path).first);
+    EXPECT_EQ(window->trace()->counts().kernels, kernels);
+    EXPECT_GT(QFileInfo(entries[0].absoluteFilePath()).lastModified(), old.addYears(10));
+
+    action->setChecked(false); // File > Keep a Reopen Cache, unticked
+    EXPECT_FALSE(settings->traceCacheEnabled());
+    QFile::remove(entries[0].absoluteFilePath());
+    ASSERT_TRUE(open(path).first);
+    EXPECT_TRUE(QDir(cache.path()).entryList(QDir::Files).isEmpty());
 }

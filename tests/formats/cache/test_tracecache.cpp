@@ -1,0 +1,389 @@
+// SPDX-License-Identifier: MIT
+// The reopen cache through loadTrace: exact round trips on real fixtures, and every way an entry
+// can be wrong (truncated, damaged, another version, a changed file) detected and ignored.
+#include "formats/cache/tracecache.h"
+#include "formats/open.h"
+#include "model/trace.h"
+#include "tests/formats/cache/traceequal.h"
+
+#include <QDateTime>
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QTemporaryDir>
+#include <gtest/gtest.h>
+#include <zlib.h>
+
+namespace strobe {
+namespace {
+
+const QString kFixtures = QStringLiteral(STROBE_FIXTURES_DIR);
+const QString kSmallKineto = kFixtures + QStringLiteral("/kineto/small-before-fix.trace.json");
+const QString kSmallNsys = kFixtures + QStringLiteral("/nsys/nsys2025.5-cuda-graphs.sqlite");
+
+LoadResult loadCached(const QString& path, const QString& folder,
+                      std::uint64_t cap = TraceCache::kDefaultCapBytes) {
+    LoadOptions o;
+    o.cacheFolder = folder;
+    o.cacheCapBytes = cap;
+    return loadTrace(path, o);
+}
+
+QString entryOf(const QString& folder, const QString& trace) {
+    return TraceCache(folder).entryPath(QFileInfo(trace).canonicalFilePath());
+}
+
+QByteArray readAll(const QString& path) {
+    QFile f(path);
+    EXPECT_TRUE(f.open(QIODevice::ReadOnly)) << path.toStdString();
+    return f.readAll();
+}
+
+void writeAll(const QString& path, const QByteArray& bytes) {
+    QFile f(path);
+    ASSERT_TRUE(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
+    ASSERT_EQ(f.write(bytes), bytes.size());
+}
+
+// The entry's layout as tracecache.cpp documents it: a 72-byte header (the sizes of the
+// payload's two parts at offsets 48 and 56, their CRC-32s at 64 and 68), the canonical path in
+// UTF-16, then the two parts.
+qsizetype payloadOffset(const QString& trace) {
+    return 72 + QFileInfo(trace).canonicalFilePath().size() * 2;
+}
+
+// Signs a modified payload again with zlib's CRC-32 (the same polynomial), as a crafted entry
+// would be.
+void resign(QByteArray& entry, qsizetype payloadStart) {
+    std::uint64_t part0 = 0;
+    std::memcpy(&part0, entry.constData() + 48, 8);
+    const auto* bytes = reinterpret_cast<const Bytef*>(entry.constData());
+    const auto crc0 = std::uint32_t(crc32(0, bytes + payloadStart, uInt(part0)));
+    const auto crc1 = std::uint32_t(crc32(0, bytes + payloadStart + qsizetype(part0),
+                                          uInt(entry.size() - payloadStart - qsizetype(part0))));
+    std::memcpy(entry.data() + 64, &crc0, 4);
+    std::memcpy(entry.data() + 68, &crc1, 4);
+}
+
+class TraceCacheRoundTrip : public testing::TestWithParam<const char*> {};
+
+TEST_P(TraceCacheRoundTrip, ReopenGivesTheSameTrace) {
+    const QString path = kFixtures + u'/' + QLatin1String(GetParam());
+    QTemporaryDir cache;
+    ASSERT_TRUE(cache.isValid());
+    const LoadResult fresh = loadTrace(path);
+    ASSERT_TRUE(fresh.ok()) << fresh.error.toStdString();
+    const LoadResult first = loadCached(path, cache.path());
+    ASSERT_TRUE(first.ok());
+    EXPECT_FALSE(first.fromCache);
+    ASSERT_TRUE(QFileInfo::exists(entryOf(cache.path(), path)));
+    const LoadResult second = loadCached(path, cache.path());
+    ASSERT_TRUE(second.ok());
+    EXPECT_TRUE(second.fromCache);
+    EXPECT_GT(second.trace->lanes().size(), 0u);
+    test::expectTracesEqual(*fresh.trace, *second.trace);
+    test::exerciseTrace(*second.trace);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Fixtures, TraceCacheRoundTrip,
+    testing::Values("nsys/nsys2022.2-saxpy-mpi-nvtx.sqlite", "nsys/nsys2022.2-vectoradd-a.sqlite",
+                    "nsys/nsys2023.3-openmp-offload.sqlite", "nsys/nsys2024.5-cloverleaf.sqlite",
+                    "nsys/nsys2025.5-cuda-graphs.sqlite", "nsys/nsys2026.2-h100-2gpu-nvtx.sqlite",
+                    "kineto/hta-v100-memory-events.json.gz", "kineto/hta-a100-nccl-ddp.json.gz",
+                    "kineto/small-before-fix.trace.json"));
+
+// Loads `path` through a cache whose entry was replaced by `entry`: the entry must be ignored,
+// the result equal a fresh load, and the entry rebuilt.
+void expectIgnoredAndRebuilt(const QString& path, const QString& folder, const QByteArray& entry,
+                             const Trace& fresh, bool compare = true) {
+    const QString file = entryOf(folder, path);
+    writeAll(file, entry);
+    const LoadResult r = loadCached(path, folder);
+    ASSERT_TRUE(r.ok());
+    EXPECT_FALSE(r.fromCache);
+    if (compare)
+        test::expectTracesEqual(fresh, *r.trace);
+    const LoadResult again = loadCached(path, folder);
+    EXPECT_TRUE(again.fromCache) << "the entry was rebuilt";
+}
+
+TEST(TraceCache, TruncatedEntriesAreIgnored) {
+    QTemporaryDir cache;
+    const LoadResult fresh = loadTrace(kSmallKineto);
+    ASSERT_TRUE(fresh.ok());
+    ASSERT_TRUE(loadCached(kSmallKineto, cache.path()).ok());
+    const QByteArray entry = readAll(entryOf(cache.path(), kSmallKineto));
+    ASSERT_GT(entry.size(), payloadOffset(kSmallKineto) + 1000);
+    // Every length through the header and the start of the payload, then a dense sample, then
+    // every length near the end.
+    std::vector<qsizetype> lengths;
+    for (qsizetype n = 0; n < payloadOffset(kSmallKineto) + 300; ++n)
+        lengths.push_back(n);
+    for (qsizetype n = payloadOffset(kSmallKineto) + 300; n < entry.size() - 40; n += 53)
+        lengths.push_back(n);
+    for (qsizetype n = entry.size() - 40; n < entry.size(); ++n)
+        lengths.push_back(n);
+    for (qsizetype n : lengths) {
+        SCOPED_TRACE(testing::Message() << "truncated to " << n << " of " << entry.size());
+        expectIgnoredAndRebuilt(kSmallKineto, cache.path(), entry.left(n), *fresh.trace,
+                                n % 16 == 0);
+        if (testing::Test::HasFailure())
+            return;
+    }
+}
+
+TEST(TraceCache, FlippedBytesAreIgnored) {
+    QTemporaryDir cache;
+    const LoadResult fresh = loadTrace(kSmallNsys);
+    ASSERT_TRUE(fresh.ok());
+    ASSERT_TRUE(loadCached(kSmallNsys, cache.path()).ok());
+    const QByteArray entry = readAll(entryOf(cache.path(), kSmallNsys));
+    // Each header byte (checksums included) and a sample of payload bytes.
+    std::vector<qsizetype> offsets;
+    for (qsizetype i = 0; i < payloadOffset(kSmallNsys); ++i)
+        offsets.push_back(i);
+    for (qsizetype i = payloadOffset(kSmallNsys); i < entry.size(); i += 331)
+        offsets.push_back(i);
+    offsets.push_back(entry.size() - 1);
+    offsets.push_back(entry.size() / 2);
+    for (qsizetype i : offsets) {
+        SCOPED_TRACE(testing::Message() << "flipped byte " << i);
+        QByteArray bad = entry;
+        bad[i] = char(bad[i] ^ 0x20);
+        expectIgnoredAndRebuilt(kSmallNsys, cache.path(), bad, *fresh.trace, i % 64 == 0);
+        if (testing::Test::HasFailure())
+            return;
+    }
+}
+
+TEST(TraceCache, AnotherVersionIsIgnored) {
+    QTemporaryDir cache;
+    const LoadResult fresh = loadTrace(kSmallNsys);
+    ASSERT_TRUE(loadCached(kSmallNsys, cache.path()).ok());
+    const QByteArray entry = readAll(entryOf(cache.path(), kSmallNsys));
+    QByteArray format = entry; // the entry format version, after the 8-byte magic
+    format[8] = char(format[8] + 1);
+    expectIgnoredAndRebuilt(kSmallNsys, cache.path(), format, *fresh.trace);
+    QByteArray layout = entry; // the build's record-layout fingerprint
+    layout[16] = char(layout[16] + 1);
+    expectIgnoredAndRebuilt(kSmallNsys, cache.path(), layout, *fresh.trace);
+}
+
+// A crafted entry: payload bytes changed and the checksum made to match. Validation must reject
+// whatever would index out of range; whatever it accepts must be safe to read (the asan preset
+// runs this too).
+// The reasons the cache logged for the entries it ignored.
+QStringList g_reasons;
+void collectReasons(QtMsgType, const QMessageLogContext& context, const QString& message) {
+    if (context.category && std::strcmp(context.category, "strobe.cache") == 0)
+        g_reasons << message;
+}
+
+TEST(TraceCache, CraftedEntriesWithAValidChecksumAreValidatedOrRejected) {
+    QTemporaryDir cache;
+    ASSERT_TRUE(loadCached(kSmallNsys, cache.path()).ok());
+    const QByteArray entry = readAll(entryOf(cache.path(), kSmallNsys));
+    const qsizetype start = payloadOffset(kSmallNsys);
+    int rejected = 0, accepted = 0;
+    QStringList reasons;
+    const qsizetype step = std::max<qsizetype>(1, (entry.size() - start) / 700) | 1;
+    for (qsizetype i = start; i < entry.size(); i += step) {
+        QByteArray bad = entry;
+        bad[i] = char(bad[i] ^ (i % 3 == 0 ? 0x80 : i % 3 == 1 ? 0x01 : 0x02));
+        resign(bad, start);
+        writeAll(entryOf(cache.path(), kSmallNsys), bad);
+        g_reasons.clear();
+        const QtMessageHandler previous = qInstallMessageHandler(collectReasons);
+        const LoadResult r = loadCached(kSmallNsys, cache.path());
+        qInstallMessageHandler(previous);
+        for (const QString& reason : std::as_const(g_reasons))
+            reasons << reason.section(QStringLiteral(": "), 1);
+        ASSERT_TRUE(r.ok());
+        if (r.fromCache) {
+            ++accepted;
+            test::exerciseTrace(*r.trace);
+        } else {
+            ++rejected;
+        }
+    }
+    // Flipped counts, indices and string ids are caught; flipped times and sizes are values.
+    RecordProperty("rejected", rejected);
+    RecordProperty("accepted", accepted);
+    EXPECT_GT(rejected, 100);
+    EXPECT_GT(accepted, 100);
+    // Rejected by validation, not only by parsing: each kind of check fires.
+    auto count = [&](const char* what) { return reasons.filter(QLatin1String(what)).size(); };
+    EXPECT_GT(count("string out of range"), 0);
+    EXPECT_GT(count("does not index its record table"), 0);
+    EXPECT_GT(count("not sorted"), 0);
+    EXPECT_GT(count("does not parse"), 0);
+}
+
+// A crafted entry whose memcpy record holds an optional's flag that is neither 0 nor 1: loading
+// that bool would be undefined behaviour, so validation rejects it first.
+TEST(TraceCache, AFlagByteThatIsNotABoolIsRejected) {
+    QTemporaryDir cache;
+    const LoadResult fresh = loadTrace(kSmallNsys);
+    ASSERT_TRUE(fresh.ok());
+    ASSERT_GT(fresh.trace->memcpys().size(), 0u);
+    ASSERT_TRUE(loadCached(kSmallNsys, cache.path()).ok());
+    QByteArray entry = readAll(entryOf(cache.path(), kSmallNsys));
+    // The stored memcpy records: the table's size, then the first one's self and stream as raw
+    // bytes.
+    const MemcpyRecord& m = fresh.trace->memcpys()[0];
+    QByteArray head(reinterpret_cast<const char*>(&m.self), sizeof m.self);
+    head.append(reinterpret_cast<const char*>(&m.stream), sizeof m.stream);
+    const std::uint64_t n = fresh.trace->memcpys().size();
+    const QByteArray marker = QByteArray(reinterpret_cast<const char*>(&n), 8) + head;
+    // The marker's bytes also occur elsewhere by chance; the table's record is the one whose
+    // correlation id's flag says engaged, as the record's does.
+    ASSERT_TRUE(m.correlationId.has_value());
+    const auto* base = reinterpret_cast<const char*>(&m);
+    const qsizetype flagAt = 8 + (reinterpret_cast<const char*>(&m.correlationId) - base) +
+                             qsizetype(sizeof(std::uint32_t));
+    qsizetype flag = -1;
+    for (qsizetype k = entry.indexOf(marker); k >= 0 && flag < 0;
+         k = entry.indexOf(marker, k + 1)) {
+        if (k + flagAt < entry.size() && entry[k + flagAt] == 1)
+            flag = k + flagAt;
+    }
+    ASSERT_GE(flag, 0);
+    entry[flag] = 2;
+    resign(entry, payloadOffset(kSmallNsys));
+    writeAll(entryOf(cache.path(), kSmallNsys), entry);
+    g_reasons.clear();
+    const QtMessageHandler previous = qInstallMessageHandler(collectReasons);
+    const LoadResult r = loadCached(kSmallNsys, cache.path());
+    qInstallMessageHandler(previous);
+    ASSERT_TRUE(r.ok());
+    EXPECT_FALSE(r.fromCache);
+    ASSERT_EQ(g_reasons.size(), 1);
+    EXPECT_TRUE(g_reasons[0].endsWith(QStringLiteral(": memcpy flag that is not a bool")))
+        << g_reasons[0].toStdString();
+    test::expectTracesEqual(*fresh.trace, *r.trace);
+}
+
+TEST(TraceCache, AChangedFileIsNeverServedFromTheCache) {
+    QTemporaryDir dir, cache;
+    const QString copy = dir.filePath(QStringLiteral("trace.sqlite"));
+    ASSERT_TRUE(QFile::copy(kSmallNsys, copy));
+    QFile(copy).setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner);
+    ASSERT_TRUE(loadCached(copy, cache.path()).ok());
+    ASSERT_TRUE(loadCached(copy, cache.path()).fromCache);
+    auto setMtime = [&](const QDateTime& t) {
+        QFile f(copy);
+        ASSERT_TRUE(f.open(QIODevice::ReadWrite));
+        ASSERT_TRUE(f.setFileTime(t, QFileDevice::FileModificationTime));
+    };
+    // Touched: same bytes, new modification time.
+    setMtime(QFileInfo(copy).lastModified().addSecs(5));
+    LoadResult touched = loadCached(copy, cache.path());
+    ASSERT_TRUE(touched.ok());
+    EXPECT_FALSE(touched.fromCache);
+    EXPECT_TRUE(loadCached(copy, cache.path()).fromCache) << "rebuilt for the new time";
+    // Grown by a byte (SQLite ignores bytes past its pages), the time put back.
+    const QDateTime mtime = QFileInfo(copy).lastModified();
+    {
+        QFile f(copy);
+        ASSERT_TRUE(f.open(QIODevice::Append));
+        f.write("x", 1);
+    }
+    setMtime(mtime);
+    const LoadResult grown = loadCached(copy, cache.path());
+    ASSERT_TRUE(grown.ok()) << grown.error.toStdString();
+    EXPECT_FALSE(grown.fromCache);
+    // A byte of the last page changed, size and time kept: the page hash differs.
+    QByteArray bytes = readAll(copy);
+    bytes[bytes.size() - 1] = 'y';
+    writeAll(copy, bytes);
+    setMtime(mtime);
+    const LoadResult edited = loadCached(copy, cache.path());
+    ASSERT_TRUE(edited.ok());
+    EXPECT_FALSE(edited.fromCache);
+    test::expectTracesEqual(*loadTrace(copy).trace, *edited.trace);
+}
+
+TEST(TraceCache, EvictionKeepsTheTotalUnderTheCapLeastRecentlyUsedFirst) {
+    QTemporaryDir dir, cache;
+    QStringList copies;
+    for (const char* name : {"a.json", "b.json", "c.json"}) {
+        copies << dir.filePath(QLatin1String(name));
+        ASSERT_TRUE(QFile::copy(kSmallKineto, copies.back()));
+    }
+    ASSERT_TRUE(loadCached(copies[0], cache.path()).ok());
+    const qint64 entryBytes = QFileInfo(entryOf(cache.path(), copies[0])).size();
+    ASSERT_GT(entryBytes, 0);
+    const std::uint64_t cap = std::uint64_t(entryBytes) * 2 + entryBytes / 2; // room for two
+    ASSERT_TRUE(loadCached(copies[1], cache.path(), cap).ok());
+    auto age = [&](const QString& trace, int secondsAgo) {
+        QFile f(entryOf(cache.path(), trace));
+        ASSERT_TRUE(f.open(QIODevice::ReadWrite));
+        f.setFileTime(QDateTime::currentDateTimeUtc().addSecs(-secondsAgo),
+                      QFileDevice::FileModificationTime);
+    };
+    age(copies[0], 100);
+    age(copies[1], 50);
+    // Reopening a marks it as just used, so b is now the least recently used.
+    ASSERT_TRUE(loadCached(copies[0], cache.path(), cap).fromCache);
+    ASSERT_TRUE(loadCached(copies[2], cache.path(), cap).ok());
+    EXPECT_TRUE(QFileInfo::exists(entryOf(cache.path(), copies[0])));
+    EXPECT_FALSE(QFileInfo::exists(entryOf(cache.path(), copies[1])));
+    EXPECT_TRUE(QFileInfo::exists(entryOf(cache.path(), copies[2])));
+    qint64 total = 0;
+    for (const QFileInfo& e : QDir(cache.path()).entryInfoList(QDir::Files))
+        total += e.size();
+    EXPECT_LE(std::uint64_t(total), cap);
+    EXPECT_EQ(total, 2 * entryBytes);
+}
+
+TEST(TraceCache, AnEntryBiggerThanTheCapIsNotWritten) {
+    QTemporaryDir cache;
+    const LoadResult r = loadCached(kSmallKineto, cache.path(), 1000);
+    ASSERT_TRUE(r.ok());
+    EXPECT_FALSE(QFileInfo::exists(entryOf(cache.path(), kSmallKineto)));
+    EXPECT_TRUE(QDir(cache.path()).entryList(QDir::Files).isEmpty());
+}
+
+TEST(TraceCache, AnUnwritableFolderStillLoads) {
+    QTemporaryDir dir;
+    const QString blocker = dir.filePath(QStringLiteral("file"));
+    writeAll(blocker, "not a folder");
+    const QString folder = blocker + QStringLiteral("/cache"); // under a regular file
+    const LoadResult fresh = loadTrace(kSmallNsys);
+    const LoadResult r = loadCached(kSmallNsys, folder);
+    ASSERT_TRUE(r.ok()) << r.error.toStdString();
+    EXPECT_FALSE(r.fromCache);
+    test::expectTracesEqual(*fresh.trace, *r.trace);
+    EXPECT_FALSE(loadCached(kSmallNsys, folder).fromCache);
+}
+
+TEST(TraceCache, BadFilesGiveTheSameSentenceWithACache) {
+    QTemporaryDir dir, cache;
+    const QString text = dir.filePath(QStringLiteral("notes.txt"));
+    writeAll(text, "just some text\n");
+    const LoadResult plain = loadTrace(text);
+    const LoadResult cached = loadCached(text, cache.path());
+    EXPECT_FALSE(cached.ok());
+    EXPECT_EQ(cached.error, plain.error);
+    EXPECT_TRUE(QDir(cache.path()).entryList(QDir::Files).isEmpty());
+}
+
+TEST(TraceCache, KeyNamesTheFileAsItIsNow) {
+    QTemporaryDir dir;
+    EXPECT_FALSE(TraceCache::keyOf(dir.filePath(QStringLiteral("missing"))));
+    EXPECT_FALSE(TraceCache::keyOf(dir.path())) << "a folder has no key";
+    const auto key = TraceCache::keyOf(kSmallNsys);
+    ASSERT_TRUE(key);
+    EXPECT_EQ(key->size, std::uint64_t(QFileInfo(kSmallNsys).size()));
+    EXPECT_EQ(key->mtimeMs, QFileInfo(kSmallNsys).lastModified().toMSecsSinceEpoch());
+    const QByteArray bytes = readAll(kSmallNsys);
+    EXPECT_EQ(key->headCrc,
+              std::uint32_t(crc32(0, reinterpret_cast<const Bytef*>(bytes.data()), 65536)));
+    EXPECT_EQ(key->tailCrc,
+              std::uint32_t(crc32(
+                  0, reinterpret_cast<const Bytef*>(bytes.data() + bytes.size() - 65536), 65536)));
+}
+
+} // namespace
+} // namespace strobe
