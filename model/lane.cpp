@@ -163,7 +163,7 @@ void Lane::compressNames() {
     for (StringId id : m_name)
         maxId = std::max(maxId, id);
     std::vector<StringId> dict;
-    std::vector<std::uint16_t> index(n);
+    std::vector<std::uint16_t> indices(n);
     constexpr std::size_t kMaxDict = std::size_t(1) << 16;
     auto add = [&](StringId id, std::uint32_t& slot) {
         if (slot == 0) {
@@ -174,21 +174,23 @@ void Lane::compressNames() {
         }
         return true;
     };
-    bool fits = true;
+    // `slotOf(id)` is the id's 1 + dictionary index, 0 until it has one.
+    auto index = [&](auto&& slotOf) {
+        for (std::size_t i = 0; i < n; ++i) {
+            std::uint32_t& slot = slotOf(m_name[i]);
+            if (!add(m_name[i], slot))
+                return false;
+            indices[i] = std::uint16_t(slot - 1);
+        }
+        return true;
+    };
+    bool fits = false;
     if (std::size_t(maxId) <= 4 * n + 4096) {
-        std::vector<std::uint32_t> slotOf(std::size_t(maxId) + 1, 0); // 1 + dict index
-        for (std::size_t i = 0; i < n && fits; ++i) {
-            std::uint32_t& slot = slotOf[m_name[i]];
-            fits = add(m_name[i], slot);
-            index[i] = std::uint16_t(slot - 1);
-        }
+        std::vector<std::uint32_t> slots(std::size_t(maxId) + 1, 0);
+        fits = index([&](StringId id) -> std::uint32_t& { return slots[id]; });
     } else {
-        std::unordered_map<StringId, std::uint32_t> slotOf;
-        for (std::size_t i = 0; i < n && fits; ++i) {
-            std::uint32_t& slot = slotOf[m_name[i]];
-            fits = add(m_name[i], slot);
-            index[i] = std::uint16_t(slot - 1);
-        }
+        std::unordered_map<StringId, std::uint32_t> slots;
+        fits = index([&](StringId id) -> std::uint32_t& { return slots[id]; });
     }
     if (!fits || n == 0) {
         m_name.shrink_to_fit();
@@ -196,7 +198,7 @@ void Lane::compressNames() {
     }
     dict.shrink_to_fit();
     m_nameDict = std::move(dict);
-    m_nameIndex = std::move(index);
+    m_nameIndex = std::move(indices);
     std::vector<StringId>().swap(m_name);
 }
 

@@ -131,8 +131,6 @@ public:
     std::size_t size() const { return m_size; }
     bool empty() const { return m_size == 0; }
     Record operator[](std::size_t i) const { return (m_owner->*Decode)(std::uint32_t(i)); }
-    Record front() const { return (*this)[0]; }
-    Record back() const { return (*this)[m_size - 1]; }
     iterator begin() const { return iterator(m_owner, 0); }
     iterator end() const { return iterator(m_owner, m_size); }
 
