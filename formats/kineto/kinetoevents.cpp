@@ -5,6 +5,7 @@
 #include "formats/kineto/kinetoreaderimpl.h"
 
 #include <QStringBuilder>
+#include <algorithm>
 #include <bit>
 #include <cstring>
 
@@ -153,26 +154,6 @@ void KinetoJsonLoader::Impl::resolveStrings(RawEvent& e, std::uint32_t fields) {
         e.resolve(f, {}, &copy);
     }
 }
-
-namespace {
-
-// The phase of an event whose "ph" is written as one plain character ("X", "s"), read without
-// resolving the string; '\0' for anything else, which then takes the general path.
-char plainPhase(const RawEvent& e) {
-    if (!((e.rawStrings >> unsigned(Field::Ph)) & 1u))
-        return '\0';
-    const std::string_view t = e.text(Field::Ph);
-    if (t.size() < 3 || t[2] != '"')
-        return '\0';
-    const char c = t[1];
-    return c == '\\' || c == '"' ? '\0' : c;
-}
-
-bool isFlowPhase(char c) {
-    return c == 's' || c == 'f' || c == 't';
-}
-
-} // namespace
 
 void KinetoJsonLoader::Impl::handleEvent(RawEvent& e) {
     if (isFlowPhase(plainPhase(e)))
@@ -351,30 +332,15 @@ void KinetoJsonLoader::Impl::handleMetadata(const RawEvent& e) {
     }
 }
 
-namespace {
-
-// True when the string member `f` was written exactly as `quoted` (quotes included), blanks
-// after it aside: the token runs to the next structural character.
-template <std::size_t N> bool rawIs(const RawEvent& e, Field f, const char (&quoted)[N]) {
-    if (!((e.rawStrings >> unsigned(f)) & 1u))
-        return false;
-    const std::string_view t = e.text(f);
-    return t.size() >= N - 1 && std::memcmp(t.data(), quoted, N - 1) == 0;
-}
-
-} // namespace
-
 void KinetoJsonLoader::Impl::handleFlow(RawEvent& e) {
-    // Launch flows only (runtime call -> GPU operation); fwdbwd and others are not drawn.
-    if (!rawIs(e, Field::Cat, "\"ac2g\"") && !rawIs(e, Field::Cat, "\"async\"") &&
-        !rawIs(e, Field::Cat, "\"async_cpu_to_gpu\"")) {
+    if (!isPlainLaunchFlow(e)) {
         resolveStrings(e, 1u << unsigned(Field::Cat)); // written with escapes, or another one
         const std::string_view cat = e.string(Field::Cat);
         if (cat != "ac2g" && cat != "async" && cat != "async_cpu_to_gpu")
             return;
     }
     if (!flowsNeeded) {
-        deferredFlows.emplace_back(e.begin, e.end);
+        builderDeferredFlows.emplace_back(e.begin, e.end);
         return;
     }
     resolveStrings(e);
@@ -385,19 +351,32 @@ void KinetoJsonLoader::Impl::needFlows() {
     if (flowsNeeded)
         return;
     flowsNeeded = true;
-    // The flows seen so far, read again from the document (still whole: the walk is not done).
-    if (!flowParser)
-        flowParser = std::make_unique<od::parser>();
-    RawEvent e;
-    for (const auto& [begin, end] : deferredFlows) {
-        e.reset(text.bytes.get());
-        od::document doc =
-            take(flowParser->iterate(text.bytes.get() + begin, end - begin, text.capacity - begin));
-        readEventObject(take(doc.get_object()), e);
-        resolveStrings(e);
-        addFlow(e);
+    flowsWanted.store(true, std::memory_order_relaxed); // the parser thread hands flows on
+}
+
+void KinetoJsonLoader::Impl::readDeferredFlows() {
+    if (flowsNeeded) {
+        od::parser parser;
+        RawEvent e;
+        for (const std::vector<Extent>* kept : {&deferredFlows, &builderDeferredFlows}) {
+            for (const auto& [begin, end] : *kept) {
+                e.reset(text.bytes.get());
+                e.begin = begin;
+                e.end = end;
+                od::document doc = take(
+                    parser.iterate(text.bytes.get() + begin, end - begin, text.capacity - begin));
+                readEventObject(take(doc.get_object()), e);
+                handleFlow(e);
+            }
+        }
+        // Kept and handed-on flows interleave: back to the document's order, which decides
+        // between flows of one thread and time.
+        auto byPlace = [](const FlowPoint& a, const FlowPoint& b) { return a.at < b.at; };
+        std::sort(flowStarts.begin(), flowStarts.end(), byPlace);
+        std::sort(flowEnds.begin(), flowEnds.end(), byPlace);
     }
     deferredFlows = {};
+    builderDeferredFlows = {};
 }
 
 void KinetoJsonLoader::Impl::addFlow(const RawEvent& e) {
@@ -417,7 +396,7 @@ void KinetoJsonLoader::Impl::addFlow(const RawEvent& e) {
         if (text.substr(0, 7) != "stream " || !parseInteger(text.substr(7), tid))
             tid = 0;
     }
-    FlowPoint p{std::uint64_t(id), wrap32(pid), wrap32(tid), ts};
+    FlowPoint p{std::uint64_t(id), wrap32(pid), wrap32(tid), ts, e.begin};
     (ph == 's' ? flowStarts : flowEnds).push_back(p);
 }
 

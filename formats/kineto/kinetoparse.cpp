@@ -37,14 +37,6 @@ struct EventBatch {
     e.set(f, kind, token.data(), std::uint32_t(token.size()));
 }
 
-// True when the string member `f` was written exactly as `quoted` (quotes included).
-template <std::size_t N> bool rawIs(const RawEvent& e, Field f, const char (&quoted)[N]) {
-    if (!((e.rawStrings >> unsigned(f)) & 1u))
-        return false;
-    const std::string_view t = e.text(f);
-    return t.size() >= N - 1 && std::memcmp(t.data(), quoted, N - 1) == 0;
-}
-
 // Whether the mapping reads anything from this event's args, judged from the phase and category
 // when they came before them (as Kineto writes them); when in doubt, yes.
 bool wantsArgs(const RawEvent& e) {
@@ -80,9 +72,11 @@ std::optional<std::array<std::int32_t, 3>> dim3Of(od::value& v) {
 // The args members the mapping uses, by their raw key (the bytes after the opening quote).
 [[gnu::always_inline]] inline void readArgs(od::object args, RawEvent& e) {
     for (auto member : args) {
-        od::field f = take(std::move(member));
+        if (const auto error = member.error())
+            throw simdjson::simdjson_error(error);
+        od::field& f = member.value_unsafe();
         const char* k = f.key().raw();
-        od::value v = f.value();
+        od::value& v = f.value();
         std::optional<Field> field;
         switch (k[0]) {
         case 'n':
@@ -160,9 +154,11 @@ std::optional<std::array<std::int32_t, 3>> dim3Of(od::value& v) {
 // (inlined into the walk: it runs for every event)
 [[gnu::always_inline]] inline void readEvent(od::object obj, RawEvent& e) {
     for (auto member : obj) {
-        od::field f = take(std::move(member));
+        if (const auto error = member.error())
+            throw simdjson::simdjson_error(error);
+        od::field& f = member.value_unsafe();
         const char* k = f.key().raw();
-        od::value v = f.value();
+        od::value& v = f.value();
         std::optional<Field> field;
         switch (k[0]) {
         case 'p':
@@ -215,6 +211,16 @@ void kineto::readEventObject(od::object obj, RawEvent& e) {
     readEvent(obj, e);
 }
 
+bool KinetoJsonLoader::Impl::deferFlow(const RawEvent& e) {
+    if (!isFlowPhase(plainPhase(e)) || flowsWanted.load(std::memory_order_relaxed))
+        return false;
+    // A category with escapes may still spell a launch flow's: kept too, and decided later.
+    if (isPlainLaunchFlow(e) || (((e.rawStrings >> unsigned(Field::Cat)) & 1u) &&
+                                 e.text(Field::Cat).find('\\') != std::string_view::npos))
+        deferredFlows.emplace_back(e.begin, e.end);
+    return true;
+}
+
 void KinetoJsonLoader::Impl::readEvents(od::array events) {
     // The staging vectors from a guess of the event count (Kineto writes 200 to 400 bytes an
     // event; GPU operations, launch calls and each end of the flows are each a fifth or so of
@@ -252,11 +258,14 @@ void KinetoJsonLoader::Impl::readEvents(od::array events) {
             if (!ts.empty() && ts.data() >= begin && ts.data() < begin + text.size)
                 report(int(800.0 * double(ts.data() - begin) / double(text.size)));
         }
+        if (deferFlow(e))
+            continue; // its slot takes the next event
         if (++batch->size == kBatchEvents)
             pipe.hand(); // from here `e` is the builder thread's
     }
     pipe.finish();
     kernelKeys = {}; // views into the document
+    readDeferredFlows();
 }
 
 } // namespace strobe

@@ -12,6 +12,8 @@
 
 #include <QFileInfo>
 #include <array>
+#include <atomic>
+#include <cstring>
 #include <map>
 #include <optional>
 #include <set>
@@ -178,6 +180,38 @@ inline std::optional<float> RawEvent::real(Field f) const {
     return parseDecimal(number(f), v) ? std::optional<float>(float(v)) : std::nullopt;
 }
 
+// True when the string member `f` was written exactly as `quoted` (quotes included), blanks
+// after it aside: the token runs to the next structural character.
+template <std::size_t N> bool rawIs(const RawEvent& e, Field f, const char (&quoted)[N]) {
+    if (!((e.rawStrings >> unsigned(f)) & 1u))
+        return false;
+    const std::string_view t = e.text(f);
+    return t.size() >= N - 1 && std::memcmp(t.data(), quoted, N - 1) == 0;
+}
+
+// The phase of an event whose "ph" is written as one plain character ("X", "s"), read without
+// resolving the string; '\0' for anything else, which then takes the general path.
+inline char plainPhase(const RawEvent& e) {
+    if (!((e.rawStrings >> unsigned(Field::Ph)) & 1u))
+        return '\0';
+    const std::string_view t = e.text(Field::Ph);
+    if (t.size() < 3 || t[2] != '"')
+        return '\0';
+    const char c = t[1];
+    return c == '\\' || c == '"' ? '\0' : c;
+}
+
+inline bool isFlowPhase(char c) {
+    return c == 's' || c == 'f' || c == 't';
+}
+
+// Whether a flow event's category, still as written, is one of the launch flows' (runtime call
+// -> GPU operation; fwdbwd and others are not drawn).
+inline bool isPlainLaunchFlow(const RawEvent& e) {
+    return rawIs(e, Field::Cat, "\"ac2g\"") || rawIs(e, Field::Cat, "\"async\"") ||
+           rawIs(e, Field::Cat, "\"async_cpu_to_gpu\"");
+}
+
 // A pid, tid or flow id: JSON numbers, or strings ("25738", "stream 7", "Spans").
 struct JsonId {
     bool present = false;
@@ -244,6 +278,7 @@ struct FlowPoint {
     std::uint64_t id = 0;
     std::uint32_t pid = 0, tid = 0;
     TimeNs ts = 0;
+    std::uint32_t at = 0; // where the event is in the document: flows are used in its order
 };
 
 // The walk over one event object (kinetoparse.cpp): its members into `e`, reset before.
@@ -292,12 +327,17 @@ struct KinetoJsonLoader::Impl {
     std::vector<kineto::PendingApiCall> uncorrelatedApiCalls;
     std::vector<kineto::FlowPoint> flowStarts, flowEnds;
     // Launch flows are read only once some launch or GPU operation lacks args.correlation
-    // (none in current traces, where a third of the events are flows): until then each is
-    // kept as where its object is in the document, read again by needFlows().
+    // (none in current traces, where a third of the events are flows). Until the builder thread
+    // finds one (flowsNeeded, and flowsWanted for the parser thread), the parser thread keeps
+    // each flow as where its object is in the document and hands it over no further; the
+    // builder thread does the same with the rare flow whose phase is written with escapes. Once
+    // the walk is done, the kept flows are read again if they are needed (readDeferredFlows).
     bool flowsNeeded = false;
-    std::vector<std::pair<std::uint32_t, std::uint32_t>> deferredFlows; // [begin, end)
-    std::unique_ptr<kineto::od::parser> flowParser;
-    std::uint64_t eventsRead = 0; // array elements, on the parser thread
+    std::atomic<bool> flowsWanted{false};
+    using Extent = std::pair<std::uint32_t, std::uint32_t>; // [begin, end) in the document
+    std::vector<Extent> deferredFlows;                      // by the parser thread
+    std::vector<Extent> builderDeferredFlows;               // by the builder thread
+    std::uint64_t eventsRead = 0;                           // array elements, on the parser thread
     // The builder thread's unescaping of the rare string with escapes: a parser of its own and
     // the current event's unescaped strings, by field.
     std::unique_ptr<kineto::od::parser> unescaper;
@@ -325,6 +365,8 @@ struct KinetoJsonLoader::Impl {
     void handleFlow(kineto::RawEvent& e);                                 // kinetoevents.cpp
     void addFlow(const kineto::RawEvent& e);                              // kinetoevents.cpp
     void needFlows();                                                     // kinetoevents.cpp
+    bool deferFlow(const kineto::RawEvent& e); // the parser thread's part; kinetoparse.cpp
+    void readDeferredFlows();                  // after the walk; kinetoevents.cpp
     void stageGpuOp(const kineto::RawEvent& e, kineto::GpuOpKind kind, TimeNs start, TimeNs end,
                     std::string_view name);                               // kinetogpu.cpp
     std::uint32_t kernelConfig(const kineto::RawEvent& e, StringId name); // kinetogpu.cpp

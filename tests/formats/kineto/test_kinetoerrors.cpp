@@ -250,6 +250,47 @@ TEST_F(KinetoErrors, FlowsReadBeforeTheFirstUncorrelatedLaunchStillLinkIt) {
     EXPECT_EQ(warningCount(*t, "malformed-event"), 0u);
 }
 
+TEST_F(KinetoErrors, OfTwoFlowsToOneOperationTheFirstInTheDocumentWins) {
+    // Flow ends at one stream and time, each written twice: first with id i, and far later (past
+    // the 40,000 events the parser thread may run ahead of the builder thread, which by then
+    // wants flows handed on) with id 100,000 + i. The parser thread kept the first ones, the
+    // builder thread read the second ones, and the first still win, as in a one-thread read.
+    constexpr int kFlows = 1000, kFiller = 45'000;
+    auto flowEnd = [](int id, int ts) -> QByteArray {
+        return R"({"ph": "f", "id": )" + QByteArray::number(id) +
+               R"(, "pid": 0, "tid": 7, "ts": )" + QByteArray::number(ts) +
+               R"(, "cat": "ac2g", "name": "ac2g", "bp": "e"},)" + "\n";
+    };
+    QByteArray events;
+    for (int i = 0; i < kFlows; ++i)
+        events += flowEnd(i + 1, 10 * i);
+    events += R"({"ph": "X", "cat": "kernel", "name": "first", "pid": 0, "tid": 7, "ts": 5, )"
+              R"("dur": 1, "args": {"device": 0, "stream": 7}},)"
+              "\n";
+    for (int i = 0; i < kFiller; ++i)
+        events += R"({"ph": "X", "cat": "cpu_op", "name": "f", "pid": 5, "tid": 6, "ts": )" +
+                  QByteArray::number(i) + R"(, "dur": 1},)" + "\n";
+    for (int i = 0; i < kFlows; ++i)
+        events += flowEnd(100'000 + i + 1, 10 * i);
+    for (int i = 0; i < kFlows; ++i)
+        events += (i ? ",\n" : "") +
+                  QByteArray(R"({"ph": "X", "cat": "kernel", "name": "k", "pid": 0, "tid": 7, )"
+                             R"("ts": )") +
+                  QByteArray::number(10 * i) + R"(, "dur": 1, "args": {"device": 0, "stream": 7}})";
+    auto t = open(write(QStringLiteral("twice.json"), traceWith(events)));
+    ASSERT_EQ(t->kernelCount(), std::size_t(kFlows + 1));
+    std::size_t linked = 0;
+    for (std::size_t k = 0; k < t->kernelCount(); ++k) {
+        const KernelLaunch kl = t->kernelAt(k);
+        if (kl.start % 10'000 != 0)
+            continue; // "first", at 5 us
+        ASSERT_EQ(kl.record.correlationId, std::uint32_t(kl.start / 10'000 + 1)) << kl.start;
+        ++linked;
+    }
+    EXPECT_EQ(linked, std::size_t(kFlows));
+    EXPECT_EQ(t->counts().cpuOps, std::uint64_t(kFiller));
+}
+
 TEST_F(KinetoErrors, AKernelWithoutCorrelationTakesItsFlowsIdEvenWhenItsCallHasOne) {
     const QByteArray events = R"(
         {"ph": "s", "id": 41, "pid": 5, "tid": 6, "ts": 100, "cat": "ac2g", "name": "ac2g"},
