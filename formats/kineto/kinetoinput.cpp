@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "formats/kineto/kinetoinput.h"
+#include "formats/kineto/prefaulter.h"
 
 #include <QFile>
 #include <QStringBuilder>
@@ -36,57 +37,6 @@ QString tooLarge(std::uint64_t bytes) {
     return QStringLiteral("holds %1 MB of JSON, more than the 4 GiB one JSON document can have")
         .arg(bytes >> 20);
 }
-
-// Faults in a fresh buffer's pages from its end toward its start on a second thread while the
-// caller fills it from the start (the decompressor, which writes it in one call): for a gigabyte
-// of text the page faults cost about as much as the writing, and this way they run on the other
-// core. Stops at the start, at the latest when destroyed. Only speed depends on it: where the
-// kernel lacks MADV_POPULATE_WRITE it does nothing.
-class Prefaulter {
-public:
-    Prefaulter(char* begin, std::size_t size) {
-#if defined(__unix__) && defined(MADV_POPULATE_WRITE)
-        const auto page = std::uintptr_t(sysconf(_SC_PAGESIZE));
-        const std::uintptr_t first = (std::uintptr_t(begin) + page - 1) / page * page;
-        const std::uintptr_t last = (std::uintptr_t(begin) + size) / page * page;
-        if (size < kMinSize || last <= first)
-            return;
-        try {
-            m_thread = std::thread([this, first, last] { run(first, last); });
-        } catch (const std::system_error&) {
-        }
-#else
-        (void)begin, (void)size;
-#endif
-    }
-    ~Prefaulter() {
-        m_stop.store(true, std::memory_order_relaxed);
-        if (m_thread.joinable())
-            m_thread.join();
-    }
-    Prefaulter(const Prefaulter&) = delete;
-    Prefaulter& operator=(const Prefaulter&) = delete;
-
-private:
-    static constexpr std::size_t kMinSize = std::size_t(32) << 20;
-    static constexpr std::uintptr_t kStep = std::uintptr_t(4) << 20;
-
-    void run([[maybe_unused]] std::uintptr_t first, [[maybe_unused]] std::uintptr_t last) {
-#if defined(__unix__) && defined(MADV_POPULATE_WRITE)
-        std::uintptr_t at = last;
-        while (at > first && !m_stop.load(std::memory_order_relaxed)) {
-            const std::uintptr_t from = at - std::min(kStep, at - first);
-            // (pages the decompressor has reached are present: populating them is cheap)
-            if (madvise(reinterpret_cast<void*>(from), at - from, MADV_POPULATE_WRITE) != 0)
-                break;
-            at = from;
-        }
-#endif
-    }
-
-    std::atomic<bool> m_stop{false};
-    std::thread m_thread;
-};
 
 bool allocate(JsonText& out, std::size_t size) {
     out.bytes.reset(new (std::nothrow) char[size + kPadding]);
@@ -202,7 +152,8 @@ QString inflate(const QByteArray& gz, JsonText& out) {
         libdeflate_result r = LIBDEFLATE_SUCCESS;
         // The decompressor writes from the start; fault in what it will write, but no more
         // than a usual JSON compression ratio makes likely (ISIZE may be wrong).
-        Prefaulter prefaulter(out.bytes.get(), std::min(capacity, inSize * kLikelyRatio));
+        Prefaulter prefaulter(out.bytes.get(), std::min(capacity, inSize * kLikelyRatio),
+                              Prefaulter::From::End);
         // Concatenated gzip members decompress one after the other into the same buffer.
         while (inPos < inSize && r == LIBDEFLATE_SUCCESS) {
             std::size_t usedIn = 0, produced = 0;

@@ -3,8 +3,10 @@
 // (traceEvents, deviceProperties, distributedInfo, schemaVersion) and the warnings.
 #include "formats/kineto/kinetonumber.h"
 #include "formats/kineto/kinetoreaderimpl.h"
+#include "formats/kineto/prefaulter.h"
 
 #include <QStringBuilder>
+#include <memory>
 #include <thread>
 
 namespace strobe {
@@ -206,6 +208,28 @@ void KinetoJsonLoader::Impl::addWarnings() {
 
 namespace {
 
+// simdjson's on-demand parser keeps its structural index (four bytes for each structural
+// character) private. Stage 1 writes it, on one thread, into fresh memory whose page faults cost
+// more than stage 1's own work, and the other core is idle meanwhile. Access checks do not apply
+// to the names in an explicit instantiation, which lets this one function reach the member; a
+// simdjson that renames it fails to compile here, never at run time.
+template <auto Member> struct ParserImplementation {
+    friend auto& implementationOf(od::parser& p) { return p.*Member; }
+};
+template struct ParserImplementation<&od::parser::implementation>;
+auto& implementationOf(od::parser& p);
+
+// Faults in the structural index of the document `text` while stage 1 fills it: one byte of
+// index per byte of text, a structural character every four bytes, which Kineto JSON (one every
+// four to five) does not exceed; stage 1 faults in whatever more it needs itself. Stopped once
+// stage 1 is done.
+std::unique_ptr<Prefaulter> prefaultIndex(od::parser& parser, const JsonText& text) {
+    if (parser.allocate(std::max<std::size_t>(text.size, 64)) != simdjson::SUCCESS)
+        return {}; // iterate() says what is wrong
+    return std::make_unique<Prefaulter>(implementationOf(parser)->structural_indexes.get(),
+                                        text.size, Prefaulter::From::Start);
+}
+
 // Frees the document's text and the parser's index (gigabytes for a large trace, a few tenths of
 // a second of unmapping) on another thread while the model is finished; joined when destroyed.
 class Releaser {
@@ -249,9 +273,11 @@ LoadResult KinetoJsonLoader::load() {
         d->report(50);
         {
             auto parser = std::make_unique<od::parser>(std::max<std::size_t>(d->text.size, 64));
+            std::unique_ptr<Prefaulter> indexPrefaulter = prefaultIndex(*parser, d->text);
             try {
                 od::document doc =
                     parser->iterate(d->text.bytes.get(), d->text.size, d->text.capacity);
+                indexPrefaulter.reset(); // stage 1 is done
                 d->readDocument(doc);
             } catch (const simdjson::simdjson_error& e) {
                 d->fail(QStringLiteral("is not valid JSON: ") % simdjsonProblem(e.error()));
