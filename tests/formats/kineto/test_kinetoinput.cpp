@@ -3,17 +3,26 @@
 // end) and that a second thread faults the pages in while gzip is decompressed; the bytes must
 // come out unchanged.
 #include "formats/kineto/kinetoinput.h"
+#include "formats/kineto/prefaulter.h"
 #include "tests/support/gzipbytes.h"
 
 #include <gtest/gtest.h>
 
 #include <QFile>
 #include <QTemporaryDir>
+#include <algorithm>
 #include <cerrno>
+#include <chrono>
 #include <cstring>
 #include <simdjson.h>
+#include <thread>
 #include <vector>
 #include <zlib.h>
+
+#if defined(__unix__)
+#include <sys/mman.h>
+#include <unistd.h>
+#endif
 
 using namespace strobe::kineto;
 
@@ -95,5 +104,70 @@ TEST(KinetoInput, ReadingFromBothEndsFillsEveryByteOrSaysWhyNot) {
     std::atomic<bool> cancel{true};
     EXPECT_EQ(readFromBothEnds(f.handle(), dest.data(), std::size_t(json.size()), &cancel), -1);
     EXPECT_EQ(readFromBothEnds(-1, dest.data(), 100, nullptr), EBADF);
+}
+#endif
+
+#if defined(__unix__) && defined(MADV_POPULATE_WRITE)
+namespace {
+
+// Resident pages of [p, p + size), by mincore().
+std::size_t residentPages(void* p, std::size_t size) {
+    const auto page = std::size_t(sysconf(_SC_PAGESIZE));
+    std::vector<unsigned char> v((size + page - 1) / page);
+    if (mincore(p, size, v.data()) != 0)
+        return 0;
+    std::size_t n = 0;
+    for (unsigned char c : v)
+        n += c & 1;
+    return n;
+}
+
+// Waits up to ten seconds for every page of the region to be resident.
+bool becomesResident(void* p, std::size_t size) {
+    const auto page = std::size_t(sysconf(_SC_PAGESIZE));
+    for (int i = 0; i < 1000; ++i) {
+        if (residentPages(p, size) == size / page)
+            return true;
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    return false;
+}
+
+} // namespace
+
+TEST(Prefaulter, FaultsInTheWholeRegionFromEitherEndWithoutWritingIt) {
+    constexpr std::size_t kSize = std::size_t(64) << 20;
+    for (const Prefaulter::From from : {Prefaulter::From::Start, Prefaulter::From::End}) {
+        void* p = mmap(nullptr, kSize, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        ASSERT_NE(p, MAP_FAILED);
+        ASSERT_LT(residentPages(p, kSize), kSize / std::size_t(sysconf(_SC_PAGESIZE)) / 2);
+        {
+            Prefaulter prefaulter(p, kSize, from);
+            EXPECT_TRUE(becomesResident(p, kSize));
+        }
+        const auto* bytes = static_cast<const unsigned char*>(p);
+        EXPECT_EQ(std::count(bytes, bytes + kSize, 0), std::ptrdiff_t(kSize)); // still zeros
+        munmap(p, kSize);
+    }
+}
+
+TEST(Prefaulter, LeavesSmallRegionsAndStopsWhenDestroyed) {
+    constexpr std::size_t kSmall = std::size_t(8) << 20;
+    void* p = mmap(nullptr, kSmall, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    ASSERT_NE(p, MAP_FAILED);
+    { Prefaulter prefaulter(p, kSmall, Prefaulter::From::Start); }
+    EXPECT_EQ(residentPages(p, kSmall), 0u); // below 32 MB the writer faults its own pages
+    munmap(p, kSmall);
+    // Destroyed at once, a prefaulter of a large region returns without faulting it all.
+    constexpr std::size_t kLarge = std::size_t(2) << 30;
+    void* q = mmap(nullptr, kLarge, PROT_READ | PROT_WRITE,
+                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    ASSERT_NE(q, MAP_FAILED);
+    {
+        Prefaulter prefaulter(q, kLarge, Prefaulter::From::End);
+        prefaulter.stop();
+    }
+    EXPECT_LT(residentPages(q, kLarge), kLarge / std::size_t(sysconf(_SC_PAGESIZE)));
+    munmap(q, kLarge);
 }
 #endif
