@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // TraceBuilder's last step: the staged records go into the Trace's slim tables (model/trace.h,
 // "Record storage") and GPU work is joined to the API calls that launched it.
+#include "model/bothcores.h"
 #include "model/tracebuilder.h"
 
 #include <QStringBuilder>
@@ -20,6 +21,18 @@ template <typename T> void release(std::vector<T>& v) {
 }
 } // namespace
 
+// A family's records gathered in lane order; `fill(q, p, self)` moves staged record p to q.
+template <typename Fill> void TraceBuilder::gather(LaneFamily family, Fill&& fill) {
+    Trace& t = *m_trace;
+    for (std::uint32_t li : t.m_familyLanes[std::size_t(family)]) {
+        Lane& l = t.m_lanes[li];
+        const std::uint32_t base = l.recordBase();
+        for (std::uint32_t i = 0; i < l.size(); ++i)
+            fill(base + i, l.payload(i), EventRef{li, i});
+        l.setRecordBase(base);
+    }
+}
+
 void TraceBuilder::storeRecords() {
     Trace& t = *m_trace;
     // Lanes of each family in lane order, each lane's records from its base on.
@@ -36,16 +49,22 @@ void TraceBuilder::storeRecords() {
     for (auto& f : t.m_familyLanes)
         f.shrink_to_fit();
 
-    // Each family's records gathered in lane order; `fill(q, p)` moves staged record p to q.
-    auto gather = [&](LaneFamily family, auto&& fill) {
-        for (std::uint32_t li : t.m_familyLanes[std::size_t(family)]) {
-            Lane& l = t.m_lanes[li];
-            const std::uint32_t base = l.recordBase();
-            for (std::uint32_t i = 0; i < l.size(); ++i)
-                fill(base + i, l.payload(i), EventRef{li, i});
-            l.setRecordBase(base);
-        }
-    };
+    // The two sides share no table and no lane.
+    std::uint64_t dangling = 0;
+    if (stagedEvents() >= kParallelEvents)
+        runOnBothCores([&] { storeCpuRanges(); }, [&] { dangling = storeLaunches(); });
+    else
+        storeCpuRanges(), dangling = storeLaunches();
+    // Without the API calls every correlation id dangles: that says nothing about the data.
+    if (!t.m_meta.loadedParts.testFlag(TracePart::CudaApi))
+        dangling = 0;
+    warn(QStringLiteral("dangling-correlation"), dangling,
+         QStringLiteral("%1 GPU operations carry a correlation id with no recorded API call."));
+    t.m_kernelConfigs.shrink_to_fit();
+}
+
+std::uint64_t TraceBuilder::storeLaunches() {
+    Trace& t = *m_trace;
 
     // API calls by (pid, correlation id); nsys makes correlation ids unique per process. The
     // first call in lane order wins when a file repeats one.
@@ -99,11 +118,6 @@ void TraceBuilder::storeRecords() {
     });
     release(m_stageMemsets);
     release(m_memsetPid);
-    // Without the API calls every correlation id dangles: that says nothing about the data.
-    if (!t.m_meta.loadedParts.testFlag(TracePart::CudaApi))
-        dangling = 0;
-    warn(QStringLiteral("dangling-correlation"), dangling,
-         QStringLiteral("%1 GPU operations carry a correlation id with no recorded API call."));
     for (auto& s : t.m_syncs) {
         if (!s.correlationId)
             continue;
@@ -114,7 +128,11 @@ void TraceBuilder::storeRecords() {
     std::sort(t.m_syncs.begin(), t.m_syncs.end(),
               [](const SyncRecord& a, const SyncRecord& b) { return a.start < b.start; });
     t.m_syncs.shrink_to_fit();
+    return dangling;
+}
 
+void TraceBuilder::storeCpuRanges() {
+    Trace& t = *m_trace;
     t.m_osrt.resize(m_stageOsrt.size());
     gather(LaneFamily::Osrt,
            [&](std::uint32_t q, std::uint32_t p, EventRef) { t.m_osrt[q] = m_stageOsrt[p]; });
@@ -149,7 +167,6 @@ void TraceBuilder::storeRecords() {
     t.m_nvtxCategory.finish();
     t.m_nvtxThread.finish();
     t.m_nvtxEndThread.finish();
-    t.m_kernelConfigs.shrink_to_fit();
 }
 
 void TraceBuilder::storeKernels(const std::unordered_map<quint64, std::uint32_t>& apiByCorrelation,

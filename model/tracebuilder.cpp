@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: MIT
 #include "model/tracebuilder.h"
+#include "model/bothcores.h"
 
 #include <QStringBuilder>
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <numeric>
 #include <unordered_map>
@@ -68,20 +70,31 @@ std::uint32_t TraceBuilder::processIndex(std::uint32_t pid) {
 
 std::uint32_t TraceBuilder::threadIndex(std::uint32_t pid, std::uint32_t tid) {
     const quint64 key = pairKey(pid, tid);
-    if (auto it = m_threadIndex.constFind(key); it != m_threadIndex.constEnd())
-        return it.value();
-    const std::uint32_t proc = processIndex(pid);
-    const auto idx = std::uint32_t(m_trace->m_threads.size());
-    m_trace->m_threads.push_back(ThreadInfo{pid, tid, kNoString, proc});
-    m_threadIndex.insert(key, idx);
+    if (key == m_lastThreadKey && m_lastThread != ~0u)
+        return m_lastThread;
+    std::uint32_t idx = 0;
+    if (auto it = m_threadIndex.constFind(key); it != m_threadIndex.constEnd()) {
+        idx = it.value();
+    } else {
+        const std::uint32_t proc = processIndex(pid);
+        idx = std::uint32_t(m_trace->m_threads.size());
+        m_trace->m_threads.push_back(ThreadInfo{pid, tid, kNoString, proc});
+        m_threadIndex.insert(key, idx);
+    }
+    m_lastThreadKey = key;
+    m_lastThread = idx;
     return idx;
 }
 
 std::uint32_t TraceBuilder::streamIndex(std::uint32_t pid, std::uint32_t deviceId,
                                         std::uint32_t contextId, std::uint32_t streamId) {
     const auto key = std::make_tuple(deviceId, contextId, streamId, pid);
-    if (auto it = m_streamIndex.find(key); it != m_streamIndex.end())
-        return it->second;
+    if (key == m_lastStreamKey && m_lastStream != ~0u)
+        return m_lastStream;
+    if (auto it = m_streamIndex.find(key); it != m_streamIndex.end()) {
+        m_lastStreamKey = key;
+        return m_lastStream = it->second;
+    }
     processIndex(pid);
     const auto idx = std::uint32_t(m_trace->m_streams.size());
     StreamInfo s;
@@ -95,13 +108,20 @@ std::uint32_t TraceBuilder::streamIndex(std::uint32_t pid, std::uint32_t deviceI
 }
 
 std::uint32_t TraceBuilder::laneIndex(LaneKind kind, std::uint32_t owner, StringId domain) {
+    LaneHit& hit = m_lastLane[std::size_t(kind)];
+    if (hit.lane != ~0u && hit.owner == owner && hit.domain == domain)
+        return hit.lane;
     const auto key = std::make_tuple(int(kind), owner, domain);
-    if (auto it = m_laneIndex.find(key); it != m_laneIndex.end())
-        return it->second;
-    const auto idx = std::uint32_t(m_trace->m_lanes.size());
-    m_trace->m_lanes.emplace_back(kind, owner);
-    m_trace->m_lanes.back().setDomain(domain);
-    m_laneIndex.emplace(key, idx);
+    std::uint32_t idx = 0;
+    if (auto it = m_laneIndex.find(key); it != m_laneIndex.end()) {
+        idx = it->second;
+    } else {
+        idx = std::uint32_t(m_trace->m_lanes.size());
+        m_trace->m_lanes.emplace_back(kind, owner);
+        m_trace->m_lanes.back().setDomain(domain);
+        m_laneIndex.emplace(key, idx);
+    }
+    hit = {owner, domain, idx};
     return idx;
 }
 
@@ -128,7 +148,7 @@ std::size_t KernelConfigHash::operator()(const KernelConfig& c) const noexcept {
     return std::size_t(h ^ (h >> 29));
 }
 
-std::uint32_t TraceBuilder::configIndex(const KernelConfig& c) {
+std::uint32_t TraceBuilder::kernelConfig(const KernelConfig& c) {
     if (auto it = m_configIndex.find(c); it != m_configIndex.end())
         return it->second;
     const auto idx = std::uint32_t(m_trace->m_kernelConfigs.size());
@@ -189,18 +209,28 @@ void TraceBuilder::addKernel(std::uint32_t pid, std::uint32_t deviceId, std::uin
                              std::uint32_t streamId, TimeNs start, TimeNs end,
                              const KernelConfig& config, std::optional<std::uint32_t> correlationId,
                              std::optional<std::uint64_t> graphNode) {
+    addKernel(pid, deviceId, contextId, streamId, start, end, kernelConfig(config), correlationId,
+              graphNode);
+}
+
+void TraceBuilder::addKernel(std::uint32_t pid, std::uint32_t deviceId, std::uint32_t contextId,
+                             std::uint32_t streamId, TimeNs start, TimeNs end, std::uint32_t config,
+                             std::optional<std::uint32_t> correlationId,
+                             std::optional<std::uint64_t> graphNode) {
+    Q_ASSERT(config < m_trace->m_kernelConfigs.size());
     clampTimes(start, end);
     const std::uint32_t stream = streamIndex(pid, deviceId, contextId, streamId);
     const std::uint32_t laneIdx = laneIndex(LaneKind::Kernels, stream);
     Lane& l = m_trace->m_lanes[laneIdx];
     StagedKernel rec;
-    rec.config = configIndex(config);
+    rec.config = config;
     rec.pid = pid;
     rec.hasCorrelation = correlationId.has_value();
     rec.correlationId = correlationId.value_or(0);
     rec.hasGraphNode = graphNode.has_value();
     rec.graphNode = graphNode.value_or(0);
-    l.append(start, end, config.shortName, std::uint32_t(m_stageKernels.size()));
+    l.append(start, end, m_trace->m_kernelConfigs[config].shortName,
+             std::uint32_t(m_stageKernels.size()));
     m_stageKernels.push_back(rec);
 }
 
@@ -244,6 +274,29 @@ void TraceBuilder::addGpuMemorySample(std::uint32_t deviceId, const GpuMemorySam
     it->samples.push_back(sample);
 }
 
+std::uint64_t TraceBuilder::stagedEvents() const {
+    return m_stageKernels.size() + m_stageMemcpys.size() + m_stageMemsets.size() +
+           m_stageApiCalls.size() + m_stageOsrt.size() + m_stageNvtx.size() + m_stageCpuOps.size();
+}
+
+void TraceBuilder::finalizeLane(Lane& l) {
+    const bool nvtx = l.kind() == LaneKind::Nvtx || l.kind() == LaneKind::NvtxStartEnd;
+    const bool gpu = isGpuLane(l.kind()) || l.kind() == LaneKind::NvtxStartEnd;
+    l.finalize(gpu ? RowPolicy::FirstFit : RowPolicy::Nesting);
+    if (!nvtx)
+        return;
+    // (each lane's records are its own: the two groups write disjoint ones)
+    for (std::uint32_t i = 0; i < l.size(); ++i)
+        m_stageNvtx[l.payload(i)].depth = 0; // rows below
+    if (l.rowCount() > 1) {
+        for (std::uint16_t r = 0; r < l.rowCount(); ++r) {
+            const RowView row = l.rowView(r);
+            for (std::uint32_t k = 0; k < row.size(); ++k)
+                m_stageNvtx[l.payload(row.laneIndex(k))].depth = r;
+        }
+    }
+}
+
 std::unique_ptr<Trace> TraceBuilder::finish(const std::atomic<bool>* cancel) {
     Trace& t = *m_trace;
 
@@ -269,28 +322,38 @@ std::unique_ptr<Trace> TraceBuilder::finish(const std::atomic<bool>* cancel) {
     if (isCancelled(cancel))
         return nullptr;
 
-    // Sort each lane (its payload column follows) and assign rows.
-    std::uint64_t overflowEvents = 0;
-    for (std::uint32_t li = 0; li < t.m_lanes.size(); ++li) {
-        Lane& l = t.m_lanes[li];
-        const bool gpu = isGpuLane(l.kind()) || l.kind() == LaneKind::NvtxStartEnd;
-        l.finalize(gpu ? RowPolicy::FirstFit : RowPolicy::Nesting);
-        overflowEvents += l.overflowEvents();
-        if (l.kind() == LaneKind::Nvtx || l.kind() == LaneKind::NvtxStartEnd) {
-            for (std::uint32_t i = 0; i < l.size(); ++i)
-                m_stageNvtx[l.payload(i)].depth = 0; // rows below
+    // Sort each lane (its payload column follows) and assign rows, the lanes in two groups of
+    // about as many events each, one group per core (the Nsight exports Strobe reads hold one
+    // lane of a few million events beside many small ones).
+    std::array<std::vector<std::uint32_t>, 2> groups;
+    {
+        std::vector<std::uint32_t> bySize(t.m_lanes.size());
+        std::iota(bySize.begin(), bySize.end(), 0u);
+        std::stable_sort(bySize.begin(), bySize.end(), [&](std::uint32_t a, std::uint32_t b) {
+            return t.m_lanes[a].size() > t.m_lanes[b].size();
+        });
+        std::array<std::uint64_t, 2> events{};
+        for (std::uint32_t li : bySize) {
+            const std::size_t g = events[1] < events[0] ? 1 : 0;
+            groups[g].push_back(li);
+            events[g] += t.m_lanes[li].size();
         }
-        if ((l.kind() == LaneKind::Nvtx || l.kind() == LaneKind::NvtxStartEnd) &&
-            l.rowCount() > 1) {
-            for (std::uint16_t r = 0; r < l.rowCount(); ++r) {
-                const RowView row = l.rowView(r);
-                for (std::uint32_t k = 0; k < row.size(); ++k)
-                    m_stageNvtx[l.payload(row.laneIndex(k))].depth = r;
-            }
-        }
-        if (isCancelled(cancel))
-            return nullptr;
     }
+    std::array<std::uint64_t, 2> overflowEvents{};
+    auto finalizeGroup = [&](std::size_t g) {
+        for (std::uint32_t li : groups[g]) {
+            if (isCancelled(cancel))
+                return;
+            finalizeLane(t.m_lanes[li]);
+            overflowEvents[g] += t.m_lanes[li].overflowEvents();
+        }
+    };
+    if (t.m_lanes.size() > 1 && stagedEvents() >= kParallelEvents)
+        runOnBothCores([&] { finalizeGroup(1); }, [&] { finalizeGroup(0); });
+    else
+        finalizeGroup(0), finalizeGroup(1);
+    if (isCancelled(cancel))
+        return nullptr;
 
     for (auto [pid, name] : m_processNames.asKeyValueRange()) {
         if (auto it = m_processIndex.constFind(pid); it != m_processIndex.constEnd())
@@ -328,7 +391,7 @@ std::unique_ptr<Trace> TraceBuilder::finish(const std::atomic<bool>* cancel) {
     orderLanes();
     storeRecords();
 
-    warn(QStringLiteral("row-overflow"), overflowEvents,
+    warn(QStringLiteral("row-overflow"), overflowEvents[0] + overflowEvents[1],
          QStringLiteral("%1 events found all ") % QString::number(Lane::kMaxRows) %
              QStringLiteral(" rows of their lane busy; they are drawn overlapping in its last "
                             "row."));

@@ -4,6 +4,7 @@
 #include "model/trace.h"
 
 #include <QHash>
+#include <array>
 #include <atomic>
 #include <map>
 #include <memory>
@@ -55,6 +56,14 @@ public:
                    std::uint32_t streamId, TimeNs start, TimeNs end, const KernelConfig& config,
                    std::optional<std::uint32_t> correlationId,
                    std::optional<std::uint64_t> graphNode);
+    // The same with `config` an index kernelConfig() gave: a reader that knows its kernels'
+    // configurations up front spares the lookup of each kernel's.
+    void addKernel(std::uint32_t pid, std::uint32_t deviceId, std::uint32_t contextId,
+                   std::uint32_t streamId, TimeNs start, TimeNs end, std::uint32_t config,
+                   std::optional<std::uint32_t> correlationId,
+                   std::optional<std::uint64_t> graphNode);
+    // The index of `config` among the trace's kernel configurations, added if new.
+    std::uint32_t kernelConfig(const KernelConfig& config);
     void addMemcpy(std::uint32_t pid, std::uint32_t deviceId, std::uint32_t contextId,
                    std::uint32_t streamId, TimeNs start, TimeNs end, StringId name,
                    MemcpyRecord rec);
@@ -82,16 +91,24 @@ private:
     std::uint32_t streamIndex(std::uint32_t pid, std::uint32_t deviceId, std::uint32_t contextId,
                               std::uint32_t streamId);
     std::uint32_t laneIndex(LaneKind kind, std::uint32_t owner, StringId domain = 0);
-    std::uint32_t configIndex(const KernelConfig& config);
     // Moves times outside [kMinTime, kMaxTime] inside it, counting each event so changed.
     void clampTimes(TimeNs& start, TimeNs& end);
     void sortProcessesAndThreads();
     void orderLanes();
+    // Below this many events a load's last steps stay on one thread: a thread costs more than
+    // it saves.
+    static constexpr std::uint64_t kParallelEvents = 200'000;
+    std::uint64_t stagedEvents() const;
+    void finalizeLane(Lane& l); // sorts it, assigns its rows; NVTX depths from them
     // Moves the staged records into the Trace's slim tables in lane order (kernels in start
-    // order) and joins GPU work to the API calls that launched it (model/recordstore.cpp).
+    // order) and joins GPU work to the API calls that launched it (model/recordstore.cpp): the
+    // API calls and GPU work on one core, the CPU-side ranges on the other.
     void storeRecords();
+    std::uint64_t storeLaunches(); // returns the GPU operations whose call is not recorded
     void storeKernels(const std::unordered_map<quint64, std::uint32_t>& apiByCorrelation,
                       std::uint64_t& dangling);
+    void storeCpuRanges(); // OS runtime calls, CPU ops and NVTX
+    template <typename Fill> void gather(LaneFamily family, Fill&& fill);
 
     std::unique_ptr<Trace> m_trace;
     std::map<QString, PendingWarning> m_pendingWarnings;
@@ -105,6 +122,18 @@ private:
              std::pair<std::optional<std::int32_t>, std::uint8_t>>
         m_streamInfo;
     std::map<std::tuple<int, std::uint32_t, StringId>, std::uint32_t> m_laneIndex;
+    // The last lookups, which a reader's next event mostly repeats (its thread, its stream, the
+    // lane of each kind it last added to), spared the maps.
+    struct LaneHit {
+        std::uint32_t owner = 0;
+        StringId domain = 0;
+        std::uint32_t lane = ~0u;
+    };
+    std::array<LaneHit, std::size_t(LaneKind::Uvm) + 1> m_lastLane;
+    quint64 m_lastThreadKey = 0;
+    std::uint32_t m_lastThread = ~0u;
+    std::tuple<std::uint32_t, std::uint32_t, std::uint32_t, std::uint32_t> m_lastStreamKey;
+    std::uint32_t m_lastStream = ~0u;
     std::unordered_map<KernelConfig, std::uint32_t, KernelConfigHash> m_configIndex;
     // Records as the loaders add them, until finish() stores them in the Trace; the lanes'
     // payload columns index these while building.

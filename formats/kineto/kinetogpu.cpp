@@ -282,6 +282,9 @@ void KinetoJsonLoader::Impl::addStagedEvents() {
         }
         return *cpuPids.begin();
     };
+    std::vector<std::uint32_t> configInTrace(configs.size());
+    for (std::size_t i = 0; i < configs.size(); ++i)
+        configInTrace[i] = builder.kernelConfig(configs[i]);
     for (PendingGpuOp& op : gpuOps) {
         if (!op.correlation && flowsNeeded) {
             if (auto it = endFlow.find({flowKey(op.jsonPid, op.jsonTid), op.start});
@@ -292,7 +295,7 @@ void KinetoJsonLoader::Impl::addStagedEvents() {
         switch (op.kind) {
         case GpuOpKind::Kernel:
             builder.addKernel(pid, op.device, op.context, op.stream, op.start, op.end,
-                              configs[op.index], op.correlation, std::nullopt);
+                              configInTrace[op.index], op.correlation, std::nullopt);
             ++builder.counts().kernels;
             break;
         case GpuOpKind::Memcpy: {
