@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: MIT
 // TraceBuilder's last step: the staged records go into the Trace's slim tables (model/trace.h,
 // "Record storage") and GPU work is joined to the API calls that launched it.
-#include "model/bothcores.h"
 #include "model/tracebuilder.h"
 
 #include <QStringBuilder>
@@ -49,12 +48,8 @@ void TraceBuilder::storeRecords() {
     for (auto& f : t.m_familyLanes)
         f.shrink_to_fit();
 
-    // The two sides share no table and no lane.
-    std::uint64_t dangling = 0;
-    if (stagedEvents() >= kParallelEvents)
-        runOnBothCores([&] { storeCpuRanges(); }, [&] { dangling = storeLaunches(); });
-    else
-        storeCpuRanges(), dangling = storeLaunches();
+    std::uint64_t dangling = storeLaunches();
+    storeCpuRanges();
     // Without the API calls every correlation id dangles: that says nothing about the data.
     if (!t.m_meta.loadedParts.testFlag(TracePart::CudaApi))
         dangling = 0;

@@ -95,10 +95,6 @@ private:
     void clampTimes(TimeNs& start, TimeNs& end);
     void sortProcessesAndThreads();
     void orderLanes();
-    // Below this many events a load's last steps stay on one thread: a thread costs more than
-    // it saves.
-    static constexpr std::uint64_t kParallelEvents = 200'000;
-    std::uint64_t stagedEvents() const;
     void finalizeLane(Lane& l); // sorts it, assigns its rows; NVTX depths from them
     // Moves the staged records into the Trace's slim tables in lane order (kernels in start
     // order) and joins GPU work to the API calls that launched it (model/recordstore.cpp): the

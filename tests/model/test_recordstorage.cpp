@@ -128,7 +128,7 @@ struct RandomCase {
     int events;
 };
 
-// (the last case is above TraceBuilder's threshold for finishing on two threads)
+// (the last case has lanes of tens of thousands of events: runs of equal starts, many rows)
 class RecordStorage : public ::testing::TestWithParam<RandomCase> {};
 
 } // namespace
