@@ -360,11 +360,11 @@ void KinetoJsonLoader::Impl::readDeferredFlows() {
         RawEvent e;
         for (const std::vector<Extent>* kept : {&deferredFlows, &builderDeferredFlows}) {
             for (const auto& [begin, end] : *kept) {
-                e.reset(text.bytes.get());
+                e.reset(text.begin());
                 e.begin = begin;
                 e.end = end;
-                od::document doc = take(
-                    parser.iterate(text.bytes.get() + begin, end - begin, text.capacity - begin));
+                od::document doc =
+                    take(parser.iterate(text.begin() + begin, end - begin, text.capacity - begin));
                 readEventObject(take(doc.get_object()), e);
                 handleFlow(e);
             }

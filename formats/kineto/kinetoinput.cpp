@@ -96,12 +96,32 @@ int readFromBothEnds(int fd, char* dest, std::size_t size, const std::atomic<boo
 
 namespace {
 
+QString truncatedWhileRead() {
+    return QStringLiteral("could not be read: it ended before its size (was it truncated while "
+                          "being read?)");
+}
+
 QString readPlain(QFile& file, JsonText& out, const std::atomic<bool>* cancel) {
     const auto size = std::uint64_t(file.size());
     if (size > kMaxJsonBytes)
         return tooLarge(size);
-    // Read, not mapped: a mapped file that another process truncates while we parse it would
-    // kill the viewer with SIGBUS; a read copy cannot change under the parser.
+#if defined(__unix__)
+    // Mapped where it can be, its pages read in from both ends; a file that shrinks meanwhile
+    // shows as damaged() once parsed (GuardedMapping), and is then refused.
+    if (auto mapping = GuardedMapping::map(file.handle(), std::size_t(size), kPadding)) {
+        if (const int error = mapping->populate(cancel)) {
+            if (error < 0)
+                return QStringLiteral("cancelled");
+            return error == EFAULT ? truncatedWhileRead()
+                                   : QStringLiteral("could not be read: ") %
+                                         QString::fromLocal8Bit(std::strerror(error));
+        }
+        out.size = std::size_t(size);
+        out.capacity = mapping->capacity();
+        out.mapping = std::move(mapping);
+        return {};
+    }
+#endif
     if (!allocate(out, std::size_t(size)))
         return QStringLiteral("is too large to load into memory (%1 MB)").arg(size >> 20);
 #if defined(__unix__)
@@ -109,8 +129,7 @@ QString readPlain(QFile& file, JsonText& out, const std::atomic<bool>* cancel) {
         if (error < 0)
             return QStringLiteral("cancelled");
         if (error == ENODATA)
-            return QStringLiteral("could not be read: it ended before its size (was it "
-                                  "truncated while being read?)");
+            return truncatedWhileRead();
         return QStringLiteral("could not be read: ") % QString::fromLocal8Bit(std::strerror(error));
     }
     const std::size_t done = std::size_t(size);

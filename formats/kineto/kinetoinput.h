@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-// Reading a Kineto trace's bytes: plain JSON, or gzip decompressed in one pass (libdeflate), into
-// one buffer with the padding simdjson needs.
+// Reading a Kineto trace's bytes: plain JSON mapped (guardedmapping.h; read where it cannot be),
+// or gzip decompressed in one pass (libdeflate) into one buffer, with the padding simdjson needs.
+
+#include "formats/kineto/guardedmapping.h"
 
 #include <QString>
 #include <atomic>
@@ -14,11 +16,17 @@ namespace strobe::kineto {
 // The largest JSON text the reader accepts: simdjson indexes documents with 32-bit offsets.
 inline constexpr std::size_t kMaxJsonBytes = 0xFFFFFFFFu - 4096;
 
+// The JSON text: a plain file mapped (where it can be), a gzip file decompressed into memory.
 struct JsonText {
-    std::unique_ptr<char[]> bytes; // size + padding bytes readable
-    std::size_t size = 0;          // JSON bytes
-    std::size_t capacity = 0;      // allocated bytes (>= size + simdjson's padding)
-    bool compressed = false;       // read from gzip
+    std::unique_ptr<GuardedMapping> mapping; // the file's pages, or
+    std::unique_ptr<char[]> bytes;           // the text read into memory
+    std::size_t size = 0;                    // JSON bytes
+    std::size_t capacity = 0;                // readable bytes (>= size + simdjson's padding)
+    bool compressed = false;                 // read from gzip
+
+    const char* begin() const { return mapping ? mapping->data() : bytes.get(); }
+    // True when the mapped file shrank while it was read: the text is not the file's.
+    bool damaged() const { return mapping && mapping->damaged(); }
 };
 
 // Reads `path` into `out`. Returns an empty string on success, otherwise the problem as the end of

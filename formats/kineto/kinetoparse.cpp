@@ -243,18 +243,18 @@ void KinetoJsonLoader::Impl::readEvents(od::array events) {
         }
         EventBatch* batch = &pipe.current();
         RawEvent& e = batch->events[batch->size];
-        e.reset(text.bytes.get());
+        e.reset(text.begin());
         const char* const objectBegin = take(v.current_location()); // its '{'
         readEvent(take(v.get_object()), e);
         // (after the object: at the ',' or ']' that follows it)
         const char* const objectEnd = take(v.current_location());
-        e.begin = std::uint32_t(objectBegin - text.bytes.get());
-        e.end = std::uint32_t(objectEnd - text.bytes.get());
+        e.begin = std::uint32_t(objectBegin - text.begin());
+        e.end = std::uint32_t(objectEnd - text.begin());
         if (eventsRead % kCheckEvery == 0) {
             checkCancel();
             // The position in the text is the progress of the parse, which is most of the load.
             const std::string_view ts = e.number(Field::Ts);
-            const char* const begin = text.bytes.get();
+            const char* const begin = text.begin();
             if (!ts.empty() && ts.data() >= begin && ts.data() < begin + text.size)
                 report(int(800.0 * double(ts.data() - begin) / double(text.size)));
         }

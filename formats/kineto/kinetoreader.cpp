@@ -47,8 +47,12 @@ QString simdjsonProblem(simdjson::error_code code) {
 
 } // namespace kineto
 
-void KinetoJsonLoader::Impl::fail(const QString& problem) const {
-    throw LoadFailure{u'\'' % fileName() % QStringLiteral("' ") % problem % u'.'};
+QString KinetoJsonLoader::Impl::problem(const QString& what) const {
+    return u'\'' % fileName() % QStringLiteral("' ") % what % u'.';
+}
+
+void KinetoJsonLoader::Impl::fail(const QString& what) const {
+    throw LoadFailure{problem(what)};
 }
 
 void KinetoJsonLoader::Impl::checkCancel() const {
@@ -208,6 +212,10 @@ void KinetoJsonLoader::Impl::addWarnings() {
 
 namespace {
 
+QString changedWhileRead() {
+    return QStringLiteral("changed while it was read: it is now shorter than when it was opened");
+}
+
 // simdjson's on-demand parser keeps its structural index (four bytes for each structural
 // character) private. Stage 1 writes it, on one thread, into fresh memory whose page faults cost
 // more than stage 1's own work, and the other core is idle meanwhile. Access checks do not apply
@@ -275,13 +283,14 @@ LoadResult KinetoJsonLoader::load() {
             auto parser = std::make_unique<od::parser>(std::max<std::size_t>(d->text.size, 64));
             std::unique_ptr<Prefaulter> indexPrefaulter = prefaultIndex(*parser, d->text);
             try {
-                od::document doc =
-                    parser->iterate(d->text.bytes.get(), d->text.size, d->text.capacity);
+                od::document doc = parser->iterate(d->text.begin(), d->text.size, d->text.capacity);
                 indexPrefaulter.reset(); // stage 1 is done
                 d->readDocument(doc);
             } catch (const simdjson::simdjson_error& e) {
                 d->fail(QStringLiteral("is not valid JSON: ") % simdjsonProblem(e.error()));
             }
+            if (d->text.damaged())
+                d->fail(changedWhileRead());
             // The model holds copies of every string it keeps.
             releaser.release(std::move(d->text), std::move(parser));
         }
@@ -294,7 +303,8 @@ LoadResult KinetoJsonLoader::load() {
             throw Cancelled{};
         d->report(1000);
     } catch (const LoadFailure& f) {
-        result.error = f.message;
+        // What the parser made of a file that shrank under it says nothing about the file.
+        result.error = d->text.damaged() ? d->problem(changedWhileRead()) : f.message;
     } catch (const Cancelled&) {
         result.cancelled = true;
         result.error =

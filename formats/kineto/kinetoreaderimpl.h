@@ -344,7 +344,8 @@ struct KinetoJsonLoader::Impl {
     std::array<std::string, std::size_t(kineto::Field::Count)> unescaped;
 
     QString fileName() const { return QFileInfo(path).fileName(); }
-    [[noreturn]] void fail(const QString& problem) const;
+    QString problem(const QString& what) const; // "'name' what."
+    [[noreturn]] void fail(const QString& what) const;
     void checkCancel() const;
     void report(int perMille) const {
         if (options.progress)

@@ -291,6 +291,27 @@ TEST_F(KinetoErrors, OfTwoFlowsToOneOperationTheFirstInTheDocumentWins) {
     EXPECT_EQ(t->counts().cpuOps, std::uint64_t(kFiller));
 }
 
+TEST_F(KinetoErrors, AFileTruncatedWhileItIsParsedIsOneSentenceNotACrash) {
+    // Another program cuts the file to a tenth once it is mapped and read in (the progress
+    // report at 5%): what the parser then finds is zeros, and the load says what happened.
+    QByteArray events;
+    for (int i = 0; i < 20'000; ++i)
+        events += (i ? ",\n" : "") + QByteArray(kPair);
+    const QByteArray json = traceWith(events);
+    const QString path = write(QStringLiteral("cut-while-read.json"), json);
+    LoadOptions options;
+    bool cut = false;
+    options.progress = [&](int perMille) {
+        if (perMille == 50 && !cut)
+            cut = QFile::resize(path, json.size() / 10);
+    };
+    const LoadResult r = loadTrace(path, options);
+    ASSERT_TRUE(cut);
+    ASSERT_FALSE(r.ok());
+    EXPECT_EQ(r.error, QStringLiteral("'cut-while-read.json' changed while it was read: it is now "
+                                      "shorter than when it was opened."));
+}
+
 TEST_F(KinetoErrors, AKernelWithoutCorrelationTakesItsFlowsIdEvenWhenItsCallHasOne) {
     const QByteArray events = R"(
         {"ph": "s", "id": 41, "pid": 5, "tid": 6, "ts": 100, "cat": "ac2g", "name": "ac2g"},

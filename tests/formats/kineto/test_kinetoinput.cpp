@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
-// Reading a Kineto trace's bytes: large enough that two threads read a plain file (one from each
-// end) and that a second thread faults the pages in while gzip is decompressed; the bytes must
-// come out unchanged.
+// Reading a Kineto trace's bytes: large enough that a plain file is mapped and read in from both
+// ends (or, where it cannot be mapped, read by two threads) and that a second thread faults the
+// pages in while gzip is decompressed; the bytes must come out unchanged. A mapped file that
+// shrinks reads as zeros and says so instead of killing the process.
 #include "formats/kineto/kinetoinput.h"
 #include "formats/kineto/prefaulter.h"
 #include "tests/support/gzipbytes.h"
@@ -20,6 +21,8 @@
 #include <zlib.h>
 
 #if defined(__unix__)
+#include <csignal>
+#include <fcntl.h>
 #include <sys/mman.h>
 #include <unistd.h>
 #endif
@@ -54,9 +57,9 @@ QString write(const QTemporaryDir& dir, const QString& name, const QByteArray& b
 void expectSameText(const JsonText& text, const QByteArray& json) {
     ASSERT_EQ(text.size, std::size_t(json.size()));
     ASSERT_GE(text.capacity, text.size + simdjson::SIMDJSON_PADDING);
-    EXPECT_EQ(std::memcmp(text.bytes.get(), json.constData(), text.size), 0);
+    EXPECT_EQ(std::memcmp(text.begin(), json.constData(), text.size), 0);
     for (std::size_t i = 0; i < simdjson::SIMDJSON_PADDING; ++i)
-        ASSERT_EQ(text.bytes[text.size + i], '\0') << i;
+        ASSERT_EQ(text.begin()[text.size + i], '\0') << i;
 }
 
 } // namespace
@@ -67,6 +70,9 @@ TEST(KinetoInput, ALargePlainFileIsReadUnchanged) {
     JsonText text;
     EXPECT_EQ(readJsonText(write(dir, QStringLiteral("big.json"), json), text, nullptr), QString());
     EXPECT_FALSE(text.compressed);
+#if defined(__unix__)
+    EXPECT_TRUE(text.mapping); // mapped, not copied
+#endif
     expectSameText(text, json);
 }
 
@@ -169,5 +175,82 @@ TEST(Prefaulter, LeavesSmallRegionsAndStopsWhenDestroyed) {
     }
     EXPECT_LT(residentPages(q, kLarge), kLarge / std::size_t(sysconf(_SC_PAGESIZE)));
     munmap(q, kLarge);
+}
+#endif
+
+#if defined(__unix__)
+namespace {
+
+// A file of `size` bytes 'a'..'z', open for reading; -1 on failure.
+int patternFile(const QString& path, std::size_t size) {
+    QFile f(path);
+    if (!f.open(QIODevice::WriteOnly))
+        return -1;
+    QByteArray bytes(qsizetype(size), '\0');
+    for (std::size_t i = 0; i < size; ++i)
+        bytes[qsizetype(i)] = char('a' + i % 26);
+    f.write(bytes);
+    f.close();
+    return open(path.toLocal8Bit().constData(), O_RDONLY);
+}
+
+} // namespace
+
+TEST(GuardedMapping, AFileThatShrinksUnderItReadsZerosThereAndSaysSo) {
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("shrinks.json"));
+    constexpr std::size_t kSize = std::size_t(1) << 20;
+    const int fd = patternFile(path, kSize);
+    ASSERT_GE(fd, 0);
+    auto m = GuardedMapping::map(fd, kSize, 64);
+    ASSERT_TRUE(m);
+    EXPECT_GE(m->capacity(), kSize + 64);
+    EXPECT_EQ(m->populate(nullptr), 0);
+    EXPECT_EQ(m->data()[kSize - 1], char('a' + (kSize - 1) % 26));
+    EXPECT_EQ(m->data()[kSize + 63], '\0'); // the padding
+    EXPECT_FALSE(m->damaged());
+    ASSERT_TRUE(QFile::resize(path, 100));         // another program truncates the file
+    EXPECT_EQ(m->data()[50], char('a' + 50 % 26)); // the page still backed
+    const volatile char* far = m->data() + kSize / 2;
+    EXPECT_EQ(*far, '\0'); // would have been SIGBUS
+    EXPECT_TRUE(m->damaged());
+    EXPECT_EQ(m->populate(nullptr), EFAULT); // reading the rest in fails too
+    m.reset();
+    ::close(fd);
+}
+
+// In a child process: a guarded mapping (so the handler is installed), then a plain mapping of
+// another file that is then truncated, and a read of it. Exits with 3 when the setup fails, with
+// 4 or 5 when the read returned.
+[[noreturn]] void readATruncatedPlainMapping(const QString& guarded, const QString& other) {
+    const int g = patternFile(guarded, 1 << 16);
+    const int o = patternFile(other, 1 << 16);
+    auto m = GuardedMapping::map(g, 1 << 16, 64);
+    void* p = mmap(nullptr, 1 << 16, PROT_READ, MAP_PRIVATE, o, 0);
+    if (!m || p == MAP_FAILED || !QFile::resize(other, 0))
+        std::exit(3);
+    const volatile char* far = static_cast<const char*>(p) + (1 << 15);
+    std::exit(*far == 0 ? 4 : 5);
+}
+
+TEST(GuardedMappingDeathTest, ASigbusOutsideItStillEndsTheProcess) {
+    GTEST_FLAG_SET(death_test_style, "threadsafe");
+    QTemporaryDir dir;
+    EXPECT_EXIT(readATruncatedPlainMapping(dir.filePath(QStringLiteral("g.json")),
+                                           dir.filePath(QStringLiteral("o.bin"))),
+                ::testing::KilledBySignal(SIGBUS), "");
+}
+
+TEST(GuardedMapping, WhatCannotBeMappedIsLeftToTheReader) {
+    int pipeEnds[2];
+    ASSERT_EQ(pipe(pipeEnds), 0);
+    EXPECT_FALSE(GuardedMapping::map(pipeEnds[0], 4096, 64)); // not a regular file
+    ::close(pipeEnds[0]);
+    ::close(pipeEnds[1]);
+    QTemporaryDir dir;
+    const int fd = patternFile(dir.filePath(QStringLiteral("e.json")), 10);
+    ASSERT_GE(fd, 0);
+    EXPECT_FALSE(GuardedMapping::map(fd, 0, 64)); // nothing to map
+    ::close(fd);
 }
 #endif
