@@ -93,9 +93,9 @@ public:
     // some of them are still to be revealed (setRevealStep).
     bool rowsPending() const { return m_appliedRequest != m_request || m_shown < m_rows.size(); }
     // With a step > 0, applyRows shows the first `step` rows at once and each further `step`
-    // rows in a pass of the event loop of their own (rowsInserted), then emits rowsApplied():
-    // a view's header costs O(rows) on the GUI thread per reset, ~25 ms per three million rows.
-    // 0 (the default): every row at once.
+    // rows in a pass of the event loop of their own (rowsInserted), then emits rowsApplied().
+    // 0 (the default): every row at once, which for a QTableView is the cheaper (a reset to
+    // three million rows ~16 ms, an insert of one million into as many ~50 ms: Qt 6.4).
     void setRevealStep(int step) { m_revealStep = std::max(0, step); }
 
     // Keeps rows whose displayed name contains `text` (case-insensitive) or matches it as a

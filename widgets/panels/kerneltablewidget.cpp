@@ -79,7 +79,6 @@ KernelTableWidget::KernelTableWidget(ViewState* state, QWidget* parent)
     // The worker sorts: the rows of a sort arrive later, and then show the top (makeSortable).
     connect(m_view->horizontalHeader(), &QHeaderView::sortIndicatorChanged, this,
             [this] { m_topAfterSort = true; });
-    // Three million rows reach the view in steps, one pass of the event loop each.
     m_model->setRevealStep(kRevealStep);
     connect(m_model, &QAbstractItemModel::modelReset, this, [this, clearConfigs] {
         clearConfigs->setVisible(m_configLabel->isVisible());
