@@ -1,11 +1,9 @@
 // SPDX-License-Identifier: MIT
 #include "formats/kineto/guardedmapping.h"
+#include "formats/kineto/bothends.h"
 
-#include <algorithm>
 #include <cerrno>
 #include <mutex>
-#include <system_error>
-#include <thread>
 
 #if defined(__unix__)
 #include <csignal>
@@ -134,41 +132,15 @@ bool GuardedMapping::damaged() const {
 
 int GuardedMapping::populate(const std::atomic<bool>* cancel) {
 #if defined(MADV_POPULATE_READ)
-    constexpr std::size_t kChunk = std::size_t(16) << 20;
-    std::mutex claim;
-    std::size_t front = 0, back = (m_size + kChunk - 1) / kChunk; // chunks not yet claimed
-    std::atomic<int> failure{0};
-    auto cancelled = [cancel] { return cancel && cancel->load(std::memory_order_relaxed); };
-    auto work = [&](bool fromFront) {
-        while (failure.load(std::memory_order_relaxed) == 0 && !cancelled()) {
-            std::size_t chunk = 0;
-            {
-                std::lock_guard lock(claim);
-                if (front >= back)
-                    return;
-                chunk = fromFront ? front++ : --back;
-            }
-            const std::size_t begin = chunk * kChunk;
-            const std::size_t end = std::min(roundUp(m_size, g_pageSize), begin + kChunk);
-            if (madvise(m_data + begin, end - begin, MADV_POPULATE_READ) != 0 && errno != EINTR) {
-                // EINVAL: a kernel without it, where the parser faults the pages in itself.
-                failure.store(errno == EINVAL ? -2 : errno, std::memory_order_relaxed);
-                return;
-            }
-        }
-    };
-    std::thread helper;
-    if (m_size > 2 * kChunk) {
-        try {
-            helper = std::thread(work, false);
-        } catch (const std::system_error&) { // no thread: this one reads it all
-        }
-    }
-    work(true);
-    if (helper.joinable())
-        helper.join();
-    if (const int error = failure.load(); error > 0)
-        return error;
+    constexpr int kUnsupported = -2; // a kernel without it: the parser faults the pages in itself
+    const int result = forEachChunkFromBothEnds(
+        roundUp(m_size, g_pageSize), cancel, [this](std::size_t begin, std::size_t end) {
+            if (madvise(m_data + begin, end - begin, MADV_POPULATE_READ) == 0 || errno == EINTR)
+                return 0;
+            return errno == EINVAL ? kUnsupported : errno;
+        });
+    if (result != kUnsupported)
+        return result;
 #endif
     return cancel && cancel->load() ? -1 : 0;
 }

@@ -339,7 +339,7 @@ void KinetoJsonLoader::Impl::handleFlow(RawEvent& e) {
         if (cat != "ac2g" && cat != "async" && cat != "async_cpu_to_gpu")
             return;
     }
-    if (!flowsNeeded) {
+    if (!flowsNeeded.load(std::memory_order_relaxed)) {
         builderDeferredFlows.emplace_back(e.begin, e.end);
         return;
     }
@@ -348,14 +348,13 @@ void KinetoJsonLoader::Impl::handleFlow(RawEvent& e) {
 }
 
 void KinetoJsonLoader::Impl::needFlows() {
-    if (flowsNeeded)
-        return;
-    flowsNeeded = true;
-    flowsWanted.store(true, std::memory_order_relaxed); // the parser thread hands flows on
+    // Written once: the parser thread reads it for every flow.
+    if (!flowsNeeded.load(std::memory_order_relaxed))
+        flowsNeeded.store(true, std::memory_order_relaxed); // the parser thread hands flows on
 }
 
 void KinetoJsonLoader::Impl::readDeferredFlows() {
-    if (flowsNeeded) {
+    if (flowsNeeded.load(std::memory_order_relaxed)) {
         od::parser parser;
         RawEvent e;
         for (const std::vector<Extent>* kept : {&deferredFlows, &builderDeferredFlows}) {

@@ -249,7 +249,8 @@ void KinetoJsonLoader::Impl::addStagedEvents() {
     // starts) at them: Kineto numbers those flows by correlation id.
     // (flowsNeeded: there is such an operation or call, and every launch flow was read)
     std::map<std::pair<quint64, TimeNs>, std::uint64_t> startFlow, endFlow;
-    if (flowsNeeded) {
+    const bool flowsRead = flowsNeeded.load(std::memory_order_relaxed);
+    if (flowsRead) {
         for (const FlowPoint& f : flowStarts)
             startFlow.emplace(std::make_pair(flowKey(f.pid, f.tid), f.ts), f.id);
         for (const FlowPoint& f : flowEnds)
@@ -286,7 +287,7 @@ void KinetoJsonLoader::Impl::addStagedEvents() {
     for (std::size_t i = 0; i < configs.size(); ++i)
         configInTrace[i] = builder.kernelConfig(configs[i]);
     for (PendingGpuOp& op : gpuOps) {
-        if (!op.correlation && flowsNeeded) {
+        if (!op.correlation && flowsRead) {
             if (auto it = endFlow.find({flowKey(op.jsonPid, op.jsonTid), op.start});
                 it != endFlow.end())
                 op.correlation = std::uint32_t(it->second);

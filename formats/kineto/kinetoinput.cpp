@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "formats/kineto/kinetoinput.h"
+#include "formats/kineto/bothends.h"
 #include "formats/kineto/prefaulter.h"
 
 #include <QFile>
@@ -9,9 +10,7 @@
 #include <cerrno>
 #include <cstring>
 #include <libdeflate.h>
-#include <mutex>
 #include <simdjson.h>
-#include <thread>
 
 #if defined(__unix__)
 #include <sys/mman.h>
@@ -48,11 +47,7 @@ bool allocate(JsonText& out, std::size_t size) {
 
 #if defined(__unix__)
 int readFromBothEnds(int fd, char* dest, std::size_t size, const std::atomic<bool>* cancel) {
-    std::mutex claim;
-    std::size_t front = 0, back = (size + kChunk - 1) / kChunk; // chunks not yet claimed
-    std::atomic<int> failure{0};
-    auto readChunk = [&](std::size_t chunk) {
-        const std::size_t begin = chunk * kChunk, end = std::min(size, begin + kChunk);
+    return forEachChunkFromBothEnds(size, cancel, [&](std::size_t begin, std::size_t end) {
         for (std::size_t at = begin; at < end;) {
             const ssize_t got = pread(fd, dest + at, end - at, off_t(at));
             if (got < 0 && errno == EINTR)
@@ -62,35 +57,7 @@ int readFromBothEnds(int fd, char* dest, std::size_t size, const std::atomic<boo
             at += std::size_t(got);
         }
         return 0;
-    };
-    auto work = [&](bool fromFront) {
-        while (failure.load(std::memory_order_relaxed) == 0 && !cancelled(cancel)) {
-            std::size_t chunk = 0;
-            {
-                std::lock_guard lock(claim);
-                if (front >= back)
-                    return;
-                chunk = fromFront ? front++ : --back;
-            }
-            if (const int error = readChunk(chunk)) {
-                failure.store(error, std::memory_order_relaxed);
-                return;
-            }
-        }
-    };
-    std::thread helper;
-    if (size > 2 * kChunk) {
-        try {
-            helper = std::thread(work, false);
-        } catch (const std::system_error&) { // no thread: this one reads it all
-        }
-    }
-    work(true);
-    if (helper.joinable())
-        helper.join();
-    if (const int error = failure.load())
-        return error;
-    return cancelled(cancel) ? -1 : 0;
+    });
 }
 #endif
 

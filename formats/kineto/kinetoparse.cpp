@@ -212,7 +212,7 @@ void kineto::readEventObject(od::object obj, RawEvent& e) {
 }
 
 bool KinetoJsonLoader::Impl::deferFlow(const RawEvent& e) {
-    if (!isFlowPhase(plainPhase(e)) || flowsWanted.load(std::memory_order_relaxed))
+    if (!isFlowPhase(plainPhase(e)) || flowsNeeded.load(std::memory_order_relaxed))
         return false;
     // A category with escapes may still spell a launch flow's: kept too, and decided later.
     if (isPlainLaunchFlow(e) || (((e.rawStrings >> unsigned(Field::Cat)) & 1u) &&

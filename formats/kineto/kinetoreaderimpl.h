@@ -328,12 +328,11 @@ struct KinetoJsonLoader::Impl {
     std::vector<kineto::FlowPoint> flowStarts, flowEnds;
     // Launch flows are read only once some launch or GPU operation lacks args.correlation
     // (none in current traces, where a third of the events are flows). Until the builder thread
-    // finds one (flowsNeeded, and flowsWanted for the parser thread), the parser thread keeps
+    // finds one (flowsNeeded, set by the builder thread, read by both), the parser thread keeps
     // each flow as where its object is in the document and hands it over no further; the
     // builder thread does the same with the rare flow whose phase is written with escapes. Once
     // the walk is done, the kept flows are read again if they are needed (readDeferredFlows).
-    bool flowsNeeded = false;
-    std::atomic<bool> flowsWanted{false};
+    std::atomic<bool> flowsNeeded{false};
     using Extent = std::pair<std::uint32_t, std::uint32_t>; // [begin, end) in the document
     std::vector<Extent> deferredFlows;                      // by the parser thread
     std::vector<Extent> builderDeferredFlows;               // by the builder thread
