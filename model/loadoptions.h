@@ -17,14 +17,23 @@ struct LoadOptions {
     const std::atomic<bool>* cancel = nullptr;
     // Called from the loading thread with progress in per mille (0..1000), monotonic.
     std::function<void(int)> progress;
-    // Threads used to scan tables (1 or 2).
-    int threads = 2;
-    // Called once, from the loading thread, with a first Trace that holds only the GPU side
-    // (kernels, memcpys, memsets) as soon as those tables are read and before the CPU side is,
-    // when the trace has at least previewMinRows event rows; the full Trace follows in the
-    // LoadResult. Lets a viewer show a big trace's GPU lanes seconds before the rest.
+    // Threads that read the file: 1, the loading thread alone; 2, beside it a worker stepping
+    // SQLite; 3 (or more), two workers, which read each big nsys table in interleaved stripes of
+    // rowids. The loading thread builds the model meanwhile. The Kineto reader uses two either
+    // way. Every choice gives the same Trace.
+    int threads = 3;
+    // Called from the loading thread with a first Trace that holds only the GPU side (kernels,
+    // memcpys, memsets) as soon as those tables are read and before the CPU side is, when the
+    // trace has at least previewMinRows event rows; the full Trace follows in the LoadResult.
+    // Lets a viewer show a big trace's GPU lanes seconds before the rest. Its time range is the
+    // whole trace's as estimated from the tables' first and last rows.
     std::function<void(std::unique_ptr<Trace>)> preview;
     std::uint64_t previewMinRows = 1'000'000;
+    // The nsys reader sends an earlier preview as well, of the GPU rows read so far, once this
+    // long has passed since the load began and the GPU tables are still being read: a first
+    // frame of a big trace (its extent, GPUs and streams, the kernels of its start) within a
+    // fraction of a second. Its metadata().stage is TraceStage::GpuSideBegun.
+    std::chrono::milliseconds earlyPreviewAfter{100};
     // Wall-clock budget for reading the file's database; past it loading fails with a sentence.
     // 0: 30 s plus 1 s per MB of file (a hostile file must not keep a reader busy for ever).
     std::chrono::milliseconds timeBudget{0};

@@ -56,7 +56,7 @@ struct Options {
     std::uint64_t seed = 1;
     std::uint64_t smallEvents = 10'000;
     QString trace;
-    int threads = 2;
+    int threads = LoadOptions().threads;
     bool gui = true;
     bool guiOnly = false;
 };

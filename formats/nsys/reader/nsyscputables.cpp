@@ -11,7 +11,7 @@ void NsysSqliteLoader::Impl::readRuntime() {
         return;
     using R = schema::Runtime;
     const QStringList absent = absentOptional<R>();
-    SqliteRowStream st(scanDb(), threaded(), options.cancel, selectSql<R>());
+    SqliteRowStream st(scanners(), options.cancel, selectSql<R>(), kRuntimeTable);
     auto col = [&](R::Col c) { return st.column(R::col(c)); };
     const int cStart = col(R::start), cEnd = col(R::end), cTid = col(R::globalTid),
               cCorr = col(R::correlationId), cName = col(R::nameId);
@@ -40,7 +40,7 @@ void NsysSqliteLoader::Impl::readNvtx() {
         return;
     using N = schema::Nvtx;
     const QStringList absent = absentOptional<N>();
-    SqliteRowStream st(scanDb(), threaded(), options.cancel, selectSql<N>());
+    SqliteRowStream st(scanners(), options.cancel, selectSql<N>(), kNvtxTable);
     auto col = [&](N::Col c) { return st.column(N::col(c)); };
     const int cStart = col(N::start), cType = col(N::eventType);
     const int endCol = col(N::end), gtid = col(N::globalTid), egtid = col(N::endGlobalTid),
@@ -150,7 +150,7 @@ void NsysSqliteLoader::Impl::readOsrt() {
         return;
     using O = schema::Osrt;
     const QStringList absent = absentOptional<O>();
-    SqliteRowStream st(scanDb(), threaded(), options.cancel, selectSql<O>());
+    SqliteRowStream st(scanners(), options.cancel, selectSql<O>(), kOsrtTable);
     auto col = [&](O::Col c) { return st.column(O::col(c)); };
     const int cStart = col(O::start), cEnd = col(O::end), cTid = col(O::globalTid),
               cName = col(O::nameId);

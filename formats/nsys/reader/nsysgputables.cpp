@@ -39,8 +39,9 @@ void NsysSqliteLoader::Impl::readKernels() {
         unrecorded |= std::uint8_t(KernelField::SharedMemory);
     if (!detail || lacks({K::localMemoryPerThread, K::localMemoryTotal}))
         unrecorded |= std::uint8_t(KernelField::LocalMemory);
-    SqliteRowStream st(scanDb(), threaded(), options.cancel,
-                       selectSql(kKernelTable, columnNames<K>(K::readRequired), optional));
+    SqliteRowStream st(scanners(), options.cancel,
+                       selectSql(kKernelTable, columnNames<K>(K::readRequired), optional),
+                       kKernelTable);
     auto col = [&](K::Col c) { return st.column(K::col(c)); };
     const int cStart = col(K::start), cEnd = col(K::end), cDevice = col(K::deviceId),
               cContext = col(K::contextId), cStream = col(K::streamId), cShort = col(K::shortName);
@@ -100,7 +101,7 @@ void NsysSqliteLoader::Impl::readMemcpys() {
         return;
     using C = schema::Memcpy;
     const QStringList absent = absentOptional<C>();
-    SqliteRowStream st(scanDb(), threaded(), options.cancel, selectSql<C>());
+    SqliteRowStream st(scanners(), options.cancel, selectSql<C>(), kMemcpyTable);
     auto col = [&](C::Col c) { return st.column(C::col(c)); };
     const int cStart = col(C::start), cEnd = col(C::end), cDevice = col(C::deviceId),
               cContext = col(C::contextId), cStream = col(C::streamId), cBytes = col(C::bytes),
@@ -146,7 +147,7 @@ void NsysSqliteLoader::Impl::readMemsets() {
         return;
     using M = schema::Memset;
     const QStringList absent = absentOptional<M>();
-    SqliteRowStream st(scanDb(), threaded(), options.cancel, selectSql<M>());
+    SqliteRowStream st(scanners(), options.cancel, selectSql<M>(), kMemsetTable);
     auto col = [&](M::Col c) { return st.column(M::col(c)); };
     const int cStart = col(M::start), cEnd = col(M::end), cDevice = col(M::deviceId),
               cContext = col(M::contextId), cStream = col(M::streamId), cBytes = col(M::bytes);
@@ -177,7 +178,7 @@ void NsysSqliteLoader::Impl::readSyncs() {
         return;
     using Y = schema::Sync;
     const QStringList absent = absentOptional<Y>();
-    SqliteRowStream st(scanDb(), threaded(), options.cancel, selectSql<Y>());
+    SqliteRowStream st(scanners(), options.cancel, selectSql<Y>(), qs(Y::table));
     auto col = [&](Y::Col c) { return st.column(Y::col(c)); };
     const int cStart = col(Y::start), cEnd = col(Y::end);
     const int dev = col(Y::deviceId), ctx = col(Y::contextId), stream = col(Y::streamId),
@@ -209,7 +210,7 @@ void NsysSqliteLoader::Impl::readGpuMemory() {
     if (!db.hasTable(kGpuMemoryTable))
         return;
     using Y = schema::GpuMemoryUsage;
-    SqliteRowStream st(scanDb(), threaded(), options.cancel, selectSql<Y>());
+    SqliteRowStream st(scanners(), options.cancel, selectSql<Y>(), qs(Y::table));
     auto col = [&](Y::Col c) { return st.column(Y::col(c)); };
     const int cStart = col(Y::start), dev = col(Y::deviceId), cBytes = col(Y::bytes),
               kind = col(Y::memKind), op = col(Y::memoryOperationType);

@@ -169,10 +169,20 @@ struct NsysSqliteLoader::Impl {
                                             : QStringLiteral("; %1 events show it as unknown.")));
     }
 
-    // The second connection, stepped by SqliteRowStream's worker, when loading with two threads.
-    SqliteDb scanConnection;
-    bool threaded() const { return options.threads >= 2 && scanConnection.handle(); }
-    const SqliteDb& scanDb() const { return threaded() ? scanConnection : db; }
+    // The connections that SqliteRowStream's workers step, when loading with two threads or
+    // more: one with two threads, two (the big tables read in stripes) with three or more.
+    SqliteDb scanConnections[2];
+    SqliteScanners scanners() const {
+        SqliteScanners by{&db, {}};
+        for (const SqliteDb& c : scanConnections) {
+            if (c.handle())
+                by.workers.push_back(&c);
+        }
+        return by;
+    }
+    bool timedOut() const {
+        return db.timedOut() || scanConnections[0].timedOut() || scanConnections[1].timedOut();
+    }
 
     template <typename Statement> void checkStatement(const Statement& st, const QString& table) {
         if (st.hasError() || !st.isValid())
@@ -181,7 +191,7 @@ struct NsysSqliteLoader::Impl {
     // Our sentence for a failed statement on `table`; throws Cancelled when that was the cause.
     QString statementProblem(int rc, const QString& table) const {
         checkCancel();
-        if (db.timedOut() || scanConnection.timedOut())
+        if (timedOut())
             return QStringLiteral("Cannot read '") % fileName() %
                    QStringLiteral("': reading it took longer than ") %
                    QString::number(double(db.budget().count()) / 1000.0, 'g', 3) %

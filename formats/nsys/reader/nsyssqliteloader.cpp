@@ -287,8 +287,11 @@ LoadResult NsysSqliteLoader::load() {
                                "no StringIds table or no trace tables (views and virtual tables "
                                "are not read).")};
         d->report(0);
-        if (d->options.threads >= 2 && !d->scanConnection.open(d->path, guard, &error))
-            throw openFailure();
+        const int workers = std::clamp(d->options.threads - 1, 0, 2);
+        for (int i = 0; i < workers; ++i) {
+            if (!d->scanConnections[i].open(d->path, guard, &error))
+                throw openFailure();
+        }
         QStringList nonTables;
         for (const QString& t : readableTables(parts)) {
             if (d->db.hasNonTable(t))

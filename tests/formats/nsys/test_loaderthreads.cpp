@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
-// The two-thread load (a worker steps SQLite while the loader builds lanes) must give exactly the
-// trace the one-thread load gives: same lanes, same events in the same order, same records.
+// The threaded loads (one worker steps SQLite while the loader builds lanes; or two workers read
+// each table in rowid stripes) must give exactly the trace the one-thread load gives: same lanes,
+// same events in the same order, same records.
 #include "formats/nsys/synth/synthtrace.h"
 #include "formats/open.h"
 
@@ -25,7 +26,9 @@ bool sameEvent(const EventRef& a, const EventRef& b) {
 
 } // namespace
 
-TEST(LoaderThreads, OneAndTwoThreadsGiveTheSameTrace) {
+class LoaderThreads : public ::testing::TestWithParam<int> {};
+
+TEST_P(LoaderThreads, GiveTheTraceOfTheOneThreadLoad) {
     QTemporaryDir dir;
     const QString path = dir.filePath(QStringLiteral("synth.sqlite"));
     synth::SynthOptions so;
@@ -35,7 +38,7 @@ TEST(LoaderThreads, OneAndTwoThreadsGiveTheSameTrace) {
     ASSERT_TRUE(synth::writeSynthTrace(path.toStdString(), so, &error)) << error;
 
     const auto one = load(path, 1);
-    const auto two = load(path, 2);
+    const auto two = load(path, GetParam());
     ASSERT_TRUE(one && two);
     EXPECT_EQ(one->timeRange(), two->timeRange());
     ASSERT_EQ(one->strings().size(), two->strings().size());
@@ -85,7 +88,9 @@ TEST(LoaderThreads, OneAndTwoThreadsGiveTheSameTrace) {
     EXPECT_EQ(one->warnings().size(), two->warnings().size());
 }
 
-TEST(LoaderThreads, CancelStopsTheTwoThreadLoad) {
+INSTANTIATE_TEST_SUITE_P(WorkersStepping, LoaderThreads, ::testing::Values(2, 3));
+
+TEST_P(LoaderThreads, CancelStopsTheLoad) {
     QTemporaryDir dir;
     const QString path = dir.filePath(QStringLiteral("synth.sqlite"));
     synth::SynthOptions so;
@@ -94,7 +99,7 @@ TEST(LoaderThreads, CancelStopsTheTwoThreadLoad) {
     ASSERT_TRUE(synth::writeSynthTrace(path.toStdString(), so, &error)) << error;
     std::atomic<bool> cancel{false};
     LoadOptions o;
-    o.threads = 2;
+    o.threads = GetParam();
     o.cancel = &cancel;
     o.progress = [&](int permille) {
         if (permille > 100)
