@@ -24,6 +24,14 @@ struct TraceWarning {
     QString message; // one sentence for people, with the count
 };
 
+// What a Trace holds: all that was read, or a preview a reader sent while loading
+// (LoadOptions::preview) to be replaced by the next.
+enum class TraceStage : std::uint8_t {
+    Complete,     // a finished load
+    GpuSide,      // every row of the GPU tables, none of the CPU side yet
+    GpuSideBegun, // the first rows of the GPU tables, over the whole trace's estimated extent
+};
+
 struct TraceMetadata {
     QString format;      // "nsys-sqlite", "kineto-json"
     QString productName; // "Nsight Systems", "Strobe" (own captures), "PyTorch Profiler"
@@ -38,6 +46,7 @@ struct TraceMetadata {
     // What the reader read (LoadOptions::parts). A part left out has no lanes, records or
     // warnings, and its counts are 0 meaning "not read", never "none recorded".
     TraceParts loadedParts = kAllTraceParts;
+    TraceStage stage = TraceStage::Complete; // never cached: previews are not
 };
 
 // Counts of the source tables' rows, with the meaning `strobe-cli info` documents.

@@ -374,7 +374,9 @@ std::unique_ptr<Trace> TraceBuilder::finish(const std::atomic<bool>* cancel) {
     return std::move(m_trace);
 }
 
-std::unique_ptr<Trace> TraceBuilder::finishGpuPreview(const std::atomic<bool>* cancel) const {
+std::unique_ptr<Trace> TraceBuilder::finishGpuPreview(const std::atomic<bool>* cancel,
+                                                      TraceStage stage,
+                                                      std::optional<TimeRange> extent) const {
     const Trace& src = *m_trace;
     TraceBuilder copy(src.m_filePath);
     Trace& dst = *copy.m_trace;
@@ -399,8 +401,17 @@ std::unique_ptr<Trace> TraceBuilder::finishGpuPreview(const std::atomic<bool>* c
     copy.m_processIndex = m_processIndex;
     copy.m_streamInfo = m_streamInfo;
     std::unique_ptr<Trace> preview = copy.finish(cancel);
-    if (preview)
-        preview->m_warnings.clear(); // the CPU side, which resolves them, is still to come
+    if (!preview)
+        return preview;
+    preview->m_warnings.clear(); // the CPU side, which resolves them, is still to come
+    preview->m_meta.stage = stage;
+    if (extent && !extent->isEmpty()) {
+        TimeRange& r = preview->m_range;
+        const bool noEvents = std::all_of(preview->m_lanes.begin(), preview->m_lanes.end(),
+                                          [](const Lane& l) { return l.size() == 0; });
+        r = noEvents ? *extent
+                     : TimeRange{std::min(r.start, extent->start), std::max(r.end, extent->end)};
+    }
     return preview;
 }
 

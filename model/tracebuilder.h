@@ -79,7 +79,12 @@ public:
     // A frozen copy of what was added so far on the GPU side only (kernels, memcpys, memsets and
     // their lanes, GPUs, streams, processes), for showing a large trace before its CPU side is
     // read. This builder is left as it was. No warnings; launching API calls are not joined.
-    std::unique_ptr<Trace> finishGpuPreview(const std::atomic<bool>* cancel = nullptr) const;
+    // `stage` says how much of the GPU side it holds (metadata().stage); `extent`, where the
+    // reader estimates the whole trace lies, widens its time range so that the view does not
+    // jump when the rest arrives.
+    std::unique_ptr<Trace> finishGpuPreview(const std::atomic<bool>* cancel = nullptr,
+                                            TraceStage stage = TraceStage::GpuSide,
+                                            std::optional<TimeRange> extent = {}) const;
 
 private:
     struct PendingWarning {

@@ -251,6 +251,7 @@ void MainWindow::startLoad(const QString& path, const QString& title, bool isSam
         m_job->setCache(m_cacheFolder, m_cacheCapBytes);
     m_pendingTitle = title;
     m_pendingIsSample = isSample;
+    m_previewOfThisLoad = false;
     connect(m_job.get(), &TraceLoadJob::progress, m_progress, &QProgressBar::setValue);
     connect(m_job.get(), &TraceLoadJob::preview, this, &MainWindow::onPreview);
     connect(m_job.get(), &TraceLoadJob::finished, this, &MainWindow::onLoadFinished);
@@ -278,17 +279,30 @@ void MainWindow::clearNameFilters() {
 void MainWindow::onPreview(std::shared_ptr<const Trace> gpuSide) {
     if (sender() != m_job.get())
         return;
-    rememberView();
-    m_beforePreview = Shown{m_state->sharedTrace(),
-                            m_state->visibleRange(),
-                            m_title,
-                            m_kernelTable->nameFilter(),
-                            m_kernelTable->nameFilterIsRegex(),
-                            m_statistics->nameFilters()};
+    if (!m_beforePreview) { // the first preview of this load: what it replaces comes back on
+                            // failure
+        rememberView();
+        m_beforePreview = Shown{m_state->sharedTrace(),
+                                m_state->visibleRange(),
+                                m_title,
+                                m_kernelTable->nameFilter(),
+                                m_kernelTable->nameFilterIsRegex(),
+                                m_statistics->nameFilters()};
+        clearNameFilters();
+    }
+    // Where the user went on an earlier preview of this load stays.
+    const std::optional<TimeRange> navigated =
+        m_previewOfThisLoad && m_preview && m_state->visibleRange() != m_preview->timeRange()
+            ? std::optional<TimeRange>(m_state->visibleRange())
+            : std::nullopt;
     m_preview = gpuSide;
-    clearNameFilters();
-    m_title = m_pendingTitle % tr(" (GPU side; reading the CPU side…)");
+    m_previewOfThisLoad = true;
+    m_title = m_pendingTitle % (gpuSide->metadata().stage == TraceStage::GpuSideBegun
+                                    ? tr(" (the first of the GPU side; reading on…)")
+                                    : tr(" (GPU side; reading the CPU side…)"));
     m_state->setTrace(std::move(gpuSide));
+    if (navigated)
+        m_state->setVisibleRange(*navigated, false);
     setWindowTitle(m_pendingTitle % QStringLiteral(" — Strobe"));
     updateStatus();
 }

@@ -146,6 +146,7 @@ private:
     };
     std::optional<Shown> m_beforePreview;
     std::shared_ptr<const Trace> m_preview;
+    bool m_previewOfThisLoad = false; // m_preview came from m_job
     std::uint64_t m_previewMinRows = LoadOptions().previewMinRows;
     QString m_cacheFolder;
     std::uint64_t m_cacheCapBytes = LoadOptions().cacheCapBytes;

@@ -128,9 +128,11 @@ void GapsPanel::rebuild() {
     std::shared_ptr<const Trace> trace = m_state->sharedTrace();
     const TimeNs threshold = m_state->idleThresholdNs();
     const BusyWork busy = m_busy;
-    if (!trace) {
+    if (!trace || trace->metadata().stage != TraceStage::Complete) {
         m_task->cancel();
         showAnalysis(nullptr, {});
+        if (trace) // a preview: a gap's causes are on the CPU side, still being read
+            m_totals->setText(tr("Reading the trace: its gaps follow once all of it is read."));
         return;
     }
     m_model->reset(nullptr, nullptr);

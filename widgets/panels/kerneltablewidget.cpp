@@ -141,7 +141,8 @@ void KernelTableWidget::rebuild() {
     m_model->setData(nullptr); // empty (O(1)) until the new trace's data arrives
     applyRange();
     std::shared_ptr<const Trace> trace = m_state->sharedTrace();
-    if (!trace) {
+    // The early preview holds the first kernels only: no rows rather than a partial list.
+    if (!trace || trace->metadata().stage == TraceStage::GpuSideBegun) {
         m_dataTask->cancel();
         updateCount();
         emit ready();

@@ -90,9 +90,11 @@ QString OverviewPanel::text() const {
 
 void OverviewPanel::rebuild() {
     std::shared_ptr<const Trace> trace = m_state->sharedTrace();
-    if (!trace) {
+    if (!trace || trace->metadata().stage != TraceStage::Complete) {
         m_task->cancel();
         showOverview(nullptr, {});
+        if (trace) // a preview: what starves the GPU is on the CPU side, still being read
+            m_scope->setText(tr("Reading the trace: the overview follows once all of it is read."));
         return;
     }
     const std::optional<TimeRange> window = m_state->selectedRange();

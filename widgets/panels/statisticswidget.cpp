@@ -167,7 +167,8 @@ void StatisticsWidget::rebuild() {
     m_stepKernels.clear();
     m_instance = -1;
     updateStepLabel();
-    if (!trace) {
+    // The early preview holds the first kernels only: no statistics rather than partial ones.
+    if (!trace || trace->metadata().stage == TraceStage::GpuSideBegun) {
         m_kernelTask->cancel();
         m_nvtxTask->cancel();
         m_memoryTask->cancel();

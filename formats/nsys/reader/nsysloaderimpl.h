@@ -11,6 +11,7 @@
 #include "formats/nsys/schema/nsysschema.h"
 #include "model/tracebuilder.h"
 
+#include <QElapsedTimer>
 #include <QFileInfo>
 #include <QHash>
 #include <QStringBuilder>
@@ -95,7 +96,27 @@ struct NsysSqliteLoader::Impl {
         if ((++rowsDone & 0x3FFF) == 0) {
             checkCancel();
             report(int(std::min<std::uint64_t>(900, rowsDone * 900 / rowsTotal)));
+            if (readingGpuSide && previews && !earlyPreviewSent &&
+                sinceOpen.elapsed() >= options.earlyPreviewAfter.count()) {
+                earlyPreviewSent = true;
+                sendPreview(TraceStage::GpuSideBegun);
+            }
         }
+    }
+
+    // Previews (LoadOptions::preview) of a big trace: the first rows of the GPU tables once
+    // options.earlyPreviewAfter has passed since the load began, then the whole GPU side; both
+    // over the extent estimated from every event table's first and last rows.
+    bool previews = false;
+    bool readingGpuSide = false;
+    bool earlyPreviewSent = false;
+    QElapsedTimer sinceOpen;
+    std::optional<TimeRange> extent;
+    void probeExtent(const QStringList& tables);
+    void sendPreview(TraceStage stage) {
+        if (auto preview = builder.finishGpuPreview(options.cancel, stage, extent))
+            options.preview(std::move(preview));
+        checkCancel();
     }
 
     void report(int permille) {

@@ -221,6 +221,32 @@ void NsysSqliteLoader::Impl::readStreams() {
     optionalTableOk(st, table);
 }
 
+void NsysSqliteLoader::Impl::probeExtent(const QStringList& tables) {
+    // The tables are written about in time order: their first and last rows bound nearly every
+    // event, for the price of two short seeks each. A guess for previews only, so a table that
+    // cannot be probed is passed over.
+    constexpr int kRows = 256;
+    TimeNs first = kMaxTime, last = kMinTime;
+    for (const QString& table : tables) {
+        const QStringList times{QStringLiteral("start"), QStringLiteral("end")};
+        const QString rowid = rowidName(db, table);
+        if (rowid.isEmpty() || !missingColumns(table, times).isEmpty())
+            continue;
+        for (const QString& order : {QString(), QStringLiteral(" DESC")}) {
+            SqliteStatement st(db, QStringLiteral("SELECT start, end FROM ") % table %
+                                       QStringLiteral(" ORDER BY ") % rowid % order %
+                                       QStringLiteral(" LIMIT ") % QString::number(kRows));
+            while (st.step()) {
+                const TimeNs start = clampTime(st.int64(0));
+                first = std::min(first, start);
+                last = std::max(last, st.isNull(1) ? start : clampTime(st.int64(1)));
+            }
+        }
+    }
+    if (first < last)
+        extent = TimeRange{first, last};
+}
+
 namespace {
 
 // The event table of each part the nsys export has.
@@ -278,6 +304,7 @@ LoadResult NsysSqliteLoader::load() {
             return LoadFailure{QStringLiteral("Cannot read '") % d->fileName() %
                                QStringLiteral("': ") % error % u'.'};
         };
+        d->sinceOpen.start();
         if (!d->db.open(d->path, guard, &error))
             throw openFailure();
         if (!looksLikeNsysExport(d->db))
@@ -330,15 +357,17 @@ LoadResult NsysSqliteLoader::load() {
             {TracePart::GpuMemory, &Impl::readGpuMemory},
             {TracePart::Nvtx, &Impl::readNvtx},
             {TracePart::Osrt, &Impl::readOsrt}};
+        d->previews = d->options.preview && d->rowsTotal >= d->options.previewMinRows;
+        if (d->previews)
+            d->probeExtent(eventTables(parts));
+        d->readingGpuSide = true;
         for (const auto& [part, read] : gpuSide) {
             if (d->wants(part))
                 (d.get()->*read)();
         }
-        if (d->options.preview && d->rowsTotal >= d->options.previewMinRows) {
-            if (auto preview = d->builder.finishGpuPreview(d->options.cancel))
-                d->options.preview(std::move(preview));
-            d->checkCancel();
-        }
+        d->readingGpuSide = false;
+        if (d->previews)
+            d->sendPreview(TraceStage::GpuSide);
         for (const auto& [part, read] : cpuSide) {
             if (d->wants(part))
                 (d.get()->*read)();

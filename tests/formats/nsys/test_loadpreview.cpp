@@ -1,7 +1,11 @@
 // SPDX-License-Identifier: MIT
 // A big trace's GPU side can be shown before its CPU side is read (LoadOptions::preview).
+#include "formats/nsys/synth/synthtrace.h"
 #include "formats/open.h"
 #include "tests/support/sqlitequery.h"
+
+#include <QTemporaryDir>
+#include <algorithm>
 
 #include <gtest/gtest.h>
 
@@ -24,6 +28,12 @@ TEST(LoadPreview, GpuSideArrivesFirstAndTheFullTraceIsUnchanged) {
 
     ASSERT_EQ(previews.size(), 1u);
     const Trace& p = *previews.front();
+    EXPECT_EQ(p.metadata().stage, TraceStage::GpuSide);
+    EXPECT_EQ(plain.trace->metadata().stage, TraceStage::Complete);
+    // Its extent is the whole trace's, estimated from the tables' first and last rows, not the
+    // GPU side's own (the CPU side begins 0.1 s before the first kernel here).
+    EXPECT_EQ(p.timeRange(), plain.trace->timeRange());
+    EXPECT_GT(p.kernelAt(0).start, plain.trace->timeRange().start);
     EXPECT_EQ(p.kernelCount(), 3442u);
     EXPECT_EQ(p.counts().memsets, 22u);
     EXPECT_EQ(p.counts().cudaApiCalls, 0u) << "the CPU side is not read yet";
@@ -69,4 +79,61 @@ TEST(LoadPreview, ProcessesAndThreadsAreInPidOrder) {
                   std::tie(t.threads()[i].pid, t.threads()[i].tid));
     for (const ThreadInfo& th : t.threads())
         EXPECT_EQ(t.processes()[th.process].pid, th.pid);
+}
+
+TEST(LoadPreview, AnEarlyPreviewShowsTheFirstGpuRowsOverTheWholeExtent) {
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("synth.sqlite"));
+    synth::SynthOptions so;
+    so.events = 300'000; // ~90k kernels: several rows-done steps of 16384 rows into the GPU side
+    so.seed = 5;
+    std::string error;
+    ASSERT_TRUE(synth::writeSynthTrace(path.toStdString(), so, &error)) << error;
+    for (const int threads : {1, 3}) {
+        std::vector<std::unique_ptr<Trace>> previews;
+        LoadOptions o;
+        o.threads = threads;
+        o.previewMinRows = 0;
+        o.earlyPreviewAfter = std::chrono::milliseconds(0); // at the first step of the GPU side
+        o.preview = [&](std::unique_ptr<Trace> t) { previews.push_back(std::move(t)); };
+        const LoadResult full = loadTrace(path, o);
+        ASSERT_TRUE(full.ok()) << full.error.toStdString();
+        ASSERT_EQ(previews.size(), 2u);
+        const Trace &early = *previews[0], &gpu = *previews[1], &t = *full.trace;
+        EXPECT_EQ(early.metadata().stage, TraceStage::GpuSideBegun);
+        EXPECT_EQ(gpu.metadata().stage, TraceStage::GpuSide);
+        EXPECT_GT(early.kernelCount(), 0u);
+        EXPECT_LT(early.kernelCount(), t.kernelCount() / 2);
+        EXPECT_EQ(gpu.kernelCount(), t.kernelCount());
+        // The early kernels are kernels of the trace, each as it will be in the full one.
+        std::vector<std::pair<TimeNs, TimeNs>> all;
+        for (std::size_t i = 0; i < t.kernelCount(); ++i)
+            all.emplace_back(t.kernelAt(i).start, t.kernelAt(i).end);
+        std::sort(all.begin(), all.end());
+        for (std::size_t i = 0; i < early.kernelCount(); ++i)
+            ASSERT_TRUE(std::binary_search(
+                all.begin(), all.end(), std::pair(early.kernelAt(i).start, early.kernelAt(i).end)))
+                << i;
+        // Both previews span the whole trace, the early one long before its kernels reach there.
+        for (const Trace* p : {&early, &gpu}) {
+            EXPECT_LE(p->timeRange().start, t.timeRange().start);
+            EXPECT_GE(p->timeRange().end, t.timeRange().end - t.timeRange().duration() / 100);
+        }
+        EXPECT_LT(early.kernelAt(early.kernelCount() - 1).end, t.timeRange().end / 2);
+    }
+}
+
+TEST(LoadPreview, NoEarlyPreviewBeforeItsTime) {
+    // An hour is longer than this trace's GPU side takes to read.
+    int early = 0, all = 0;
+    LoadOptions o;
+    o.previewMinRows = 0;
+    o.earlyPreviewAfter = std::chrono::hours(1);
+    o.preview = [&](std::unique_ptr<Trace> t) {
+        ++all;
+        early += t->metadata().stage == TraceStage::GpuSideBegun;
+    };
+    ASSERT_TRUE(loadTrace(h100(), o).ok());
+    EXPECT_EQ(all, 1);
+    EXPECT_EQ(early, 0);
 }

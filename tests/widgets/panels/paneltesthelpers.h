@@ -32,6 +32,16 @@ inline std::shared_ptr<const Trace> h100() {
     return trace;
 }
 
+// The GPU-side preview of the two-GPU H100 export, as a big load sends it (LoadOptions::preview).
+inline std::shared_ptr<const Trace> h100GpuSidePreview() {
+    std::unique_ptr<Trace> preview;
+    LoadOptions o;
+    o.previewMinRows = 0;
+    o.preview = [&](std::unique_ptr<Trace> t) { preview = std::move(t); };
+    loadTrace(QStringLiteral(STROBE_FIXTURES_DIR "/nsys/nsys2026.2-h100-2gpu-nvtx.sqlite"), o);
+    return std::shared_ptr<const Trace>(std::move(preview));
+}
+
 // Panels compute on worker threads: waits (processing events) until `panel` shows the data of
 // the current trace and settings; false on timeout.
 template <class Panel> bool waitUntilReady(const Panel& panel, int timeoutMs = 30000) {

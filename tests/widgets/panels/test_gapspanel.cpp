@@ -262,3 +262,20 @@ TEST_F(GapsPanelTest, KernelsOnlyTurnsTheCopyBoundH100IntoGaps) {
 }
 
 } // namespace
+
+// A preview holds no CPU side: every gap's cause would read "no CPU activity".
+TEST(GapsPanelPreview, APreviewListsNoGapsUntilTheWholeTraceIsRead) {
+    const std::shared_ptr<const Trace> preview = test::h100GpuSidePreview();
+    ASSERT_TRUE(preview);
+    ViewState state;
+    state.setTrace(preview);
+    GapsPanel panel(&state);
+    ASSERT_TRUE(test::waitUntilReady(panel));
+    EXPECT_EQ(panel.model()->rowCount(), 0);
+    EXPECT_TRUE(panel.totalsText().startsWith(QStringLiteral("Reading the trace")))
+        << panel.totalsText().toStdString();
+    state.setTrace(test::h100());
+    ASSERT_TRUE(test::waitUntilReady(panel));
+    EXPECT_GT(panel.model()->rowCount(), 0);
+    EXPECT_TRUE(panel.totalsText().contains(QStringLiteral("GPU 0")));
+}

@@ -132,3 +132,23 @@ TEST(OverviewPanelH100, OneAnswerPerGpu) {
 }
 
 } // namespace
+
+// A preview holds no CPU side: answers about what starves the GPU would blame "no CPU activity".
+TEST(OverviewPanelPreview, APreviewGetsNoAnswersUntilTheWholeTraceIsRead) {
+    const std::shared_ptr<const Trace> preview = test::h100GpuSidePreview();
+    ASSERT_TRUE(preview);
+    ASSERT_EQ(preview->metadata().stage, TraceStage::GpuSide);
+    ViewState state;
+    state.setTrace(preview);
+    OverviewPanel panel(&state);
+    ASSERT_TRUE(test::waitUntilReady(panel));
+    EXPECT_TRUE(panel.text().startsWith(QStringLiteral("Reading the trace")))
+        << panel.text().toStdString();
+    EXPECT_TRUE(panel.overview().gpus.empty());
+    EXPECT_FALSE(panel.text().contains(QStringLiteral("idle")));
+    // The whole trace follows: the answers come.
+    state.setTrace(test::h100());
+    ASSERT_TRUE(test::waitUntilReady(panel));
+    EXPECT_EQ(panel.overview().gpus.size(), 2u);
+    EXPECT_TRUE(panel.text().startsWith(QStringLiteral("Whole trace")));
+}
