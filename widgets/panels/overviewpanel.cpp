@@ -112,6 +112,11 @@ void OverviewPanel::showOverview(std::shared_ptr<const Trace> trace, Overview re
     m_trace = std::move(trace);
     m_model->reset(&m_overview);
     m_bars->setBreakdown(m_overview.gpus);
+    // No bars or iteration table without a trace (or for a preview): "No GPU work" would be
+    // wrong while one is being read.
+    for (QWidget* w : {static_cast<QWidget*>(m_bars), static_cast<QWidget*>(m_iterations),
+                       static_cast<QWidget*>(m_iterationTitle)})
+        w->setVisible(m_trace != nullptr);
     if (!m_trace) {
         m_scope->setText(tr("No trace loaded."));
         m_findings->clear();

@@ -146,9 +146,12 @@ TEST(OverviewPanelPreview, APreviewGetsNoAnswersUntilTheWholeTraceIsRead) {
         << panel.text().toStdString();
     EXPECT_TRUE(panel.overview().gpus.empty());
     EXPECT_FALSE(panel.text().contains(QStringLiteral("idle")));
+    EXPECT_TRUE(panel.bars()->isHidden()) << "no 'No GPU work' while the trace is read";
+    EXPECT_TRUE(panel.iterationView()->isHidden());
     // The whole trace follows: the answers come.
     state.setTrace(test::h100());
     ASSERT_TRUE(test::waitUntilReady(panel));
+    EXPECT_FALSE(panel.bars()->isHidden());
     EXPECT_EQ(panel.overview().gpus.size(), 2u);
     EXPECT_TRUE(panel.text().startsWith(QStringLiteral("Whole trace")));
 }
