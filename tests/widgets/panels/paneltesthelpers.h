@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "formats/nsys/synth/synthtrace.h"
 #include "formats/open.h"
 #include "widgets/viewstate.h"
 
@@ -8,6 +9,7 @@
 #include <QHeaderView>
 #include <QScrollBar>
 #include <QTableView>
+#include <QTemporaryDir>
 #include <QTest>
 #include <memory>
 
@@ -40,6 +42,27 @@ inline std::shared_ptr<const Trace> h100GpuSidePreview() {
     o.preview = [&](std::unique_ptr<Trace> t) { preview = std::move(t); };
     loadTrace(QStringLiteral(STROBE_FIXTURES_DIR "/nsys/nsys2026.2-h100-2gpu-nvtx.sqlite"), o);
     return std::shared_ptr<const Trace>(std::move(preview));
+}
+
+// The two previews a big load sends, from a synthetic trace of 300,000 events written to a
+// temporary folder: [0] the early one (TraceStage::GpuSideBegun, the first GPU rows), [1] the
+// whole GPU side. Empty when the trace cannot be written or loaded.
+inline std::vector<std::shared_ptr<const Trace>> synthPreviews() {
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("synth.sqlite"));
+    synth::SynthOptions so;
+    so.events = 300'000;
+    std::string error;
+    std::vector<std::shared_ptr<const Trace>> previews;
+    if (!synth::writeSynthTrace(path.toStdString(), so, &error))
+        return previews;
+    LoadOptions o;
+    o.previewMinRows = 0;
+    o.earlyPreviewAfter = std::chrono::milliseconds(0);
+    o.preview = [&](std::unique_ptr<Trace> t) { previews.emplace_back(std::move(t)); };
+    if (!loadTrace(path, o).ok())
+        previews.clear();
+    return previews;
 }
 
 // Panels compute on worker threads: waits (processing events) until `panel` shows the data of

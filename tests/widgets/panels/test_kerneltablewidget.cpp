@@ -1,5 +1,4 @@
 // SPDX-License-Identifier: MIT
-#include "formats/nsys/synth/synthtrace.h"
 #include "model/analysis/kerneltablemodel.h"
 #include "model/analysis/tableroles.h"
 #include "tests/model/analysis/analysistestdata.h"
@@ -13,7 +12,6 @@
 #include <QLineEdit>
 #include <QSignalSpy>
 #include <QTableView>
-#include <QTemporaryDir>
 #include <QTest>
 #include <gtest/gtest.h>
 
@@ -402,18 +400,7 @@ TEST_F(KernelTableWidgetTest, ANewTraceDropsTheRevealStepsStillToCome) {
 
 // The early preview of a big load holds the first kernels only: the table waits for them all.
 TEST(KernelTableEarlyPreview, TheFirstKernelsAloneShowNoRows) {
-    QTemporaryDir dir;
-    const QString path = dir.filePath(QStringLiteral("synth.sqlite"));
-    synth::SynthOptions so;
-    so.events = 300'000;
-    std::string error;
-    ASSERT_TRUE(synth::writeSynthTrace(path.toStdString(), so, &error)) << error;
-    std::vector<std::shared_ptr<const Trace>> previews;
-    LoadOptions o;
-    o.previewMinRows = 0;
-    o.earlyPreviewAfter = std::chrono::milliseconds(0);
-    o.preview = [&](std::unique_ptr<Trace> t) { previews.emplace_back(std::move(t)); };
-    ASSERT_TRUE(loadTrace(path, o).ok());
+    const auto previews = synthPreviews();
     ASSERT_EQ(previews.size(), 2u);
     ASSERT_EQ(previews[0]->metadata().stage, TraceStage::GpuSideBegun);
     ASSERT_GT(previews[0]->kernelCount(), 0u);

@@ -321,3 +321,17 @@ TEST(StatisticsWidget, AFirstClickSortsLargestFirstAndShowsTheTop) {
 }
 
 } // namespace
+
+// The early preview of a big load holds the first kernels only: no partial statistics.
+TEST(StatisticsEarlyPreview, TheFirstKernelsAloneGiveNoSummary) {
+    const auto previews = test::synthPreviews();
+    ASSERT_EQ(previews.size(), 2u);
+    ViewState state;
+    StatisticsWidget stats(&state);
+    state.setTrace(previews[0]);
+    ASSERT_TRUE(test::waitUntilReady(stats));
+    EXPECT_EQ(stats.kernelModel()->rowCount(), 0);
+    state.setTrace(previews[1]);
+    ASSERT_TRUE(test::waitUntilReady(stats));
+    EXPECT_GT(stats.kernelModel()->rowCount(), 0);
+}
