@@ -247,6 +247,7 @@ void MainWindow::startLoad(const QString& path, const QString& title, bool isSam
     if (m_job)
         m_job->cancel();
     m_job = std::make_unique<TraceLoadJob>(path, m_previewMinRows);
+    m_job->setEarlyPreviewAfter(m_earlyPreviewAfter);
     if (!isSample) // the sample is written afresh each time: nothing to reopen
         m_job->setCache(m_cacheFolder, m_cacheCapBytes);
     m_pendingTitle = title;

@@ -55,6 +55,7 @@ public:
     bool isLoadingComparison() const;
     // Traces with at least this many event rows show their GPU side while the rest loads.
     void setPreviewMinRows(std::uint64_t rows) { m_previewMinRows = rows; }
+    void setEarlyPreviewAfter(std::chrono::milliseconds wait) { m_earlyPreviewAfter = wait; }
     // Where traces opened from now on are cached for reopening (empty: no cache, the default).
     void setTraceCache(const QString& folder, std::uint64_t capBytes);
 
@@ -148,6 +149,7 @@ private:
     std::shared_ptr<const Trace> m_preview;
     bool m_previewOfThisLoad = false; // m_preview came from m_job
     std::uint64_t m_previewMinRows = LoadOptions().previewMinRows;
+    std::chrono::milliseconds m_earlyPreviewAfter = LoadOptions().earlyPreviewAfter;
     QString m_cacheFolder;
     std::uint64_t m_cacheCapBytes = LoadOptions().cacheCapBytes;
     QAction* m_cacheAction = nullptr;

@@ -83,6 +83,7 @@ void TraceLoadJob::start() {
                 Qt::QueuedConnection);
         };
         options.previewMinRows = m_previewMinRows;
+        options.earlyPreviewAfter = m_earlyPreviewAfter;
         options.cacheFolder = m_cacheFolder;
         options.cacheCapBytes = m_cacheCapBytes;
         options.preview = [this, self](std::unique_ptr<Trace> gpuSide) {

@@ -26,6 +26,8 @@ public:
         m_cacheFolder = std::move(folder);
         m_cacheCapBytes = capBytes;
     }
+    // LoadOptions::earlyPreviewAfter. Before start().
+    void setEarlyPreviewAfter(std::chrono::milliseconds wait) { m_earlyPreviewAfter = wait; }
     void start();
     // Asks the worker to stop; finished() follows with cancelled == true.
     void cancel();
@@ -33,7 +35,8 @@ public:
 
 signals:
     void progress(int permille);
-    // At most once, before finished(): the trace's GPU side, while its CPU side is being read.
+    // Before finished(), for a big trace: the first rows of its GPU side, then the whole GPU side
+    // (TraceMetadata::stage says which), while the rest is being read.
     void preview(std::shared_ptr<const strobe::Trace> gpuSide);
     // Exactly once per start(). `trace` is null on error or cancel.
     void finished(std::shared_ptr<const strobe::Trace> trace, QString error, bool cancelled);
@@ -41,6 +44,7 @@ signals:
 private:
     QString m_path;
     std::uint64_t m_previewMinRows;
+    std::chrono::milliseconds m_earlyPreviewAfter = LoadOptions().earlyPreviewAfter;
     QString m_cacheFolder;
     std::uint64_t m_cacheCapBytes = LoadOptions().cacheCapBytes;
     std::atomic<bool> m_cancel{false};

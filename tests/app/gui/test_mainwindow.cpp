@@ -34,8 +34,10 @@
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTimer>
 #include <QXmlStreamReader>
 #include <cmath>
+#include <optional>
 
 using namespace strobe;
 
@@ -183,6 +185,37 @@ TEST_F(MainWindowTest, ABigTraceShowsItsGpuSideFirst) {
     EXPECT_EQ(laneCounts[1], window->trace()->lanes().size());
     EXPECT_GT(laneCounts[1], laneCounts[0]);
     EXPECT_EQ(window->traceTitle(), QStringLiteral("nsys2024.5-cloverleaf.sqlite"));
+}
+
+TEST_F(MainWindowTest, ABigTraceShowsItsFirstGpuRowsThenItsGpuSideThenAll) {
+    const QString path = dir.filePath(QStringLiteral("big.sqlite"));
+    synth::SynthOptions so;
+    so.events = 300'000;
+    std::string error;
+    ASSERT_TRUE(synth::writeSynthTrace(path.toStdString(), so, &error)) << error;
+    window->setPreviewMinRows(0);
+    window->setEarlyPreviewAfter(std::chrono::milliseconds(0));
+    std::vector<TraceStage> stages;
+    std::vector<QString> titles;
+    std::optional<TimeRange> zoomed;
+    QObject::connect(window->viewState(), &ViewState::traceChanged, window.get(), [&] {
+        stages.push_back(window->trace()->metadata().stage);
+        titles.push_back(window->traceTitle());
+        if (!zoomed) { // the user zooms in on the first preview
+            const TimeRange all = window->trace()->timeRange();
+            zoomed = TimeRange{all.start, all.start + all.duration() / 10};
+            QTimer::singleShot(0, window.get(),
+                               [&] { window->viewState()->setVisibleRange(*zoomed, true); });
+        }
+    });
+    ASSERT_TRUE(open(path).first);
+    ASSERT_EQ(stages, (std::vector<TraceStage>{TraceStage::GpuSideBegun, TraceStage::GpuSide,
+                                               TraceStage::Complete}));
+    EXPECT_EQ(titles[0], QStringLiteral("big.sqlite (the first of the GPU side; reading on…)"));
+    EXPECT_EQ(titles[1], QStringLiteral("big.sqlite (GPU side; reading the CPU side…)"));
+    EXPECT_EQ(titles[2], QStringLiteral("big.sqlite"));
+    // Where the user went on the first preview stays through the second and the whole trace.
+    EXPECT_EQ(window->viewState()->visibleRange(), *zoomed);
 }
 
 TEST_F(MainWindowTest, AFailureAfterThePreviewBringsBackThePreviousTrace) {
