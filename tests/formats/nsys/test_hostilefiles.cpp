@@ -76,6 +76,32 @@ TEST_P(HostileFiles, EndWithinFiveSecondsWithOneSentenceOrWarnings) {
     }
 }
 
+// With previews (whose extent is guessed from each table's first and last rows) a hostile file
+// ends as it does without them, and each preview's extent is a representable range.
+TEST_P(HostileFiles, EndTheSameWithPreviews) {
+    const HostileCase& c = GetParam();
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QString::fromStdString(c.name) + QStringLiteral(".sqlite"));
+    ASSERT_TRUE(fixtures::writeHostileCase(c.name, path.toStdString()));
+    const LoadResult plain = loadTrace(path);
+    std::vector<std::unique_ptr<Trace>> previews;
+    LoadOptions o;
+    o.previewMinRows = 0;
+    o.earlyPreviewAfter = std::chrono::milliseconds(0);
+    o.preview = [&](std::unique_ptr<Trace> t) { previews.push_back(std::move(t)); };
+    const LoadResult r = loadTrace(path, o);
+    EXPECT_EQ(r.ok(), plain.ok()) << c.name;
+    EXPECT_EQ(r.error, plain.error) << c.name;
+    if (r.ok()) {
+        EXPECT_EQ(r.trace->timeRange(), plain.trace->timeRange()) << c.name;
+    }
+    for (const auto& p : previews) {
+        EXPECT_LE(p->timeRange().start, p->timeRange().end) << c.name;
+        EXPECT_GE(p->timeRange().start, kMinTime) << c.name;
+        EXPECT_LE(p->timeRange().end, kMaxTime) << c.name;
+    }
+}
+
 INSTANTIATE_TEST_SUITE_P(Issue16, HostileFiles, ::testing::ValuesIn(fixtures::hostileCases()),
                          [](const auto& info) {
                              std::string n = info.param.name;
