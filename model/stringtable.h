@@ -11,6 +11,21 @@
 
 namespace strobe {
 
+// The longest name a reader keeps: kernel names of heavily templated code run to a few KiB, and
+// a file's longer ones are cut (with a counted warning) so that no table or report of the trace
+// repeats megabytes per event.
+inline constexpr std::size_t kMaxNameBytes = 64 * 1024;
+
+// `s`, or its first kMaxNameBytes bytes without cutting a UTF-8 sequence.
+inline std::string_view cutName(std::string_view s) {
+    if (s.size() <= kMaxNameBytes)
+        return s;
+    std::size_t n = kMaxNameBytes;
+    while (n > 0 && (static_cast<unsigned char>(s[n]) & 0xC0) == 0x80)
+        --n;
+    return s.substr(0, n);
+}
+
 // Interned UTF-8 strings. Id 0 is the empty string. Frozen with the trace.
 class StringTable {
 public:

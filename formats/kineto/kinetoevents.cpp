@@ -15,8 +15,6 @@ using namespace kineto;
 
 namespace {
 
-constexpr std::size_t kMaxNameBytes = 64 * 1024;
-
 std::uint32_t wrap32(std::int64_t v) {
     return std::uint32_t(std::uint64_t(v));
 }
@@ -66,14 +64,9 @@ Category categoryOf(std::string_view cat) {
 } // namespace
 
 StringId KinetoJsonLoader::Impl::internName(std::string_view s) {
-    if (s.size() > kMaxNameBytes) {
-        ++longNames;
-        std::size_t n = kMaxNameBytes;
-        while (n > 0 && (static_cast<unsigned char>(s[n]) & 0xC0) == 0x80)
-            --n; // do not cut a UTF-8 sequence
-        s = s.substr(0, n);
-    }
-    return builder.intern(s);
+    const std::string_view kept = cutName(s);
+    longNames += kept.size() < s.size();
+    return builder.intern(kept);
 }
 
 namespace {

@@ -100,7 +100,7 @@ void NsysSqliteLoader::Impl::readNvtx() {
             const std::string_view t = st.text(text);
             if (t != lastText) {
                 lastText.assign(t);
-                lastTextId = builder.intern(t);
+                lastTextId = internName(t);
             }
             name = lastTextId;
         } else {

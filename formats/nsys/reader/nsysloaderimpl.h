@@ -92,6 +92,14 @@ struct NsysSqliteLoader::Impl {
             throw nsysload::Cancelled{};
     }
 
+    // A name of the file, interned; cut to kMaxNameBytes (model/stringtable.h) when longer.
+    std::uint64_t longNames = 0;
+    StringId internName(std::string_view s) {
+        const std::string_view kept = cutName(s);
+        longNames += kept.size() < s.size();
+        return builder.intern(kept);
+    }
+
     void rowDone() {
         if ((++rowsDone & 0x3FFF) == 0) {
             checkCancel();

@@ -101,7 +101,7 @@ void NsysSqliteLoader::Impl::readStrings() {
     std::int64_t maxId = -1;
     while (st.step()) {
         const std::int64_t id = st.int64(cId);
-        pairs.emplace_back(id, builder.intern(st.text(cValue)));
+        pairs.emplace_back(id, internName(st.text(cValue)));
         maxId = std::max(maxId, id);
         rowDone();
     }
@@ -132,7 +132,7 @@ void NsysSqliteLoader::Impl::readProcessesAndThreads() {
         while (st.step()) {
             const std::uint32_t p =
                 !st.isNull(gpid) ? pidOf(st.int64(gpid)) : std::uint32_t(st.int64(pid));
-            builder.setProcessName(p, builder.intern(st.text(name)));
+            builder.setProcessName(p, internName(st.text(name)));
         }
         optionalTableOk(st, qs(P::table));
     }
@@ -175,7 +175,7 @@ void NsysSqliteLoader::Impl::readGpus() {
     while (st.step()) {
         GpuInfo g;
         g.id = std::uint32_t(st.int64(cId));
-        g.name = builder.intern(st.text(st.column(G::col(G::name))));
+        g.name = internName(st.text(st.column(G::col(G::name))));
         g.smCount = u(G::smCount);
         g.computeMajor = u(G::computeMajor);
         g.computeMinor = u(G::computeMinor);
@@ -191,8 +191,8 @@ void NsysSqliteLoader::Impl::readGpus() {
         g.totalMemory = u64(G::totalMemory);
         g.memoryBandwidth = u64(G::memoryBandwidth);
         g.clockRate = u64(G::clockRate);
-        g.busLocation = builder.intern(st.text(st.column(G::col(G::busLocation))));
-        g.chipName = builder.intern(st.text(st.column(G::col(G::chipName))));
+        g.busLocation = internName(st.text(st.column(G::col(G::busLocation))));
+        g.chipName = internName(st.text(st.column(G::col(G::chipName))));
         builder.addGpu(g);
     }
     optionalTableOk(st, table);
@@ -392,6 +392,8 @@ LoadResult NsysSqliteLoader::load() {
             QStringLiteral("%1 events end before they start; their end was set to their start."));
         b.warn(QStringLiteral("negative-time"), d->negativeTimes,
                QStringLiteral("%1 events start before time zero (before the capture window)."));
+        b.warn(QStringLiteral("long-name"), d->longNames,
+               QStringLiteral("%1 names are longer than 64 KiB; they were cut to 64 KiB."));
         b.warn(QStringLiteral("dangling-string"), d->danglingStrings,
                QStringLiteral(
                    "%1 string ids point to no entry of StringIds; those names are shown empty."));

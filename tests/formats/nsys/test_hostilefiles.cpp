@@ -121,6 +121,20 @@ TEST(HostileFileDetails, ExtremeTimesAreClampedNotWrapped) {
         EXPECT_GT(r.trace->kernelAt(i).duration(), 0);
 }
 
+TEST(HostileFileDetails, AHugeNameIsCutTo64KiB) {
+    // StringIds holds an 8 MB name: kept whole, every report row naming it would repeat it.
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("l.sqlite"));
+    ASSERT_TRUE(fixtures::writeHostileCase("long-name", path.toStdString()));
+    const LoadResult r = loadTrace(path);
+    ASSERT_TRUE(r.ok()) << r.error.toStdString();
+    EXPECT_EQ(findWarning(*r.trace, QStringLiteral("long-name"))->count, 1u);
+    std::size_t longest = 0;
+    for (StringId s = 0; s < r.trace->strings().size(); ++s)
+        longest = std::max(longest, r.trace->strings().view(s).size());
+    EXPECT_EQ(longest, kMaxNameBytes);
+}
+
 TEST(HostileFileDetails, RenamedOptionalColumnsAreNamedInWarnings) {
     QTemporaryDir dir;
     const QString path = dir.filePath(QStringLiteral("r.sqlite"));
