@@ -147,9 +147,11 @@ TEST(UntrustedCli, OutOfMemoryIsOneSentenceAndExitOne) {
 #else
     QTemporaryDir dir;
     const QString path = dir.filePath(QStringLiteral("big.sqlite"));
-    // One 200 MB kernel name: the load alone needs several times the 256 MiB address-space cap.
+    // One 250 MB metadata value (names are cut to 64 KiB, metadata is read whole): SQLite's copy
+    // and its UTF-16 form need more than the 768 MiB address-space cap leaves.
     ASSERT_TRUE(fixtures::writeBaseExport(
-        path.toStdString(), "UPDATE StringIds SET value = hex(zeroblob(100000000)) WHERE id = 4;"));
+        path.toStdString(), "UPDATE META_DATA_EXPORT SET value = hex(zeroblob(125000000)) "
+                            "WHERE name = 'EXPORT_SCHEMA_VERSION';"));
     QProcess p;
     p.setChildProcessModifier([] {
         rlimit lim{};
