@@ -16,11 +16,11 @@ namespace strobe {
 // repeats megabytes per event.
 inline constexpr std::size_t kMaxNameBytes = 64 * 1024;
 
-// `s`, or its first kMaxNameBytes bytes without cutting a UTF-8 sequence.
-inline std::string_view cutName(std::string_view s) {
-    if (s.size() <= kMaxNameBytes)
+// `s`, or its first `maxBytes` bytes without cutting a UTF-8 sequence.
+inline std::string_view cutName(std::string_view s, std::size_t maxBytes = kMaxNameBytes) {
+    if (s.size() <= maxBytes)
         return s;
-    std::size_t n = kMaxNameBytes;
+    std::size_t n = maxBytes;
     while (n > 0 && (static_cast<unsigned char>(s[n]) & 0xC0) == 0x80)
         --n;
     return s.substr(0, n);

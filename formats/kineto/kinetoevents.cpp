@@ -100,12 +100,7 @@ bool timeOf(const RawEvent& e, Field f, TimeNs& out) {
 // allocates only for a kind not seen before.
 void countSkipped(std::map<std::string, std::uint64_t, std::less<>>& counts,
                   std::string_view kind) {
-    if (kind.size() > 64) {
-        std::size_t n = 64;
-        while (n > 0 && (static_cast<unsigned char>(kind[n]) & 0xC0) == 0x80)
-            --n; // do not cut a UTF-8 sequence
-        kind = kind.substr(0, n);
-    }
+    kind = cutName(kind, 64);
     if (auto it = counts.find(kind); it != counts.end())
         ++it->second;
     else

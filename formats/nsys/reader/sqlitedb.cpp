@@ -406,15 +406,19 @@ void SqliteRowStream::produce(std::size_t index) {
     Worker& w = *m_workers[index];
     sqlite3_stmt* st = w.st->handle();
     const std::size_t cells = kChunkRows * std::size_t(m_cols);
+    // The worker's last chunk (if any): it pushes no more, and `rc` says whether it failed.
     auto finish = [&](std::unique_ptr<Chunk> last, int rc) {
-        std::lock_guard lock(m_mutex);
-        if (rc != SQLITE_DONE && rc != SQLITE_ROW && !m_workerError) {
-            m_workerError = true;
-            m_workerRc = rc;
+        {
+            std::lock_guard lock(m_mutex);
+            if (rc != SQLITE_DONE && rc != SQLITE_ROW && !m_workerError) {
+                m_workerError = true;
+                m_workerRc = rc;
+            }
+            if (last)
+                w.full.push_back(std::move(last));
+            w.done = true;
         }
-        if (last)
-            w.full.push_back(std::move(last));
-        w.done = true;
+        m_cv.notify_all();
     };
     for (std::uint64_t s = index; s < m_stripes; s += m_workers.size()) {
         if (m_striped) {
@@ -443,7 +447,6 @@ void SqliteRowStream::produce(std::size_t index) {
                     c = std::make_unique<Chunk>(cells);
                 } catch (const std::bad_alloc&) {
                     finish(nullptr, SQLITE_NOMEM);
-                    m_cv.notify_all();
                     return;
                 }
             }
@@ -455,12 +458,10 @@ void SqliteRowStream::produce(std::size_t index) {
             more = fill(st, *c, &rc);
             if (!more && rc != SQLITE_DONE) { // failed: the reader stops at this chunk
                 finish(std::move(c), rc);
-                m_cv.notify_all();
                 return;
             }
             if (m_cancel && m_cancel->load(std::memory_order_relaxed)) {
                 finish(std::move(c), SQLITE_DONE);
-                m_cv.notify_all();
                 return;
             }
             c->stripeEnd = !more;
@@ -472,7 +473,6 @@ void SqliteRowStream::produce(std::size_t index) {
         }
     }
     finish(nullptr, SQLITE_DONE);
-    m_cv.notify_all();
 }
 
 std::unique_ptr<SqliteRowStream::Chunk> SqliteRowStream::takeChunk() {

@@ -42,6 +42,17 @@ const TraceWarning* findWarning(const Trace& t, const QString& kind) {
 
 class HostileFiles : public ::testing::TestWithParam<HostileCase> {};
 
+// The hostile case `name`, written to a temporary folder and loaded.
+LoadResult loadHostileCase(const std::string& name) {
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QString::fromStdString(name) + QStringLiteral(".sqlite"));
+    if (!fixtures::writeHostileCase(name, path.toStdString())) {
+        ADD_FAILURE() << "cannot write the hostile case " << name;
+        return {};
+    }
+    return loadTrace(path);
+}
+
 } // namespace
 
 TEST_P(HostileFiles, EndWithinFiveSecondsWithOneSentenceOrWarnings) {
@@ -110,10 +121,7 @@ INSTANTIATE_TEST_SUITE_P(Issue16, HostileFiles, ::testing::ValuesIn(fixtures::ho
                          });
 
 TEST(HostileFileDetails, ExtremeTimesAreClampedNotWrapped) {
-    QTemporaryDir dir;
-    const QString path = dir.filePath(QStringLiteral("t.sqlite"));
-    ASSERT_TRUE(fixtures::writeHostileCase("extreme-times", path.toStdString()));
-    const LoadResult r = loadTrace(path);
+    const LoadResult r = loadHostileCase("extreme-times");
     ASSERT_TRUE(r.ok());
     EXPECT_EQ(findWarning(*r.trace, QStringLiteral("time-out-of-range"))->count, 2u);
     EXPECT_EQ(r.trace->timeRange(), (TimeRange{kMinTime, kMaxTime}));
@@ -123,10 +131,7 @@ TEST(HostileFileDetails, ExtremeTimesAreClampedNotWrapped) {
 
 TEST(HostileFileDetails, AHugeNameIsCutTo64KiB) {
     // StringIds holds an 8 MB name: kept whole, every report row naming it would repeat it.
-    QTemporaryDir dir;
-    const QString path = dir.filePath(QStringLiteral("l.sqlite"));
-    ASSERT_TRUE(fixtures::writeHostileCase("long-name", path.toStdString()));
-    const LoadResult r = loadTrace(path);
+    const LoadResult r = loadHostileCase("long-name");
     ASSERT_TRUE(r.ok()) << r.error.toStdString();
     EXPECT_EQ(findWarning(*r.trace, QStringLiteral("long-name"))->count, 1u);
     std::size_t longest = 0;
@@ -136,10 +141,7 @@ TEST(HostileFileDetails, AHugeNameIsCutTo64KiB) {
 }
 
 TEST(HostileFileDetails, RenamedOptionalColumnsAreNamedInWarnings) {
-    QTemporaryDir dir;
-    const QString path = dir.filePath(QStringLiteral("r.sqlite"));
-    ASSERT_TRUE(fixtures::writeHostileCase("renamed-optional-columns", path.toStdString()));
-    const LoadResult r = loadTrace(path);
+    const LoadResult r = loadHostileCase("renamed-optional-columns");
     ASSERT_TRUE(r.ok()) << r.error.toStdString();
     EXPECT_EQ(r.trace->counts().kernels, 3u);
     EXPECT_EQ(r.trace->counts().cudaApiCalls, 7u);
@@ -158,10 +160,7 @@ TEST(HostileFileDetails, RenamedOptionalColumnsAreNamedInWarnings) {
 }
 
 TEST(HostileFileDetails, ViewsNamedLikeTablesAreNotRun) {
-    QTemporaryDir dir;
-    const QString path = dir.filePath(QStringLiteral("v.sqlite"));
-    ASSERT_TRUE(fixtures::writeHostileCase("view-endless-kernels", path.toStdString()));
-    const LoadResult r = loadTrace(path);
+    const LoadResult r = loadHostileCase("view-endless-kernels");
     ASSERT_TRUE(r.ok()) << r.error.toStdString();
     EXPECT_EQ(r.trace->counts().kernels, 0u);
     EXPECT_EQ(r.trace->counts().cudaApiCalls, 7u);
@@ -172,10 +171,7 @@ TEST(HostileFileDetails, ViewsNamedLikeTablesAreNotRun) {
 }
 
 TEST(HostileFileDetails, StalePageCountThatSqliteAcceptsIsNotTruncation) {
-    QTemporaryDir dir;
-    const QString path = dir.filePath(QStringLiteral("s.sqlite"));
-    ASSERT_TRUE(fixtures::writeHostileCase("stale-page-count", path.toStdString()));
-    const LoadResult r = loadTrace(path);
+    const LoadResult r = loadHostileCase("stale-page-count");
     ASSERT_TRUE(r.ok()) << r.error.toStdString();
     EXPECT_EQ(r.trace->counts().kernels, 3u);
 }
@@ -258,10 +254,7 @@ TEST(HostileFileDetails, DamagedEventTableNamesTheTableAndTheRemedy) {
 }
 
 TEST(HostileFileDetails, DamagedOptionalTableIsSkippedWithOurSentence) {
-    QTemporaryDir dir;
-    const QString path = dir.filePath(QStringLiteral("gpu.sqlite"));
-    ASSERT_TRUE(fixtures::writeHostileCase("damaged-optional-table", path.toStdString()));
-    const LoadResult r = loadTrace(path);
+    const LoadResult r = loadHostileCase("damaged-optional-table");
     ASSERT_TRUE(r.ok()) << r.error.toStdString();
     EXPECT_EQ(r.trace->counts().kernels, 3u);
     const TraceWarning* w = findWarning(*r.trace, QStringLiteral("skipped-table:TARGET_INFO_GPU"));

@@ -46,6 +46,14 @@ std::string inserts(const std::string& table, const std::string& rowidColumn,
     return sql + "COMMIT;";
 }
 
+// `create`, then in one transaction "INSERT INTO k VALUES (<values(i)>)" for i < rows.
+template <typename Values> std::string tableOf(const std::string& create, int rows, Values values) {
+    std::string sql = create + "BEGIN;";
+    for (int i = 0; i < rows; ++i)
+        sql += "INSERT INTO k VALUES (" + values(i) + ");";
+    return sql + "COMMIT;";
+}
+
 std::vector<std::int64_t> dense(std::int64_t first, std::int64_t n) {
     std::vector<std::int64_t> out;
     for (std::int64_t i = 0; i < n; ++i)
@@ -122,30 +130,26 @@ TEST(RowStream, SparseRowidsAtTheEndsOfInt64AreReadWithFewSeeks) {
 
 TEST(RowStream, AColumnNamedRowidLeavesAnotherNameOfTheRowid) {
     // "rowid" is an ordinary column here, in no order: striping by it would be wrong and slow.
-    std::string sql = "CREATE TABLE k (rowid INTEGER, a INTEGER, b INTEGER, t TEXT); BEGIN;";
-    for (int i = 0; i < 20'000; ++i)
-        sql += "INSERT INTO k(rowid, a, b, t) VALUES (" + std::to_string((i * 7919) % 1000) + ", " +
-               std::to_string(i) + ", " + std::to_string(-i) + ", NULL);";
-    Database d(sql + "COMMIT;");
+    Database d(
+        tableOf("CREATE TABLE k (rowid INTEGER, a INTEGER, b INTEGER, t TEXT);", 20'000, [](int i) {
+            return std::to_string((i * 7919) % 1000) + ", " + std::to_string(i) + ", " +
+                   std::to_string(-i) + ", NULL";
+        }));
     expectSameRowsEveryWay(d, QStringLiteral("k"), 20'000, 2);
 }
 
 TEST(RowStream, ATableWhoseColumnsTakeEveryRowidNameIsReadUnstriped) {
-    std::string sql = "CREATE TABLE k (rowid INTEGER, _rowid_ INTEGER, oid INTEGER, a INTEGER, "
-                      "b INTEGER, t TEXT); BEGIN;";
-    for (int i = 0; i < 10'000; ++i)
-        sql += "INSERT INTO k VALUES (1, 2, 3, " + std::to_string(i) + ", NULL, 'x');";
-    Database d(sql + "COMMIT;");
+    Database d(tableOf("CREATE TABLE k (rowid INTEGER, _rowid_ INTEGER, oid INTEGER, a INTEGER, "
+                       "b INTEGER, t TEXT);",
+                       10'000,
+                       [](int i) { return "1, 2, 3, " + std::to_string(i) + ", NULL, 'x'"; }));
     expectSameRowsEveryWay(d, QStringLiteral("k"), 10'000, 1);
 }
 
 TEST(RowStream, AWithoutRowidTableIsReadUnstriped) {
-    std::string sql = "CREATE TABLE k (a INTEGER PRIMARY KEY, b INTEGER, t TEXT) WITHOUT ROWID;"
-                      "BEGIN;";
-    for (int i = 0; i < 10'000; ++i)
-        sql += "INSERT INTO k VALUES (" + std::to_string(i) + ", " + std::to_string(i % 9) +
-               ", NULL);";
-    Database d(sql + "COMMIT;");
+    Database d(
+        tableOf("CREATE TABLE k (a INTEGER PRIMARY KEY, b INTEGER, t TEXT) WITHOUT ROWID;", 10'000,
+                [](int i) { return std::to_string(i) + ", " + std::to_string(i % 9) + ", NULL"; }));
     expectSameRowsEveryWay(d, QStringLiteral("k"), 10'000, 1);
 }
 
