@@ -148,7 +148,7 @@ void RowSummary::columnsWith(Exact&& coveredExactly, TimeNs viewStart, double ns
     const TimeNs width = TimeNs(1) << shift;
     const TimeNs dataEnd = m_origin + TimeNs(buckets.size()) * width;
     const bool edges = edgesKnown(level);
-    const double perColumn = 1.0 / nsPerColumn;
+    const auto perColumn = float(1.0 / nsPerColumn);
     // Columns start at whole nanoseconds: the same boundaries for every row and every test.
     // (i * nsPerColumn >= 0, so truncation is floor, without a libm call per column.)
     auto boundary = [&](int i) { return viewStart + TimeNs(double(i) * nsPerColumn); };
@@ -158,6 +158,8 @@ void RowSummary::columnsWith(Exact&& coveredExactly, TimeNs viewStart, double ns
         i = std::clamp(int(std::floor(double(m_origin - viewStart) / nsPerColumn)) - 1, 0,
                        columnCount);
     TimeNs a = boundary(i);
+    const auto lastBucket = buckets.size() - 1;
+    const float widthF = float(width);
     for (; i < columnCount; ++i) {
         const TimeNs b = boundary(i + 1);
         if (a >= dataEnd)
@@ -166,28 +168,30 @@ void RowSummary::columnsWith(Exact&& coveredExactly, TimeNs viewStart, double ns
             a = b;
             continue;
         }
-        SummaryColumn& c = out[std::size_t(i)];
         const auto j0 = std::size_t(a <= m_origin ? 0 : (a - m_origin) >> shift);
-        const auto j1 = std::min(buckets.size() - 1, std::size_t((b - 1 - m_origin) >> shift));
-        double busy = 0;
+        const auto j1 = std::min(lastBucket, std::size_t((b - 1 - m_origin) >> shift));
+        // Locals, not the output column: the compiler keeps them in registers across buckets.
+        float busy = 0; // a shade, not a measurement: float keeps the proration cheap
         TimeNs bestBusy = 0;
+        std::uint32_t count = 0, rep = 0;
         bool covered = false, unsure = false;
-        for (std::size_t j = j0; j <= j1; ++j) {
+        TimeNs bs = m_origin + (TimeNs(j0) << shift);
+        for (std::size_t j = j0; j <= j1; ++j, bs += width) {
             const Bucket& bk = buckets[j];
             if (bk.busy == 0)
                 continue;
-            const TimeNs bs = m_origin + (TimeNs(j) << shift), be = bs + width;
+            const TimeNs be = bs + width;
             if (bs >= a && be <= b) {
                 covered = true;
-                busy += double(bk.busy);
+                busy += float(bk.busy);
             } else {
                 // Prorated over the bucket's covered extent, so busy time moves between
                 // columns but does not leak into a column the extent does not reach.
                 const TimeNs lo = edges ? bs + TimeNs(bk.firstCovered) : bs;
                 const TimeNs hi = edges ? bs + TimeNs(bk.coveredEnd) : be;
                 const TimeNs part = std::min(hi, b) - std::max(lo, a);
-                if (part > 0) // a shade, not a measurement: float keeps the division cheap
-                    busy += double(float(bk.busy) * float(part) / float(hi - lo));
+                if (part > 0)
+                    busy += float(bk.busy) * float(part) / (edges ? float(hi - lo) : widthF);
                 if (!edges || (bs < a && be > b))
                     unsure = true; // the busy part may lie outside the column
                 else if (bs < a)
@@ -196,21 +200,21 @@ void RowSummary::columnsWith(Exact&& coveredExactly, TimeNs viewStart, double ns
                     covered = covered || bs + TimeNs(bk.firstCovered) < b;
             }
             if (bs >= a) // each bucket's count goes to the column holding its start
-                c.count += bk.count;
+                count += bk.count;
             if (bk.busy > bestBusy && bk.rep != kNone) {
                 bestBusy = bk.busy;
-                c.rep = bk.rep;
+                rep = bk.rep;
             }
         }
+        if (!covered && unsure) // ask the row
+            covered = coveredExactly(a, b);
         if (covered) {
+            SummaryColumn& c = out[std::size_t(i)];
             c.covered = true;
-        } else if (unsure) { // ask the row
-            c.covered = coveredExactly(a, b);
+            c.busy = std::min(1.0f, busy * perColumn); // b - a is nsPerColumn, +-1 ns
+            c.count = count;
+            c.rep = rep;
         }
-        if (c.covered)
-            c.busy = float(std::min(1.0, busy * perColumn)); // b - a is nsPerColumn, +-1 ns
-        else
-            c = SummaryColumn{};
         a = b;
     }
 }

@@ -230,10 +230,11 @@ ViewFrame TimelineView::frame() const {
 
 void TimelineView::paintCanvas(QPainter& p, QSize size, qreal dpr) {
     const PaintContext ctx = makeContext(size, dpr);
-    p.fillRect(QRect(QPoint(0, 0), size), ctx.palette.background);
-    if (!ctx.trace)
+    if (!ctx.trace) {
+        p.fillRect(QRect(QPoint(0, 0), size), ctx.palette.background);
         return;
-    m_painter.paint(p, ctx, m_geometry);
+    }
+    m_painter.paint(p, ctx, m_geometry); // the background too
     paintOverlay(p, ctx, m_geometry,
                  OverlayState{m_hover, m_state->selection(), m_state->selectedRange(),
                               m_state->cursorTime()});

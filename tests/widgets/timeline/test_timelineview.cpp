@@ -366,8 +366,10 @@ TEST_F(TimelineViewTest, EveryKernelOfARealFixtureIsDrawnWhenZoomedToIt) {
 }
 
 namespace {
-// One stream of `n` short kernels in bursts separated by idle stretches, around time zero.
-std::shared_ptr<const Trace> denseKernelTrace(std::uint32_t seed, int n) {
+// `streams` streams of `n` short kernels each, in bursts separated by idle stretches, around
+// time zero.
+std::shared_ptr<const Trace> denseKernelTrace(std::uint32_t seed, int n,
+                                              std::uint32_t streams = 1) {
     TraceBuilder b(QStringLiteral("dense"));
     KernelConfig cfg[3];
     const char* names[] = {"sgemm_128x64", "vectorized_elementwise", "softmax_forward"};
@@ -378,16 +380,60 @@ std::shared_ptr<const Trace> denseKernelTrace(std::uint32_t seed, int n) {
     b.addGpu(g);
     std::mt19937 rng(seed);
     std::uniform_int_distribution<int> len(0, 300), gap(0, 200), pick(0, 2), burst(0, 400);
-    TimeNs t = -1'000'000;
-    for (int i = 0; i < n; ++i) {
-        if (burst(rng) == 0)
-            t += 400'000; // an idle stretch: empty pixel columns
-        const TimeNs s = t + gap(rng);
-        const TimeNs e = s + len(rng); // zero-length ones included
-        b.addKernel(1, 0, 1, 7, s, e, cfg[pick(rng)], std::nullopt, std::nullopt);
-        t = std::max(e, s + 1);
+    for (std::uint32_t stream = 7; stream < 7 + streams; ++stream) {
+        TimeNs t = -1'000'000;
+        for (int i = 0; i < n; ++i) {
+            if (burst(rng) == 0)
+                t += 400'000; // an idle stretch: empty pixel columns
+            const TimeNs s = t + gap(rng);
+            const TimeNs e = s + len(rng); // zero-length ones included
+            b.addKernel(1, 0, 1, stream, s, e, cfg[pick(rng)], std::nullopt, std::nullopt);
+            t = std::max(e, s + 1);
+        }
     }
     return std::shared_ptr<const Trace>(b.finish());
+}
+
+// Paints the view of [s, s + w) at `dpr` and checks that row 0 of `lane` differs from the
+// background in exactly the device pixel columns that hold an event, on every device line of
+// the row between its 1 px margins, and is the background on the margins.
+void expectSummarisedRowExact(Fixture& f, std::uint32_t lane, TimeNs s, TimeNs w, double dpr) {
+    const Trace& t = *f.state.trace();
+    f.state.setVisibleRange({s, s + w}, false);
+    ASSERT_TRUE(f.view.rowPaintsFromSummary(lane, 0));
+    const QSize size = f.view.canvasSize();
+    QImage image(size * dpr, QImage::Format_ARGB32_Premultiplied);
+    image.setDevicePixelRatio(dpr);
+    QPainter p(&image);
+    f.view.paintCanvas(p, size, dpr);
+    p.end();
+    const LayoutRow* r = f.view.laneLayout().findLaneRow(lane, 0);
+    ASSERT_NE(r, nullptr);
+    const int top = int((f.view.laneLayout().viewY(*r, f.view.scrollY()) + 1) * dpr);
+    const int bottom = int((f.view.laneLayout().viewY(*r, f.view.scrollY()) + r->height - 1) * dpr);
+    ASSERT_LT(bottom, image.height()) << "the row is below the canvas";
+    const RowView rv = t.lane(lane).rowView(0);
+    const double nsPerColumn = f.view.mapping().nsPerPx() / dpr;
+    std::vector<bool> want(std::size_t(image.width()));
+    for (int x = 0; x < image.width(); ++x) {
+        const TimeNs a = s + TimeNs(std::floor(x * nsPerColumn));
+        const TimeNs b = s + TimeNs(std::floor((x + 1) * nsPerColumn));
+        for (std::uint32_t k = 0; k < rv.size() && !want[std::size_t(x)]; ++k)
+            want[std::size_t(x)] = rv.start(k) < b && effectiveEnd(rv.start(k), rv.end(k)) > a;
+    }
+    const auto firstEmpty = std::find(want.begin(), want.end(), false);
+    ASSERT_NE(firstEmpty, want.end());
+    const QRgb background = image.pixel(int(firstEmpty - want.begin()), (top + bottom) / 2);
+    int covered = 0;
+    for (int x = 0; x < image.width(); ++x) {
+        for (int y = top; y < bottom; ++y)
+            ASSERT_EQ(image.pixel(x, y) != background, bool(want[std::size_t(x)]))
+                << "lane " << lane << " x " << x << " device line " << y - top;
+        ASSERT_EQ(image.pixel(x, top - 1), background) << "margin above, x " << x;
+        ASSERT_EQ(image.pixel(x, bottom), background) << "margin below, x " << x;
+        covered += want[std::size_t(x)] ? 1 : 0;
+    }
+    EXPECT_GT(covered, 10);
 }
 } // namespace
 
@@ -397,9 +443,6 @@ TEST_F(TimelineViewTest, SummarisedRowMarksExactlyThePixelColumnsHoldingEvents) 
     const std::uint32_t lane = laneOfKind(t, LaneKind::Kernels);
     ASSERT_EQ(t.lane(lane).rowCount(), 1);
     const TimeRange all = t.timeRange();
-    const QSize size = f.view.canvasSize();
-    QImage image(size, QImage::Format_ARGB32_Premultiplied);
-    int checkedViews = 0;
     std::mt19937 rng(17);
     for (int v = 0; v < 6; ++v) {
         // Wide views over a random part of the trace, some reaching past its ends.
@@ -407,38 +450,45 @@ TEST_F(TimelineViewTest, SummarisedRowMarksExactlyThePixelColumnsHoldingEvents) 
         const TimeNs w = span(rng);
         std::uniform_int_distribution<TimeNs> start(all.start - w / 4, all.end - w / 2);
         const TimeNs s = start(rng);
-        f.state.setVisibleRange({s, s + w}, false);
-        ASSERT_TRUE(f.view.rowPaintsFromSummary(lane, 0)) << v;
-        QPainter p(&image);
-        f.view.paintCanvas(p, size, 1.0);
-        p.end();
-        const int y = rowCentre(f.view, lane, 0);
-        const RowView rv = t.lane(lane).rowView(0);
-        const double nsPerPx = f.view.mapping().nsPerPx();
-        std::vector<bool> want(std::size_t(size.width()));
-        for (int x = 0; x < size.width(); ++x) {
-            const TimeNs a = s + TimeNs(std::floor(x * nsPerPx));
-            const TimeNs b = s + TimeNs(std::floor((x + 1) * nsPerPx));
-            for (std::uint32_t k = 0; k < rv.size() && !want[std::size_t(x)]; ++k)
-                want[std::size_t(x)] = rv.start(k) < b && effectiveEnd(rv.start(k), rv.end(k)) > a;
-        }
-        const auto firstEmpty = std::find(want.begin(), want.end(), false);
-        ASSERT_NE(firstEmpty, want.end());
-        const QRgb background = image.pixel(int(firstEmpty - want.begin()), y);
-        int covered = 0;
-        for (int x = 0; x < size.width(); ++x) {
-            ASSERT_EQ(image.pixel(x, y) != background, bool(want[std::size_t(x)]))
-                << "view " << v << " x " << x;
-            covered += want[std::size_t(x)] ? 1 : 0;
-        }
-        EXPECT_GT(covered, 10);
-        ++checkedViews;
+        SCOPED_TRACE(v);
+        expectSummarisedRowExact(f, lane, s, w, 1.0);
         // Folded columns still say what they stand for.
-        const auto firstCovered = std::find(want.begin(), want.end(), true);
-        const QString tip = f.view.toolTipAt(QPoint(int(firstCovered - want.begin()), y));
-        EXPECT_TRUE(tip.contains(QStringLiteral("kernels"))) << tip.toStdString();
+        const int y = rowCentre(f.view, lane, 0);
+        for (int x = 0; x < f.view.canvasSize().width(); ++x) {
+            const QString tip = f.view.toolTipAt(QPoint(x, y));
+            if (!tip.isEmpty()) {
+                EXPECT_TRUE(tip.contains(QStringLiteral("kernels"))) << tip.toStdString();
+                break;
+            }
+        }
     }
-    EXPECT_EQ(checkedViews, 6);
+}
+
+TEST_F(TimelineViewTest, SummarisedRowsAtRatioTwoMarkEveryDevicePixelColumn) {
+    // One device pixel per column at a ratio of 2 too: the line is tiled down the row, not
+    // stretched from logical pixels.
+    Fixture f(denseKernelTrace(8, 60'000), {700, 300});
+    const std::uint32_t lane = laneOfKind(*f.state.trace(), LaneKind::Kernels);
+    const TimeRange all = f.state.trace()->timeRange();
+    expectSummarisedRowExact(f, lane, all.start, all.duration(), 2.0);
+    expectSummarisedRowExact(f, lane, all.start + all.duration() / 3, all.duration() / 2, 2.0);
+}
+
+TEST_F(TimelineViewTest, ManySummarisedRowsEachGetTheirOwnColumns) {
+    // Enough summarised rows that their columns are shared with another thread: each row must
+    // still show its own stream's events.
+    Fixture f(denseKernelTrace(9, 6'000, 24), {800, 1100});
+    const Trace& t = *f.state.trace();
+    const TimeRange all = t.timeRange();
+    int rows = 0;
+    for (std::uint32_t lane = 0; lane < t.lanes().size(); ++lane) {
+        if (t.lane(lane).kind() != LaneKind::Kernels)
+            continue;
+        SCOPED_TRACE(lane);
+        expectSummarisedRowExact(f, lane, all.start, all.duration(), 1.0);
+        ++rows;
+    }
+    EXPECT_EQ(rows, 24);
 }
 
 TEST_F(TimelineViewTest, ZoomedInDenseRowFoldsAsBefore) {

@@ -9,12 +9,17 @@
 #include "widgets/timeline/geometry/lanelayout.h"
 #include "widgets/timeline/geometry/timelinegeometry.h"
 
+#include <QBrush>
 #include <QFontMetrics>
 #include <QPainter>
 #include <QStringBuilder>
+#include <QThread>
+#include <QThreadPool>
+#include <QTransform>
 #include <algorithm>
+#include <atomic>
 #include <cmath>
-#include <cstring>
+#include <memory>
 
 namespace strobe {
 
@@ -22,10 +27,41 @@ namespace {
 constexpr int kLabelMinPx = 24;
 constexpr int kLabelPad = 3;
 
+// `over` at `alpha` (0..255) on `under`, both opaque: red and blue, then green, each pair of
+// channels mixed in one multiply (Qt's INTERPOLATE_PIXEL_255), as this runs once per pixel column.
 QRgb blend(QRgb under, QRgb over, int alpha) {
-    auto mix = [alpha](int b, int f) { return b + (f - b) * alpha / 255; };
-    return qRgb(mix(qRed(under), qRed(over)), mix(qGreen(under), qGreen(over)),
-                mix(qBlue(under), qBlue(over)));
+    const auto a = std::uint32_t(alpha), b = 255 - a;
+    auto mix = [a, b](std::uint32_t u, std::uint32_t o) {
+        std::uint32_t t = (o & 0xff00ffu) * a + (u & 0xff00ffu) * b;
+        return ((t + ((t >> 8) & 0xff00ffu) + 0x800080u) >> 8) & 0xff00ffu;
+    };
+    return 0xff000000u | mix(under, over) | (mix(under >> 8, over >> 8) << 8);
+}
+
+// Runs job(0) .. job(n - 1) on the calling thread and on up to `helpers` idle threads of Qt's
+// global pool, and returns when all are done. Jobs are claimed one at a time, so the caller
+// never waits for a helper that has not begun (a busy pool just leaves it all the jobs), only
+// for the one job each running helper holds. A helper that starts after the last job was
+// claimed finds nothing to do and touches nothing but the shared counters.
+template <typename Job> void shareWork(std::size_t n, int helpers, const Job& job) {
+    struct Counters {
+        std::atomic<std::size_t> next{0}, done{0};
+    };
+    const auto counters = std::make_shared<Counters>();
+    auto work = [n, counters, &job] {
+        for (std::size_t k; (k = counters->next.fetch_add(1)) < n;) {
+            job(k);
+            if (counters->done.fetch_add(1) + 1 == n)
+                counters->done.notify_all();
+        }
+    };
+    for (int h = 0; h < helpers; ++h) {
+        if (!QThreadPool::globalInstance()->tryStart(work))
+            break;
+    }
+    work();
+    for (std::size_t d = counters->done.load(); d < n; d = counters->done.load())
+        counters->done.wait(d);
 }
 
 // A folded run's colour: `c` halfway towards the palette's folded grey.
@@ -121,33 +157,62 @@ QRgb LanePainter::classColor(const TimelinePalette& palette, const TimelineLod& 
 }
 
 QRgb* LanePainter::lineImage(int columns, int logicalHeight, qreal dpr) {
-    const int h = std::max(1, int(std::lround(logicalHeight * dpr)));
-    if (m_line.width() != columns || m_line.height() != h) {
-        m_line = QImage(columns, h, QImage::Format_RGB32);
-        m_line.setDevicePixelRatio(dpr);
-    }
+    if (m_line.width() != columns)
+        m_line = QImage(columns, 1, QImage::Format_RGB32);
+    m_lineHeight = logicalHeight;
+    m_lineDpr = dpr;
     return reinterpret_cast<QRgb*>(m_line.scanLine(0));
 }
 
 void LanePainter::blitLine(QPainter& p, int y) {
-    // The first line copied down the image, so the image is blitted, never scaled.
-    const auto bytes = std::size_t(m_line.width()) * sizeof(QRgb);
-    for (int line = 1; line < m_line.height(); ++line)
-        std::memcpy(m_line.scanLine(line), m_line.constScanLine(0), bytes);
-    p.drawImage(QPointF(0, y), m_line);
+    // The line tiled down the rectangle as a texture: one copy per device pixel, never scaled
+    // (the brush maps the line's pixels 1:1 onto device pixels whatever the ratio).
+    QBrush line(m_line);
+    if (m_lineDpr != 1.0)
+        line.setTransform(QTransform::fromScale(1.0 / m_lineDpr, 1.0 / m_lineDpr));
+    p.fillRect(QRectF(0, y, m_line.width() / m_lineDpr, m_lineHeight), line);
+}
+
+void LanePainter::prepareSummaryRows(const PaintContext& ctx, const TimelineGeometry& geometry) {
+    m_summaries.clear();
+    m_nextSummary = 0;
+    const TimelineLod* lod = geometry.lod();
+    if (ctx.oneRectPerItem || !lod)
+        return;
+    const int pinned = ctx.layout->pinnedHeight();
+    auto collect = [&](const std::vector<LayoutRow>& rows, int clipTop) {
+        for (const LayoutRow& r : rows) {
+            if (r.kind != LayoutRowKind::LaneRow || !isVisible(ctx, r, clipTop))
+                continue;
+            if (const auto level = geometry.summaryLevel(ctx, r.lane, r.row))
+                m_summaries.push_back({&r, *level});
+        }
+    };
+    collect(ctx.layout->rows(), pinned);
+    collect(ctx.layout->pinnedRows(), 0);
+    if (m_summaryColumns.size() < m_summaries.size())
+        m_summaryColumns.resize(m_summaries.size());
+    // The columns of a summarised row are a third of a full zoom-out frame: the rows are
+    // independent, so they are shared with idle cores (the colours stay on this thread).
+    const int cols = std::max(1, int(std::ceil(ctx.width * ctx.dpr)));
+    const int helpers = std::min(int(m_summaries.size() / 8), QThread::idealThreadCount() - 1);
+    shareWork(m_summaries.size(), std::clamp(helpers, 0, 3), [&](std::size_t k) {
+        const LayoutRow& r = *m_summaries[k].row;
+        lod->rowSummary(r.lane, r.row)
+            ->columns(m_trace->lane(r.lane).rowView(r.row), ctx.view.start, ctx.nsPerPx / ctx.dpr,
+                      cols, m_summaries[k].level, m_summaryColumns[k]);
+    });
 }
 
 bool LanePainter::paintSummaryRow(QPainter& p, const PaintContext& ctx,
                                   const TimelineGeometry& geometry, const LayoutRow& row, int y,
                                   QColor background) {
-    const auto level = geometry.summaryLevel(ctx, row.lane, row.row);
-    if (!level)
+    // Rows are painted in the order prepareSummaryRows met them.
+    if (m_nextSummary >= m_summaries.size() || m_summaries[m_nextSummary].row != &row)
         return false;
+    const std::vector<SummaryColumn>& columns = m_summaryColumns[m_nextSummary++];
     const TimelineLod& lod = *geometry.lod();
-    const RowSummary& s = *lod.rowSummary(row.lane, row.row);
-    const RowView rv = m_trace->lane(row.lane).rowView(row.row);
     const int cols = std::max(1, int(std::ceil(ctx.width * ctx.dpr)));
-    s.columns(rv, ctx.view.start, ctx.nsPerPx / ctx.dpr, cols, *level, m_columns);
     // One device pixel per column, every covered column drawn: its representative event's
     // colour, washed like a folded run, stronger the busier the column (never below 45%).
     QRgb* px = lineImage(cols, row.height - 2, ctx.dpr);
@@ -156,7 +221,7 @@ bool LanePainter::paintSummaryRow(QPainter& p, const PaintContext& ctx,
     std::uint32_t lastRep = RowSummary::kNone;
     QRgb fg = 0;
     for (int i = 0; i < cols; ++i) {
-        const SummaryColumn& c = m_columns[std::size_t(i)];
+        const SummaryColumn& c = columns[std::size_t(i)];
         if (!c.covered) {
             px[i] = bg;
             continue;
@@ -168,21 +233,34 @@ bool LanePainter::paintSummaryRow(QPainter& p, const PaintContext& ctx,
         px[i] = blend(bg, fg, 115 + int(140.0f * c.busy));
     }
     blitLine(p, y + 1);
+    p.fillRect(QRect(0, y, ctx.width, 1), background); // the 1 px margins above and below
+    p.fillRect(QRect(0, y + row.height - 1, ctx.width, 1), background);
     return true;
+}
+
+bool LanePainter::isVisible(const PaintContext& ctx, const LayoutRow& row, int clipTop) {
+    const int y = ctx.layout->viewY(row, ctx.scrollY);
+    return y + row.height > clipTop && y < ctx.height;
 }
 
 void LanePainter::paint(QPainter& p, const PaintContext& ctx, const TimelineGeometry& geometry) {
     useTraceOf(geometry);
-    if (!m_trace || !ctx.layout)
+    if (!m_trace || !ctx.layout) {
+        p.fillRect(QRect(0, 0, ctx.width, ctx.height), ctx.palette.background);
         return;
+    }
     ++m_paintCount;
     p.setRenderHint(QPainter::Antialiasing, false);
     p.setFont(ctx.font);
+    // Each row paints its whole rectangle, its background included, and only what lies below the
+    // rows is filled here: a frame writes each pixel about once (a canvas-wide fill first costs a
+    // tenth of a full zoom-out frame at 2560x1440).
+    prepareSummaryRows(ctx, geometry);
     auto paintRows = [&](const std::vector<LayoutRow>& rows, int clipTop) {
         for (const LayoutRow& r : rows) {
-            const int y = ctx.layout->viewY(r, ctx.scrollY);
-            if (y + r.height <= clipTop || y >= ctx.height)
+            if (!isVisible(ctx, r, clipTop))
                 continue;
+            const int y = ctx.layout->viewY(r, ctx.scrollY);
             if (r.kind == LayoutRowKind::GroupHeader)
                 p.fillRect(QRect(0, y, ctx.width, r.height), ctx.palette.groupHeader);
             else if (r.kind == LayoutRowKind::Utilization)
@@ -200,6 +278,9 @@ void LanePainter::paint(QPainter& p, const PaintContext& ctx, const TimelineGeom
     p.setClipRect(QRect(0, pinned, ctx.width, ctx.height - pinned));
     paintRows(ctx.layout->rows(), pinned);
     p.restore();
+    const int below = std::max(pinned, pinned + ctx.layout->contentHeight() - ctx.scrollY);
+    if (below < ctx.height)
+        p.fillRect(QRect(0, below, ctx.width, ctx.height - below), ctx.palette.background);
     if (pinned > 0) {
         paintRows(ctx.layout->pinnedRows(), 0);
         p.fillRect(QRect(0, pinned - 1, ctx.width, 1), ctx.palette.text);
@@ -215,13 +296,11 @@ QColor LanePainter::itemColor(const TimelinePalette& palette, std::uint32_t lane
 
 void LanePainter::paintLaneRow(QPainter& p, const PaintContext& ctx,
                                const TimelineGeometry& geometry, const LayoutRow& row, int y) {
-    const bool alternate = ctx.layout->isAlternate(row);
-    if (alternate)
-        p.fillRect(QRect(0, y, ctx.width, row.height), ctx.palette.rowAlternate);
-    if (!ctx.oneRectPerItem &&
-        paintSummaryRow(p, ctx, geometry, row, y,
-                        alternate ? ctx.palette.rowAlternate : ctx.palette.background))
+    const QColor& background =
+        ctx.layout->isAlternate(row) ? ctx.palette.rowAlternate : ctx.palette.background;
+    if (!ctx.oneRectPerItem && paintSummaryRow(p, ctx, geometry, row, y, background))
         return;
+    p.fillRect(QRect(0, y, ctx.width, row.height), background);
     const std::vector<DrawItem>& items = geometry.rowItems(ctx, row.lane, row.row);
     const Lane& lane = m_trace->lane(row.lane);
     const RowView rv = lane.rowView(row.row);
@@ -234,8 +313,7 @@ void LanePainter::paintLaneRow(QPainter& p, const PaintContext& ctx,
     if (asLine) {
         const int cols = std::max(1, int(std::ceil(ctx.width * ctx.dpr)));
         QRgb* px = lineImage(cols, row.height - 2, ctx.dpr);
-        std::fill(px, px + cols,
-                  (alternate ? ctx.palette.rowAlternate : ctx.palette.background).rgb());
+        std::fill(px, px + cols, background.rgb());
         for (const DrawItem& it : items) {
             const int d0 = std::clamp(int(std::floor(it.x0 * ctx.dpr + 0.5)), 0, cols);
             const int d1 =
@@ -279,7 +357,10 @@ void LanePainter::paintUtilization(QPainter& p, const PaintContext& ctx,
                    QStringLiteral("Computing utilisation\u2026"));
         return;
     }
-    p.fillRect(QRect(0, y, ctx.width, row.height), ctx.palette.utilIdle);
+    // The strips below cover all but the 1 px margins.
+    p.fillRect(QRect(0, y, ctx.width, 1), ctx.palette.utilIdle);
+    p.fillRect(QRect(0, y + 1 + std::max(2, row.height - 2), ctx.width, row.height),
+               ctx.palette.utilIdle);
     // Two thin strips (utilisationHalves): kernels on top, copies below, so a GPU that only
     // moves data never looks like one that computes. One busy fraction per device pixel column,
     // blended over the idle colour into one image line: any work in a column shows, at least
@@ -339,8 +420,8 @@ void LanePainter::paintMemoryCounter(QPainter& p, const PaintContext& ctx, const
 
 void LanePainter::paintProjectedRow(QPainter& p, const PaintContext& ctx,
                                     const TimelineGeometry& geometry, const LayoutRow& row, int y) {
-    if (ctx.layout->isAlternate(row))
-        p.fillRect(QRect(0, y, ctx.width, row.height), ctx.palette.rowAlternate);
+    p.fillRect(QRect(0, y, ctx.width, row.height),
+               ctx.layout->isAlternate(row) ? ctx.palette.rowAlternate : ctx.palette.background);
     const ProjectedNvtxLane* proj = geometry.projectedNvtx(row.deviceId);
     if (!proj)
         return;

@@ -39,8 +39,9 @@ public:
     // A folded row with more items than this is coloured into one image line and blitted.
     static constexpr std::size_t kLineItems = 96;
 
-    // Every visible row of ctx.layout, then nothing else (overlays: paintOverlay). `geometry`
-    // holds the trace that ctx.trace names.
+    // The whole canvas: every visible row of ctx.layout with its background, and the background
+    // below the rows; nothing else (overlays: paintOverlay). `geometry` holds the trace that
+    // ctx.trace names.
     void paint(QPainter& p, const PaintContext& ctx, const TimelineGeometry& geometry);
 
 private:
@@ -48,6 +49,11 @@ private:
     void useTraceOf(const TimelineGeometry& geometry);
     void paintLaneRow(QPainter& p, const PaintContext& ctx, const TimelineGeometry& geometry,
                       const LayoutRow& row, int y);
+    // Whether `row` shows in the frame (rows above `clipTop` are under the pinned ones).
+    static bool isVisible(const PaintContext& ctx, const LayoutRow& row, int clipTop);
+    // Finds the visible rows drawn from their summary this frame and computes their columns,
+    // shared with idle cores.
+    void prepareSummaryRows(const PaintContext& ctx, const TimelineGeometry& geometry);
     // Draws the row from its summary; false (nothing drawn) when the row does not qualify.
     bool paintSummaryRow(QPainter& p, const PaintContext& ctx, const TimelineGeometry& geometry,
                          const LayoutRow& row, int y, QColor background);
@@ -57,8 +63,8 @@ private:
                            const LayoutRow& row, int y);
     // Allocated bytes as a filled step plot scaled to the GPU's peak, the peak marked.
     void paintMemoryCounter(QPainter& p, const PaintContext& ctx, const LayoutRow& row, int y);
-    // One opaque line of `columns` device pixels, `logicalHeight` high, drawn by blitLine: the
-    // caller fills the returned first scan line.
+    // One opaque line of `columns` device pixels, repeated `logicalHeight` high by blitLine: the
+    // caller fills the returned scan line.
     QRgb* lineImage(int columns, int logicalHeight, qreal dpr);
     void blitLine(QPainter& p, int y);
 
@@ -85,8 +91,17 @@ private:
     const Trace* m_trace = nullptr;
     std::uint64_t m_traceGeneration = 0;
     std::uint64_t m_paintCount = 0;
-    std::vector<SummaryColumn> m_columns; // scratch, one per device pixel column
-    QImage m_line;                        // see lineImage
+    struct SummaryRow {
+        const LayoutRow* row;
+        int level; // RowSummary level
+    };
+    std::vector<SummaryRow> m_summaries; // this frame's, in painting order
+    std::size_t m_nextSummary = 0;       // the next one paintSummaryRow draws
+    // One SummaryColumn per device pixel column of each of m_summaries (capacity reused).
+    std::vector<std::vector<SummaryColumn>> m_summaryColumns;
+    QImage m_line; // see lineImage
+    int m_lineHeight = 0;
+    qreal m_lineDpr = 1.0;
     std::unordered_map<std::uint32_t, std::vector<ClassColor>> m_classColors; // per lane
     QHash<StringId, QString> m_names;
     QHash<StringId, int> m_textWidth;

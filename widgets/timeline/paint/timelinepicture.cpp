@@ -52,8 +52,7 @@ void paintBand(QPainter& p, const PictureOptions& o, const PictureTrace& t, int 
     p.save();
     p.translate(kLaneHeaderWidth, top);
     p.setClipRect(QRect(0, 0, canvasWidth, height));
-    p.fillRect(QRect(0, 0, canvasWidth, height), o.palette.background);
-    LanePainter painter;
+    LanePainter painter; // paints the band's background too
     painter.paint(p, ctx, *t.geometry);
     p.restore();
     p.save();
