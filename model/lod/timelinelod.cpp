@@ -21,11 +21,12 @@ std::uint64_t colorIdentity(const Trace& trace, std::uint32_t lane, std::uint32_
     return (std::uint64_t(l.kind()) << 40) | sub;
 }
 
-TimelineLod::TimelineLod(std::shared_ptr<const Trace> trace)
+TimelineLod::TimelineLod(std::shared_ptr<const Trace> trace, TimeNs idleThreshold)
     : m_trace(std::move(trace))
     , m_rows(m_trace ? m_trace->lanes().size() : 0)
     , m_classes(m_rows.size())
-    , m_laneReady(std::make_unique<std::atomic<bool>[]>(m_rows.size())) {}
+    , m_laneReady(std::make_unique<std::atomic<bool>[]>(m_rows.size()))
+    , m_idleThreshold(idleThreshold) {}
 
 const RowSummary* TimelineLod::rowSummary(std::uint32_t lane, std::uint16_t row) const {
     if (lane >= m_rows.size() || !m_laneReady[lane].load(std::memory_order_acquire))
@@ -50,6 +51,17 @@ std::size_t TimelineLod::memoryBytes() const {
         bytes += m_classes[lane].capacity() * sizeof(std::uint32_t);
     }
     return bytes;
+}
+
+const std::vector<TimeRange>* TimelineLod::idleGaps(std::uint32_t deviceId,
+                                                    TimeNs threshold) const {
+    if (threshold != m_idleThreshold || !utilization())
+        return nullptr;
+    for (std::size_t i = 0; i < m_idleGaps.size(); ++i) {
+        if (m_util[i].deviceId == deviceId)
+            return &m_idleGaps[i];
+    }
+    return nullptr;
 }
 
 const std::vector<GpuUtilization>* TimelineLod::utilization() const {
@@ -97,6 +109,10 @@ void TimelineLod::build(const std::atomic<bool>& cancelled, const std::function<
     if (cancelled.load(std::memory_order_relaxed))
         return;
     m_util = buildUtilization(t);
+    if (m_idleThreshold >= 0) {
+        for (const GpuUtilization& u : m_util)
+            m_idleGaps.push_back(strobe::idleGaps(u.all.busy(), m_idleThreshold));
+    }
     m_utilReady.store(true, std::memory_order_release);
     m_complete.store(true, std::memory_order_release);
     if (progress)

@@ -25,7 +25,9 @@ std::uint64_t colorIdentity(const Trace& trace, std::uint32_t lane, std::uint32_
 // utilisation appear as soon as they are done (release/acquire flags; nothing is rewritten).
 class TimelineLod {
 public:
-    explicit TimelineLod(std::shared_ptr<const Trace> trace);
+    // `idleThreshold`: the idle gaps of this threshold are found with the utilisation (on the
+    // worker), so the first frame of the idle marks need not; negative finds none.
+    explicit TimelineLod(std::shared_ptr<const Trace> trace, TimeNs idleThreshold = -1);
 
     const Trace* trace() const { return m_trace.get(); }
     // The summary of (lane, row); nullptr while not built yet or when the row is too small. Its
@@ -36,6 +38,9 @@ public:
     std::span<const std::uint32_t> colorClasses(std::uint32_t lane) const;
     // One GpuUtilization per GPU (Trace::gpus() order); nullptr until built.
     const std::vector<GpuUtilization>* utilization() const;
+    // The idle gaps (utilization.h: idleGaps) of GPU `deviceId` at least `threshold` long, when
+    // build() found them: the utilisation is ready and `threshold` is the one it was given.
+    const std::vector<TimeRange>* idleGaps(std::uint32_t deviceId, TimeNs threshold) const;
     bool isComplete() const { return m_complete.load(std::memory_order_acquire); }
     // Bytes held by the summaries built so far (utilisation's busy intervals not counted).
     std::size_t memoryBytes() const;
@@ -50,6 +55,8 @@ private:
     std::vector<std::vector<std::uint32_t>> m_classes; // per lane: an example event per class
     std::unique_ptr<std::atomic<bool>[]> m_laneReady;
     std::vector<GpuUtilization> m_util;
+    TimeNs m_idleThreshold = -1;
+    std::vector<std::vector<TimeRange>> m_idleGaps; // per m_util entry, for m_idleThreshold
     std::atomic<bool> m_utilReady{false};
     std::atomic<bool> m_complete{false};
 };

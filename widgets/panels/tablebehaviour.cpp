@@ -3,6 +3,7 @@
 
 #include "widgets/viewstate.h"
 
+#include <QFontMetrics>
 #include <QHeaderView>
 #include <QTableView>
 #include <algorithm>
@@ -60,12 +61,22 @@ void fitColumns(QTableView* view, int stretch) {
     for (int i = 0; i < spread; ++i)
         sample.push_back(int(std::int64_t(i) * rows / spread));
     const int grid = view->showGrid() ? 1 : 0;
+    const QFontMetrics fm = view->fontMetrics();
     for (int c = 0; c < header->count(); ++c) {
         if (c == stretch)
             continue;
         int width = header->sectionSizeHint(c); // the label, its margins and the sort arrow
-        for (const int r : sample)
-            width = std::max(width, view->sizeHintForIndex(model->index(r, c)).width() + grid);
+        // The cells are plain text in the view's font: the delegate lays out only the widest
+        // text (a delegate's size hint costs ten times the text's advance).
+        int widestRow = -1, widestText = -1;
+        for (const int r : sample) {
+            const int w = fm.horizontalAdvance(model->index(r, c).data().toString());
+            if (w > widestText)
+                widestText = w, widestRow = r;
+        }
+        if (widestRow >= 0)
+            width =
+                std::max(width, view->sizeHintForIndex(model->index(widestRow, c)).width() + grid);
         header->resizeSection(c, width);
     }
 }

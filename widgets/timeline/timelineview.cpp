@@ -133,7 +133,7 @@ void TimelineView::startLevelOfDetail() {
     if (m_lodCancel)
         m_lodCancel->store(true); // the previous trace's build stops at its next lane, unseen
     std::shared_ptr<const Trace> trace = m_state->sharedTrace();
-    m_lod = trace ? std::make_shared<TimelineLod>(trace) : nullptr;
+    m_lod = trace ? std::make_shared<TimelineLod>(trace, m_state->idleThresholdNs()) : nullptr;
     m_lodCancel = std::make_shared<std::atomic<bool>>(false);
     m_geometry.setTrace(trace.get(), m_lod);
     if (!m_lod) {

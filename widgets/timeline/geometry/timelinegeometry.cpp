@@ -117,6 +117,8 @@ const std::vector<TimeRange>& TimelineGeometry::idleGaps(std::uint32_t deviceId,
     const GpuUtilization* u = utilization(deviceId);
     if (!u)
         return none; // still being built: cache nothing
+    if (const std::vector<TimeRange>* built = m_lod->idleGaps(deviceId, threshold))
+        return *built; // found on the worker with the utilisation
     auto [entry, inserted] = m_gaps.try_emplace(deviceId);
     if (inserted || entry->second.first != threshold) {
         entry->second.first = threshold;

@@ -31,11 +31,11 @@ struct Scene {
     std::shared_ptr<TimelineLod> lod;
     LaneLayout layout;
     TimelineGeometry geometry;
-    explicit Scene(std::shared_ptr<const Trace> t, bool buildLod = true)
+    explicit Scene(std::shared_ptr<const Trace> t, bool buildLod = true, TimeNs lodIdle = -1)
         : trace(std::move(t)) {
         layout.setTrace(trace.get());
         if (buildLod) {
-            lod = std::make_shared<TimelineLod>(trace);
+            lod = std::make_shared<TimelineLod>(trace, lodIdle);
             const std::atomic<bool> cancelled{false};
             lod->build(cancelled);
         }
@@ -202,6 +202,28 @@ TEST(TimelineGeometry, IdleMarksAreTheSweptGapsInTheView) {
     // that reach into it.
     const auto marks = s.geometry.idleMarks(s.frame({5'800, 20'000}, 1000, 500), 0);
     EXPECT_EQ(marks, (std::vector<TimeRange>{{5'500, 6'000}, {6'100, 9'000}}));
+}
+
+TEST(TimelineGeometry, IdleGapsFoundWithTheLevelOfDetailAreTheSweptOnes) {
+    // The level of detail finds the gaps of one threshold on its worker; the geometry uses
+    // them for that threshold and sweeps for any other, with the same results.
+    Scene s(synth_traces::smallTrace(), true, 500);
+    const Trace& t = *s.trace;
+    const std::vector<TimeRange>* built = s.lod->idleGaps(0, 500);
+    ASSERT_NE(built, nullptr);
+    EXPECT_EQ(*built, idleByHand(t, 0, 500));
+    EXPECT_EQ(built->size(), 3u);
+    EXPECT_EQ(s.lod->idleGaps(0, 501), nullptr); // another threshold: not built
+    EXPECT_EQ(s.lod->idleGaps(7, 500), nullptr); // no such GPU
+    EXPECT_EQ(&s.geometry.idleGaps(0, 500), built);
+    for (TimeNs threshold : {400, 500, 2'901, 500})
+        EXPECT_EQ(s.geometry.idleMarks(s.frame(t.timeRange(), 1000, threshold), 0),
+                  idleByHand(t, 0, threshold))
+            << threshold;
+    // Built without a threshold: none found there, the sweep still answers.
+    Scene plain(synth_traces::smallTrace());
+    EXPECT_EQ(plain.lod->idleGaps(0, 500), nullptr);
+    EXPECT_EQ(plain.geometry.idleGaps(0, 500), idleByHand(t, 0, 500));
 }
 
 TEST(TimelineGeometry, IdleMarkSpansAreSnappedAndMergedOnScreen) {
