@@ -223,7 +223,8 @@ void RowSummary::columns(const RowView& row, TimeNs viewStart, double nsPerColum
                          int level, std::vector<SummaryColumn>& out) const {
     std::uint32_t hint = 0; // columns move right, so each search starts where the last ended
     auto exact = [&](TimeNs a, TimeNs b) {
-        hint = firstEndingAfterFrom(row, hint, a);
+        // An overflow row's ends are not sorted: its own search follows the running end.
+        hint = row.mayOverlap() ? row.firstEndingAfter(a) : firstEndingAfterFrom(row, hint, a);
         return hint < row.size() && row.start(hint) < b;
     };
     columnsWith(exact, viewStart, nsPerColumn, columnCount, level, out);

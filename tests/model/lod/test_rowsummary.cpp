@@ -43,6 +43,20 @@ bool coversNs(const RowView& row, TimeNs t) {
     return false;
 }
 
+// More overlapping events than a lane has rows: its last row takes the rest, overlapping, so
+// that row's ends are not sorted.
+Lane crowdedLane() {
+    Lane crowded(LaneKind::Kernels, 0);
+    std::mt19937 fill(5);
+    std::uniform_int_distribution<TimeNs> len(1, 90'000);
+    for (int i = 0; i < Lane::kMaxRows + 6'000; ++i) {
+        const TimeNs s = TimeNs(i) * 2;
+        crowded.append(s, s + 200'000 + len(fill), 0, std::uint32_t(i));
+    }
+    crowded.finalize(RowPolicy::FirstFit);
+    return crowded;
+}
+
 TimeNs overlap(TimeNs a, TimeNs b, TimeNs c, TimeNs d) {
     return std::max<TimeNs>(0, std::min(b, d) - std::max(a, c));
 }
@@ -146,6 +160,38 @@ TEST(RowSummary, ColumnsMarkExactlyThePixelsHoldingAnEvent) {
     }
     EXPECT_GT(covered, 1'000); // both kinds of column were exercised
     EXPECT_GT(empty, 1'000);
+}
+
+TEST(RowSummary, ColumnsOfAnOverflowRowMarkExactlyThePixelsHoldingAnEvent) {
+    const Lane crowded = crowdedLane();
+    const RowView row = crowded.rowView(Lane::kMaxRows - 1);
+    ASSERT_TRUE(row.mayOverlap());
+    ASSERT_GE(row.size(), RowSummary::kMinEvents);
+    const RowSummary s = RowSummary::build(row);
+    int covered = 0, empty = 0;
+    std::mt19937 rng(3);
+    for (int view = 0; view < 8; ++view) {
+        std::uniform_real_distribution<double> nsPerCol(2.0, 3'000.0);
+        std::uniform_int_distribution<TimeNs> start(100'000, 500'000);
+        const double npc = nsPerCol(rng);
+        const TimeNs v0 = start(rng);
+        for (int level = 0; level < s.levelCount(); ++level) {
+            std::vector<SummaryColumn> got;
+            s.columns(row, v0, npc, 200, level, got);
+            for (int i = 0; i < 200; ++i) {
+                const TimeNs a = v0 + TimeNs(std::floor(i * npc));
+                const TimeNs b = v0 + TimeNs(std::floor((i + 1) * npc));
+                bool want = false;
+                for (std::uint32_t k = 0; k < row.size() && !want; ++k)
+                    want = row.start(k) < b && effectiveEnd(row.start(k), row.end(k)) > a;
+                ASSERT_EQ(got[std::size_t(i)].covered, want)
+                    << "view " << view << " level " << level << " col " << i;
+                (want ? covered : empty) += 1;
+            }
+        }
+    }
+    EXPECT_GT(covered, 100);
+    EXPECT_GT(empty, 100);
 }
 
 TEST(RowSummary, LevelForPicksTheCoarsestBucketsNoWiderThanAColumn) {
