@@ -6,7 +6,6 @@
 #include <QElapsedTimer>
 #include <QMetaObject>
 #include <QPointer>
-#include <thread>
 
 namespace strobe {
 
@@ -27,18 +26,11 @@ struct ProgressThrottle {
     }
 };
 
-// Shares a loaded trace with a deleter that frees it on a thread of its own: freeing millions
-// of events takes tens of milliseconds, and the last reference usually drops on the GUI thread.
-// (Not a Qt pool: the last reference may also drop on a worker while the application exits.)
+// The last reference to a loaded trace usually drops on the GUI thread: it is freed off it.
 std::shared_ptr<const Trace> shareTrace(std::unique_ptr<Trace> trace) {
     if (!trace)
         return nullptr;
-    return std::shared_ptr<const Trace>(trace.release(), [](const Trace* t) {
-        std::thread([t] {
-            runBelowGuiPriority();
-            delete t;
-        }).detach();
-    });
+    return shareFreedOffThread(std::unique_ptr<const Trace>(std::move(trace)));
 }
 } // namespace
 

@@ -9,6 +9,8 @@
 #include <QTest>
 #include <QThread>
 #include <atomic>
+#include <chrono>
+#include <future>
 #include <gtest/gtest.h>
 #include <semaphore>
 #include <thread>
@@ -145,5 +147,31 @@ TEST(WorkerPriority, IsIdempotentAndInheritedByThreadsStartedLater) {
     EXPECT_EQ(second, wanted);
     EXPECT_EQ(child, wanted); // the loader's scan threads run as low as the loader
     EXPECT_EQ(niceOf(getpid()), gui);
+}
+
+namespace {
+// Records the thread and the nice value it is destroyed on.
+struct Recorder {
+    std::promise<std::pair<std::thread::id, int>>* destroyed;
+    ~Recorder() {
+        destroyed->set_value({std::this_thread::get_id(), getpriority(PRIO_PROCESS, 0)});
+    }
+};
+} // namespace
+
+TEST(WorkerPriority, AnObjectSharedThatWayIsFreedOnAThreadOfItsOwnBelowTheGui) {
+    std::promise<std::pair<std::thread::id, int>> destroyed;
+    auto done = destroyed.get_future();
+    std::shared_ptr<Recorder> shared = shareFreedOffThread(std::make_unique<Recorder>(&destroyed));
+    std::shared_ptr<Recorder> second = shared;
+    shared.reset();
+    EXPECT_EQ(done.wait_for(std::chrono::milliseconds(50)), std::future_status::timeout)
+        << "freed while a reference was left";
+    second.reset(); // the last reference, dropped here
+    ASSERT_EQ(done.wait_for(std::chrono::seconds(10)), std::future_status::ready);
+    const auto [thread, nice] = done.get();
+    EXPECT_NE(thread, std::this_thread::get_id());
+    EXPECT_EQ(nice, std::min(19, getpriority(PRIO_PROCESS, 0) + kWorkerNiceOffset));
+    EXPECT_EQ(shareFreedOffThread(std::unique_ptr<Recorder>()), nullptr);
 }
 #endif

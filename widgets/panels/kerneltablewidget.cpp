@@ -7,6 +7,7 @@
 #include "widgets/panels/tablebehaviour.h"
 #include "widgets/panels/tableexport.h"
 #include "widgets/viewstate.h"
+#include "widgets/workerpriority.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -149,7 +150,10 @@ void KernelTableWidget::rebuild() {
         return;
     }
     m_dataTask->start(
-        [trace] { return std::make_shared<const KernelTableData>(gatherKernelTableData(trace)); },
+        [trace] { // freed off the GUI thread when a newer trace replaces it
+            return std::shared_ptr<const KernelTableData>(shareFreedOffThread(
+                std::make_unique<const KernelTableData>(gatherKernelTableData(trace))));
+        },
         [this](std::shared_ptr<const KernelTableData> data) {
             m_model->setData(std::move(data)); // asks for rows (computeRows) unless empty
             updateCount();

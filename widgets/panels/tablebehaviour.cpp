@@ -66,10 +66,24 @@ void fitColumns(QTableView* view, int stretch) {
         if (c == stretch)
             continue;
         int width = header->sectionSizeHint(c); // the label, its margins and the sort arrow
-        // The cells are plain text in the view's font: the delegate lays out only the widest
-        // text (a delegate's size hint costs ten times the text's advance).
-        int widestRow = -1, widestText = -1;
+        // The cells are plain text in the view's font. Laying a text out (its advance) costs ten
+        // times reading it, and the delegate's size hint ten times more, so only the longest
+        // texts are measured (the widest is among them: digits are equally wide in the usual
+        // fonts) and the delegate asked for the widest of those.
+        constexpr std::size_t kLongest = 4;
+        std::vector<std::pair<qsizetype, int>> longest; // (length, row), longest first
         for (const int r : sample) {
+            const qsizetype n = model->index(r, c).data().toString().size();
+            if (longest.size() == kLongest && n <= longest.back().first)
+                continue;
+            const auto at = std::find_if(longest.begin(), longest.end(),
+                                         [n](const auto& e) { return e.first < n; });
+            longest.insert(at, {n, r});
+            if (longest.size() > kLongest)
+                longest.pop_back();
+        }
+        int widestRow = -1, widestText = -1;
+        for (const auto& [n, r] : longest) {
             const int w = fm.horizontalAdvance(model->index(r, c).data().toString());
             if (w > widestText)
                 widestText = w, widestRow = r;

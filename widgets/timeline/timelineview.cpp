@@ -12,6 +12,7 @@
 #include "widgets/timeline/timeruler.h"
 #include "widgets/timeline/utilizationtooltip.h"
 #include "widgets/viewstate.h"
+#include "widgets/workerpriority.h"
 
 #include <QEvent>
 #include <QPainter>
@@ -133,7 +134,11 @@ void TimelineView::startLevelOfDetail() {
     if (m_lodCancel)
         m_lodCancel->store(true); // the previous trace's build stops at its next lane, unseen
     std::shared_ptr<const Trace> trace = m_state->sharedTrace();
-    m_lod = trace ? std::make_shared<TimelineLod>(trace, m_state->idleThresholdNs()) : nullptr;
+    // Freed off the GUI thread when a newer trace replaces it (its summaries: 30 MB at 10M).
+    m_lod =
+        trace
+            ? shareFreedOffThread(std::make_unique<TimelineLod>(trace, m_state->idleThresholdNs()))
+            : nullptr;
     m_lodCancel = std::make_shared<std::atomic<bool>>(false);
     m_geometry.setTrace(trace.get(), m_lod);
     if (!m_lod) {
