@@ -2,6 +2,7 @@
 #pragma once
 
 #include <memory>
+#include <system_error>
 #include <thread>
 
 namespace strobe {
@@ -27,10 +28,14 @@ template <typename T> std::shared_ptr<T> shareFreedOffThread(std::unique_ptr<T> 
     return std::shared_ptr<T>(object.release(), [](T* p) {
         if (!p)
             return;
-        std::thread([p] {
-            runBelowGuiPriority();
+        try {
+            std::thread([p] {
+                runBelowGuiPriority();
+                delete p;
+            }).detach();
+        } catch (const std::system_error&) { // no thread to be had: free it here
             delete p;
-        }).detach();
+        }
     });
 }
 

@@ -60,6 +60,8 @@ void fitColumns(QTableView* view, int stretch) {
     const int spread = std::min(rows, kSpreadRows);
     for (int i = 0; i < spread; ++i)
         sample.push_back(int(std::int64_t(i) * rows / spread));
+    std::sort(sample.begin(), sample.end()); // the rows in view and the spread ones overlap
+    sample.erase(std::unique(sample.begin(), sample.end()), sample.end());
     const int grid = view->showGrid() ? 1 : 0;
     const QFontMetrics fm = view->fontMetrics();
     for (int c = 0; c < header->count(); ++c) {
@@ -67,24 +69,29 @@ void fitColumns(QTableView* view, int stretch) {
             continue;
         int width = header->sectionSizeHint(c); // the label, its margins and the sort arrow
         // The cells are plain text in the view's font. Laying a text out (its advance) costs ten
-        // times reading it, and the delegate's size hint ten times more, so only the longest
-        // texts are measured (the widest is among them: digits are equally wide in the usual
-        // fonts) and the delegate asked for the widest of those.
-        constexpr std::size_t kLongest = 4;
-        std::vector<std::pair<qsizetype, int>> longest; // (length, row), longest first
+        // times reading it, and the delegate's size hint ten times more, so only the distinct
+        // texts at most one character shorter than the longest are laid out (digits are
+        // equally wide in the usual fonts: the widest is among them), and the delegate is
+        // asked for the widest of those.
+        constexpr std::size_t kMaxCandidates = 16;
+        std::vector<std::pair<QString, int>> candidates; // (text, row)
+        qsizetype longest = -1;
         for (const int r : sample) {
-            const qsizetype n = model->index(r, c).data().toString().size();
-            if (longest.size() == kLongest && n <= longest.back().first)
+            QString text = model->index(r, c).data().toString();
+            if (text.size() > longest) {
+                longest = text.size();
+                std::erase_if(candidates,
+                              [&](const auto& e) { return e.first.size() < longest - 1; });
+            }
+            if (text.size() < longest - 1 || candidates.size() >= kMaxCandidates ||
+                std::any_of(candidates.begin(), candidates.end(),
+                            [&](const auto& e) { return e.first == text; }))
                 continue;
-            const auto at = std::find_if(longest.begin(), longest.end(),
-                                         [n](const auto& e) { return e.first < n; });
-            longest.insert(at, {n, r});
-            if (longest.size() > kLongest)
-                longest.pop_back();
+            candidates.emplace_back(std::move(text), r);
         }
         int widestRow = -1, widestText = -1;
-        for (const auto& [n, r] : longest) {
-            const int w = fm.horizontalAdvance(model->index(r, c).data().toString());
+        for (const auto& [text, r] : candidates) {
+            const int w = fm.horizontalAdvance(text);
             if (w > widestText)
                 widestText = w, widestRow = r;
         }

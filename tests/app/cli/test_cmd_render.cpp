@@ -153,13 +153,15 @@ TEST_F(RenderTest, SvgParsesAndHoldsOneRectanglePerDrawnItem) {
     QXmlStreamReader xml(&file);
     std::vector<QPointF> offsets{{0, 0}};
     const QRegularExpression matrix(QStringLiteral(R"(matrix\(1,0,0,1,([-\d.]+),([-\d.]+)\))"));
-    int svgElements = 0;
+    int svgElements = 0, images = 0;
     while (!xml.atEnd()) {
         xml.readNext();
         if (xml.isStartElement()) {
             const auto attrs = xml.attributes();
             if (xml.name() == u"svg")
                 ++svgElements;
+            if (xml.name() == u"image")
+                ++images;
             if (xml.name() == u"g") {
                 QPointF o = offsets.back();
                 const auto m = matrix.match(attrs.value(QStringLiteral("transform")));
@@ -208,6 +210,13 @@ TEST_F(RenderTest, SvgParsesAndHoldsOneRectanglePerDrawnItem) {
     // A row that the PNG blits as one image line: in the SVG its items are rectangles still.
     EXPECT_GT(most, LanePainter::kLineItems);
     EXPECT_GT(folded, 0u); // folded runs count as one item, and as one rectangle
+    // Each GPU's utilisation strip: its kernel and its copy halves, as images (an SVG has no
+    // texture brush to tile a line with).
+    const auto strips = std::count_if(layout.rows().begin(), layout.rows().end(), [](auto& r) {
+        return r.kind == LayoutRowKind::Utilization && r.y < 350;
+    });
+    EXPECT_EQ(strips, 1);
+    EXPECT_EQ(images, 2 * int(strips));
 }
 
 TEST_F(RenderTest, ComparedTracesStackOnOneAxisEachFromItsOwnStart) {

@@ -11,6 +11,7 @@
 
 #include <QBrush>
 #include <QFontMetrics>
+#include <QPaintEngine>
 #include <QPainter>
 #include <QStringBuilder>
 #include <QThread>
@@ -30,7 +31,7 @@ constexpr int kLabelPad = 3;
 // `over` at `alpha` (0..255) on `under`, both opaque: red and blue, then green, each pair of
 // channels mixed in one multiply (Qt's INTERPOLATE_PIXEL_255), as this runs once per pixel column.
 QRgb blend(QRgb under, QRgb over, int alpha) {
-    const auto a = std::uint32_t(alpha), b = 255 - a;
+    const auto a = std::uint32_t(std::clamp(alpha, 0, 255)), b = 255 - a;
     auto mix = [a, b](std::uint32_t u, std::uint32_t o) {
         std::uint32_t t = (o & 0xff00ffu) * a + (u & 0xff00ffu) * b;
         return ((t + ((t >> 8) & 0xff00ffu) + 0x800080u) >> 8) & 0xff00ffu;
@@ -51,17 +52,28 @@ template <typename Job> void shareWork(std::size_t n, int helpers, const Job& jo
     auto work = [n, counters, &job] {
         for (std::size_t k; (k = counters->next.fetch_add(1)) < n;) {
             job(k);
-            if (counters->done.fetch_add(1) + 1 == n)
-                counters->done.notify_all();
+            counters->done.fetch_add(1);
+            counters->done.notify_all(); // cheap without a waiter
         }
     };
     for (int h = 0; h < helpers; ++h) {
         if (!QThreadPool::globalInstance()->tryStart(work))
             break;
     }
-    work();
-    for (std::size_t d = counters->done.load(); d < n; d = counters->done.load())
-        counters->done.wait(d);
+    // Waits until every job claimed so far is done; nothing can be claimed afterwards.
+    auto waitForClaimed = [&] {
+        const std::size_t claimed = std::min(n, counters->next.exchange(n));
+        for (std::size_t d = counters->done.load(); d < claimed; d = counters->done.load())
+            counters->done.wait(d);
+    };
+    try {
+        work();
+    } catch (...) {                  // the helpers' jobs hold references into the caller's frame
+        counters->done.fetch_add(1); // the job that threw counts as done
+        waitForClaimed();
+        throw;
+    }
+    waitForClaimed();
 }
 
 // A folded run's colour: `c` halfway towards the palette's folded grey.
@@ -165,12 +177,17 @@ QRgb* LanePainter::lineImage(int columns, int logicalHeight, qreal dpr) {
 }
 
 void LanePainter::blitLine(QPainter& p, int y) {
+    const QRectF rect(0, y, m_line.width() / m_lineDpr, m_lineHeight);
+    if (p.paintEngine() && p.paintEngine()->type() != QPaintEngine::Raster) {
+        p.drawImage(rect, m_line); // an SVG has no texture brushes: the line as an image
+        return;
+    }
     // The line tiled down the rectangle as a texture: one copy per device pixel, never scaled
     // (the brush maps the line's pixels 1:1 onto device pixels whatever the ratio).
     QBrush line(m_line);
     if (m_lineDpr != 1.0)
         line.setTransform(QTransform::fromScale(1.0 / m_lineDpr, 1.0 / m_lineDpr));
-    p.fillRect(QRectF(0, y, m_line.width() / m_lineDpr, m_lineHeight), line);
+    p.fillRect(rect, line);
 }
 
 void LanePainter::prepareSummaryRows(const PaintContext& ctx, const TimelineGeometry& geometry) {
@@ -359,7 +376,8 @@ void LanePainter::paintUtilization(QPainter& p, const PaintContext& ctx,
     }
     // The strips below cover all but the 1 px margins.
     p.fillRect(QRect(0, y, ctx.width, 1), ctx.palette.utilIdle);
-    p.fillRect(QRect(0, y + 1 + std::max(2, row.height - 2), ctx.width, row.height),
+    const int inner = std::max(2, row.height - 2);
+    p.fillRect(QRect(0, y + 1 + inner, ctx.width, std::max(0, row.height - 1 - inner)),
                ctx.palette.utilIdle);
     // Two thin strips (utilisationHalves): kernels on top, copies below, so a GPU that only
     // moves data never looks like one that computes. One busy fraction per device pixel column,
