@@ -57,6 +57,15 @@ Lane crowdedLane() {
     return crowded;
 }
 
+// Whether any event of `row` overlaps [a, b), by a sweep over all of them.
+bool holdsEvent(const RowView& row, TimeNs a, TimeNs b) {
+    for (std::uint32_t k = 0; k < row.size(); ++k) {
+        if (row.start(k) < b && effectiveEnd(row.start(k), row.end(k)) > a)
+            return true;
+    }
+    return false;
+}
+
 TimeNs overlap(TimeNs a, TimeNs b, TimeNs c, TimeNs d) {
     return std::max<TimeNs>(0, std::min(b, d) - std::max(a, c));
 }
@@ -141,9 +150,7 @@ TEST(RowSummary, ColumnsMarkExactlyThePixelsHoldingAnEvent) {
                 for (int i = 0; i < cols; ++i) {
                     const TimeNs a = v0 + TimeNs(std::floor(i * npc));
                     const TimeNs b = v0 + TimeNs(std::floor((i + 1) * npc));
-                    bool want = false;
-                    for (std::uint32_t k = 0; k < row.size() && !want; ++k)
-                        want = row.start(k) < b && effectiveEnd(row.start(k), row.end(k)) > a;
+                    const bool want = holdsEvent(row, a, b);
                     ASSERT_EQ(got[std::size_t(i)].covered, want)
                         << "seed " << seed << " view " << view << " level " << level << " col "
                         << i;
@@ -181,9 +188,7 @@ TEST(RowSummary, ColumnsOfAnOverflowRowMarkExactlyThePixelsHoldingAnEvent) {
             for (int i = 0; i < 200; ++i) {
                 const TimeNs a = v0 + TimeNs(std::floor(i * npc));
                 const TimeNs b = v0 + TimeNs(std::floor((i + 1) * npc));
-                bool want = false;
-                for (std::uint32_t k = 0; k < row.size() && !want; ++k)
-                    want = row.start(k) < b && effectiveEnd(row.start(k), row.end(k)) > a;
+                const bool want = holdsEvent(row, a, b);
                 ASSERT_EQ(got[std::size_t(i)].covered, want)
                     << "view " << view << " level " << level << " col " << i;
                 (want ? covered : empty) += 1;

@@ -269,9 +269,6 @@ void LanePainter::paint(QPainter& p, const PaintContext& ctx, const TimelineGeom
     ++m_paintCount;
     p.setRenderHint(QPainter::Antialiasing, false);
     p.setFont(ctx.font);
-    // Each row paints its whole rectangle, its background included, and only what lies below the
-    // rows is filled here: a frame writes each pixel about once (a canvas-wide fill first costs a
-    // tenth of a full zoom-out frame at 2560x1440).
     prepareSummaryRows(ctx, geometry);
     auto paintRows = [&](const std::vector<LayoutRow>& rows, int clipTop) {
         for (const LayoutRow& r : rows) {
@@ -295,6 +292,9 @@ void LanePainter::paint(QPainter& p, const PaintContext& ctx, const TimelineGeom
     p.setClipRect(QRect(0, pinned, ctx.width, ctx.height - pinned));
     paintRows(ctx.layout->rows(), pinned);
     p.restore();
+    // Each row painted its whole rectangle, its background included; only what lies below the
+    // rows is filled here, so a frame writes each pixel about once (a canvas-wide fill first
+    // costs a tenth of a full zoom-out frame at 2560x1440).
     const int below = std::max(pinned, pinned + ctx.layout->contentHeight() - ctx.scrollY);
     if (below < ctx.height)
         p.fillRect(QRect(0, below, ctx.width, ctx.height - below), ctx.palette.background);
@@ -374,11 +374,6 @@ void LanePainter::paintUtilization(QPainter& p, const PaintContext& ctx,
                    QStringLiteral("Computing utilisation\u2026"));
         return;
     }
-    // The strips below cover all but the 1 px margins.
-    p.fillRect(QRect(0, y, ctx.width, 1), ctx.palette.utilIdle);
-    const int inner = std::max(2, row.height - 2);
-    p.fillRect(QRect(0, y + 1 + inner, ctx.width, std::max(0, row.height - 1 - inner)),
-               ctx.palette.utilIdle);
     // Two thin strips (utilisationHalves): kernels on top, copies below, so a GPU that only
     // moves data never looks like one that computes. One busy fraction per device pixel column,
     // blended over the idle colour into one image line: any work in a column shows, at least
@@ -387,6 +382,11 @@ void LanePainter::paintUtilization(QPainter& p, const PaintContext& ctx,
     const double nsPerCol = ctx.nsPerPx / ctx.dpr;
     const QRgb idle = ctx.palette.utilIdle.rgb();
     const auto [top, bottom] = utilizationHalves(row.height);
+    // The strips cover all but the margins above and below them.
+    const int stripsEnd = bottom.first + bottom.second;
+    p.fillRect(QRect(0, y, ctx.width, top.first), ctx.palette.utilIdle);
+    p.fillRect(QRect(0, y + stripsEnd, ctx.width, std::max(0, row.height - stripsEnd)),
+               ctx.palette.utilIdle);
     const auto strip = [&](const DeviceUtilization& d, QRgb busy, int y0, int h) {
         const std::vector<float> f = d.busyFractions(ctx.view.start, nsPerCol, cols);
         QRgb* px = lineImage(cols, h, ctx.dpr);
