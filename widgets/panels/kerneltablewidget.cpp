@@ -6,20 +6,24 @@
 #include "widgets/panels/namefilteredit.h"
 #include "widgets/panels/tablebehaviour.h"
 #include "widgets/panels/tableexport.h"
+#include "widgets/panels/windowedtableview.h"
 #include "widgets/viewstate.h"
 #include "widgets/workerpriority.h"
 
 #include <QCheckBox>
+#include <QClipboard>
 #include <QComboBox>
+#include <QGuiApplication>
 #include <QHBoxLayout>
 #include <QHeaderView>
+#include <QItemSelectionModel>
 #include <QLabel>
 #include <QPushButton>
 #include <QShortcut>
-#include <QTableView>
 #include <QTimer>
 #include <QToolButton>
 #include <QVBoxLayout>
+#include <algorithm>
 #include <utility>
 
 namespace strobe {
@@ -28,7 +32,7 @@ KernelTableWidget::KernelTableWidget(ViewState* state, QWidget* parent)
     : QWidget(parent)
     , m_state(state)
     , m_model(new KernelTableModel(this))
-    , m_view(new QTableView(this))
+    , m_view(new WindowedTableView(this))
     , m_filter(new NameFilterEdit(tr("Filter kernels by name"), this))
     , m_demangled(new QCheckBox(tr("Demangled"), this))
     , m_range(new QComboBox(this))
@@ -56,7 +60,7 @@ KernelTableWidget::KernelTableWidget(ViewState* state, QWidget* parent)
     bar->addWidget(m_count);
     bar->addWidget(exportCsv);
 
-    m_view->setModel(m_model);
+    m_view->setSourceModel(m_model);
     makeSortable(m_view, KernelTableModel::Start, Qt::AscendingOrder);
     m_view->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_view->setSelectionMode(QAbstractItemView::ExtendedSelection);
@@ -71,7 +75,12 @@ KernelTableWidget::KernelTableWidget(ViewState* state, QWidget* parent)
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addLayout(bar);
-    layout->addWidget(m_view, 1);
+    // The view shows a window of the rows; this bar spans all of them (WindowedTableView).
+    auto* rows = new QHBoxLayout;
+    rows->setSpacing(0);
+    rows->addWidget(m_view, 1);
+    rows->addWidget(m_view->rowScrollBar());
+    layout->addLayout(rows, 1);
 
     connect(m_filter, &NameFilterEdit::filterChanged, this, &KernelTableWidget::applyNameFilter);
     connect(m_demangled, &QCheckBox::toggled, this, &KernelTableWidget::setShowDemangled);
@@ -91,7 +100,7 @@ KernelTableWidget::KernelTableWidget(ViewState* state, QWidget* parent)
         const bool settled = !m_model->rowsPending();
         followSelection(m_state->selection(), !m_topAfterSort);
         if (m_topAfterSort && settled) {
-            m_view->scrollToTop();
+            m_view->scrollToSourceTop();
             m_topAfterSort = false;
         }
         if (m_fitColumns && settled && m_model->rowCount() > 0) {
@@ -112,10 +121,12 @@ KernelTableWidget::KernelTableWidget(ViewState* state, QWidget* parent)
     });
     connect(exportCsv, &QPushButton::clicked, this,
             [this] { saveModelAsCsv(this, *m_model, QStringLiteral("kernels.csv")); });
-    onRowActivated(m_view, m_state, [this](int row) { activateRow(row); });
+    onRowActivated(m_view, m_state, [this](int row) {
+        activateRow(m_view->sourceRow(m_view->model()->index(row, 0)));
+    });
     auto* copy =
         new QShortcut(QKeySequence::Copy, m_view, nullptr, nullptr, Qt::WidgetWithChildrenShortcut);
-    connect(copy, &QShortcut::activated, this, [this] { copyViewRowsToClipboard(*m_view); });
+    connect(copy, &QShortcut::activated, this, [this] { copySelectedRows(); });
 
     connect(m_state, &ViewState::traceChanged, this, &KernelTableWidget::rebuild);
     connect(m_state, &ViewState::selectionChanged, this,
@@ -254,11 +265,21 @@ void KernelTableWidget::followSelection(EventRef ref, bool scroll) {
     const auto row = m_model->rowOfKernel(*k);
     if (!row)
         return;
-    const QModelIndex i = m_model->index(*row, 0);
+    const QModelIndex i = m_view->windowIndex(*row);
     m_view->selectionModel()->setCurrentIndex(i, QItemSelectionModel::ClearAndSelect |
                                                      QItemSelectionModel::Rows);
     if (scroll)
         m_view->scrollTo(i);
+}
+
+int KernelTableWidget::copySelectedRows() {
+    // The view's selection lies in its window; the copy names the model's rows.
+    QList<int> rows;
+    for (const QModelIndex& i : m_view->selectionModel()->selectedRows())
+        rows << m_view->sourceRow(i);
+    std::sort(rows.begin(), rows.end());
+    QGuiApplication::clipboard()->setText(modelToCsv(*m_model, rows));
+    return rows.isEmpty() ? m_model->rowCount() : int(rows.size());
 }
 
 void KernelTableWidget::updateCount() {

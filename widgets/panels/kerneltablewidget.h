@@ -2,6 +2,7 @@
 #pragma once
 
 #include "model/types.h"
+#include "widgets/panels/windowedtableview.h"
 
 #include <QWidget>
 #include <optional>
@@ -10,7 +11,6 @@
 class QCheckBox;
 class QComboBox;
 class QLabel;
-class QTableView;
 
 namespace strobe {
 
@@ -43,7 +43,8 @@ public:
     ~KernelTableWidget() override;
 
     KernelTableModel* model() const { return m_model; }
-    QTableView* view() const { return m_view; }
+    // Shows a window of the model's rows: its indexes are window indexes (sourceRow()).
+    WindowedTableView* view() const { return m_view; }
 
     void setNameFilter(const QString& text, bool regex = false);
     NameFilterEdit* nameFilterEdit() const { return m_filter; }
@@ -59,6 +60,9 @@ public:
     void showOnlyConfigs(const QString& label, const std::vector<std::uint32_t>& configs);
     // Reveals the kernel at `row` of the table, as a double-click does.
     void activateRow(int row);
+    // Copies the selected rows (all rows when none is selected) to the clipboard as CSV, as
+    // Ctrl+C does; returns how many.
+    int copySelectedRows();
     // True while the rows shown do not reflect the trace, sort order and filters yet.
     bool isComputing() const;
 
@@ -77,7 +81,7 @@ private:
 
     ViewState* m_state;
     KernelTableModel* m_model;
-    QTableView* m_view;
+    WindowedTableView* m_view;
     NameFilterEdit* m_filter;
     QCheckBox* m_demangled;
     QComboBox* m_range;

@@ -293,7 +293,7 @@ TEST_F(MainWindowTest, AJumpFromTheKernelTableFocusesTheTimeline) {
     QApplication::processEvents();
     QTableView* view = table->view();
     view->setFocus();
-    const QRect cell = view->visualRect(table->model()->index(2, 0));
+    const QRect cell = view->visualRect(view->model()->index(2, 0));
     ASSERT_TRUE(cell.isValid());
     QTest::mouseClick(view->viewport(), Qt::LeftButton, {}, cell.center());
     QTest::mouseDClick(view->viewport(), Qt::LeftButton, {}, cell.center());

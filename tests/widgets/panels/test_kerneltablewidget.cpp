@@ -9,6 +9,7 @@
 
 #include <QAbstractItemModelTester>
 #include <QCheckBox>
+#include <QClipboard>
 #include <QLineEdit>
 #include <QSignalSpy>
 #include <QTableView>
@@ -109,7 +110,7 @@ TEST_F(KernelTableWidgetTest, DoubleClickRevealsAndOpensTheDetailPane) {
     QSignalSpy reveal(&state, &ViewState::revealRequested);
     QSignalSpy selection(&state, &ViewState::selectionChanged);
 
-    const QModelIndex cell = table.model()->index(0, KernelTableModel::Name);
+    const QModelIndex cell = table.view()->model()->index(0, KernelTableModel::Name);
     QApplication::processEvents(); // let the view lay out its rows
     const QRect rect = table.view()->visualRect(cell);
     ASSERT_TRUE(rect.isValid());
@@ -125,7 +126,7 @@ TEST_F(KernelTableWidgetTest, DoubleClickRevealsAndOpensTheDetailPane) {
     EXPECT_EQ(state.selection(), ref);
     // The longest kernel: the detail pane shows it.
     EXPECT_EQ(pane.details().title,
-              QStringLiteral("Kernel ") + table.model()->data(cell, Qt::DisplayRole).toString());
+              QStringLiteral("Kernel ") + cell.data(Qt::DisplayRole).toString());
     const KernelLaunch k = cloverleaf()->kernelAt(longest);
     const auto grid =
         test::query(test::fixturePath("nsys2024.5-cloverleaf.sqlite"),
@@ -146,7 +147,7 @@ TEST_F(KernelTableWidgetTest, SelectingAKernelElsewhereSelectsItsRow) {
     const QModelIndex current = w.view()->currentIndex();
     ASSERT_TRUE(current.isValid());
     EXPECT_EQ(current.row(), 700); // start order
-    EXPECT_EQ(w.model()->data(current, KernelIndexRole).toLongLong(), 700);
+    EXPECT_EQ(current.data(KernelIndexRole).toLongLong(), 700);
     // After re-sorting the selection follows the kernel.
     w.view()->sortByColumn(KernelTableModel::Duration, Qt::AscendingOrder);
     ASSERT_TRUE(waitUntilReady(w));
@@ -318,7 +319,7 @@ TEST_F(KernelTableWidgetTest, ActivatingARowHandsTheFocusToTheTimeline) {
     QApplication::processEvents();
     QSignalSpy focus(&state, &ViewState::timelineFocusRequested);
     QSignalSpy reveal(&state, &ViewState::revealRequested);
-    const QRect cell = w.view()->visualRect(w.model()->index(3, KernelTableModel::Name));
+    const QRect cell = w.view()->visualRect(w.view()->model()->index(3, KernelTableModel::Name));
     QTest::mouseClick(w.view()->viewport(), Qt::LeftButton, {}, cell.center());
     EXPECT_EQ(focus.count(), 0) << "a click only selects";
     QTest::mouseDClick(w.view()->viewport(), Qt::LeftButton, {}, cell.center());
@@ -328,7 +329,7 @@ TEST_F(KernelTableWidgetTest, ActivatingARowHandsTheFocusToTheTimeline) {
     EXPECT_TRUE(w.view()->selectionModel()->isRowSelected(3, {}));
 
     w.view()->setFocus();
-    w.view()->setCurrentIndex(w.model()->index(5, 0));
+    w.view()->setCurrentIndex(w.view()->model()->index(5, 0));
     QTest::keyClick(w.view(), Qt::Key_Return);
     EXPECT_EQ(reveal.count(), 2);
     EXPECT_EQ(focus.count(), 2);
@@ -394,6 +395,59 @@ TEST_F(KernelTableWidgetTest, ANewTraceDropsTheRevealStepsStillToCome) {
     QTest::qWait(50); // a stale step, were it still to come, would have run by now
     EXPECT_EQ(w.model()->rowCount(), 2);
     EXPECT_EQ(w.model()->trace(), small.get());
+}
+
+TEST_F(KernelTableWidgetTest, AWindowOfTheRowsFollowsTheSelectionAndNamesTheModelsRows) {
+    // 1,312 kernels through a window of 200: what a table of millions does with its window.
+    KernelTableWidget w(&state);
+    w.view()->setWindowRows(200);
+    w.resize(1200, 400);
+    w.show();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&w));
+    ASSERT_TRUE(waitUntilReady(w));
+    EXPECT_EQ(w.view()->model()->rowCount(), 200);
+    EXPECT_TRUE(w.view()->rowScrollBar()->isVisible());
+    QAbstractItemModelTester tester(w.view()->model(),
+                                    QAbstractItemModelTester::FailureReportingMode::Fatal);
+
+    // A kernel picked on the timeline far below the window: the window moves to its row.
+    const std::uint32_t picked = 1200; // row 1200 in start order
+    state.setSelection(cloverleaf()->kernels()[picked].self);
+    QApplication::processEvents();
+    const QModelIndex current = w.view()->currentIndex();
+    ASSERT_TRUE(current.isValid());
+    EXPECT_EQ(w.view()->sourceRow(current), 1200);
+    EXPECT_EQ(current.data(KernelIndexRole).toLongLong(), picked);
+    EXPECT_TRUE(w.view()->selectionModel()->isRowSelected(current.row(), {}));
+    EXPECT_GT(w.view()->windowStart(), 0);
+
+    // Copying names the model's row, not the window's.
+    EXPECT_EQ(w.copySelectedRows(), 1);
+    const QString copied = QApplication::clipboard()->text();
+    const QString id = w.model()->index(1200, KernelTableModel::CorrelationId).data().toString();
+    EXPECT_TRUE(copied.contains(id)) << copied.toStdString();
+    w.view()->clearSelection();
+    EXPECT_EQ(w.copySelectedRows(), 1312) << "no selection: every row of the table";
+
+    // A double-click on a row of the moved window reveals that row's kernel.
+    QSignalSpy reveal(&state, &ViewState::revealRequested);
+    const QModelIndex other = w.view()->windowIndex(1205);
+    QApplication::processEvents();
+    const QRect cell = w.view()->visualRect(other);
+    ASSERT_TRUE(cell.isValid());
+    QTest::mouseClick(w.view()->viewport(), Qt::LeftButton, {}, cell.center());
+    QTest::mouseDClick(w.view()->viewport(), Qt::LeftButton, {}, cell.center());
+    ASSERT_EQ(reveal.count(), 1);
+    EXPECT_EQ(reveal.front().front().value<EventRef>(),
+              cloverleaf()->kernels()[*w.model()->kernelAtRow(1205)].self);
+
+    // A sort shows the top of the whole table.
+    clickHeader(w.view(), KernelTableModel::Duration);
+    ASSERT_TRUE(waitUntilReady(w));
+    QApplication::processEvents();
+    EXPECT_EQ(w.view()->windowStart(), 0);
+    EXPECT_EQ(w.view()->rowScrollBar()->value(), 0);
+    EXPECT_EQ(w.view()->sourceRow(w.view()->indexAt(QPoint(1, 1))), 0);
 }
 
 } // namespace

@@ -1,0 +1,194 @@
+// SPDX-License-Identifier: MIT
+#include "widgets/panels/windowedtableview.h"
+
+#include "widgets/panels/rowwindowmodel.h"
+
+#include <QHeaderView>
+#include <QItemSelectionModel>
+#include <QScopedValueRollback>
+#include <QScrollBar>
+#include <algorithm>
+#include <utility>
+#include <vector>
+
+namespace strobe {
+
+WindowedTableView::WindowedTableView(QWidget* parent)
+    : QTableView(parent)
+    , m_window(new RowWindowModel(this))
+    , m_rowBar(new QScrollBar(Qt::Vertical, this)) {
+    // The view's child (and hidden) until the owner lays it out, which makes it the owner's.
+    m_rowBar->hide();
+    QTableView::setModel(m_window);
+    // Scrolling by items: the view's bar value is the window row at the top.
+    setVerticalScrollMode(ScrollPerItem);
+    QScrollBar* own = verticalScrollBar();
+    connect(own, &QScrollBar::valueChanged, this, [this] {
+        if (m_syncing)
+            return;
+        updateRowBar();
+        followRowsInView();
+    });
+    connect(m_rowBar, &QScrollBar::valueChanged, this, [this](int top) {
+        if (m_syncing)
+            return;
+        const int inWindow = top - m_window->windowStart();
+        QScrollBar* own = verticalScrollBar();
+        if (inWindow >= 0 && inWindow <= own->maximum()) {
+            const QScopedValueRollback guard(m_syncing, true);
+            own->setValue(inWindow);
+        } else {
+            moveWindow(m_window->centredStart(top), top);
+        }
+        followRowsInView();
+    });
+    connect(m_window, &QAbstractItemModel::modelReset, this, &WindowedTableView::updateRowBar);
+}
+
+WindowedTableView::~WindowedTableView() {
+    // The bars and the window outlive this part of the view while Qt's bases are destroyed.
+    verticalScrollBar()->disconnect(this);
+    m_window->disconnect(this);
+    if (m_rowBar)
+        m_rowBar->disconnect(this);
+}
+
+void WindowedTableView::setSourceModel(QAbstractItemModel* source) {
+    m_window->setSourceModel(source);
+}
+
+QAbstractItemModel* WindowedTableView::sourceModel() const {
+    return m_window->sourceModel();
+}
+
+void WindowedTableView::setWindowRows(int rows) {
+    m_window->setWindowRows(rows);
+}
+
+int WindowedTableView::windowRows() const {
+    return m_window->windowRows();
+}
+
+int WindowedTableView::windowStart() const {
+    return m_window->windowStart();
+}
+
+int WindowedTableView::sourceRow(const QModelIndex& index) const {
+    return index.isValid() && index.model() == m_window ? m_window->windowStart() + index.row()
+                                                        : -1;
+}
+
+QModelIndex WindowedTableView::windowIndex(int row, int column) {
+    if (row < 0 || row >= m_window->sourceRows())
+        return {};
+    const int start = m_window->windowStart();
+    if (row < start || row >= start + m_window->rowCount())
+        moveWindow(m_window->centredStart(row), row);
+    return m_window->index(row - m_window->windowStart(), column);
+}
+
+void WindowedTableView::scrollToSourceTop() {
+    if (m_window->windowStart() != 0)
+        moveWindow(0, 0);
+    scrollToTop();
+}
+
+QModelIndex WindowedTableView::moveCursor(CursorAction action, Qt::KeyboardModifiers modifiers) {
+    if (!m_window->holdsAll()) {
+        const bool toEnd =
+            (action == MoveEnd || action == MoveHome) && (modifiers & Qt::ControlModifier);
+        if (toEnd) {
+            // The view's own answer would be the window's end. Qt's column: the last for End.
+            const int target = action == MoveEnd ? m_window->sourceRows() - 1 : 0;
+            moveWindow(m_window->centredStart(target), target);
+            return m_window->index(target - m_window->windowStart(),
+                                   action == MoveEnd ? m_window->columnCount() - 1 : 0);
+        }
+        if (const int current = sourceRow(currentIndex()); current >= 0) {
+            // A page or a row from the current one must lie in the window.
+            const int reach = std::max(1, verticalScrollBar()->pageStep()) + 1;
+            const int start = m_window->windowStart();
+            const int end = start + m_window->rowCount();
+            const bool low = current - reach < start && start > 0;
+            const bool high = current + reach >= end && end < m_window->sourceRows();
+            if (low || high)
+                moveWindow(m_window->centredStart(current), start + verticalScrollBar()->value());
+        }
+    }
+    return QTableView::moveCursor(action, modifiers);
+}
+
+void WindowedTableView::updateGeometries() {
+    QTableView::updateGeometries(); // sets the view's bar: range, then page step
+    updateRowBar();
+}
+
+void WindowedTableView::followRowsInView() {
+    if (m_window->holdsAll())
+        return;
+    // A quarter of the window on either side of the rows in view, so that wheel, keys and
+    // dragging a selection rarely meet an end of the window before it moves.
+    const int start = m_window->windowStart();
+    const int top = start + verticalScrollBar()->value();
+    const int margin = m_window->windowRows() / 4;
+    const int bottom = top + verticalScrollBar()->pageStep();
+    const bool low = top - margin < start && start > 0;
+    const bool high = bottom + margin > start + m_window->rowCount() &&
+                      start + m_window->rowCount() < m_window->sourceRows();
+    if (low || high)
+        moveWindow(m_window->centredStart(top), top);
+}
+
+void WindowedTableView::moveWindow(int start, int topRow) {
+    const int oldStart = m_window->windowStart();
+    QItemSelectionModel* selection = selectionModel();
+    const int current = sourceRow(currentIndex());
+    std::vector<std::pair<int, int>> selected; // source rows, first and last
+    for (const QItemSelectionRange& r : selection->selection())
+        selected.emplace_back(oldStart + r.top(), oldStart + r.bottom());
+    {
+        const QScopedValueRollback guard(m_syncing, true);
+        m_window->setWindowStart(start);
+        if (m_window->windowStart() == oldStart)
+            return;
+        const int newStart = m_window->windowStart();
+        const int last = newStart + m_window->rowCount() - 1;
+        QItemSelection kept;
+        const int lastColumn = m_window->columnCount() - 1;
+        for (const auto& [first, end] : selected) {
+            const int a = std::max(first, newStart), b = std::min(end, last);
+            if (a <= b && lastColumn >= 0)
+                kept.select(m_window->index(a - newStart, 0),
+                            m_window->index(b - newStart, lastColumn));
+        }
+        selection->select(kept, QItemSelectionModel::ClearAndSelect);
+        if (current >= newStart && current <= last)
+            selection->setCurrentIndex(m_window->index(current - newStart, 0),
+                                       QItemSelectionModel::NoUpdate);
+        executeDelayedItemsLayout(); // the view's bar gets the new window's range now
+        verticalScrollBar()->setValue(topRow - newStart);
+    }
+    updateRowBar();
+}
+
+void WindowedTableView::updateRowBar() {
+    const bool windowed = !m_window->holdsAll();
+    const Qt::ScrollBarPolicy policy = windowed ? Qt::ScrollBarAlwaysOff : Qt::ScrollBarAsNeeded;
+    if (verticalScrollBarPolicy() != policy)
+        setVerticalScrollBarPolicy(policy);
+    if (!m_rowBar)
+        return;
+    m_rowBar->setVisible(windowed && m_rowBar->parentWidget() != this);
+    if (!windowed)
+        return;
+    // The window's bar stretched over every row: its last top row is the source's.
+    const QScrollBar* own = verticalScrollBar();
+    const int start = m_window->windowStart();
+    const QScopedValueRollback guard(m_syncing, true);
+    m_rowBar->setRange(0, m_window->sourceRows() - m_window->rowCount() + own->maximum());
+    m_rowBar->setPageStep(own->pageStep());
+    m_rowBar->setSingleStep(own->singleStep());
+    m_rowBar->setValue(start + own->value());
+}
+
+} // namespace strobe
