@@ -256,6 +256,10 @@ void MainWindow::startLoad(const QString& path, const QString& title, bool isSam
     connect(m_job.get(), &TraceLoadJob::progress, m_progress, &QProgressBar::setValue);
     connect(m_job.get(), &TraceLoadJob::preview, this, &MainWindow::onPreview);
     connect(m_job.get(), &TraceLoadJob::finished, this, &MainWindow::onLoadFinished);
+    // A big trace's timeline reads its summaries from its first frame (TraceLoadJob).
+    m_job->setLevelOfDetailAfterPreview(m_state->idleThresholdNs());
+    connect(m_job.get(), &TraceLoadJob::levelOfDetail, m_timeline,
+            &TimelineView::offerLevelOfDetail);
     m_progress->setFormat(tr("Loading %p%"));
     m_progress->setValue(0);
     m_progress->show();

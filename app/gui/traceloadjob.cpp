@@ -34,6 +34,16 @@ std::shared_ptr<const Trace> shareTrace(std::unique_ptr<Trace> trace) {
 }
 } // namespace
 
+std::shared_ptr<TimelineLod> buildLevelOfDetail(std::shared_ptr<const Trace> trace,
+                                                TimeNs idleThreshold,
+                                                const std::atomic<bool>& cancel) {
+    // Freed off the GUI thread when a newer trace replaces it, as the timeline's own.
+    std::shared_ptr<TimelineLod> lod =
+        shareFreedOffThread(std::make_unique<TimelineLod>(std::move(trace), idleThreshold));
+    lod->build(cancel);
+    return lod->isComplete() ? lod : nullptr;
+}
+
 TraceLoadJob::TraceLoadJob(QString path, std::uint64_t previewMinRows, QObject* parent)
     : QObject(parent)
     , m_path(std::move(path))
@@ -78,7 +88,9 @@ void TraceLoadJob::start() {
         options.earlyPreviewAfter = m_earlyPreviewAfter;
         options.cacheFolder = m_cacheFolder;
         options.cacheCapBytes = m_cacheCapBytes;
-        options.preview = [this, self](std::unique_ptr<Trace> gpuSide) {
+        bool previewed = false;
+        options.preview = [this, self, &previewed](std::unique_ptr<Trace> gpuSide) {
+            previewed = true;
             std::shared_ptr<const Trace> shared = shareTrace(std::move(gpuSide));
             QMetaObject::invokeMethod(
                 this,
@@ -90,11 +102,23 @@ void TraceLoadJob::start() {
         };
         LoadResult result = loadTrace(m_path, options);
         std::shared_ptr<const Trace> trace = shareTrace(std::move(result.trace));
+        std::shared_ptr<TimelineLod> lod;
+        bool cancelled = result.cancelled;
+        if (trace && previewed && m_lodIdleThreshold) {
+            lod = buildLevelOfDetail(trace, *m_lodIdleThreshold, m_cancel);
+            if (!lod) { // cancelled while building: the load is
+                trace.reset();
+                cancelled = true;
+            }
+        }
         QMetaObject::invokeMethod(
             this,
-            [self, trace, error = result.error, cancelled = result.cancelled] {
-                if (self)
-                    emit self->finished(trace, error, cancelled);
+            [self, trace, lod, error = result.error, cancelled] {
+                if (!self)
+                    return;
+                if (lod)
+                    emit self->levelOfDetail(lod);
+                emit self->finished(trace, error, cancelled);
             },
             Qt::QueuedConnection);
     }));

@@ -134,14 +134,18 @@ void TimelineView::startLevelOfDetail() {
     if (m_lodCancel)
         m_lodCancel->store(true); // the previous trace's build stops at its next lane, unseen
     std::shared_ptr<const Trace> trace = m_state->sharedTrace();
+    std::shared_ptr<TimelineLod> offered = std::exchange(m_offeredLod, nullptr);
+    if (!offered || !trace || offered->trace() != trace.get() || !offered->isComplete())
+        offered.reset();
     // Freed off the GUI thread when a newer trace replaces it (its summaries: 30 MB at 10M).
     m_lod =
-        trace
+        offered ? std::move(offered)
+        : trace
             ? shareFreedOffThread(std::make_unique<TimelineLod>(trace, m_state->idleThresholdNs()))
             : nullptr;
     m_lodCancel = std::make_shared<std::atomic<bool>>(false);
     m_geometry.setTrace(trace.get(), m_lod);
-    if (!m_lod) {
+    if (!m_lod || m_lod->isComplete()) {
         m_lodTask->cancel();
         return;
     }
@@ -174,6 +178,10 @@ void TimelineView::startNvtxNameCounts() {
 
 bool TimelineView::nvtxNameCountsReady() const {
     return !m_state->trace() || m_nvtxNames != nullptr;
+}
+
+void TimelineView::offerLevelOfDetail(std::shared_ptr<TimelineLod> lod) {
+    m_offeredLod = std::move(lod);
 }
 
 bool TimelineView::isLevelOfDetailReady() const {

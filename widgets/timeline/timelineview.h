@@ -119,6 +119,13 @@ public:
     // thread after each trace change; until it is ready rows fold with foldRuns and the
     // utilisation strips say they are being computed. True once everything is built.
     bool isLevelOfDetailReady() const;
+    // A complete level of detail built elsewhere (TraceLoadJob) for the trace the view state is
+    // about to show: that trace then paints from it at once, with no build of its own. Dropped
+    // when another trace comes first, or one that is not its trace().
+    void offerLevelOfDetail(std::shared_ptr<TimelineLod> lod);
+    // The level of detail the current trace paints from (built or still building); null
+    // without a trace.
+    const TimelineLod* levelOfDetail() const { return m_lod.get(); }
     // Blocks until the worker is done (tests and benchmarks), then repaints.
     void waitForLevelOfDetail();
     // Bytes of level-of-detail data built so far for the current trace.
@@ -162,6 +169,7 @@ private:
     // once its cancel flag is set, and its results are never shown.
     BackgroundTask* m_lodTask = nullptr;
     std::shared_ptr<TimelineLod> m_lod;
+    std::shared_ptr<TimelineLod> m_offeredLod; // offerLevelOfDetail, until the next trace
     std::shared_ptr<std::atomic<bool>> m_lodCancel;
     // summarizeNvtx of the trace for the tooltips' "Same name" line (grouped names).
     BackgroundTask* m_nvtxNamesTask = nullptr;

@@ -168,10 +168,16 @@ TEST_F(MainWindowTest, ABigTraceShowsItsGpuSideFirst) {
     window->setPreviewMinRows(0);
     QSignalSpy traces(window->viewState(), &ViewState::traceChanged);
     std::vector<std::size_t> laneCounts;
-    QObject::connect(window->viewState(), &ViewState::traceChanged, window.get(),
-                     [&] { laneCounts.push_back(window->trace()->lanes().size()); });
+    bool lodAtHandOver = false;
+    QObject::connect(window->viewState(), &ViewState::traceChanged, window.get(), [&] {
+        laneCounts.push_back(window->trace()->lanes().size());
+        lodAtHandOver = window->timeline()->isLevelOfDetailReady();
+    });
     ASSERT_TRUE(open(fixture("nsys2024.5-cloverleaf.sqlite")).first);
     ASSERT_EQ(traces.size(), 2) << "the GPU side, then the whole trace";
+    // The whole trace came with its level of detail, built by the load's worker.
+    EXPECT_TRUE(lodAtHandOver);
+    EXPECT_EQ(window->timeline()->levelOfDetail()->trace(), window->trace());
     // The GPU side: one lane per stream and kind of GPU work (CloverLeaf: kernels and memcpys
     // of stream 7, no memsets).
     const std::string p = test::fixturePath("nsys2024.5-cloverleaf.sqlite");
@@ -427,6 +433,50 @@ TEST(TraceLoadJob, ProgressIsThrottledAndEndsAtAThousand) {
     EXPECT_EQ(values.back(), 1000);
     EXPECT_TRUE(std::is_sorted(values.begin(), values.end()));
     EXPECT_LE(qint64(values.size()), 2 + elapsedMs / 100) << values.size() << " in " << elapsedMs;
+}
+
+TEST(TraceLoadJob, ALevelOfDetailCancelledWhileBuiltIsNone) {
+    LoadResult r = loadTrace(fixture("nsys2024.5-cloverleaf.sqlite"));
+    ASSERT_NE(r.trace, nullptr);
+    const std::shared_ptr<const Trace> trace(std::move(r.trace));
+    const std::atomic<bool> cancelled{true}, going{false};
+    EXPECT_EQ(buildLevelOfDetail(trace, 1'000, cancelled), nullptr);
+    const std::shared_ptr<TimelineLod> lod = buildLevelOfDetail(trace, 1'000, going);
+    ASSERT_NE(lod, nullptr);
+    EXPECT_TRUE(lod->isComplete());
+    EXPECT_EQ(lod->trace(), trace.get());
+}
+
+// After a load that sent a preview, the job builds the trace's level of detail on its worker
+// and sends it just before the trace; without a preview, or unasked, it sends none.
+TEST(TraceLoadJob, ABigTraceComesWithItsLevelOfDetail) {
+    const QString path = fixture("nsys2024.5-cloverleaf.sqlite");
+    for (const bool previewed : {true, false}) {
+        for (const bool asked : {true, false}) {
+            TraceLoadJob job(path, previewed ? 0 : std::numeric_limits<std::uint64_t>::max());
+            if (asked)
+                job.setLevelOfDetailAfterPreview(1'000);
+            std::vector<std::shared_ptr<TimelineLod>> lods;
+            std::shared_ptr<const Trace> trace;
+            QObject::connect(&job, &TraceLoadJob::levelOfDetail, [&](auto lod) {
+                EXPECT_EQ(trace, nullptr) << "before the trace";
+                lods.push_back(lod);
+            });
+            QSignalSpy finished(&job, &TraceLoadJob::finished);
+            QObject::connect(&job, &TraceLoadJob::finished, [&](auto t) { trace = t; });
+            job.start();
+            ASSERT_TRUE(finished.wait(60000));
+            ASSERT_NE(trace, nullptr);
+            if (!previewed || !asked) {
+                EXPECT_TRUE(lods.empty()) << previewed << asked;
+                continue;
+            }
+            ASSERT_EQ(lods.size(), 1u);
+            EXPECT_EQ(lods[0]->trace(), trace.get());
+            EXPECT_TRUE(lods[0]->isComplete());
+            EXPECT_NE(lods[0]->idleGaps(0, 1'000), nullptr) << "the threshold it was given";
+        }
+    }
 }
 
 // The reopen cache: off unless the window is given a folder; with one, a trace opened twice is

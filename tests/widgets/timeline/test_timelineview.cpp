@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "formats/open.h"
+#include "model/lod/timelinelod.h"
 #include "model/tracebuilder.h"
 #include "tests/widgets/timeline/synthtraces.h"
 #include "widgets/timeline/timelineview.h"
@@ -513,6 +514,52 @@ TEST_F(TimelineViewTest, ANewTraceDiscardsTheOldLevelOfDetail) {
     state.fitAll();
     state.setIdleThresholdNs(500);
     EXPECT_EQ(view.idleMarks(0), idleByHand(*state.trace(), 0, 500));
+}
+
+// What TraceLoadJob hands over with a big trace: a level of detail built on its worker.
+std::shared_ptr<TimelineLod> builtLod(std::shared_ptr<const Trace> trace, TimeNs idle = -1) {
+    auto lod = std::make_shared<TimelineLod>(std::move(trace), idle);
+    const std::atomic<bool> cancelled{false};
+    lod->build(cancelled);
+    return lod;
+}
+
+TEST_F(TimelineViewTest, ALevelOfDetailOfferedForTheNextTracePaintsItsFirstFrame) {
+    ViewState state;
+    TimelineView view(&state);
+    view.resize(1400, 700);
+    const std::shared_ptr<const Trace> dense = denseKernelTrace(8, 50'000);
+    const std::shared_ptr<TimelineLod> lod = builtLod(dense, state.idleThresholdNs());
+    view.offerLevelOfDetail(lod);
+    state.setTrace(dense);
+    // No build of its own: the first frame already reads the summaries.
+    EXPECT_EQ(view.levelOfDetail(), lod.get());
+    EXPECT_TRUE(view.isLevelOfDetailReady());
+    const std::uint32_t lane = laneOfKind(*dense, LaneKind::Kernels);
+    EXPECT_TRUE(view.rowPaintsFromSummary(lane, 0));
+    state.setIdleThresholdNs(state.idleThresholdNs());
+    EXPECT_EQ(view.idleMarks(0), idleByHand(*dense, 0, state.idleThresholdNs()));
+}
+
+TEST_F(TimelineViewTest, AnOfferedLevelOfDetailOfAnotherTraceIsNotUsed) {
+    ViewState state;
+    TimelineView view(&state);
+    const std::shared_ptr<const Trace> dense = denseKernelTrace(9, 50'000);
+    const std::shared_ptr<const Trace> other = denseKernelTrace(10, 50'000);
+    const std::shared_ptr<TimelineLod> lod = builtLod(dense);
+    view.offerLevelOfDetail(lod);
+    state.setTrace(other); // not its trace: dropped
+    EXPECT_NE(view.levelOfDetail(), lod.get());
+    EXPECT_EQ(view.levelOfDetail()->trace(), other.get());
+    state.setTrace(dense); // the offer went with the trace change before
+    EXPECT_NE(view.levelOfDetail(), lod.get());
+    // One still being built (or cancelled) is not taken either: the view builds its own.
+    auto unbuilt = std::make_shared<TimelineLod>(other);
+    view.offerLevelOfDetail(unbuilt);
+    state.setTrace(other);
+    EXPECT_NE(view.levelOfDetail(), unbuilt.get());
+    view.waitForLevelOfDetail();
+    EXPECT_TRUE(view.isLevelOfDetailReady());
 }
 
 TEST_F(TimelineViewTest, ProjectedRangesAreLabelledWithTheGroupedName) {
