@@ -4,6 +4,7 @@
 #include "model/tracebuilder.h"
 
 #include <QStringBuilder>
+#include <algorithm>
 #include <queue>
 #include <tuple>
 #include <unordered_map>
@@ -17,6 +18,16 @@ quint64 correlationKey(std::uint32_t pid, std::uint32_t correlationId) {
 
 template <typename T> void release(std::vector<T>& v) {
     std::vector<T>().swap(v);
+}
+
+// The value staged beside for stage index `index` (pairs in rising index order), or null.
+template <typename V>
+const V* stagedAt(const std::vector<std::pair<std::uint32_t, V>>& sparse, std::uint32_t index) {
+    if (sparse.empty())
+        return nullptr;
+    const auto it = std::lower_bound(sparse.begin(), sparse.end(), index,
+                                     [](const auto& e, std::uint32_t i) { return e.first < i; });
+    return it != sparse.end() && it->first == index ? &it->second : nullptr;
 }
 } // namespace
 
@@ -72,12 +83,13 @@ std::uint64_t TraceBuilder::storeLaunches() {
         t.m_apiCalls[q].correlationId = a.correlationId;
         if (a.eventClass == 1)
             t.m_apiDriver.set(q);
-        if (a.returnValue != 0)
-            t.m_apiReturn.set(q, a.returnValue);
+        if (const std::int64_t* value = stagedAt(m_stageApiReturns, p))
+            t.m_apiReturn.set(q, *value);
         apiByCorrelation.emplace(correlationKey(a.pid, a.correlationId), q);
     });
     t.m_apiReturn.finish();
     release(m_stageApiCalls);
+    release(m_stageApiReturns);
 
     std::uint64_t dangling = 0;
     storeKernels(apiByCorrelation, dangling);
@@ -183,14 +195,15 @@ void TraceBuilder::storeKernels(const std::unordered_map<quint64, std::uint32_t>
         Lane& l = t.m_lanes[lanes[r]];
         if (i + 1 < l.size())
             heads.emplace(l.start(i + 1), r, i + 1);
-        const StagedKernel& s = m_stageKernels[l.m_payload[i]];
+        const std::uint32_t stage = l.m_payload[i];
+        const StagedKernel& s = m_stageKernels[stage];
         l.m_payload[i] = k;
         Trace::KernelSlot& slot = t.m_kernels[k];
         slot.self = l.recordBase() + i;
         slot.config = s.config;
-        if (s.hasGraphNode)
-            t.m_kernelGraphNode.set(k, s.graphNode);
-        if (!s.hasCorrelation)
+        if (const std::uint64_t* node = stagedAt(m_stageGraphNodes, stage))
+            t.m_kernelGraphNode.set(k, *node);
+        if (!m_stageKernelCorrelated[stage])
             continue;
         const auto it = s.correlationId != 0 && k <= Trace::kGpuOpIndexMask
                             ? apiByCorrelation.find(correlationKey(s.pid, s.correlationId))
@@ -206,6 +219,8 @@ void TraceBuilder::storeKernels(const std::unordered_map<quint64, std::uint32_t>
             op = (Trace::kKernelOp << 30) | k;
     }
     release(m_stageKernels);
+    release(m_stageKernelCorrelated);
+    release(m_stageGraphNodes);
     t.m_kernelGraphNode.finish();
     t.m_kernelCorrelation.finish();
 }

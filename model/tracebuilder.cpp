@@ -167,9 +167,11 @@ void TraceBuilder::addApiCall(std::uint32_t pid, std::uint32_t tid, TimeNs start
                               StringId name, const ApiCallRecord& rec) {
     clampTimes(start, end);
     Lane& l = m_trace->m_lanes[laneIndex(LaneKind::CudaApi, threadIndex(pid, tid))];
-    l.append(start, end, name, std::uint32_t(m_stageApiCalls.size()));
-    m_stageApiCalls.push_back(
-        StagedApiCall{rec.returnValue, rec.correlationId, pid, rec.eventClass});
+    const auto index = std::uint32_t(m_stageApiCalls.size());
+    l.append(start, end, name, index);
+    m_stageApiCalls.push_back(StagedApiCall{rec.correlationId, pid, rec.eventClass});
+    if (rec.returnValue != 0)
+        m_stageApiReturns.emplace_back(index, rec.returnValue);
 }
 
 void TraceBuilder::addOsrtCall(std::uint32_t pid, std::uint32_t tid, TimeNs start, TimeNs end,
@@ -220,16 +222,12 @@ void TraceBuilder::addKernel(std::uint32_t pid, std::uint32_t deviceId, std::uin
     const std::uint32_t stream = streamIndex(pid, deviceId, contextId, streamId);
     const std::uint32_t laneIdx = laneIndex(LaneKind::Kernels, stream);
     Lane& l = m_trace->m_lanes[laneIdx];
-    StagedKernel rec;
-    rec.config = config;
-    rec.pid = pid;
-    rec.hasCorrelation = correlationId.has_value();
-    rec.correlationId = correlationId.value_or(0);
-    rec.hasGraphNode = graphNode.has_value();
-    rec.graphNode = graphNode.value_or(0);
-    l.append(start, end, m_trace->m_kernelConfigs[config].shortName,
-             std::uint32_t(m_stageKernels.size()));
-    m_stageKernels.push_back(rec);
+    const auto index = std::uint32_t(m_stageKernels.size());
+    l.append(start, end, m_trace->m_kernelConfigs[config].shortName, index);
+    m_stageKernels.push_back(StagedKernel{config, correlationId.value_or(0), pid});
+    m_stageKernelCorrelated.push_back(correlationId.has_value());
+    if (graphNode)
+        m_stageGraphNodes.emplace_back(index, *graphNode);
 }
 
 void TraceBuilder::addMemcpy(std::uint32_t pid, std::uint32_t deviceId, std::uint32_t contextId,
@@ -393,6 +391,8 @@ std::unique_ptr<Trace> TraceBuilder::finishGpuPreview(const std::atomic<bool>* c
             dst.m_lanes.push_back(l);
     }
     copy.m_stageKernels = m_stageKernels;
+    copy.m_stageKernelCorrelated = m_stageKernelCorrelated;
+    copy.m_stageGraphNodes = m_stageGraphNodes;
     copy.m_stageMemcpys = m_stageMemcpys;
     copy.m_stageMemsets = m_stageMemsets;
     copy.m_memcpyPid = m_memcpyPid;

@@ -138,22 +138,24 @@ private:
     std::unordered_map<KernelConfig, std::uint32_t, KernelConfigHash> m_configIndex;
     // Records as the loaders add them, until finish() stores them in the Trace; the lanes'
     // payload columns index these while building.
+    // Staged as small as the join allows (12 bytes each, not 24): the staging of every table
+    // exists at once at the end of a scan, which makes the load's peak. What few rows have
+    // (graph nodes, non-zero return values) is kept beside, by stage index in rising order.
     struct StagedKernel {
-        std::uint64_t graphNode = 0;
         std::uint32_t config = 0;
         std::uint32_t correlationId = 0;
         std::uint32_t pid = 0; // for the correlation join
-        bool hasCorrelation = false;
-        bool hasGraphNode = false;
     };
     struct StagedApiCall {
-        std::int64_t returnValue = 0;
         std::uint32_t correlationId = 0;
         std::uint32_t pid = 0;
         std::uint8_t eventClass = 0;
     };
     std::vector<StagedKernel> m_stageKernels;
+    std::vector<bool> m_stageKernelCorrelated; // per staged kernel: it has a correlation id
+    std::vector<std::pair<std::uint32_t, std::uint64_t>> m_stageGraphNodes; // (kernel, node)
     std::vector<StagedApiCall> m_stageApiCalls;
+    std::vector<std::pair<std::uint32_t, std::int64_t>> m_stageApiReturns; // (call, non-zero)
     std::vector<MemcpyRecord> m_stageMemcpys;
     std::vector<MemsetRecord> m_stageMemsets;
     std::vector<std::uint32_t> m_memcpyPid, m_memsetPid;
