@@ -105,6 +105,16 @@ QString sniff(const QString& path) {
 
 } // namespace
 
+#if defined(__GLIBC__)
+// glibc raises its mmap threshold to the size of each mapped block freed (up to 32 MB), so once
+// the first big arrays are freed, the ones allocated next land among holes in the heap: at 10M
+// events 0.6 B/event stayed resident after a load. A fixed 4 MiB threshold, set when a program
+// that loads traces starts, maps every big array on its own (freed whole) and keeps small ones
+// on the heap: 24.2 -> 23.6 B/event, load time unchanged within noise (256 KiB instead: loads
+// 15% slower, from page faults). Process-wide, as malloc_trim below is.
+[[maybe_unused]] const bool kMmapThresholdFixed = mallopt(M_MMAP_THRESHOLD, 4 << 20) == 1;
+#endif
+
 LoadResult loadTrace(const QString& path, const LoadOptions& options) {
     if (QString error = sniff(path); !error.isEmpty()) {
         LoadResult r;
