@@ -273,11 +273,10 @@ void KernelTableWidget::followSelection(EventRef ref, bool scroll) {
 }
 
 int KernelTableWidget::copySelectedRows() {
-    // The view's selection lies in its window; the copy names the model's rows.
+    // The view's selection in the model's rows, also where the window has moved away from it.
     QList<int> rows;
-    for (const QModelIndex& i : m_view->selectionModel()->selectedRows())
-        rows << m_view->sourceRow(i);
-    std::sort(rows.begin(), rows.end());
+    for (const int r : m_view->selectedSourceRows())
+        rows << r;
     QGuiApplication::clipboard()->setText(modelToCsv(*m_model, rows));
     return rows.isEmpty() ? m_model->rowCount() : int(rows.size());
 }

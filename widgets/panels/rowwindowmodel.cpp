@@ -70,8 +70,9 @@ void RowWindowModel::beginSourceChange() {
 }
 
 void RowWindowModel::endSourceChange() {
+    // A layoutChanged may come without its "about to": the rows changed already, reset now.
     if (!std::exchange(m_resetting, false))
-        return;
+        beginResetModel();
     m_start = clampedStart(m_start);
     endResetModel();
 }

@@ -11,8 +11,9 @@ namespace strobe {
 // structures (Qt's header keeps one section per row, rebuilt on every reset) stay as small as
 // the window. Moving the window is a reset of this model only; any structural change of the
 // source (reset, rows inserted, removed or moved, layout changed) is a reset too, with the start
-// clamped so the window stays full where the source has the rows. Data changes map to the rows
-// in the window.
+// clamped so the window stays full where the source has the rows (a layoutChanged without its
+// "about to" too). Data changes map to the rows in the window. For read-only tables: editing,
+// lazy fetching and drag and drop are not passed on.
 class RowWindowModel : public QAbstractTableModel {
     Q_OBJECT
 public:
@@ -31,6 +32,8 @@ public:
     int sourceRows() const;
     // The window start that holds `sourceRow` with the window centred on it, clamped.
     int centredStart(int sourceRow) const;
+    // `start` clamped to [0, sourceRows() - windowRows()] (0 when the source has fewer rows).
+    int clampedStart(int start) const;
     // True when every source row is in the window.
     bool holdsAll() const { return sourceRows() <= m_windowRows; }
 
@@ -47,7 +50,6 @@ public:
     void sort(int column, Qt::SortOrder order = Qt::AscendingOrder) override;
 
 private:
-    int clampedStart(int start) const;
     void beginSourceChange();
     void endSourceChange();
 

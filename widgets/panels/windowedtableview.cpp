@@ -3,10 +3,12 @@
 
 #include "widgets/panels/rowwindowmodel.h"
 
+#include <QGuiApplication>
 #include <QHeaderView>
 #include <QItemSelectionModel>
 #include <QScopedValueRollback>
 #include <QScrollBar>
+#include <QTimer>
 #include <algorithm>
 #include <utility>
 #include <vector>
@@ -27,7 +29,7 @@ WindowedTableView::WindowedTableView(QWidget* parent)
         if (m_syncing)
             return;
         updateRowBar();
-        followRowsInView();
+        scheduleFollow();
     });
     connect(m_rowBar, &QScrollBar::valueChanged, this, [this](int top) {
         if (m_syncing)
@@ -40,15 +42,34 @@ WindowedTableView::WindowedTableView(QWidget* parent)
         } else {
             moveWindow(m_window->centredStart(top), top);
         }
-        followRowsInView();
+        scheduleFollow();
     });
-    connect(m_window, &QAbstractItemModel::modelReset, this, &WindowedTableView::updateRowBar);
+    connect(m_window, &QAbstractItemModel::modelReset, this, [this] {
+        if (!m_syncing) { // the source changed: its rows are others now
+            m_parked.clear();
+            m_current.reset();
+        }
+        updateRowBar();
+    });
+    QItemSelectionModel* selection = selectionModel();
+    connect(selection, &QItemSelectionModel::currentChanged, this, [this](const QModelIndex& i) {
+        if (!m_syncing && i.isValid())
+            m_current = std::pair(sourceRow(i), i.column());
+    });
+    connect(selection, &QItemSelectionModel::selectionChanged, this, [this] {
+        // A new selection (no Ctrl or Shift) replaces the one kept outside the window too.
+        const auto extending = Qt::ControlModifier | Qt::ShiftModifier;
+        if (!m_syncing && !(QGuiApplication::keyboardModifiers() & extending))
+            m_parked.clear();
+    });
 }
 
 WindowedTableView::~WindowedTableView() {
     // The bars and the window outlive this part of the view while Qt's bases are destroyed.
     verticalScrollBar()->disconnect(this);
     m_window->disconnect(this);
+    if (selectionModel())
+        selectionModel()->disconnect(this);
     if (m_rowBar)
         m_rowBar->disconnect(this);
 }
@@ -104,6 +125,13 @@ QModelIndex WindowedTableView::moveCursor(CursorAction action, Qt::KeyboardModif
             return m_window->index(target - m_window->windowStart(),
                                    action == MoveEnd ? m_window->columnCount() - 1 : 0);
         }
+        if (!currentIndex().isValid() && m_current) {
+            // The current row was scrolled out of the window: keys go on from it, as they do
+            // from a current row scrolled out of view.
+            const int row = m_current->first;
+            moveWindow(m_window->centredStart(row),
+                       std::max(0, row - verticalScrollBar()->pageStep() / 2));
+        }
         if (const int current = sourceRow(currentIndex()); current >= 0) {
             // A page or a row from the current one must lie in the window.
             const int reach = std::max(1, verticalScrollBar()->pageStep()) + 1;
@@ -123,8 +151,20 @@ void WindowedTableView::updateGeometries() {
     updateRowBar();
 }
 
+void WindowedTableView::scheduleFollow() {
+    // After the event that scrolled: a reset inside Qt's own key or mouse handling would
+    // invalidate the indexes it still holds (the new current one, the Shift anchor).
+    if (std::exchange(m_followPending, true))
+        return;
+    QTimer::singleShot(0, this, [this] {
+        m_followPending = false;
+        followRowsInView();
+    });
+}
+
 void WindowedTableView::followRowsInView() {
-    if (m_window->holdsAll())
+    // Not while the mouse drags a selection: its anchor is a position in the window.
+    if (m_window->holdsAll() || state() == DragSelectingState)
         return;
     // A quarter of the window on either side of the rows in view, so that wheel, keys and
     // dragging a selection rarely meet an end of the window before it moves.
@@ -139,35 +179,76 @@ void WindowedTableView::followRowsInView() {
         moveWindow(m_window->centredStart(top), top);
 }
 
+std::vector<std::pair<int, int>> WindowedTableView::selectedRanges() const {
+    std::vector<std::pair<int, int>> ranges = m_parked;
+    const int start = m_window->windowStart();
+    for (const QItemSelectionRange& r : selectionModel()->selection())
+        ranges.emplace_back(start + r.top(), start + r.bottom());
+    std::sort(ranges.begin(), ranges.end());
+    std::vector<std::pair<int, int>> merged; // ranges of rows, ascending, apart
+    for (const auto& [first, last] : ranges) {
+        if (!merged.empty() && first <= merged.back().second + 1)
+            merged.back().second = std::max(merged.back().second, last);
+        else
+            merged.emplace_back(first, last);
+    }
+    return merged;
+}
+
+std::vector<int> WindowedTableView::selectedSourceRows() const {
+    std::vector<int> rows;
+    for (const auto& [first, last] : selectedRanges()) {
+        for (int r = first; r <= last; ++r)
+            rows.push_back(r);
+    }
+    return rows;
+}
+
+void WindowedTableView::selectAll() {
+    QTableView::selectAll();
+    if (selectionMode() != MultiSelection && selectionMode() != ExtendedSelection)
+        return;
+    // Every row, not only the window's: the rest are kept aside until the window reaches them.
+    m_parked.clear();
+    const int start = m_window->windowStart(), end = start + m_window->rowCount();
+    if (start > 0)
+        m_parked.emplace_back(0, start - 1);
+    if (end < m_window->sourceRows())
+        m_parked.emplace_back(end, m_window->sourceRows() - 1);
+}
+
 void WindowedTableView::moveWindow(int start, int topRow) {
     const int oldStart = m_window->windowStart();
-    QItemSelectionModel* selection = selectionModel();
-    const int current = sourceRow(currentIndex());
-    std::vector<std::pair<int, int>> selected; // source rows, first and last
-    for (const QItemSelectionRange& r : selection->selection())
-        selected.emplace_back(oldStart + r.top(), oldStart + r.bottom());
-    {
-        const QScopedValueRollback guard(m_syncing, true);
-        m_window->setWindowStart(start);
-        if (m_window->windowStart() == oldStart)
-            return;
-        const int newStart = m_window->windowStart();
-        const int last = newStart + m_window->rowCount() - 1;
-        QItemSelection kept;
-        const int lastColumn = m_window->columnCount() - 1;
-        for (const auto& [first, end] : selected) {
-            const int a = std::max(first, newStart), b = std::min(end, last);
-            if (a <= b && lastColumn >= 0)
-                kept.select(m_window->index(a - newStart, 0),
-                            m_window->index(b - newStart, lastColumn));
-        }
-        selection->select(kept, QItemSelectionModel::ClearAndSelect);
-        if (current >= newStart && current <= last)
-            selection->setCurrentIndex(m_window->index(current - newStart, 0),
-                                       QItemSelectionModel::NoUpdate);
-        executeDelayedItemsLayout(); // the view's bar gets the new window's range now
-        verticalScrollBar()->setValue(topRow - newStart);
+    if (m_window->clampedStart(start) == oldStart)
+        return;
+    const std::vector<std::pair<int, int>> selected = selectedRanges();
+    const QScopedValueRollback guard(m_syncing, true);
+    m_window->setWindowStart(start);
+    const int newStart = m_window->windowStart();
+    const int last = newStart + m_window->rowCount() - 1;
+    // The selection in the new window is shown; the rest is kept aside (m_parked).
+    QItemSelection kept;
+    m_parked.clear();
+    const int lastColumn = m_window->columnCount() - 1;
+    for (const auto& [first, end] : selected) {
+        const int a = std::max(first, newStart), b = std::min(end, last);
+        if (a <= b && lastColumn >= 0)
+            kept.select(m_window->index(a - newStart, 0),
+                        m_window->index(b - newStart, lastColumn));
+        if (first < newStart)
+            m_parked.emplace_back(first, std::min(end, newStart - 1));
+        if (end > last)
+            m_parked.emplace_back(std::max(first, last + 1), end);
     }
+    QItemSelectionModel* selection = selectionModel();
+    selection->select(kept, QItemSelectionModel::ClearAndSelect);
+    // Final, not the provisional selection a Shift+arrow would replace.
+    selection->select(QItemSelection(), QItemSelectionModel::Select);
+    if (m_current && m_current->first >= newStart && m_current->first <= last)
+        selection->setCurrentIndex(m_window->index(m_current->first - newStart, m_current->second),
+                                   QItemSelectionModel::NoUpdate);
+    executeDelayedItemsLayout(); // the view's bar gets the new window's range now
+    verticalScrollBar()->setValue(topRow - newStart);
     updateRowBar();
 }
 

@@ -4,6 +4,9 @@
 #include <QPointer>
 #include <QScrollBar>
 #include <QTableView>
+#include <optional>
+#include <utility>
+#include <vector>
 
 namespace strobe {
 
@@ -42,6 +45,12 @@ public:
     QModelIndex windowIndex(int row, int column = 0);
     // Scrolls to source row 0.
     void scrollToSourceTop();
+    // The selected source rows, ascending, also those outside the window: a selection is kept
+    // whole while the window moves (rows leaving it are kept aside and selected again when it
+    // comes back), until the user makes a new one.
+    std::vector<int> selectedSourceRows() const;
+    // Selects every source row (Ctrl+A).
+    void selectAll() override;
 
 protected:
     QModelIndex moveCursor(CursorAction action, Qt::KeyboardModifiers modifiers) override;
@@ -51,13 +60,19 @@ private:
     // Moves the window to start at `start`, keeping the current row, the selection inside the
     // new window and the source row at the top of the view.
     void moveWindow(int start, int topRow);
-    // Moves the window when the rows in view come near one of its ends.
+    // Moves the window when the rows in view come near one of its ends, after this event.
+    void scheduleFollow();
     void followRowsInView();
     void updateRowBar();
+    // The selection in source rows, the window's and the kept-aside, merged and ascending.
+    std::vector<std::pair<int, int>> selectedRanges() const;
 
     RowWindowModel* m_window;
     QPointer<QScrollBar> m_rowBar;
-    bool m_syncing = false; // the bars are being set to agree
+    std::vector<std::pair<int, int>> m_parked;    // selected source rows outside the window
+    std::optional<std::pair<int, int>> m_current; // the current cell, in source rows
+    bool m_syncing = false;                       // the window or the bars are being set to agree
+    bool m_followPending = false;                 // followRowsInView is queued
 };
 
 } // namespace strobe

@@ -23,6 +23,11 @@ public:
         m_rows += rows;
         endInsertRows();
     }
+    // Fewer rows announced by layoutChanged alone, which Qt allows.
+    void shrinkQuietly(int rows) {
+        m_rows = rows;
+        emit layoutChanged();
+    }
     void changed(int first, int last) { emit dataChanged(index(first, 0), index(last, 2)); }
 
     int rowCount(const QModelIndex& parent = {}) const override {

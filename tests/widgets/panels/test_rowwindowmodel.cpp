@@ -88,6 +88,16 @@ TEST(RowWindowModel, MovingTheWindowOrChangingTheSourceIsOneReset) {
     EXPECT_EQ(w.window.rowCount(), 200);
 }
 
+TEST(RowWindowModel, ALayoutChangeWithoutItsAnnouncementIsAResetToo) {
+    Window w(1000, 100);
+    w.window.setWindowStart(950); // clamps to 900
+    QSignalSpy resets(&w.window, &QAbstractItemModel::modelReset);
+    w.source.shrinkQuietly(950); // rows gone, then only layoutChanged
+    EXPECT_EQ(resets.count(), 1);
+    EXPECT_EQ(w.window.windowStart(), 850);
+    EXPECT_EQ(w.cell(99, 0), 9490);
+}
+
 TEST(RowWindowModel, DataChangesReachOnlyTheRowsInTheWindow) {
     Window w(1000, 100);
     w.window.setWindowStart(250);

@@ -162,6 +162,68 @@ TEST(WindowedTableView, AWindowMoveKeepsTheCurrentRowAndTheSelectionItStillHolds
     EXPECT_EQ(selected, expected) << "rows 300 to 309 left the window";
 }
 
+TEST(WindowedTableView, ASelectionLeftBehindComesBackWithTheWindow) {
+    Shown s(10'000, 500);
+    ASSERT_TRUE(s.ok);
+    QItemSelectionModel* sel = s.view->selectionModel();
+    sel->select(QItemSelection(s.view->windowIndex(100), s.view->windowIndex(120, 2)),
+                QItemSelectionModel::ClearAndSelect);
+    sel->setCurrentIndex(s.view->windowIndex(110, 1), QItemSelectionModel::NoUpdate);
+    std::vector<int> expected;
+    for (int r = 100; r <= 120; ++r)
+        expected.push_back(r);
+    s.view->rowScrollBar()->setValue(7'000); // the window leaves rows 100 to 120 behind
+    QApplication::processEvents();
+    ASSERT_GT(s.view->windowStart(), 120);
+    EXPECT_TRUE(sel->selection().isEmpty());
+    EXPECT_FALSE(s.view->currentIndex().isValid());
+    EXPECT_EQ(s.view->selectedSourceRows(), expected) << "kept aside, still selected";
+    s.view->rowScrollBar()->setValue(0); // and back
+    QApplication::processEvents();
+    ASSERT_EQ(s.view->windowStart(), 0);
+    EXPECT_EQ(s.view->selectedSourceRows(), expected);
+    EXPECT_EQ(sel->selectedRows().size(), 21);
+    EXPECT_EQ(s.currentRow(), 110);
+    EXPECT_EQ(s.view->currentIndex().column(), 1);
+    // Away again, a key goes on from the current row, not from the window's first.
+    s.view->rowScrollBar()->setValue(7'000);
+    QApplication::processEvents();
+    s.view->setFocus();
+    QTest::keyClick(s.view, Qt::Key_Down);
+    EXPECT_EQ(s.currentRow(), 111);
+    EXPECT_EQ(s.view->selectedSourceRows(), std::vector<int>{111}) << "a new selection";
+}
+
+TEST(WindowedTableView, AShiftSelectionCrossingAWindowMoveStaysWhole) {
+    Shown s(10'000, 500);
+    ASSERT_TRUE(s.ok);
+    s.view->setFocus();
+    s.view->setCurrentIndex(s.view->windowIndex(0));
+    for (int i = 0; i < 450; ++i) { // the window moves on near row 375
+        QTest::keyClick(s.view, Qt::Key_Down, Qt::ShiftModifier);
+        QApplication::processEvents();
+    }
+    EXPECT_GT(s.view->windowStart(), 0);
+    EXPECT_EQ(s.currentRow(), 450);
+    const std::vector<int> rows = s.view->selectedSourceRows();
+    ASSERT_EQ(rows.size(), 451u);
+    EXPECT_EQ(rows.front(), 0);
+    EXPECT_EQ(rows.back(), 450);
+}
+
+TEST(WindowedTableView, SelectAllSelectsEverySourceRow) {
+    Shown s(10'000, 500);
+    ASSERT_TRUE(s.ok);
+    s.view->rowScrollBar()->setValue(5'000);
+    QApplication::processEvents();
+    s.view->selectAll();
+    EXPECT_EQ(s.view->selectedSourceRows().size(), 10'000u);
+    s.view->rowScrollBar()->setValue(0);
+    QApplication::processEvents();
+    EXPECT_EQ(s.view->selectionModel()->selectedRows().size(), 500) << "the window's, shown";
+    EXPECT_EQ(s.view->selectedSourceRows().size(), 10'000u);
+}
+
 TEST(WindowedTableView, SourceRowsOfIndexesAndRowsOutOfRange) {
     Shown s(10'000, 500);
     ASSERT_TRUE(s.ok);
