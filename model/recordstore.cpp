@@ -157,19 +157,21 @@ void TraceBuilder::storeCpuRanges() {
 
     t.m_nvtx.assign(m_stageNvtx.size(), 0);
     gather(LaneFamily::Nvtx, [&](std::uint32_t q, std::uint32_t p, EventRef self) {
-        const NvtxRecord& r = m_stageNvtx[p];
+        const StagedNvtx& r = m_stageNvtx[p];
         t.m_nvtx[q] =
             std::uint32_t(r.depth) | std::uint32_t(r.style) << 16 | std::uint32_t(r.hasEnd) << 18;
-        if (r.color)
-            t.m_nvtxColor.set(q, *r.color);
-        if (r.category)
-            t.m_nvtxCategory.set(q, *r.category);
+        if (r.hasColor)
+            t.m_nvtxColor.set(q, r.color);
+        if (const std::int32_t* category = stagedAt(m_stageNvtxCategories, p))
+            t.m_nvtxCategory.set(q, *category);
         if (t.m_lanes[self.lane].kind() != LaneKind::Nvtx)
             t.m_nvtxThread.set(q, r.thread);
-        if (r.endThread)
-            t.m_nvtxEndThread.set(q, *r.endThread);
+        if (const std::uint32_t* endThread = stagedAt(m_stageNvtxEndThreads, p))
+            t.m_nvtxEndThread.set(q, *endThread);
     });
     release(m_stageNvtx);
+    release(m_stageNvtxCategories);
+    release(m_stageNvtxEndThreads);
     t.m_nvtxColor.finish();
     t.m_nvtxCategory.finish();
     t.m_nvtxThread.finish();

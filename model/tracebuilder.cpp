@@ -192,9 +192,19 @@ void TraceBuilder::addNvtx(std::uint32_t pid, std::uint32_t tid, StringId domain
     const std::uint32_t lane = rec.style == NvtxStyle::StartEnd
                                    ? laneIndex(LaneKind::NvtxStartEnd, processIndex(pid), domain)
                                    : laneIndex(LaneKind::Nvtx, rec.thread, domain);
-    m_trace->m_lanes[lane].append(start, rec.style == NvtxStyle::Mark ? start : end, name,
-                                  std::uint32_t(m_stageNvtx.size()));
-    m_stageNvtx.push_back(rec);
+    const auto index = std::uint32_t(m_stageNvtx.size());
+    m_trace->m_lanes[lane].append(start, rec.style == NvtxStyle::Mark ? start : end, name, index);
+    StagedNvtx& s = m_stageNvtx.emplace_back();
+    s.thread = rec.thread;
+    s.color = rec.color.value_or(0);
+    s.depth = rec.depth;
+    s.style = rec.style;
+    s.hasEnd = rec.hasEnd;
+    s.hasColor = rec.color.has_value();
+    if (rec.category)
+        m_stageNvtxCategories.emplace_back(index, *rec.category);
+    if (rec.endThread)
+        m_stageNvtxEndThreads.emplace_back(index, *rec.endThread);
 }
 
 void TraceBuilder::addCpuOp(LaneKind kind, std::uint32_t pid, std::uint32_t tid, TimeNs start,
@@ -453,11 +463,10 @@ void TraceBuilder::sortProcessesAndThreads() {
         else if (!isGpuLane(l.kind()))
             l.m_owner = tNew[l.m_owner];
     }
-    for (NvtxRecord& r : m_stageNvtx) {
+    for (StagedNvtx& r : m_stageNvtx)
         r.thread = tNew[r.thread];
-        if (r.endThread)
-            r.endThread = tNew[*r.endThread];
-    }
+    for (auto& [range, thread] : m_stageNvtxEndThreads)
+        thread = tNew[thread];
 }
 
 void TraceBuilder::orderLanes() {

@@ -160,7 +160,18 @@ private:
     std::vector<MemsetRecord> m_stageMemsets;
     std::vector<std::uint32_t> m_memcpyPid, m_memsetPid;
     std::vector<OsrtRecord> m_stageOsrt;
-    std::vector<NvtxRecord> m_stageNvtx;
+    // 12 bytes, not NvtxRecord's 32; categories and end threads (rare) are kept beside.
+    struct StagedNvtx {
+        std::uint32_t thread = 0; // index into the threads
+        std::uint32_t color = 0;  // ARGB, when hasColor
+        std::uint16_t depth = 0;
+        NvtxStyle style = NvtxStyle::PushPop;
+        bool hasEnd : 1 = true;
+        bool hasColor : 1 = false;
+    };
+    std::vector<StagedNvtx> m_stageNvtx;
+    std::vector<std::pair<std::uint32_t, std::int32_t>> m_stageNvtxCategories;  // (range, value)
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> m_stageNvtxEndThreads; // (range, thread)
     std::vector<CpuOpRecord> m_stageCpuOps;
     std::uint64_t m_clampedEvents = 0;
 };
