@@ -3,6 +3,8 @@
 // "Record storage") and GPU work is joined to the API calls that launched it.
 #include "model/tracebuilder.h"
 
+#include "model/correlationindex.h"
+
 #include <QStringBuilder>
 #include <algorithm>
 #include <queue>
@@ -12,10 +14,6 @@
 namespace strobe {
 
 namespace {
-quint64 correlationKey(std::uint32_t pid, std::uint32_t correlationId) {
-    return (quint64(pid) << 32) | correlationId;
-}
-
 template <typename T> void release(std::vector<T>& v) {
     std::vector<T>().swap(v);
 }
@@ -74,8 +72,9 @@ std::uint64_t TraceBuilder::storeLaunches() {
 
     // API calls by (pid, correlation id); nsys makes correlation ids unique per process. The
     // first call in lane order wins when a file repeats one.
-    std::unordered_map<quint64, std::uint32_t> apiByCorrelation;
-    apiByCorrelation.reserve(m_stageApiCalls.size());
+    CorrelationIndex apiByCorrelation;
+    for (const StagedApiCall& a : m_stageApiCalls)
+        apiByCorrelation.plan(a.pid, a.correlationId);
     t.m_apiCalls.assign(m_stageApiCalls.size(), {});
     t.m_apiDriver.resize(m_stageApiCalls.size());
     gather(LaneFamily::ApiCalls, [&](std::uint32_t q, std::uint32_t p, EventRef) {
@@ -85,8 +84,9 @@ std::uint64_t TraceBuilder::storeLaunches() {
             t.m_apiDriver.set(q);
         if (const std::int64_t* value = stagedAt(m_stageApiReturns, p))
             t.m_apiReturn.set(q, *value);
-        apiByCorrelation.emplace(correlationKey(a.pid, a.correlationId), q);
+        apiByCorrelation.add(a.pid, a.correlationId, q);
     });
+    apiByCorrelation.freeze();
     t.m_apiReturn.finish();
     release(m_stageApiCalls);
     release(m_stageApiReturns);
@@ -99,13 +99,13 @@ std::uint64_t TraceBuilder::storeLaunches() {
                     std::uint32_t index, EventRef& api) {
         if (!corr || *corr == 0 || index > Trace::kGpuOpIndexMask)
             return;
-        const auto it = apiByCorrelation.find(correlationKey(pid, *corr));
-        if (it == apiByCorrelation.end()) {
+        const std::optional<std::uint32_t> call = apiByCorrelation.find(pid, *corr);
+        if (!call) {
             ++dangling;
             return;
         }
-        api = t.refOfRecord(LaneFamily::ApiCalls, it->second);
-        std::uint32_t& op = t.m_apiCalls[it->second].gpuOp;
+        api = t.refOfRecord(LaneFamily::ApiCalls, *call);
+        std::uint32_t& op = t.m_apiCalls[*call].gpuOp;
         if (op == Trace::kNoGpuOp)
             op = (tag << 30) | index;
     };
@@ -128,9 +128,8 @@ std::uint64_t TraceBuilder::storeLaunches() {
     for (auto& s : t.m_syncs) {
         if (!s.correlationId)
             continue;
-        if (auto it = apiByCorrelation.find(correlationKey(s.pid, *s.correlationId));
-            it != apiByCorrelation.end())
-            s.api = t.refOfRecord(LaneFamily::ApiCalls, it->second);
+        if (const auto call = apiByCorrelation.find(s.pid, *s.correlationId))
+            s.api = t.refOfRecord(LaneFamily::ApiCalls, *call);
     }
     std::sort(t.m_syncs.begin(), t.m_syncs.end(),
               [](const SyncRecord& a, const SyncRecord& b) { return a.start < b.start; });
@@ -178,8 +177,7 @@ void TraceBuilder::storeCpuRanges() {
     t.m_nvtxEndThread.finish();
 }
 
-void TraceBuilder::storeKernels(const std::unordered_map<quint64, std::uint32_t>& apiByCorrelation,
-                                std::uint64_t& dangling) {
+void TraceBuilder::storeKernels(const CorrelationIndex& apiByCorrelation, std::uint64_t& dangling) {
     // Kernels in start order (ties by lane, then lane order): a merge of the start-sorted kernel
     // lanes. Each lane's payload column then maps its events to that order.
     Trace& t = *m_trace;
@@ -207,16 +205,17 @@ void TraceBuilder::storeKernels(const std::unordered_map<quint64, std::uint32_t>
             t.m_kernelGraphNode.set(k, *node);
         if (!m_stageKernelCorrelated[stage])
             continue;
-        const auto it = s.correlationId != 0 && k <= Trace::kGpuOpIndexMask
-                            ? apiByCorrelation.find(correlationKey(s.pid, s.correlationId))
-                            : apiByCorrelation.end();
-        if (it == apiByCorrelation.end()) {
+        const std::optional<std::uint32_t> call =
+            s.correlationId != 0 && k <= Trace::kGpuOpIndexMask
+                ? apiByCorrelation.find(s.pid, s.correlationId)
+                : std::nullopt;
+        if (!call) {
             dangling += s.correlationId != 0 ? 1 : 0;
             t.m_kernelCorrelation.set(k, s.correlationId);
             continue;
         }
-        slot.api = it->second;
-        std::uint32_t& op = t.m_apiCalls[it->second].gpuOp;
+        slot.api = *call;
+        std::uint32_t& op = t.m_apiCalls[*call].gpuOp;
         if (op == Trace::kNoGpuOp)
             op = (Trace::kKernelOp << 30) | k;
     }

@@ -13,6 +13,8 @@
 
 namespace strobe {
 
+class CorrelationIndex;
+
 // Collects a trace's events in any order and turns them into a frozen Trace: sorts every lane,
 // assigns rows, joins GPU work to the API calls that launched it (by process and correlation
 // id), drops processes and threads without events, and puts lanes in display order.
@@ -106,8 +108,7 @@ private:
     // API calls and GPU work on one core, the CPU-side ranges on the other.
     void storeRecords();
     std::uint64_t storeLaunches(); // returns the GPU operations whose call is not recorded
-    void storeKernels(const std::unordered_map<quint64, std::uint32_t>& apiByCorrelation,
-                      std::uint64_t& dangling);
+    void storeKernels(const CorrelationIndex& apiByCorrelation, std::uint64_t& dangling);
     void storeCpuRanges(); // OS runtime calls, CPU ops and NVTX
     template <typename Fill> void gather(LaneFamily family, Fill&& fill);
 

@@ -1,0 +1,83 @@
+// SPDX-License-Identifier: MIT
+#include "model/correlationindex.h"
+
+#include <algorithm>
+
+namespace strobe {
+
+void CorrelationIndex::plan(std::uint32_t pid, std::uint32_t correlationId) {
+    Process& p = m_processes[pid];
+    p.maxId = std::max(p.maxId, correlationId);
+    ++p.calls;
+}
+
+CorrelationIndex::Process* CorrelationIndex::prepared(std::uint32_t pid) {
+    if (!m_sized) {
+        // Direct when the table holds at most about two callOfId per call.
+        for (auto& [id, p] : m_processes) {
+            p.direct = std::uint64_t(p.maxId) < 2 * p.calls + 4096;
+            if (p.direct)
+                p.callOfId.assign(std::size_t(p.maxId) + 1, kNone);
+            else
+                p.ids.reserve(p.calls);
+        }
+        m_sized = true;
+    }
+    const auto it = m_processes.find(pid);
+    return it == m_processes.end() ? nullptr : &it->second;
+}
+
+void CorrelationIndex::add(std::uint32_t pid, std::uint32_t correlationId, std::uint32_t call) {
+    Process* p = prepared(pid);
+    if (!p || call == kNone) // not planned, or a call index no table can hold
+        return;
+    if (!p->direct) {
+        p->ids.emplace_back(correlationId, call);
+        return;
+    }
+    if (correlationId < p->callOfId.size() && p->callOfId[correlationId] == kNone)
+        p->callOfId[correlationId] = call;
+}
+
+void CorrelationIndex::freeze() {
+    prepared(0);
+    for (auto& [id, p] : m_processes) {
+        if (p.direct)
+            continue;
+        // Stable: among equal ids the first added stays first, and unique keeps it.
+        std::stable_sort(p.ids.begin(), p.ids.end(),
+                         [](const auto& a, const auto& b) { return a.first < b.first; });
+        p.ids.erase(std::unique(p.ids.begin(), p.ids.end(),
+                                [](const auto& a, const auto& b) { return a.first == b.first; }),
+                    p.ids.end());
+        p.ids.shrink_to_fit();
+    }
+}
+
+std::optional<std::uint32_t> CorrelationIndex::find(std::uint32_t pid,
+                                                    std::uint32_t correlationId) const {
+    const auto it = m_processes.find(pid);
+    if (it == m_processes.end())
+        return std::nullopt;
+    const Process& p = it->second;
+    if (p.direct) {
+        if (correlationId >= p.callOfId.size() || p.callOfId[correlationId] == kNone)
+            return std::nullopt;
+        return p.callOfId[correlationId];
+    }
+    const auto at = std::lower_bound(p.ids.begin(), p.ids.end(), correlationId,
+                                     [](const auto& e, std::uint32_t id) { return e.first < id; });
+    if (at == p.ids.end() || at->first != correlationId)
+        return std::nullopt;
+    return at->second;
+}
+
+std::size_t CorrelationIndex::memoryBytes() const {
+    std::size_t bytes = 0;
+    for (const auto& [id, p] : m_processes)
+        bytes +=
+            p.callOfId.capacity() * sizeof(std::uint32_t) + p.ids.capacity() * sizeof(p.ids[0]);
+    return bytes;
+}
+
+} // namespace strobe
