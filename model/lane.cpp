@@ -66,15 +66,27 @@ TimeNs Lane::longEnd(std::uint32_t i) const {
 
 void Lane::reserve(std::size_t n) {
     m_wideStart.reserve(n);
-    m_stageEnd.reserve(n);
+    m_duration.reserve(n);
     m_name.reserve(n);
     m_payload.reserve(n);
+}
+
+void Lane::stageEnd(std::uint32_t i, TimeNs end,
+                    std::vector<std::pair<std::uint32_t, TimeNs>>& longEnds) {
+    const TimeNs d = saturatingSub(end, m_wideStart[i]);
+    if (d >= 0 && d < TimeNs(kLongDuration)) {
+        m_duration[i] = std::uint32_t(d);
+    } else {
+        m_duration[i] = kLongDuration;
+        longEnds.emplace_back(i, end);
+    }
 }
 
 void Lane::append(TimeNs start, TimeNs end, StringId name, std::uint32_t payload) {
     Q_ASSERT(!m_frozen);
     m_wideStart.push_back(start);
-    m_stageEnd.push_back(end);
+    m_duration.push_back(0);
+    stageEnd(m_size, end, m_longEnds); // indices rise: m_longEnds stays in index order
     m_name.push_back(name);
     m_payload.push_back(payload);
     ++m_size;
@@ -89,6 +101,12 @@ static void permute(std::vector<T>& v, const std::vector<std::uint32_t>& order) 
 }
 
 std::vector<std::uint32_t> Lane::finalize(RowPolicy policy) {
+    // The ends spelled out for sorting, rows and the index; compress() makes durations again.
+    m_stageEnd.resize(m_size);
+    for (std::uint32_t i = 0; i < m_size; ++i)
+        m_stageEnd[i] = end(i);
+    std::vector<std::uint32_t>().swap(m_duration);
+    std::vector<std::pair<std::uint32_t, TimeNs>>().swap(m_longEnds);
     const std::vector<TimeNs>& st = m_wideStart;
     const std::vector<TimeNs>& en = m_stageEnd;
     std::vector<std::uint32_t> order(st.size());

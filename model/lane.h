@@ -4,6 +4,7 @@
 #include "model/intervalindex.h"
 #include "model/types.h"
 
+#include <QtGlobal>
 #include <algorithm>
 #include <compare>
 #include <cstdint>
@@ -138,8 +139,7 @@ public:
                                    : m_wideStart[i];
     }
     TimeNs end(std::uint32_t i) const {
-        if (!m_frozen)
-            return m_stageEnd[i];
+        // Staged and frozen alike: a 32-bit duration, or the exact end kept beside.
         const std::uint32_t d = m_duration[i];
         return d != kLongDuration ? start(i) + TimeNs(d) : longEnd(i);
     }
@@ -197,6 +197,12 @@ private:
     void compressNames();
     // Records now sit in lane order from `base`: drops the payload column.
     void setRecordBase(std::uint32_t base);
+    // While building: ends every staged event for which `isOpen(i)` holds at `last` (or at its
+    // start, if later), in one pass that keeps the long ends in index order.
+    template <typename IsOpen> void endOpenEventsAt(TimeNs last, IsOpen&& isOpen);
+    // Stages an end as a duration, or beside it when it does not fit 32 bits (or is negative).
+    void stageEnd(std::uint32_t i, TimeNs end,
+                  std::vector<std::pair<std::uint32_t, TimeNs>>& longEnds);
     TimeNs longEnd(std::uint32_t i) const;
 
     LaneKind m_kind;
@@ -204,8 +210,10 @@ private:
     StringId m_domain = 0;
     bool m_frozen = false;
     std::uint32_t m_size = 0;
-    // While building: plain 64-bit starts and ends. Frozen: the compressed form (m_wideStart stays
-    // when some block does not fit 32-bit offsets).
+    // While building: plain 64-bit starts and ends as durations (m_duration, m_longEnds: 12 bytes
+    // an event, not 16; the staging of every lane exists at once at the end of a load's scan).
+    // finalize() spells the ends out for one lane at a time (m_stageEnd). Frozen: the compressed
+    // form (m_wideStart stays when some block does not fit 32-bit offsets).
     std::vector<TimeNs> m_wideStart;
     std::vector<TimeNs> m_stageEnd;
     std::vector<TimeNs> m_startBase;                          // per block of kStartBlock events
@@ -224,6 +232,18 @@ private:
     TimeRange m_range;
     IntervalIndex m_index;
 };
+
+template <typename IsOpen> void Lane::endOpenEventsAt(TimeNs last, IsOpen&& isOpen) {
+    Q_ASSERT(!m_frozen);
+    std::vector<std::pair<std::uint32_t, TimeNs>> longEnds;
+    std::size_t k = 0;
+    for (std::uint32_t i = 0; i < m_size; ++i) {
+        const bool wasLong = k < m_longEnds.size() && m_longEnds[k].first == i;
+        const TimeNs e = wasLong ? m_longEnds[k++].second : end(i);
+        stageEnd(i, isOpen(i) ? std::max(last, m_wideStart[i]) : e, longEnds);
+    }
+    m_longEnds = std::move(longEnds);
+}
 
 inline TimeNs RowView::start(std::uint32_t k) const {
     return m_lane->start(laneIndex(k));

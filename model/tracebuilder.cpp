@@ -314,10 +314,7 @@ std::unique_ptr<Trace> TraceBuilder::finish(const std::atomic<bool>* cancel) {
     for (Lane& l : t.m_lanes) {
         if (l.kind() != LaneKind::Nvtx && l.kind() != LaneKind::NvtxStartEnd)
             continue;
-        for (std::uint32_t i = 0; i < l.size(); ++i) {
-            if (!m_stageNvtx[l.payload(i)].hasEnd)
-                l.m_stageEnd[i] = std::max(last, l.m_wideStart[i]);
-        }
+        l.endOpenEventsAt(last, [&](std::uint32_t i) { return !m_stageNvtx[l.payload(i)].hasEnd; });
     }
     if (isCancelled(cancel))
         return nullptr;

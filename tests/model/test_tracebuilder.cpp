@@ -3,6 +3,7 @@
 #include "model/tracebuilder.h"
 
 #include <gtest/gtest.h>
+#include <map>
 
 using namespace strobe;
 
@@ -72,4 +73,36 @@ TEST(TraceBuilder, RowOverflowIsCountedAndNothingIsDropped) {
     EXPECT_EQ(w->count, 10u);
     EXPECT_EQ(w->message, QStringLiteral("10 events found all 65535 rows of their lane busy; they "
                                          "are drawn overlapping in its last row."));
+}
+
+// Open NVTX ranges end at the trace's end. Staged ends are 32-bit durations with the long ones
+// kept beside in index order; closing ranges in place must keep that order, whichever events
+// become long or were long already.
+TEST(TraceBuilder, OpenRangesEndAtTheTraceEndBesideLongClosedOnes) {
+    TraceBuilder b(QStringLiteral("open"));
+    const StringId name = b.intern("r");
+    NvtxRecord closed;
+    NvtxRecord open;
+    open.hasEnd = false;
+    constexpr TimeNs kLong = 6'000'000'000; // past 2^32 ns
+    constexpr TimeNs kLast = 9'000'000'000;
+    b.addNvtx(1, 1, kNoString, 9, 109, name, closed, std::nullopt);
+    b.addNvtx(1, 1, kNoString, 7, 7, name, open, std::nullopt);       // ends at kLast: long
+    b.addNvtx(1, 1, kNoString, 5, kLong, name, closed, std::nullopt); // long already
+    b.addNvtx(1, 1, kNoString, 0, 10, name, closed, std::nullopt);
+    b.addNvtx(1, 1, kNoString, 8'000'000'000, 8'000'000'000, name, open, std::nullopt); // short
+    b.addNvtx(1, 1, kNoString, 20, 15, name, closed, std::nullopt); // ends before it starts
+    b.addKernel(1, 0, 1, 7, 100, kLast, config(b), 1, std::nullopt);
+    const auto t = b.finish();
+    ASSERT_TRUE(t);
+    std::map<TimeNs, TimeNs> endOf; // by start
+    for (const Lane& l : t->lanes()) {
+        if (l.kind() != LaneKind::Nvtx)
+            continue;
+        for (std::uint32_t i = 0; i < l.size(); ++i)
+            endOf[l.start(i)] = l.end(i);
+    }
+    const std::map<TimeNs, TimeNs> expected{{0, 10},  {5, kLong}, {7, kLast},
+                                            {9, 109}, {20, 15},   {8'000'000'000, kLast}};
+    EXPECT_EQ(endOf, expected);
 }
