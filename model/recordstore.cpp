@@ -73,18 +73,24 @@ std::uint64_t TraceBuilder::storeLaunches() {
     // API calls by (pid, correlation id); nsys makes correlation ids unique per process. The
     // first call in lane order wins when a file repeats one.
     CorrelationIndex apiByCorrelation;
-    for (const StagedApiCall& a : m_stageApiCalls)
-        apiByCorrelation.plan(a.pid, a.correlationId);
+    const auto pidOfThread = [&](std::uint32_t lane) {
+        return t.m_threads[t.m_lanes[lane].owner()].pid;
+    };
+    for (const std::uint32_t li : t.m_familyLanes[std::size_t(LaneFamily::ApiCalls)]) {
+        const Lane& l = t.m_lanes[li];
+        for (std::uint32_t i = 0; i < l.size(); ++i)
+            apiByCorrelation.plan(pidOfThread(li), m_stageApiCalls[l.payload(i)].correlationId);
+    }
     t.m_apiCalls.assign(m_stageApiCalls.size(), {});
     t.m_apiDriver.resize(m_stageApiCalls.size());
-    gather(LaneFamily::ApiCalls, [&](std::uint32_t q, std::uint32_t p, EventRef) {
+    gather(LaneFamily::ApiCalls, [&](std::uint32_t q, std::uint32_t p, EventRef self) {
         const StagedApiCall& a = m_stageApiCalls[p];
         t.m_apiCalls[q].correlationId = a.correlationId;
         if (a.eventClass == 1)
             t.m_apiDriver.set(q);
         if (const std::int64_t* value = stagedAt(m_stageApiReturns, p))
             t.m_apiReturn.set(q, *value);
-        apiByCorrelation.add(a.pid, a.correlationId, q);
+        apiByCorrelation.add(pidOfThread(self.lane), a.correlationId, q);
     });
     apiByCorrelation.freeze();
     t.m_apiReturn.finish();
@@ -207,7 +213,7 @@ void TraceBuilder::storeKernels(const CorrelationIndex& apiByCorrelation, std::u
             continue;
         const std::optional<std::uint32_t> call =
             s.correlationId != 0 && k <= Trace::kGpuOpIndexMask
-                ? apiByCorrelation.find(s.pid, s.correlationId)
+                ? apiByCorrelation.find(t.m_streams[l.owner()].pid, s.correlationId)
                 : std::nullopt;
         if (!call) {
             dangling += s.correlationId != 0 ? 1 : 0;

@@ -169,7 +169,7 @@ void TraceBuilder::addApiCall(std::uint32_t pid, std::uint32_t tid, TimeNs start
     Lane& l = m_trace->m_lanes[laneIndex(LaneKind::CudaApi, threadIndex(pid, tid))];
     const auto index = std::uint32_t(m_stageApiCalls.size());
     l.append(start, end, name, index);
-    m_stageApiCalls.push_back(StagedApiCall{rec.correlationId, pid, rec.eventClass});
+    m_stageApiCalls.push_back(StagedApiCall{rec.correlationId, rec.eventClass});
     if (rec.returnValue != 0)
         m_stageApiReturns.emplace_back(index, rec.returnValue);
 }
@@ -234,7 +234,7 @@ void TraceBuilder::addKernel(std::uint32_t pid, std::uint32_t deviceId, std::uin
     Lane& l = m_trace->m_lanes[laneIdx];
     const auto index = std::uint32_t(m_stageKernels.size());
     l.append(start, end, m_trace->m_kernelConfigs[config].shortName, index);
-    m_stageKernels.push_back(StagedKernel{config, correlationId.value_or(0), pid});
+    m_stageKernels.push_back(StagedKernel{config, correlationId.value_or(0)});
     m_stageKernelCorrelated.push_back(correlationId.has_value());
     if (graphNode)
         m_stageGraphNodes.emplace_back(index, *graphNode);

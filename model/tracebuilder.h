@@ -139,17 +139,16 @@ private:
     std::unordered_map<KernelConfig, std::uint32_t, KernelConfigHash> m_configIndex;
     // Records as the loaders add them, until finish() stores them in the Trace; the lanes'
     // payload columns index these while building.
-    // Staged as small as the join allows (12 bytes each, not 24): the staging of every table
+    // Staged as small as the join allows (8 bytes each, not 24): the staging of every table
     // exists at once at the end of a scan, which makes the load's peak. What few rows have
     // (graph nodes, non-zero return values) is kept beside, by stage index in rising order.
+    // The process of each, which the join needs, is its lane's (stream or thread).
     struct StagedKernel {
         std::uint32_t config = 0;
         std::uint32_t correlationId = 0;
-        std::uint32_t pid = 0; // for the correlation join
     };
     struct StagedApiCall {
         std::uint32_t correlationId = 0;
-        std::uint32_t pid = 0;
         std::uint8_t eventClass = 0;
     };
     std::vector<StagedKernel> m_stageKernels;
