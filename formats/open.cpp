@@ -111,7 +111,9 @@ QString sniff(const QString& path) {
 // events 0.6 B/event stayed resident after a load. A fixed 4 MiB threshold, set when a program
 // that loads traces starts, maps every big array on its own (freed whole) and keeps small ones
 // on the heap: 24.2 -> 23.6 B/event, load time unchanged within noise (256 KiB instead: loads
-// 15% slower, from page faults). Process-wide, as malloc_trim below is.
+// 15% slower, from page faults). Process-wide, as malloc_trim below is: it also fixes the trim
+// threshold, and a temporary array of 4 MiB or more is mapped afresh each time (the GUI's big
+// arrays are per trace). Under ASan, whose allocator ignores it, it does nothing.
 [[maybe_unused]] const bool kMmapThresholdFixed = mallopt(M_MMAP_THRESHOLD, 4 << 20) == 1;
 #endif
 

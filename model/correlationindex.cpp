@@ -1,23 +1,27 @@
 // SPDX-License-Identifier: MIT
 #include "model/correlationindex.h"
 
+#include <QtGlobal>
 #include <algorithm>
 
 namespace strobe {
 
 void CorrelationIndex::plan(std::uint32_t pid, std::uint32_t correlationId) {
+    Q_ASSERT(!m_sized); // every plan() before the first add()
     Process& p = m_processes[pid];
+    p.minId = std::min(p.minId, correlationId);
     p.maxId = std::max(p.maxId, correlationId);
     ++p.calls;
 }
 
 CorrelationIndex::Process* CorrelationIndex::prepared(std::uint32_t pid) {
     if (!m_sized) {
-        // Direct when the table holds at most about two callOfId per call.
+        // Direct when the table holds at most two slots per call, plus a few.
         for (auto& [id, p] : m_processes) {
-            p.direct = std::uint64_t(p.maxId) < 2 * p.calls + 4096;
+            const std::uint64_t span = std::uint64_t(p.maxId) - p.minId + 1;
+            p.direct = span <= 2 * p.calls + 16;
             if (p.direct)
-                p.callOfId.assign(std::size_t(p.maxId) + 1, kNone);
+                p.callOfId.assign(std::size_t(span), kNone);
             else
                 p.ids.reserve(p.calls);
         }
@@ -29,14 +33,16 @@ CorrelationIndex::Process* CorrelationIndex::prepared(std::uint32_t pid) {
 
 void CorrelationIndex::add(std::uint32_t pid, std::uint32_t correlationId, std::uint32_t call) {
     Process* p = prepared(pid);
+    Q_ASSERT(p && correlationId >= p->minId && correlationId <= p->maxId); // as planned
     if (!p || call == kNone) // not planned, or a call index no table can hold
         return;
     if (!p->direct) {
         p->ids.emplace_back(correlationId, call);
         return;
     }
-    if (correlationId < p->callOfId.size() && p->callOfId[correlationId] == kNone)
-        p->callOfId[correlationId] = call;
+    const std::uint64_t slot = std::uint64_t(correlationId) - p->minId;
+    if (correlationId >= p->minId && slot < p->callOfId.size() && p->callOfId[slot] == kNone)
+        p->callOfId[slot] = call;
 }
 
 void CorrelationIndex::freeze() {
@@ -61,9 +67,10 @@ std::optional<std::uint32_t> CorrelationIndex::find(std::uint32_t pid,
         return std::nullopt;
     const Process& p = it->second;
     if (p.direct) {
-        if (correlationId >= p.callOfId.size() || p.callOfId[correlationId] == kNone)
+        const std::uint64_t slot = std::uint64_t(correlationId) - p.minId;
+        if (correlationId < p.minId || slot >= p.callOfId.size() || p.callOfId[slot] == kNone)
             return std::nullopt;
-        return p.callOfId[correlationId];
+        return p.callOfId[slot];
     }
     const auto at = std::lower_bound(p.ids.begin(), p.ids.end(), correlationId,
                                      [](const auto& e, std::uint32_t id) { return e.first < id; });

@@ -12,10 +12,11 @@ namespace strobe {
 
 // The CUDA API calls of a trace by (pid, correlation id), for joining GPU work to the call that
 // launched it while a trace is built. nsys makes correlation ids unique per process and they
-// are nearly dense, so each process's ids index a table directly (4 bytes per id up to the
-// largest); a process whose ids are sparse (an id far above twice the count of its calls, as a
-// hostile file may have) gets a sorted list instead. A hash map of 3.3M calls cost ~130 MB at
-// the end of a 10M-event load, above the staging's own peak; the tables cost ~13 MB.
+// are nearly dense, so each process's ids index a table directly (4 bytes per id from its
+// smallest to its largest); a process whose ids are sparse (spanning more than twice its calls
+// plus 16, as a hostile file's may) gets a sorted list instead, so no process costs more than
+// 8 bytes per call plus 64. A hash map of 3.3M calls cost ~130 MB at the end of a 10M-event load,
+// above the staging's own peak; the tables cost ~13 MB.
 //
 // Built in two passes over the same calls: plan() each, then add() each, then find().
 class CorrelationIndex {
@@ -31,6 +32,7 @@ public:
 private:
     static constexpr std::uint32_t kNone = 0xFFFFFFFF; // an empty slot of a direct table
     struct Process {
+        std::uint32_t minId = 0xFFFFFFFF;
         std::uint32_t maxId = 0;
         std::uint64_t calls = 0;
         bool direct = false;

@@ -103,8 +103,11 @@ static void permute(std::vector<T>& v, const std::vector<std::uint32_t>& order) 
 std::vector<std::uint32_t> Lane::finalize(RowPolicy policy) {
     // The ends spelled out for sorting, rows and the index; compress() makes durations again.
     m_stageEnd.resize(m_size);
-    for (std::uint32_t i = 0; i < m_size; ++i)
-        m_stageEnd[i] = end(i);
+    std::size_t k = 0; // the long ends, walked in index order
+    for (std::uint32_t i = 0; i < m_size; ++i) {
+        const std::uint32_t d = m_duration[i];
+        m_stageEnd[i] = d != kLongDuration ? m_wideStart[i] + TimeNs(d) : m_longEnds[k++].second;
+    }
     std::vector<std::uint32_t>().swap(m_duration);
     std::vector<std::pair<std::uint32_t, TimeNs>>().swap(m_longEnds);
     const std::vector<TimeNs>& st = m_wideStart;

@@ -18,15 +18,35 @@ template <typename T> void release(std::vector<T>& v) {
     std::vector<T>().swap(v);
 }
 
-// The value staged beside for stage index `index` (pairs in rising index order), or null.
-template <typename V>
-const V* stagedAt(const std::vector<std::pair<std::uint32_t, V>>& sparse, std::uint32_t index) {
-    if (sparse.empty())
-        return nullptr;
-    const auto it = std::lower_bound(sparse.begin(), sparse.end(), index,
-                                     [](const auto& e, std::uint32_t i) { return e.first < i; });
-    return it != sparse.end() && it->first == index ? &it->second : nullptr;
-}
+// The values staged beside for some stage indices (pairs in rising index order), read mostly in
+// rising order: each lookup gallops on from the last one, so a side vector as long as its table
+// (a CUDA-graph workload's graph nodes) costs a few steps per record, not a binary search.
+template <typename V> class StagedBeside {
+public:
+    explicit StagedBeside(const std::vector<std::pair<std::uint32_t, V>>& sparse)
+        : m_v(sparse) {}
+    // The value staged for `index`, or null.
+    const V* at(std::uint32_t index) {
+        if (m_v.empty())
+            return nullptr;
+        auto first = m_v.begin(), last = m_v.end();
+        if (m_pos < m_v.size() && m_v[m_pos].first <= index) {
+            first += std::ptrdiff_t(m_pos);
+            std::size_t step = 1;
+            while (step < std::size_t(last - first) && first[std::ptrdiff_t(step)].first < index)
+                step *= 2;
+            last = first + std::ptrdiff_t(std::min(step + 1, std::size_t(last - first)));
+        }
+        const auto it = std::lower_bound(
+            first, last, index, [](const auto& e, std::uint32_t i) { return e.first < i; });
+        m_pos = std::size_t(it - m_v.begin());
+        return it != m_v.end() && it->first == index ? &it->second : nullptr;
+    }
+
+private:
+    const std::vector<std::pair<std::uint32_t, V>>& m_v;
+    std::size_t m_pos = 0;
+};
 } // namespace
 
 // A family's records gathered in lane order; `fill(q, p, self)` moves staged record p to q.
@@ -83,12 +103,13 @@ std::uint64_t TraceBuilder::storeLaunches() {
     }
     t.m_apiCalls.assign(m_stageApiCalls.size(), {});
     t.m_apiDriver.resize(m_stageApiCalls.size());
+    StagedBeside returns(m_stageApiReturns);
     gather(LaneFamily::ApiCalls, [&](std::uint32_t q, std::uint32_t p, EventRef self) {
         const StagedApiCall& a = m_stageApiCalls[p];
         t.m_apiCalls[q].correlationId = a.correlationId;
         if (a.eventClass == 1)
             t.m_apiDriver.set(q);
-        if (const std::int64_t* value = stagedAt(m_stageApiReturns, p))
+        if (const std::int64_t* value = returns.at(p))
             t.m_apiReturn.set(q, *value);
         apiByCorrelation.add(pidOfThread(self.lane), a.correlationId, q);
     });
@@ -161,17 +182,19 @@ void TraceBuilder::storeCpuRanges() {
     release(m_stageCpuOps);
 
     t.m_nvtx.assign(m_stageNvtx.size(), 0);
+    StagedBeside categories(m_stageNvtxCategories);
+    StagedBeside endThreads(m_stageNvtxEndThreads);
     gather(LaneFamily::Nvtx, [&](std::uint32_t q, std::uint32_t p, EventRef self) {
         const StagedNvtx& r = m_stageNvtx[p];
         t.m_nvtx[q] =
             std::uint32_t(r.depth) | std::uint32_t(r.style) << 16 | std::uint32_t(r.hasEnd) << 18;
         if (r.hasColor)
             t.m_nvtxColor.set(q, r.color);
-        if (const std::int32_t* category = stagedAt(m_stageNvtxCategories, p))
+        if (const std::int32_t* category = categories.at(p))
             t.m_nvtxCategory.set(q, *category);
         if (t.m_lanes[self.lane].kind() != LaneKind::Nvtx)
             t.m_nvtxThread.set(q, r.thread);
-        if (const std::uint32_t* endThread = stagedAt(m_stageNvtxEndThreads, p))
+        if (const std::uint32_t* endThread = endThreads.at(p))
             t.m_nvtxEndThread.set(q, *endThread);
     });
     release(m_stageNvtx);
@@ -195,6 +218,7 @@ void TraceBuilder::storeKernels(const CorrelationIndex& apiByCorrelation, std::u
             heads.emplace(t.m_lanes[lanes[r]].start(0), r, 0);
     }
     t.m_kernels.assign(m_stageKernels.size(), {});
+    StagedBeside graphNodes(m_stageGraphNodes);
     for (std::uint32_t k = 0; !heads.empty(); ++k) {
         const auto [start, r, i] = heads.top();
         heads.pop();
@@ -207,7 +231,7 @@ void TraceBuilder::storeKernels(const CorrelationIndex& apiByCorrelation, std::u
         Trace::KernelSlot& slot = t.m_kernels[k];
         slot.self = l.recordBase() + i;
         slot.config = s.config;
-        if (const std::uint64_t* node = stagedAt(m_stageGraphNodes, stage))
+        if (const std::uint64_t* node = graphNodes.at(stage))
             t.m_kernelGraphNode.set(k, *node);
         if (!m_stageKernelCorrelated[stage])
             continue;

@@ -78,16 +78,28 @@ TEST(CorrelationIndex, AgreesWithAMapOnRandomCalls) {
     }
 }
 
-TEST(CorrelationIndex, ACallNotPlannedIsIgnored) {
-    CorrelationIndex index;
-    index.plan(1, 5);
-    index.add(2, 5, 0); // process 2 was never planned
-    index.add(1, 5, 1);
-    index.add(1, 9, 2); // past the planned largest id
-    index.freeze();
-    EXPECT_EQ(index.find(2, 5), std::nullopt);
-    EXPECT_EQ(index.find(1, 5), 1u);
-    EXPECT_EQ(index.find(1, 9), std::nullopt);
+TEST(CorrelationIndex, ManyProcessesOfOneCallCostWhatTheirCallsDo) {
+    // A hostile file: many processes, one call each, ids in the thousands. No process may take
+    // a table for the span of ids it does not have.
+    std::vector<Call> calls;
+    for (std::uint32_t pid = 0; pid < 100'000; ++pid)
+        calls.push_back({pid, 4'000 + pid % 97, pid});
+    const CorrelationIndex index = indexOf(calls);
+    EXPECT_LE(index.memoryBytes(), 100'000u * (8 + 64));
+    EXPECT_EQ(index.find(12'345, 4'000 + 12'345 % 97), 12'345u);
+    EXPECT_EQ(index.find(12'345, 4'001 + 12'345 % 97), std::nullopt);
+}
+
+TEST(CorrelationIndex, DenseIdsThatStartHighAreDirectToo) {
+    std::vector<Call> calls;
+    for (std::uint32_t i = 0; i < 10'000; ++i)
+        calls.push_back({3, 50'000'000 + i, i});
+    const CorrelationIndex index = indexOf(calls);
+    EXPECT_LE(index.memoryBytes(), 4u * 10'000) << "a table from the smallest id";
+    EXPECT_EQ(index.find(3, 50'000'000), 0u);
+    EXPECT_EQ(index.find(3, 50'009'999), 9'999u);
+    EXPECT_EQ(index.find(3, 49'999'999), std::nullopt);
+    EXPECT_EQ(index.find(3, 50'010'000), std::nullopt);
 }
 
 } // namespace

@@ -91,7 +91,9 @@ TEST(TraceBuilder, OpenRangesEndAtTheTraceEndBesideLongClosedOnes) {
     b.addNvtx(1, 1, kNoString, 5, kLong, name, closed, std::nullopt); // long already
     b.addNvtx(1, 1, kNoString, 0, 10, name, closed, std::nullopt);
     b.addNvtx(1, 1, kNoString, 8'000'000'000, 8'000'000'000, name, open, std::nullopt); // short
-    b.addNvtx(1, 1, kNoString, 20, 15, name, closed, std::nullopt); // ends before it starts
+    b.addNvtx(1, 1, kNoString, 20, 15, name, closed, std::nullopt);       // ends before it starts
+    b.addNvtx(1, 1, kNoString, 30, 30 + kLong, name, open, std::nullopt); // staged long, open
+    b.addNvtx(1, 1, kNoString, 40, 0, name, open, std::nullopt);          // staged negative, open
     b.addKernel(1, 0, 1, 7, 100, kLast, config(b), 1, std::nullopt);
     const auto t = b.finish();
     ASSERT_TRUE(t);
@@ -102,7 +104,8 @@ TEST(TraceBuilder, OpenRangesEndAtTheTraceEndBesideLongClosedOnes) {
         for (std::uint32_t i = 0; i < l.size(); ++i)
             endOf[l.start(i)] = l.end(i);
     }
-    const std::map<TimeNs, TimeNs> expected{{0, 10},  {5, kLong}, {7, kLast},
-                                            {9, 109}, {20, 15},   {8'000'000'000, kLast}};
+    const std::map<TimeNs, TimeNs> expected{{0, 10},     {5, kLong}, {7, kLast},
+                                            {9, 109},    {20, 15},   {8'000'000'000, kLast},
+                                            {30, kLast}, {40, kLast}};
     EXPECT_EQ(endOf, expected);
 }
