@@ -9,7 +9,6 @@
 #include <algorithm>
 #include <queue>
 #include <tuple>
-#include <unordered_map>
 
 namespace strobe {
 

@@ -11,9 +11,7 @@
 #include "widgets/workerpriority.h"
 
 #include <QCheckBox>
-#include <QClipboard>
 #include <QComboBox>
-#include <QGuiApplication>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QItemSelectionModel>
@@ -23,7 +21,6 @@
 #include <QTimer>
 #include <QToolButton>
 #include <QVBoxLayout>
-#include <algorithm>
 #include <utility>
 
 namespace strobe {
@@ -277,8 +274,7 @@ int KernelTableWidget::copySelectedRows() {
     QList<int> rows;
     for (const int r : m_view->selectedSourceRows())
         rows << r;
-    QGuiApplication::clipboard()->setText(modelToCsv(*m_model, rows));
-    return rows.isEmpty() ? m_model->rowCount() : int(rows.size());
+    return copyRowsToClipboard(*m_model, rows);
 }
 
 void KernelTableWidget::updateCount() {

@@ -23,6 +23,8 @@ public:
     void setSourceModel(QAbstractItemModel* source);
     QAbstractItemModel* sourceModel() const { return m_source; }
 
+    static constexpr int kDefaultWindowRows = 1 << 16; // a reset of this many rows: ~0.5 ms
+
     // The window's size; at least 1. A change is a reset.
     void setWindowRows(int rows);
     int windowRows() const { return m_windowRows; }
@@ -53,7 +55,7 @@ private:
     void beginSourceChange();
     void endSourceChange();
 
-    int m_windowRows = 1 << 16;
+    int m_windowRows = kDefaultWindowRows;
     int m_start = 0;
     QPointer<QAbstractItemModel> m_source;
     bool m_resetting = false; // between a source change's "about to" and its end

@@ -57,8 +57,12 @@ int copyViewRowsToClipboard(const QAbstractItemView& view) {
             rows << i.row();
     }
     std::sort(rows.begin(), rows.end());
-    QApplication::clipboard()->setText(modelToCsv(*model, rows));
-    return rows.isEmpty() ? model->rowCount() : int(rows.size());
+    return copyRowsToClipboard(*model, rows);
+}
+
+int copyRowsToClipboard(const QAbstractItemModel& model, const QList<int>& rows) {
+    QApplication::clipboard()->setText(modelToCsv(model, rows));
+    return rows.isEmpty() ? model.rowCount() : int(rows.size());
 }
 
 bool saveModelAsCsv(QWidget* parent, const QAbstractItemModel& model,

@@ -135,12 +135,9 @@ QModelIndex WindowedTableView::moveCursor(CursorAction action, Qt::KeyboardModif
         if (const int current = sourceRow(currentIndex()); current >= 0) {
             // A page or a row from the current one must lie in the window.
             const int reach = std::max(1, verticalScrollBar()->pageStep()) + 1;
-            const int start = m_window->windowStart();
-            const int end = start + m_window->rowCount();
-            const bool low = current - reach < start && start > 0;
-            const bool high = current + reach >= end && end < m_window->sourceRows();
-            if (low || high)
-                moveWindow(m_window->centredStart(current), start + verticalScrollBar()->value());
+            if (leavesWindow(current - reach, current + reach))
+                moveWindow(m_window->centredStart(current),
+                           m_window->windowStart() + verticalScrollBar()->value());
         }
     }
     return QTableView::moveCursor(action, modifiers);
@@ -168,15 +165,16 @@ void WindowedTableView::followRowsInView() {
         return;
     // A quarter of the window on either side of the rows in view, so that wheel, keys and
     // dragging a selection rarely meet an end of the window before it moves.
-    const int start = m_window->windowStart();
-    const int top = start + verticalScrollBar()->value();
+    const int top = m_window->windowStart() + verticalScrollBar()->value();
     const int margin = m_window->windowRows() / 4;
-    const int bottom = top + verticalScrollBar()->pageStep();
-    const bool low = top - margin < start && start > 0;
-    const bool high = bottom + margin > start + m_window->rowCount() &&
-                      start + m_window->rowCount() < m_window->sourceRows();
-    if (low || high)
+    const int bottom = top + verticalScrollBar()->pageStep(); // one past the last row in view
+    if (leavesWindow(top - margin, bottom + margin - 1))
         moveWindow(m_window->centredStart(top), top);
+}
+
+bool WindowedTableView::leavesWindow(int first, int last) const {
+    const int start = m_window->windowStart(), end = start + m_window->rowCount();
+    return (first < start && start > 0) || (last >= end && end < m_window->sourceRows());
 }
 
 std::vector<std::pair<int, int>> WindowedTableView::selectedRanges() const {

@@ -15,7 +15,8 @@ class RowWindowModel;
 // A table view of any number of rows at the cost of a window of them. Qt's QTableView keeps
 // one header section per row and rebuilds them on every reset: at 30 million rows a reset
 // stalls the GUI thread for seconds. This view shows its source model through a RowWindowModel
-// of windowRows() rows; up to that many rows it is a plain QTableView. Beyond, its own scroll
+// of windowRows() rows (RowWindowModel::kDefaultWindowRows unless set); up to that many rows it
+// is a plain QTableView. Beyond, its own scroll
 // bar is hidden and rowScrollBar() (which the owner lays out beside it) spans every source row;
 // the window follows the rows in view, the current row, Ctrl+Home and Ctrl+End, keeping the
 // current row and the selection that lies in the new window. Indexes of the view (model(),
@@ -23,8 +24,6 @@ class RowWindowModel;
 class WindowedTableView : public QTableView {
     Q_OBJECT
 public:
-    static constexpr int kDefaultWindowRows = 1 << 16; // a reset of this many rows: ~0.5 ms
-
     explicit WindowedTableView(QWidget* parent = nullptr);
     ~WindowedTableView() override;
 
@@ -63,6 +62,8 @@ private:
     // Moves the window when the rows in view come near one of its ends, after this event.
     void scheduleFollow();
     void followRowsInView();
+    // True when source rows [first, last] reach past an end of the window that could move.
+    bool leavesWindow(int first, int last) const;
     void updateRowBar();
     // The selection in source rows, the window's and the kept-aside, merged and ascending.
     std::vector<std::pair<int, int>> selectedRanges() const;
