@@ -4,6 +4,7 @@
 #include "model/analysis/gaps.h"
 
 #include <QCryptographicHash>
+#include <QEvent>
 #include <QFileInfo>
 #include <QStandardPaths>
 #include <QStringBuilder>
@@ -25,10 +26,51 @@ QString viewKey(const QString& path) {
 }
 } // namespace
 
-AppSettings::AppSettings() = default;
+bool AppSettings::Store::event(QEvent* e) {
+    if (e->type() == QEvent::UpdateRequest)
+        return true; // AppSettings::set writes on its thread instead
+    return QSettings::event(e);
+}
+
+AppSettings::AppSettings() {
+    startWriter();
+}
 
 AppSettings::AppSettings(const QString& iniPath)
-    : m_settings(iniPath, QSettings::IniFormat) {}
+    : m_settings(iniPath, QSettings::IniFormat) {
+    startWriter();
+}
+
+void AppSettings::startWriter() {
+    m_writer.setMaxThreadCount(1);
+    m_writeSoon.setSingleShot(true);
+    m_writeSoon.setInterval(0);
+    m_writeSoon.callOnTimeout([this] { writeInBackground(); });
+}
+
+AppSettings::~AppSettings() {
+    m_writer.waitForDone();
+    m_settings.sync(); // what changed since the last write (none, usually)
+}
+
+void AppSettings::sync() {
+    m_writer.waitForDone();
+    m_settings.sync();
+}
+
+void AppSettings::set(const QString& key, const QVariant& value) {
+    m_settings.setValue(key, value);
+    if (!m_writeSoon.isActive())
+        m_writeSoon.start();
+}
+
+void AppSettings::writeInBackground() {
+    // A QSettings of the same file shares its contents with m_settings (Qt keeps one copy per
+    // file in the process, behind a lock), so this one's sync writes m_settings's changes.
+    m_writer.start([file = m_settings.fileName(), format = m_settings.format()] {
+        QSettings(file, format).sync();
+    });
+}
 
 QStringList AppSettings::recentFiles() const {
     return m_settings.value(kRecent).toStringList();
@@ -41,13 +83,13 @@ void AppSettings::addRecentFile(const QString& path) {
     files.prepend(abs);
     while (files.size() > kMaxRecentFiles)
         files.removeLast();
-    m_settings.setValue(kRecent, files);
+    set(kRecent, files);
 }
 
 void AppSettings::removeRecentFile(const QString& path) {
     QStringList files = recentFiles();
     files.removeAll(QFileInfo(path).absoluteFilePath());
-    m_settings.setValue(kRecent, files);
+    set(kRecent, files);
 }
 
 Theme AppSettings::theme() const {
@@ -60,9 +102,9 @@ Theme AppSettings::theme() const {
 }
 
 void AppSettings::setTheme(Theme t) {
-    m_settings.setValue(kTheme, t == Theme::Light  ? QStringLiteral("light")
-                                : t == Theme::Dark ? QStringLiteral("dark")
-                                                   : QStringLiteral("system"));
+    set(kTheme, t == Theme::Light  ? QStringLiteral("light")
+                : t == Theme::Dark ? QStringLiteral("dark")
+                                   : QStringLiteral("system"));
 }
 
 TimeNs AppSettings::idleThresholdNs() const {
@@ -72,7 +114,7 @@ TimeNs AppSettings::idleThresholdNs() const {
 }
 
 void AppSettings::setIdleThresholdNs(TimeNs t) {
-    m_settings.setValue(kIdle, qint64(t));
+    set(kIdle, qint64(t));
 }
 
 QByteArray AppSettings::windowGeometry() const {
@@ -84,8 +126,8 @@ QByteArray AppSettings::windowState() const {
 }
 
 void AppSettings::setWindowLayout(const QByteArray& geometry, const QByteArray& state) {
-    m_settings.setValue(QStringLiteral("window/geometry"), geometry);
-    m_settings.setValue(QStringLiteral("window/state"), state);
+    set(QStringLiteral("window/geometry"), geometry);
+    set(QStringLiteral("window/state"), state);
 }
 
 std::optional<TimeRange> AppSettings::lastView(const QString& path) const {
@@ -99,7 +141,7 @@ std::optional<TimeRange> AppSettings::lastView(const QString& path) const {
 }
 
 void AppSettings::setLastView(const QString& path, TimeRange range) {
-    m_settings.setValue(viewKey(path), QList<QVariant>{qint64(range.start), qint64(range.end)});
+    set(viewKey(path), QList<QVariant>{qint64(range.start), qint64(range.end)});
 }
 
 bool AppSettings::traceCacheEnabled() const {
@@ -107,7 +149,7 @@ bool AppSettings::traceCacheEnabled() const {
 }
 
 void AppSettings::setTraceCacheEnabled(bool on) {
-    m_settings.setValue(kCacheOn, on);
+    set(kCacheOn, on);
 }
 
 std::uint64_t AppSettings::traceCacheCapBytes() const {
