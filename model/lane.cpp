@@ -65,7 +65,12 @@ TimeNs Lane::longEnd(std::uint32_t i) const {
 }
 
 void Lane::reserve(std::size_t n) {
-    m_wideStart.reserve(n);
+    if (m_wideStart.empty()) {
+        m_startBase.reserve((n + kStartBlock - 1) / kStartBlock);
+        m_startOffset.reserve(n);
+    } else {
+        m_wideStart.reserve(n);
+    }
     m_duration.reserve(n);
     m_name.reserve(n);
     m_payload.reserve(n);
@@ -73,7 +78,7 @@ void Lane::reserve(std::size_t n) {
 
 void Lane::stageEnd(std::uint32_t i, TimeNs end,
                     std::vector<std::pair<std::uint32_t, TimeNs>>& longEnds) {
-    const TimeNs d = saturatingSub(end, m_wideStart[i]);
+    const TimeNs d = saturatingSub(end, start(i));
     if (d >= 0 && d < TimeNs(kLongDuration)) {
         m_duration[i] = std::uint32_t(d);
     } else {
@@ -82,12 +87,53 @@ void Lane::stageEnd(std::uint32_t i, TimeNs end,
     }
 }
 
+void Lane::stageStart(TimeNs start) {
+    // Compact while each start lies within 2^31 ns either side of its block's first (the usual
+    // case: tables are written about in time order, NVTX ranges at their ends), else every start
+    // so far is spelled out. The base sits 2^31 below the block's first start, so the staged
+    // starts read back through start() as frozen ones do; compress() bases blocks afresh.
+    constexpr TimeNs kHalfRange = TimeNs(1) << 31;
+    if (m_wideStart.empty()) {
+        if ((m_size & (kStartBlock - 1)) == 0) {
+            m_startBase.push_back(saturatingSub(start, kHalfRange));
+            m_startOffset.push_back(std::uint32_t(start - m_startBase.back()));
+            return;
+        }
+        const TimeNs offset = saturatingSub(start, m_startBase.back());
+        if (offset >= 0 && offset <= TimeNs(0xFFFFFFFF)) {
+            m_startOffset.push_back(std::uint32_t(offset));
+            return;
+        }
+        spellOutStagedStarts();
+    }
+    m_wideStart.push_back(start);
+}
+
+void Lane::spellOutStagedStarts() {
+    std::vector<TimeNs> wide;
+    wide.reserve(std::max<std::size_t>(m_startOffset.capacity(), m_size + 1));
+    for (std::uint32_t i = 0; i < m_size; ++i)
+        wide.push_back(start(i));
+    m_wideStart = std::move(wide);
+    std::vector<TimeNs>().swap(m_startBase);
+    std::vector<std::uint32_t>().swap(m_startOffset);
+}
+
 void Lane::append(TimeNs start, TimeNs end, StringId name, std::uint32_t payload) {
     Q_ASSERT(!m_frozen);
-    m_wideStart.push_back(start);
+    stageStart(start);
     m_duration.push_back(0);
     stageEnd(m_size, end, m_longEnds); // indices rise: m_longEnds stays in index order
     m_name.push_back(name);
+    m_payload.push_back(payload);
+    ++m_size;
+}
+
+void Lane::appendUnnamed(TimeNs start, TimeNs end, std::uint32_t payload) {
+    Q_ASSERT(!m_frozen && m_name.empty());
+    stageStart(start);
+    m_duration.push_back(0);
+    stageEnd(m_size, end, m_longEnds);
     m_payload.push_back(payload);
     ++m_size;
 }
@@ -101,62 +147,103 @@ static void permute(std::vector<T>& v, const std::vector<std::uint32_t>& order) 
 }
 
 std::vector<std::uint32_t> Lane::finalize(RowPolicy policy) {
-    // The ends spelled out for sorting, rows and the index; compress() makes durations again.
-    m_stageEnd.resize(m_size);
-    std::size_t k = 0; // the long ends, walked in index order
-    for (std::uint32_t i = 0; i < m_size; ++i) {
-        const std::uint32_t d = m_duration[i];
-        m_stageEnd[i] = d != kLongDuration ? m_wideStart[i] + TimeNs(d) : m_longEnds[k++].second;
-    }
-    std::vector<std::uint32_t>().swap(m_duration);
-    std::vector<std::pair<std::uint32_t, TimeNs>>().swap(m_longEnds);
-    const std::vector<TimeNs>& st = m_wideStart;
-    const std::vector<TimeNs>& en = m_stageEnd;
-    std::vector<std::uint32_t> order(st.size());
+    // Read through start() and end() from the staged form: a lane that came in order (nearly
+    // every one) is frozen without its times spelled out, so that finishing the biggest lane of a
+    // load adds little to its peak.
+    std::vector<std::uint32_t> order(m_size);
     std::iota(order.begin(), order.end(), 0u);
-    auto before = [&](auto a, auto b) {
-        return st[a] < st[b] || (st[a] == st[b] && en[a] > en[b]);
+    auto before = [&](std::uint32_t a, std::uint32_t b) {
+        const TimeNs sa = start(a), sb = start(b);
+        return sa < sb || (sa == sb && end(a) > end(b));
     };
     if (!std::is_sorted(order.begin(), order.end(), before)) {
         std::stable_sort(order.begin(), order.end(), before);
-        permute(m_wideStart, order);
-        permute(m_stageEnd, order);
-        permute(m_name, order);
-        permute(m_payload, order);
+        reorder(order);
     }
     m_payload.shrink_to_fit();
     assignRows(policy);
     m_range = {};
-    if (!st.empty()) {
-        m_range.start = st.front();
-        m_range.end = st.front();
-        for (std::size_t i = 0; i < st.size(); ++i)
-            m_range.end = std::max(m_range.end, effectiveEnd(st[i], en[i]));
+    if (m_size > 0) {
+        m_range.start = start(0);
+        m_range.end = start(0);
+        for (std::uint32_t i = 0; i < m_size; ++i)
+            m_range.end = std::max(m_range.end, effectiveEnd(start(i), end(i)));
     }
-    m_index.build(m_wideStart, m_stageEnd);
+    m_index.buildFrom(*this);
     compress();
     return order;
 }
 
-void Lane::compress() {
-    const std::size_t n = m_wideStart.size();
-    m_duration.resize(n);
-    m_longEnds.clear();
-    for (std::size_t i = 0; i < n; ++i) {
-        const TimeNs d = saturatingSub(m_stageEnd[i], m_wideStart[i]);
-        if (d >= 0 && d < TimeNs(kLongDuration)) {
-            m_duration[i] = std::uint32_t(d);
-        } else {
-            m_duration[i] = kLongDuration;
-            m_longEnds.emplace_back(std::uint32_t(i), m_stageEnd[i]);
-        }
+void Lane::reorder(const std::vector<std::uint32_t>& order) {
+    // Column by column, each built in its new order before the old one goes: at most one
+    // column's worth of bytes extra. The starts come out sorted, as compress() keeps them: 32-bit
+    // offsets from each block's first, unless some block spans more than 2^32 - 1 ns.
+    const std::size_t n = m_size;
+    const std::size_t blocks = (n + kStartBlock - 1) / kStartBlock;
+    bool fits = true;
+    for (std::size_t b = 0; b < blocks && fits; ++b) {
+        const std::size_t first = b * kStartBlock, last = std::min(n, first + kStartBlock) - 1;
+        fits = saturatingSub(start(order[last]), start(order[first])) <= TimeNs(0xFFFFFFFF);
     }
+    // The ends follow their events; the long ones are found before the starts move.
+    std::vector<std::uint32_t> duration(n);
+    std::vector<std::pair<std::uint32_t, TimeNs>> longEnds;
+    for (std::uint32_t i = 0; i < n; ++i) {
+        duration[i] = m_duration[order[i]];
+        if (duration[i] == kLongDuration)
+            longEnds.emplace_back(i, longEnd(order[i]));
+    }
+    if (fits) {
+        std::vector<TimeNs> base(blocks);
+        std::vector<std::uint32_t> offset(n);
+        for (std::size_t i = 0; i < n; ++i) {
+            const TimeNs s = start(order[i]);
+            if ((i & (kStartBlock - 1)) == 0)
+                base[i >> kStartShift] = s;
+            offset[i] = std::uint32_t(s - base[i >> kStartShift]);
+        }
+        std::vector<TimeNs>().swap(m_wideStart);
+        m_startBase = std::move(base);
+        m_startOffset = std::move(offset);
+    } else {
+        std::vector<TimeNs> wide(n);
+        for (std::size_t i = 0; i < n; ++i)
+            wide[i] = start(order[i]);
+        std::vector<TimeNs>().swap(m_startBase);
+        std::vector<std::uint32_t>().swap(m_startOffset);
+        m_wideStart = std::move(wide);
+    }
+    m_duration = std::move(duration);
+    m_longEnds = std::move(longEnds);
+    permute(m_name, order);
+    permute(m_payload, order);
+}
+
+void Lane::compress() {
+    // The ends are staged as they are kept: 32-bit durations, the long ones beside.
+    m_duration.shrink_to_fit();
     m_longEnds.shrink_to_fit();
-    std::vector<TimeNs>().swap(m_stageEnd);
     compressNames();
+    const std::size_t n = m_size;
+    const std::size_t blocks = (n + kStartBlock - 1) / kStartBlock;
+    if (m_wideStart.empty()) {
+        // Compact and sorted: each block is based afresh on its first start. A staged start lies
+        // within 2^31 ns of its block's first and, sorted, not below it, so it fits (a reordered
+        // lane's blocks are based on their first already).
+        for (std::size_t b = 0; b < blocks; ++b) {
+            const std::size_t first = b * kStartBlock, last = std::min(n, first + kStartBlock);
+            const std::uint32_t shift = m_startOffset[first];
+            for (std::size_t i = first; i < last; ++i)
+                m_startOffset[i] -= shift;
+            m_startBase[b] += TimeNs(shift);
+        }
+        m_startBase.shrink_to_fit();
+        m_startOffset.shrink_to_fit();
+        m_frozen = true;
+        return;
+    }
     // Starts are sorted, so a block fits 32-bit offsets when its last start is within 2^32 - 1
     // of its first.
-    const std::size_t blocks = (n + kStartBlock - 1) / kStartBlock;
     bool fits = true;
     for (std::size_t b = 0; b < blocks && fits; ++b) {
         const std::size_t last = std::min(n, (b + 1) * kStartBlock) - 1;
@@ -229,9 +316,9 @@ void Lane::setRecordBase(std::uint32_t base) {
 }
 
 void Lane::assignRows(RowPolicy policy) {
-    const std::vector<TimeNs>& st = m_wideStart;
-    const std::vector<TimeNs>& en = m_stageEnd;
-    const std::size_t n = st.size();
+    const std::size_t n = m_size;
+    auto st = [this](std::size_t i) { return start(std::uint32_t(i)); };
+    auto en = [this](std::size_t i) { return end(std::uint32_t(i)); };
     std::vector<std::uint16_t> rows(n, 0);
     std::size_t rowCount = 1;
     m_overflowEvents = 0;
@@ -240,14 +327,14 @@ void Lane::assignRows(RowPolicy policy) {
         // starts inside but ends outside its parent still goes deeper, so rows never overlap.
         std::vector<TimeNs> openEnds;
         for (std::size_t i = 0; i < n; ++i) {
-            while (!openEnds.empty() && openEnds.back() <= st[i])
+            while (!openEnds.empty() && openEnds.back() <= st(i))
                 openEnds.pop_back();
             if (openEnds.size() >= kMaxRows)
                 ++m_overflowEvents;
             const std::size_t depth = std::min<std::size_t>(openEnds.size(), kMaxRows - 1);
             rows[i] = std::uint16_t(depth);
             rowCount = std::max(rowCount, depth + 1);
-            openEnds.push_back(effectiveEnd(st[i], en[i]));
+            openEnds.push_back(effectiveEnd(st(i), en(i)));
         }
     } else {
         // First fit, the lowest row whose last event ended by this start, in O(n log n): busy rows
@@ -258,7 +345,7 @@ void Lane::assignRows(RowPolicy policy) {
         std::priority_queue<std::uint32_t, std::vector<std::uint32_t>, std::greater<>> freeRows;
         std::vector<TimeNs> rowEnd;
         for (std::size_t i = 0; i < n; ++i) {
-            while (!busy.empty() && busy.top().first <= st[i]) {
+            while (!busy.empty() && busy.top().first <= st(i)) {
                 const auto [end, r] = busy.top();
                 busy.pop();
                 if (rowEnd[r] == end) // else a stale entry of the overflow row
@@ -275,7 +362,7 @@ void Lane::assignRows(RowPolicy policy) {
                 r = kMaxRows - 1; // every row busy: the last row takes it, overlapping
                 ++m_overflowEvents;
             }
-            rowEnd[r] = std::max(rowEnd[r], effectiveEnd(st[i], en[i]));
+            rowEnd[r] = std::max(rowEnd[r], effectiveEnd(st(i), en(i)));
             busy.emplace(rowEnd[r], r);
             rows[i] = std::uint16_t(r);
         }
@@ -300,7 +387,7 @@ void Lane::assignRows(RowPolicy policy) {
         m_lastRowMaxEnd.resize(last.size());
         TimeNs maxEnd = std::numeric_limits<TimeNs>::min();
         for (std::size_t k = 0; k < last.size(); ++k) {
-            maxEnd = std::max(maxEnd, effectiveEnd(st[last[k]], en[last[k]]));
+            maxEnd = std::max(maxEnd, effectiveEnd(st(last[k]), en(last[k])));
             m_lastRowMaxEnd[k] = maxEnd;
         }
     }
@@ -308,8 +395,8 @@ void Lane::assignRows(RowPolicy policy) {
 
 std::size_t Lane::memoryBytes() const {
     std::size_t bytes =
-        m_wideStart.capacity() * sizeof(TimeNs) + m_stageEnd.capacity() * sizeof(TimeNs) +
-        m_startBase.capacity() * sizeof(TimeNs) + m_startOffset.capacity() * sizeof(std::uint32_t) +
+        m_wideStart.capacity() * sizeof(TimeNs) + m_startBase.capacity() * sizeof(TimeNs) +
+        m_startOffset.capacity() * sizeof(std::uint32_t) +
         m_duration.capacity() * sizeof(std::uint32_t) +
         m_longEnds.capacity() * sizeof(m_longEnds[0]) + m_name.capacity() * sizeof(StringId) +
         m_nameIndex.capacity() * sizeof(std::uint16_t) + m_nameDict.capacity() * sizeof(StringId) +

@@ -184,6 +184,11 @@ public:
     // builds the index, and returns the permutation applied (old index of each new position).
     void reserve(std::size_t n);
     void append(TimeNs start, TimeNs end, StringId name, std::uint32_t payload);
+    // For a lane whose names follow from its payloads (kernels: their launch configuration's):
+    // no name is staged until nameStagedEvents(nameOf) gives each event nameOf(payload), which
+    // must come before finalize() and before any nameId(). Not mixed with append() in one lane.
+    void appendUnnamed(TimeNs start, TimeNs end, std::uint32_t payload);
+    template <typename NameOf> void nameStagedEvents(NameOf&& nameOf);
     std::vector<std::uint32_t> finalize(RowPolicy policy);
 
     std::size_t memoryBytes() const;
@@ -193,6 +198,8 @@ private:
     friend class TraceCodec;   // the reopen cache (formats/cache) stores and restores the storage
     static constexpr std::uint32_t kLongDuration = 0xFFFFFFFF;
     void assignRows(RowPolicy policy);
+    // Puts the staged events in `order` (old index of each new position).
+    void reorder(const std::vector<std::uint32_t>& order);
     void compress();
     void compressNames();
     // Records now sit in lane order from `base`: drops the payload column.
@@ -200,6 +207,10 @@ private:
     // While building: ends every staged event for which `isOpen(i)` holds at `last` (or at its
     // start, if later), in one pass that keeps the long ends in index order.
     template <typename IsOpen> void endOpenEventsAt(TimeNs last, IsOpen&& isOpen);
+    // Stages the next start: as a block base and offset while the starts ascend, as frozen lanes
+    // keep them, else spelled out.
+    void stageStart(TimeNs start);
+    void spellOutStagedStarts();
     // Stages an end as a duration, or beside it when it does not fit 32 bits (or is negative).
     void stageEnd(std::uint32_t i, TimeNs end,
                   std::vector<std::pair<std::uint32_t, TimeNs>>& longEnds);
@@ -210,12 +221,14 @@ private:
     StringId m_domain = 0;
     bool m_frozen = false;
     std::uint32_t m_size = 0;
-    // While building: plain 64-bit starts and ends as durations (m_duration, m_longEnds: 12 bytes
-    // an event, not 16; the staging of every lane exists at once at the end of a load's scan).
-    // finalize() spells the ends out for one lane at a time (m_stageEnd). Frozen: the compressed
-    // form (m_wideStart stays when some block does not fit 32-bit offsets).
+    // While building: starts as 32-bit offsets from a base per block (m_startBase, m_startOffset)
+    // while each is within 2^31 ns of its block's first, else plain 64-bit (m_wideStart), and
+    // ends as durations (m_duration, m_longEnds): 8 bytes an event, not 16, as the staging of
+    // every lane exists at once at the end of a load's scan. finalize() sorts through the same
+    // accessors and spells times out only for a lane that was not in order. Frozen: the same
+    // columns, each block based on its first start (m_wideStart stays when some block does not
+    // fit 32-bit offsets).
     std::vector<TimeNs> m_wideStart;
-    std::vector<TimeNs> m_stageEnd;
     std::vector<TimeNs> m_startBase;                          // per block of kStartBlock events
     std::vector<std::uint32_t> m_startOffset;                 // start - base of its block
     std::vector<std::uint32_t> m_duration;                    // end - start, or kLongDuration
@@ -240,9 +253,16 @@ template <typename IsOpen> void Lane::endOpenEventsAt(TimeNs last, IsOpen&& isOp
     for (std::uint32_t i = 0; i < m_size; ++i) {
         const bool wasLong = k < m_longEnds.size() && m_longEnds[k].first == i;
         const TimeNs e = wasLong ? m_longEnds[k++].second : end(i);
-        stageEnd(i, isOpen(i) ? std::max(last, m_wideStart[i]) : e, longEnds);
+        stageEnd(i, isOpen(i) ? std::max(last, start(i)) : e, longEnds);
     }
     m_longEnds = std::move(longEnds);
+}
+
+template <typename NameOf> void Lane::nameStagedEvents(NameOf&& nameOf) {
+    Q_ASSERT(!m_frozen && m_name.empty());
+    m_name.resize(m_size);
+    for (std::uint32_t i = 0; i < m_size; ++i)
+        m_name[i] = nameOf(m_payload[i]);
 }
 
 inline TimeNs RowView::start(std::uint32_t k) const {

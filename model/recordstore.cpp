@@ -76,8 +76,10 @@ void TraceBuilder::storeRecords() {
     for (auto& f : t.m_familyLanes)
         f.shrink_to_fit();
 
-    std::uint64_t dangling = storeLaunches();
+    // The CPU ranges first: their staging is freed before the launches' tables and correlation
+    // index are built beside theirs (the load's peak).
     storeCpuRanges();
+    std::uint64_t dangling = storeLaunches();
     // Without the API calls every correlation id dangles: that says nothing about the data.
     if (!t.m_meta.loadedParts.testFlag(TracePart::CudaApi))
         dangling = 0;

@@ -114,8 +114,6 @@ QString TraceCodec::validateLane(const Trace& t, std::uint32_t li) {
     if (wide ? l.m_wideStart.size() != n || !l.m_startBase.empty() || !l.m_startOffset.empty()
              : l.m_startOffset.size() != n || l.m_startBase.size() != blocks)
         return laneError(li, "start storage does not match its size");
-    if (!l.m_stageEnd.empty())
-        return laneError(li, "not frozen");
     for (TimeNs base : l.m_startBase) {
         if (!isTime(base))
             return laneError(li, "start base out of range");

@@ -253,3 +253,72 @@ TEST(LaneCompression, ExtremeTimesRoundTrip) {
     EXPECT_EQ(lane.end(1), kMax);
     EXPECT_EQ(lane.timeRange().duration(), kMax);
 }
+
+// While building, starts are staged as frozen lanes keep them (a block base and 32-bit offsets)
+// as long as each lies within 2^31 ns of its block's first, in order or not; the first one
+// further away spells every start out. Either way every staged value reads back, before and
+// after finalize().
+TEST(LaneStaging, NearbyStartsStayCompactAndEveryStartReadsBack) {
+    enum Order {
+        Ascending,
+        SlightlyOutOfOrder,
+        FarBefore,
+        FarJumpInABlock,
+        OutOfOrderAndFar,
+        kOrders
+    };
+    std::size_t bytes[kOrders] = {};
+    constexpr int kEvents = 5000;
+    for (int order = 0; order < kOrders; ++order) {
+        Lane l(LaneKind::Nvtx, 0);
+        std::vector<std::pair<TimeNs, TimeNs>> in;
+        for (int i = 0; i < kEvents; ++i) {
+            TimeNs s = 1'000'000 + TimeNs(i) * 1000;
+            if ((order == SlightlyOutOfOrder || order == OutOfOrderAndFar) && i % 10 == 9)
+                s -= 2'000'000'000; // 2 s before the others: an outer range written at its end
+            if (order == FarBefore && i == 3000)
+                s -= 2'200'000'000; // more than 2^31 ns before its block's first
+            if ((order == FarJumpInABlock || order == OutOfOrderAndFar) && i >= 3001)
+                s += TimeNs(1) << 33; // 3001 is inside a block of 64: its offset would not fit
+            // Some ends do not fit a 32-bit duration, or come before their start: kept beside.
+            const TimeNs e = i % 97 == 0   ? s + (TimeNs(1) << 33)
+                             : i % 89 == 0 ? s - 3
+                                           : s + 10 + i % 7;
+            in.emplace_back(s, e);
+            l.append(s, e, StringId(i % 3), std::uint32_t(i));
+        }
+        bytes[order] = l.memoryBytes();
+        for (std::uint32_t i = 0; i < kEvents; ++i) {
+            ASSERT_EQ(l.start(i), in[i].first) << "order " << order << ", staged event " << i;
+            ASSERT_EQ(l.end(i), in[i].second) << "order " << order << ", staged event " << i;
+        }
+        l.finalize(RowPolicy::FirstFit);
+        for (std::uint32_t i = 0; i < l.size(); ++i) {
+            ASSERT_EQ(l.start(i), in[l.payload(i)].first) << "order " << order << ", event " << i;
+            ASSERT_EQ(l.end(i), in[l.payload(i)].second) << "order " << order << ", event " << i;
+        }
+        EXPECT_TRUE(std::is_sorted(l.starts().begin(), l.starts().end()));
+        EXPECT_EQ(l.hasCompactStarts(), order != FarJumpInABlock && order != OutOfOrderAndFar)
+            << "order " << order;
+    }
+    // 4-byte offsets instead of 8-byte starts (the block bases are 1/8 byte an event).
+    for (const int compact : {Ascending, SlightlyOutOfOrder}) {
+        for (const int spelled : {FarBefore, FarJumpInABlock, OutOfOrderAndFar})
+            EXPECT_LE(bytes[compact] + 3 * kEvents, bytes[spelled]) << compact << " " << spelled;
+    }
+}
+
+// Kernel lanes stage no names: they follow from the payload (the launch configuration's), given
+// before finalize().
+TEST(LaneStaging, NamesGivenByPayloadFollowTheirEventsThroughTheSort) {
+    Lane l(LaneKind::Kernels, 0);
+    for (std::uint32_t i = 0; i < 300; ++i)
+        l.appendUnnamed(TimeNs(300 - i) * 100, TimeNs(300 - i) * 100 + 50, i); // backwards
+    l.nameStagedEvents([](std::uint32_t payload) { return StringId(1000 + payload % 7); });
+    l.finalize(RowPolicy::FirstFit);
+    ASSERT_EQ(l.size(), 300u);
+    for (std::uint32_t i = 0; i < l.size(); ++i) {
+        EXPECT_EQ(l.nameId(i), StringId(1000 + l.payload(i) % 7)) << i;
+        EXPECT_EQ(l.start(i), TimeNs(300 - l.payload(i)) * 100) << i;
+    }
+}
