@@ -75,7 +75,10 @@ void BackgroundTask::start(Compute compute, Deliver deliver) {
     std::shared_ptr<Shared> shared = m_shared;
     pool()->start([shared, job, generation] {
         if (shared->current.load() != generation)
-            return;            // superseded before it began
+            return; // superseded before it began
+        waitWhileBackgroundWorkHeld();
+        if (shared->current.load() != generation)
+            return;            // superseded while held
         runBelowGuiPriority(); // (a pool thread keeps it for its later jobs)
         auto result = std::make_shared<Result>(job->first());
         const std::lock_guard lock(shared->mutex);

@@ -11,6 +11,7 @@ ViewState::ViewState(QObject* parent)
     : QObject(parent) {}
 
 void ViewState::setTrace(std::shared_ptr<const Trace> trace) {
+    emit traceAboutToChange();
     m_trace = std::move(trace);
     m_history.clear();
     m_selection = {};

@@ -52,6 +52,7 @@ public:
     void requestTimelineFocus();
 
 signals:
+    void traceAboutToChange(); // in setTrace(), before anything changed
     void traceChanged();
     void visibleRangeChanged(strobe::TimeRange range);
     void selectionChanged(strobe::EventRef ref);

@@ -2,6 +2,9 @@
 #include "widgets/workerpriority.h"
 
 #include <algorithm>
+#include <atomic>
+#include <condition_variable>
+#include <mutex>
 
 #ifdef __linux__
 #include <cerrno>
@@ -31,6 +34,55 @@ bool runBelowGuiPriority() {
 #else
     return false;
 #endif
+}
+
+namespace {
+struct Hold {
+    std::mutex mutex;
+    std::condition_variable released;
+    std::chrono::steady_clock::time_point until; // held while now < until
+    std::atomic<bool> held{false};               // (so that an unheld check costs no lock)
+};
+Hold& hold() {
+    static Hold h;
+    return h;
+}
+} // namespace
+
+void holdBackgroundWork(std::chrono::milliseconds limit) {
+    Hold& h = hold();
+    const std::lock_guard lock(h.mutex);
+    h.until = std::max(h.until, std::chrono::steady_clock::now() + limit);
+    h.held = true;
+}
+
+void releaseBackgroundWork() {
+    Hold& h = hold();
+    if (!h.held.load())
+        return;
+    {
+        const std::lock_guard lock(h.mutex);
+        h.until = {};
+        h.held = false;
+    }
+    h.released.notify_all();
+}
+
+bool isBackgroundWorkHeld() {
+    Hold& h = hold();
+    if (!h.held.load())
+        return false;
+    const std::lock_guard lock(h.mutex);
+    return std::chrono::steady_clock::now() < h.until;
+}
+
+void waitWhileBackgroundWorkHeld() {
+    Hold& h = hold();
+    if (!h.held.load())
+        return;
+    std::unique_lock lock(h.mutex);
+    while (std::chrono::steady_clock::now() < h.until)
+        h.released.wait_until(lock, h.until);
 }
 
 } // namespace strobe

@@ -175,3 +175,45 @@ TEST(WorkerPriority, AnObjectSharedThatWayIsFreedOnAThreadOfItsOwnBelowTheGui) {
     EXPECT_EQ(shareFreedOffThread(std::unique_ptr<Recorder>()), nullptr);
 }
 #endif
+
+TEST(WorkerHold, HeldWorkBeginsOnlyWhenReleased) {
+    BackgroundTask task;
+    QSignalSpy finished(&task, &BackgroundTask::finished);
+    std::atomic<bool> began{false};
+    holdBackgroundWork(std::chrono::seconds(30));
+    EXPECT_TRUE(isBackgroundWorkHeld());
+    task.start([&] { return began.exchange(true); }, [](bool) {});
+    QTest::qWait(150);
+    EXPECT_FALSE(began.load()) << "began while held";
+    releaseBackgroundWork();
+    EXPECT_FALSE(isBackgroundWorkHeld());
+    ASSERT_TRUE(finished.wait(10000));
+    EXPECT_TRUE(began.load());
+}
+
+TEST(WorkerHold, AHoldEndsByItselfAtItsLimit) {
+    BackgroundTask task;
+    QSignalSpy finished(&task, &BackgroundTask::finished);
+    const auto start = std::chrono::steady_clock::now();
+    holdBackgroundWork(std::chrono::milliseconds(80));
+    std::chrono::steady_clock::time_point began;
+    task.start([&] { return began = std::chrono::steady_clock::now(), 0; }, [](int) {});
+    ASSERT_TRUE(finished.wait(10000)) << "nothing released it but its limit";
+    EXPECT_GE(began - start, std::chrono::milliseconds(75));
+    EXPECT_FALSE(isBackgroundWorkHeld());
+    releaseBackgroundWork();
+}
+
+#ifdef __linux__
+TEST(WorkerHold, AnObjectFreedOffThreadWaitsForTheRelease) {
+    std::promise<std::pair<std::thread::id, int>> destroyed;
+    auto done = destroyed.get_future();
+    std::shared_ptr<Recorder> shared = shareFreedOffThread(std::make_unique<Recorder>(&destroyed));
+    holdBackgroundWork(std::chrono::seconds(30));
+    shared.reset();
+    EXPECT_EQ(done.wait_for(std::chrono::milliseconds(150)), std::future_status::timeout)
+        << "freed while held";
+    releaseBackgroundWork();
+    EXPECT_EQ(done.wait_for(std::chrono::seconds(10)), std::future_status::ready);
+}
+#endif

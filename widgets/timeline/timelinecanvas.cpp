@@ -3,11 +3,13 @@
 
 #include "widgets/timeline/timelineview.h"
 #include "widgets/viewstate.h"
+#include "widgets/workerpriority.h"
 
 #include <QHelpEvent>
 #include <QKeyEvent>
 #include <QMouseEvent>
 #include <QPainter>
+#include <QTimer>
 #include <QToolTip>
 #include <QWheelEvent>
 #include <cmath>
@@ -32,6 +34,10 @@ TimelineCanvas::TimelineCanvas(TimelineView* view)
 void TimelineCanvas::paintEvent(QPaintEvent*) {
     QPainter p(this);
     m_view->paintCanvas(p, size(), devicePixelRatioF());
+    // Held for the first frame of a new trace: released once the whole window has painted
+    // (its headers and ruler come after this canvas).
+    if (isBackgroundWorkHeld())
+        QTimer::singleShot(0, this, [] { releaseBackgroundWork(); });
 }
 
 void TimelineCanvas::mousePressEvent(QMouseEvent* event) {

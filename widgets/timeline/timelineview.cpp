@@ -40,6 +40,12 @@ TimelineView::TimelineView(ViewState* state, QWidget* parent)
         m_scrollY = v;
         repaintAll();
     });
+    connect(m_state, &ViewState::traceAboutToChange, this, [this] {
+        // The new trace's first frame before the panels' work (and this view's own) takes a
+        // core; the canvas's next paint releases it (a hidden canvas paints nothing: no hold).
+        if (m_canvas->isVisible())
+            holdBackgroundWork(kFirstFrameHold);
+    });
     connect(m_state, &ViewState::traceChanged, this, &TimelineView::onTraceChanged);
     connect(m_state, &ViewState::visibleRangeChanged, this, [this] {
         followPointer();

@@ -13,6 +13,7 @@
 #include <QRectF>
 #include <QWidget>
 #include <atomic>
+#include <chrono>
 #include <memory>
 #include <optional>
 #include <vector>
@@ -38,6 +39,8 @@ class TimelineView : public QWidget {
 public:
     static constexpr int kHeaderWidth = kLaneHeaderWidth;
     static constexpr int kRulerHeight = kTimeRulerHeight;
+    // How long background work waits at most for the first frame of a new trace.
+    static constexpr std::chrono::milliseconds kFirstFrameHold{100};
 
     explicit TimelineView(ViewState* state, QWidget* parent = nullptr);
     ~TimelineView() override;

@@ -5,6 +5,7 @@
 #include "tests/widgets/timeline/synthtraces.h"
 #include "widgets/timeline/timelineview.h"
 #include "widgets/viewstate.h"
+#include "widgets/workerpriority.h"
 
 #include <QApplication>
 #include <QSignalSpy>
@@ -514,6 +515,24 @@ TEST_F(TimelineViewTest, ANewTraceDiscardsTheOldLevelOfDetail) {
     state.fitAll();
     state.setIdleThresholdNs(500);
     EXPECT_EQ(view.idleMarks(0), idleByHand(*state.trace(), 0, 500));
+}
+
+// A shown timeline holds background work while it paints a new trace's first frame; its next
+// paint releases it (a hold that ran out instead would still read as held here, well before
+// its limit). A hidden one paints nothing, so it holds nothing.
+TEST_F(TimelineViewTest, ANewTraceHoldsBackgroundWorkUntilItsFirstFrameIsPainted) {
+    Fixture f(synth_traces::smallTrace());
+    f.state.setTrace(denseKernelTrace(3, 1000));
+    EXPECT_FALSE(isBackgroundWorkHeld()) << "a hidden timeline held it";
+    f.view.waitForLevelOfDetail();
+    f.show();
+    f.state.setTrace(synth_traces::smallTrace());
+    EXPECT_TRUE(isBackgroundWorkHeld());
+    f.canvas()->repaint();
+    QCoreApplication::processEvents(); // the release comes after the whole window's paint
+    EXPECT_FALSE(isBackgroundWorkHeld());
+    f.view.waitForLevelOfDetail();
+    EXPECT_TRUE(f.view.isLevelOfDetailReady());
 }
 
 // What TraceLoadJob hands over with a big trace: a level of detail built on its worker.
