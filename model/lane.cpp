@@ -146,7 +146,8 @@ static void permute(std::vector<T>& v, const std::vector<std::uint32_t>& order) 
     v.swap(out);
 }
 
-std::vector<std::uint32_t> Lane::finalize(RowPolicy policy) {
+std::vector<std::uint32_t>
+Lane::finalize(RowPolicy policy, const std::function<StringId(std::uint32_t)>& nameOfPayload) {
     // Read through start() and end() from the staged form: a lane that came in order (nearly
     // every one) is frozen without its times spelled out, so that finishing the biggest lane of a
     // load adds little to its peak.
@@ -170,7 +171,7 @@ std::vector<std::uint32_t> Lane::finalize(RowPolicy policy) {
             m_range.end = std::max(m_range.end, effectiveEnd(start(i), end(i)));
     }
     m_index.buildFrom(*this);
-    compress();
+    compress(nameOfPayload);
     return order;
 }
 
@@ -215,15 +216,16 @@ void Lane::reorder(const std::vector<std::uint32_t>& order) {
     }
     m_duration = std::move(duration);
     m_longEnds = std::move(longEnds);
-    permute(m_name, order);
+    if (!m_name.empty()) // (else named by payload)
+        permute(m_name, order);
     permute(m_payload, order);
 }
 
-void Lane::compress() {
+void Lane::compress(const std::function<StringId(std::uint32_t)>& nameOfPayload) {
     // The ends are staged as they are kept: 32-bit durations, the long ones beside.
     m_duration.shrink_to_fit();
     m_longEnds.shrink_to_fit();
-    compressNames();
+    compressNames(nameOfPayload);
     const std::size_t n = m_size;
     const std::size_t blocks = (n + kStartBlock - 1) / kStartBlock;
     if (m_wideStart.empty()) {
@@ -264,12 +266,18 @@ void Lane::compress() {
     m_frozen = true;
 }
 
-void Lane::compressNames() {
-    // Distinct names through a direct table when ids are dense enough, else a hash map.
-    const std::size_t n = m_name.size();
+void Lane::compressNames(const std::function<StringId(std::uint32_t)>& nameOfPayload) {
+    // Names staged, or given by payload (never spelled out as a column unless they do not fit
+    // 16-bit indices). Distinct names through a direct table when ids are dense enough, else a
+    // hash map.
+    const bool byPayload = m_name.empty() && nameOfPayload;
+    auto nameAt = [&](std::size_t i) {
+        return byPayload ? nameOfPayload(m_payload[i]) : m_name[i];
+    };
+    const std::size_t n = m_size;
     StringId maxId = 0;
-    for (StringId id : m_name)
-        maxId = std::max(maxId, id);
+    for (std::size_t i = 0; i < n; ++i)
+        maxId = std::max(maxId, nameAt(i));
     std::vector<StringId> dict;
     std::vector<std::uint16_t> indices(n);
     constexpr std::size_t kMaxDict = std::size_t(1) << 16;
@@ -285,8 +293,9 @@ void Lane::compressNames() {
     // `slotOf(id)` is the id's 1 + dictionary index, 0 until it has one.
     auto index = [&](auto&& slotOf) {
         for (std::size_t i = 0; i < n; ++i) {
-            std::uint32_t& slot = slotOf(m_name[i]);
-            if (!add(m_name[i], slot))
+            const StringId id = nameAt(i);
+            std::uint32_t& slot = slotOf(id);
+            if (!add(id, slot))
                 return false;
             indices[i] = std::uint16_t(slot - 1);
         }
@@ -301,6 +310,11 @@ void Lane::compressNames() {
         fits = index([&](StringId id) -> std::uint32_t& { return slots[id]; });
     }
     if (!fits || n == 0) {
+        if (byPayload) {
+            m_name.resize(n);
+            for (std::size_t i = 0; i < n; ++i)
+                m_name[i] = nameAt(i);
+        }
         m_name.shrink_to_fit();
         return;
     }

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <compare>
 #include <cstdint>
+#include <functional>
 #include <iterator>
 #include <span>
 #include <vector>
@@ -185,11 +186,12 @@ public:
     void reserve(std::size_t n);
     void append(TimeNs start, TimeNs end, StringId name, std::uint32_t payload);
     // For a lane whose names follow from its payloads (kernels: their launch configuration's):
-    // no name is staged until nameStagedEvents(nameOf) gives each event nameOf(payload), which
-    // must come before finalize() and before any nameId(). Not mixed with append() in one lane.
+    // no name is staged, finalize() is given them as nameOfPayload, and nameId() reads them only
+    // after it. Not mixed with append() in one lane.
     void appendUnnamed(TimeNs start, TimeNs end, std::uint32_t payload);
-    template <typename NameOf> void nameStagedEvents(NameOf&& nameOf);
-    std::vector<std::uint32_t> finalize(RowPolicy policy);
+    std::vector<std::uint32_t>
+    finalize(RowPolicy policy,
+             const std::function<StringId(std::uint32_t)>& nameOfPayload = nullptr);
 
     std::size_t memoryBytes() const;
 
@@ -200,8 +202,8 @@ private:
     void assignRows(RowPolicy policy);
     // Puts the staged events in `order` (old index of each new position).
     void reorder(const std::vector<std::uint32_t>& order);
-    void compress();
-    void compressNames();
+    void compress(const std::function<StringId(std::uint32_t)>& nameOfPayload);
+    void compressNames(const std::function<StringId(std::uint32_t)>& nameOfPayload);
     // Records now sit in lane order from `base`: drops the payload column.
     void setRecordBase(std::uint32_t base);
     // While building: ends every staged event for which `isOpen(i)` holds at `last` (or at its
@@ -256,13 +258,6 @@ template <typename IsOpen> void Lane::endOpenEventsAt(TimeNs last, IsOpen&& isOp
         stageEnd(i, isOpen(i) ? std::max(last, start(i)) : e, longEnds);
     }
     m_longEnds = std::move(longEnds);
-}
-
-template <typename NameOf> void Lane::nameStagedEvents(NameOf&& nameOf) {
-    Q_ASSERT(!m_frozen && m_name.empty());
-    m_name.resize(m_size);
-    for (std::uint32_t i = 0; i < m_size; ++i)
-        m_name[i] = nameOf(m_payload[i]);
 }
 
 inline TimeNs RowView::start(std::uint32_t k) const {

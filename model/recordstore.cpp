@@ -91,43 +91,67 @@ void TraceBuilder::storeRecords() {
 std::uint64_t TraceBuilder::storeLaunches() {
     Trace& t = *m_trace;
 
-    // API calls by (pid, correlation id); nsys makes correlation ids unique per process. The
-    // first call in lane order wins when a file repeats one.
-    CorrelationIndex apiByCorrelation;
-    const auto pidOfThread = [&](std::uint32_t lane) {
-        return t.m_threads[t.m_lanes[lane].owner()].pid;
-    };
-    for (const std::uint32_t li : t.m_familyLanes[std::size_t(LaneFamily::ApiCalls)]) {
-        const Lane& l = t.m_lanes[li];
-        for (std::uint32_t i = 0; i < l.size(); ++i)
-            apiByCorrelation.plan(pidOfThread(li), m_stageApiCalls[l.payload(i)].correlationId);
-    }
     t.m_apiCalls.assign(m_stageApiCalls.size(), {});
     t.m_apiDriver.resize(m_stageApiCalls.size());
     StagedBeside returns(m_stageApiReturns);
-    gather(LaneFamily::ApiCalls, [&](std::uint32_t q, std::uint32_t p, EventRef self) {
+    gather(LaneFamily::ApiCalls, [&](std::uint32_t q, std::uint32_t p, EventRef) {
         const StagedApiCall& a = m_stageApiCalls[p];
         t.m_apiCalls[q].correlationId = a.correlationId;
         if (a.eventClass == 1)
             t.m_apiDriver.set(q);
         if (const std::int64_t* value = returns.at(p))
             t.m_apiReturn.set(q, *value);
-        apiByCorrelation.add(pidOfThread(self.lane), a.correlationId, q);
     });
-    apiByCorrelation.freeze();
     t.m_apiReturn.finish();
     release(m_stageApiCalls);
     release(m_stageApiReturns);
 
-    std::uint64_t dangling = 0;
-    storeKernels(apiByCorrelation, dangling);
+    // API calls by (pid, correlation id), built once their staging is gone and freed before the
+    // kernel table is built beside the kernels' staging (each of those moments was the load's
+    // peak). nsys makes correlation ids unique per process; the first call in lane order wins
+    // when a file repeats one.
+    auto apiByCorrelation = std::make_unique<CorrelationIndex>();
+    auto forEachCall = [&](auto&& fn) {
+        for (const std::uint32_t li : t.m_familyLanes[std::size_t(LaneFamily::ApiCalls)]) {
+            const Lane& l = t.m_lanes[li];
+            const std::uint32_t pid = t.m_threads[l.owner()].pid;
+            for (std::uint32_t q = l.recordBase(); q < l.recordBase() + l.size(); ++q)
+                fn(pid, t.m_apiCalls[q].correlationId, q);
+        }
+    };
+    forEachCall([&](std::uint32_t pid, std::uint32_t id, std::uint32_t) {
+        apiByCorrelation->plan(pid, id);
+    });
+    forEachCall([&](std::uint32_t pid, std::uint32_t id, std::uint32_t q) {
+        apiByCorrelation->add(pid, id, q);
+    });
+    apiByCorrelation->freeze();
 
-    // Links a GPU operation with a correlation id to its call; the call keeps its first.
+    // Each staged kernel's correlation id becomes the index of its call, where it has one.
+    m_stageKernelLinked.assign(m_stageKernels.size(), false);
+    for (const std::uint32_t li : t.m_familyLanes[std::size_t(LaneFamily::Kernels)]) {
+        const Lane& l = t.m_lanes[li];
+        const std::uint32_t pid = t.m_streams[l.owner()].pid;
+        for (std::uint32_t i = 0; i < l.size(); ++i) {
+            const std::uint32_t p = l.m_payload[i];
+            StagedKernel& k = m_stageKernels[p];
+            if (!m_stageKernelCorrelated[p] || k.correlationId == 0)
+                continue;
+            if (const auto call = apiByCorrelation->find(pid, k.correlationId)) {
+                k.correlationId = *call;
+                m_stageKernelLinked[p] = true;
+            }
+        }
+    }
+
+    // Links a GPU operation with a correlation id to its call; the call keeps its first (a
+    // kernel, stored after these, takes a call's place from a copy or a set).
+    std::uint64_t dangling = 0;
     auto join = [&](std::uint32_t pid, const std::optional<std::uint32_t>& corr, std::uint32_t tag,
                     std::uint32_t index, EventRef& api) {
         if (!corr || *corr == 0 || index > Trace::kGpuOpIndexMask)
             return;
-        const std::optional<std::uint32_t> call = apiByCorrelation.find(pid, *corr);
+        const std::optional<std::uint32_t> call = apiByCorrelation->find(pid, *corr);
         if (!call) {
             ++dangling;
             return;
@@ -156,12 +180,15 @@ std::uint64_t TraceBuilder::storeLaunches() {
     for (auto& s : t.m_syncs) {
         if (!s.correlationId)
             continue;
-        if (const auto call = apiByCorrelation.find(s.pid, *s.correlationId))
+        if (const auto call = apiByCorrelation->find(s.pid, *s.correlationId))
             s.api = t.refOfRecord(LaneFamily::ApiCalls, *call);
     }
     std::sort(t.m_syncs.begin(), t.m_syncs.end(),
               [](const SyncRecord& a, const SyncRecord& b) { return a.start < b.start; });
     t.m_syncs.shrink_to_fit();
+    apiByCorrelation.reset();
+
+    storeKernels(dangling);
     return dangling;
 }
 
@@ -207,7 +234,7 @@ void TraceBuilder::storeCpuRanges() {
     t.m_nvtxEndThread.finish();
 }
 
-void TraceBuilder::storeKernels(const CorrelationIndex& apiByCorrelation, std::uint64_t& dangling) {
+void TraceBuilder::storeKernels(std::uint64_t& dangling) {
     // Kernels in start order (ties by lane, then lane order): a merge of the start-sorted kernel
     // lanes. Each lane's payload column then maps its events to that order.
     Trace& t = *m_trace;
@@ -236,22 +263,19 @@ void TraceBuilder::storeKernels(const CorrelationIndex& apiByCorrelation, std::u
             t.m_kernelGraphNode.set(k, *node);
         if (!m_stageKernelCorrelated[stage])
             continue;
-        const std::optional<std::uint32_t> call =
-            s.correlationId != 0 && k <= Trace::kGpuOpIndexMask
-                ? apiByCorrelation.find(t.m_streams[l.owner()].pid, s.correlationId)
-                : std::nullopt;
-        if (!call) {
+        if (!m_stageKernelLinked[stage]) { // its correlation id, kept
             dangling += s.correlationId != 0 ? 1 : 0;
             t.m_kernelCorrelation.set(k, s.correlationId);
             continue;
         }
-        slot.api = *call;
-        std::uint32_t& op = t.m_apiCalls[*call].gpuOp;
-        if (op == Trace::kNoGpuOp)
+        slot.api = s.correlationId; // (made the call's index by storeLaunches)
+        std::uint32_t& op = t.m_apiCalls[slot.api].gpuOp;
+        if (k <= Trace::kGpuOpIndexMask && (op == Trace::kNoGpuOp || op >> 30 != Trace::kKernelOp))
             op = (Trace::kKernelOp << 30) | k;
     }
     release(m_stageKernels);
     release(m_stageKernelCorrelated);
+    release(m_stageKernelLinked);
     release(m_stageGraphNodes);
     t.m_kernelGraphNode.finish();
     t.m_kernelCorrelation.finish();

@@ -233,7 +233,7 @@ void TraceBuilder::addKernel(std::uint32_t pid, std::uint32_t deviceId, std::uin
     const std::uint32_t laneIdx = laneIndex(LaneKind::Kernels, stream);
     Lane& l = m_trace->m_lanes[laneIdx];
     const auto index = std::uint32_t(m_stageKernels.size());
-    l.appendUnnamed(start, end, index); // named from its configuration by finalizeLane()
+    l.appendUnnamed(start, end, index); // named by its configuration in finalizeLane()
     m_stageKernels.push_back(StagedKernel{config, correlationId.value_or(0)});
     m_stageKernelCorrelated.push_back(correlationId.has_value());
     if (graphNode)
@@ -283,11 +283,12 @@ void TraceBuilder::addGpuMemorySample(std::uint32_t deviceId, const GpuMemorySam
 void TraceBuilder::finalizeLane(Lane& l) {
     const bool nvtx = l.kind() == LaneKind::Nvtx || l.kind() == LaneKind::NvtxStartEnd;
     const bool gpu = isGpuLane(l.kind()) || l.kind() == LaneKind::NvtxStartEnd;
-    if (l.kind() == LaneKind::Kernels) // (4 bytes a kernel less in the scan's staging)
-        l.nameStagedEvents([&](std::uint32_t p) {
+    if (l.kind() == LaneKind::Kernels) // named by configuration: 4 bytes a kernel less staged
+        l.finalize(RowPolicy::FirstFit, [&](std::uint32_t p) {
             return m_trace->m_kernelConfigs[m_stageKernels[p].config].shortName;
         });
-    l.finalize(gpu ? RowPolicy::FirstFit : RowPolicy::Nesting);
+    else
+        l.finalize(gpu ? RowPolicy::FirstFit : RowPolicy::Nesting);
     if (!nvtx)
         return;
     for (std::uint32_t i = 0; i < l.size(); ++i)

@@ -108,7 +108,7 @@ private:
     // API calls and GPU work on one core, the CPU-side ranges on the other.
     void storeRecords();
     std::uint64_t storeLaunches(); // returns the GPU operations whose call is not recorded
-    void storeKernels(const CorrelationIndex& apiByCorrelation, std::uint64_t& dangling);
+    void storeKernels(std::uint64_t& dangling);
     void storeCpuRanges(); // OS runtime calls, CPU ops and NVTX
     template <typename Fill> void gather(LaneFamily family, Fill&& fill);
 
@@ -153,6 +153,7 @@ private:
     };
     std::vector<StagedKernel> m_stageKernels;
     std::vector<bool> m_stageKernelCorrelated; // per staged kernel: it has a correlation id
+    std::vector<bool> m_stageKernelLinked;     // in finish(): its correlationId is its call's index
     std::vector<std::pair<std::uint32_t, std::uint64_t>> m_stageGraphNodes; // (kernel, node)
     std::vector<StagedApiCall> m_stageApiCalls;
     std::vector<std::pair<std::uint32_t, std::int64_t>> m_stageApiReturns; // (call, non-zero)

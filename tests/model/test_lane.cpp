@@ -309,16 +309,27 @@ TEST(LaneStaging, NearbyStartsStayCompactAndEveryStartReadsBack) {
 }
 
 // Kernel lanes stage no names: they follow from the payload (the launch configuration's), given
-// before finalize().
+// to finalize(); more distinct names than 16-bit indices hold are kept as a column.
 TEST(LaneStaging, NamesGivenByPayloadFollowTheirEventsThroughTheSort) {
     Lane l(LaneKind::Kernels, 0);
     for (std::uint32_t i = 0; i < 300; ++i)
         l.appendUnnamed(TimeNs(300 - i) * 100, TimeNs(300 - i) * 100 + 50, i); // backwards
-    l.nameStagedEvents([](std::uint32_t payload) { return StringId(1000 + payload % 7); });
-    l.finalize(RowPolicy::FirstFit);
+    l.finalize(RowPolicy::FirstFit,
+               [](std::uint32_t payload) { return StringId(1000 + payload % 7); });
     ASSERT_EQ(l.size(), 300u);
     for (std::uint32_t i = 0; i < l.size(); ++i) {
         EXPECT_EQ(l.nameId(i), StringId(1000 + l.payload(i) % 7)) << i;
         EXPECT_EQ(l.start(i), TimeNs(300 - l.payload(i)) * 100) << i;
     }
+}
+
+TEST(LaneStaging, NamesGivenByPayloadBeyondSixteenBitIndicesReadBack) {
+    Lane l(LaneKind::Kernels, 0);
+    constexpr std::uint32_t kEvents = 70'000; // more distinct names than a 16-bit index holds
+    for (std::uint32_t i = 0; i < kEvents; ++i)
+        l.appendUnnamed(TimeNs(i) * 10, TimeNs(i) * 10 + 5, i);
+    l.finalize(RowPolicy::FirstFit, [](std::uint32_t payload) { return StringId(payload * 3); });
+    for (std::uint32_t i = 0; i < l.size(); i += 997)
+        ASSERT_EQ(l.nameId(i), StringId(l.payload(i) * 3)) << i;
+    EXPECT_EQ(l.nameId(kEvents - 1), StringId((kEvents - 1) * 3));
 }
