@@ -271,6 +271,7 @@ void Lane::compressNames(const std::function<StringId(std::uint32_t)>& nameOfPay
     // 16-bit indices). Distinct names through a direct table when ids are dense enough, else a
     // hash map.
     const bool byPayload = m_name.empty() && nameOfPayload;
+    Q_ASSERT(byPayload || m_name.size() == m_size); // appendUnnamed() lanes need nameOfPayload
     auto nameAt = [&](std::size_t i) {
         return byPayload ? nameOfPayload(m_payload[i]) : m_name[i];
     };

@@ -44,7 +44,8 @@ struct Hold {
     std::atomic<bool> held{false};               // (so that an unheld check costs no lock)
 };
 Hold& hold() {
-    static Hold h;
+    // Never destroyed: a deleter thread may still be waiting on it while the process exits.
+    static Hold& h = *new Hold;
     return h;
 }
 } // namespace
@@ -73,7 +74,10 @@ bool isBackgroundWorkHeld() {
     if (!h.held.load())
         return false;
     const std::lock_guard lock(h.mutex);
-    return std::chrono::steady_clock::now() < h.until;
+    if (std::chrono::steady_clock::now() < h.until)
+        return true;
+    h.held = false; // ran out
+    return false;
 }
 
 void waitWhileBackgroundWorkHeld() {
@@ -83,6 +87,7 @@ void waitWhileBackgroundWorkHeld() {
     std::unique_lock lock(h.mutex);
     while (std::chrono::steady_clock::now() < h.until)
         h.released.wait_until(lock, h.until);
+    h.held = false; // released or ran out
 }
 
 } // namespace strobe

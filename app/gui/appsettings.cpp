@@ -4,10 +4,12 @@
 #include "model/analysis/gaps.h"
 
 #include <QCryptographicHash>
-#include <QEvent>
 #include <QFileInfo>
+#include <QSettings>
 #include <QStandardPaths>
 #include <QStringBuilder>
+#include <memory>
+#include <utility>
 
 namespace strobe {
 
@@ -26,54 +28,64 @@ QString viewKey(const QString& path) {
 }
 } // namespace
 
-bool AppSettings::Store::event(QEvent* e) {
-    if (e->type() == QEvent::UpdateRequest)
-        return true; // AppSettings::set writes on its thread instead
-    return QSettings::event(e);
+namespace {
+// The settings an AppSettings was made for (`iniPath` empty: QSettings' default). Made on the
+// thread that uses it: the GUI thread once, to read; the writer's thread for each write.
+std::unique_ptr<QSettings> openSettings(const QString& iniPath) {
+    return iniPath.isEmpty() ? std::make_unique<QSettings>()
+                             : std::make_unique<QSettings>(iniPath, QSettings::IniFormat);
 }
+} // namespace
 
-AppSettings::AppSettings() {
-    startWriter();
-}
+AppSettings::AppSettings()
+    : AppSettings(QString()) {}
 
 AppSettings::AppSettings(const QString& iniPath)
-    : m_settings(iniPath, QSettings::IniFormat) {
-    startWriter();
-}
-
-void AppSettings::startWriter() {
+    : m_iniPath(iniPath) {
+    {
+        const std::unique_ptr<QSettings> s = openSettings(m_iniPath);
+        for (const QString& key : s->allKeys())
+            m_values.insert(key, s->value(key));
+    }
     m_writer.setMaxThreadCount(1);
     m_writeSoon.setSingleShot(true);
     m_writeSoon.setInterval(0);
-    m_writeSoon.callOnTimeout([this] { writeInBackground(); });
+    m_writeSoon.callOnTimeout([this] { m_writer.start(takePendingWrite()); });
 }
 
 AppSettings::~AppSettings() {
-    m_writer.waitForDone();
-    m_settings.sync(); // what changed since the last write (none, usually)
+    sync();
 }
 
 void AppSettings::sync() {
+    m_writeSoon.stop();
     m_writer.waitForDone();
-    m_settings.sync();
+    if (!m_pending.isEmpty())
+        takePendingWrite()();
+}
+
+QVariant AppSettings::value(const QString& key, const QVariant& fallback) const {
+    return m_values.value(key, fallback);
 }
 
 void AppSettings::set(const QString& key, const QVariant& value) {
-    m_settings.setValue(key, value);
+    m_values.insert(key, value);
+    m_pending.insert(key, value);
     if (!m_writeSoon.isActive())
         m_writeSoon.start();
 }
 
-void AppSettings::writeInBackground() {
-    // A QSettings of the same file shares its contents with m_settings (Qt keeps one copy per
-    // file in the process, behind a lock), so this one's sync writes m_settings's changes.
-    m_writer.start([file = m_settings.fileName(), format = m_settings.format()] {
-        QSettings(file, format).sync();
-    });
+std::function<void()> AppSettings::takePendingWrite() {
+    return [iniPath = m_iniPath, changes = std::exchange(m_pending, {})] {
+        const std::unique_ptr<QSettings> s = openSettings(iniPath);
+        for (auto it = changes.begin(); it != changes.end(); ++it)
+            s->setValue(it.key(), it.value());
+        s->sync();
+    };
 }
 
 QStringList AppSettings::recentFiles() const {
-    return m_settings.value(kRecent).toStringList();
+    return value(kRecent).toStringList();
 }
 
 void AppSettings::addRecentFile(const QString& path) {
@@ -93,7 +105,7 @@ void AppSettings::removeRecentFile(const QString& path) {
 }
 
 Theme AppSettings::theme() const {
-    const QString t = m_settings.value(kTheme).toString();
+    const QString t = value(kTheme).toString();
     if (t == QLatin1String("light"))
         return Theme::Light;
     if (t == QLatin1String("dark"))
@@ -109,7 +121,7 @@ void AppSettings::setTheme(Theme t) {
 
 TimeNs AppSettings::idleThresholdNs() const {
     bool ok = false;
-    const qint64 v = m_settings.value(kIdle).toLongLong(&ok);
+    const qint64 v = value(kIdle).toLongLong(&ok);
     return ok && v > 0 ? v : kDefaultIdleThresholdNs;
 }
 
@@ -118,11 +130,11 @@ void AppSettings::setIdleThresholdNs(TimeNs t) {
 }
 
 QByteArray AppSettings::windowGeometry() const {
-    return m_settings.value(QStringLiteral("window/geometry")).toByteArray();
+    return value(QStringLiteral("window/geometry")).toByteArray();
 }
 
 QByteArray AppSettings::windowState() const {
-    return m_settings.value(QStringLiteral("window/state")).toByteArray();
+    return value(QStringLiteral("window/state")).toByteArray();
 }
 
 void AppSettings::setWindowLayout(const QByteArray& geometry, const QByteArray& state) {
@@ -131,7 +143,7 @@ void AppSettings::setWindowLayout(const QByteArray& geometry, const QByteArray& 
 }
 
 std::optional<TimeRange> AppSettings::lastView(const QString& path) const {
-    const QList<QVariant> v = m_settings.value(viewKey(path)).toList();
+    const QList<QVariant> v = value(viewKey(path)).toList();
     if (v.size() != 2)
         return std::nullopt;
     const TimeRange r{v[0].toLongLong(), v[1].toLongLong()};
@@ -145,7 +157,7 @@ void AppSettings::setLastView(const QString& path, TimeRange range) {
 }
 
 bool AppSettings::traceCacheEnabled() const {
-    return m_settings.value(kCacheOn, true).toBool();
+    return value(kCacheOn, true).toBool();
 }
 
 void AppSettings::setTraceCacheEnabled(bool on) {
@@ -154,7 +166,7 @@ void AppSettings::setTraceCacheEnabled(bool on) {
 
 std::uint64_t AppSettings::traceCacheCapBytes() const {
     bool ok = false;
-    const qulonglong v = m_settings.value(kCacheCap).toULongLong(&ok);
+    const qulonglong v = value(kCacheCap).toULongLong(&ok);
     return ok && v > 0 ? std::uint64_t(v) : kDefaultCacheCap;
 }
 

@@ -4,10 +4,12 @@
 #include "model/types.h"
 
 #include <QByteArray>
-#include <QSettings>
+#include <QHash>
 #include <QStringList>
 #include <QThreadPool>
 #include <QTimer>
+#include <QVariant>
+#include <functional>
 #include <optional>
 
 namespace strobe {
@@ -17,14 +19,16 @@ enum class Theme { System, Light, Dark };
 // Typed access to what Strobe remembers between runs: window layout, theme, recent files,
 // the idle-gap threshold and the last view of each trace.
 //
-// A change is readable at once and reaches the disk on a thread of its own, shortly after (the
-// next event-loop pass): QSettings would write it on the GUI thread, and its fdatasync takes
-// milliseconds, at the end of every load.
+// The values are read once, at construction, and kept here: reads and writes never touch
+// QSettings on the GUI thread. Changes reach the disk on a thread of its own, on the next pass of
+// the event loop, through a QSettings object that lives only there: a QSettings on the GUI thread
+// would write (with an fdatasync of milliseconds) there at the end of every load, and Qt's lock on
+// a settings file would make it wait for another thread's write.
 class AppSettings {
 public:
-    AppSettings(); // the application's QSettings
+    AppSettings(); // the application's settings (QSettings' default, per organization and app)
     explicit AppSettings(const QString& iniPath);
-    ~AppSettings(); // waits for a write under way, and writes what is still pending
+    ~AppSettings(); // waits for a write under way, then writes what is still pending
 
     static constexpr int kMaxRecentFiles = 10;
     QStringList recentFiles() const;
@@ -52,25 +56,18 @@ public:
     std::uint64_t traceCacheCapBytes() const;
     static QString traceCacheFolder();
 
-    // Writes every change now, on the calling thread, and rereads what others wrote.
+    // Writes every change now: waits for a write under way, then writes the rest here.
     void sync();
 
 private:
-    // QSettings that leaves the writing to its owner: a QSettings writes on its own thread
-    // when the update request it posts itself arrives.
-    class Store : public QSettings {
-    public:
-        using QSettings::QSettings;
-
-    protected:
-        bool event(QEvent* e) override;
-    };
-
-    void startWriter();
+    QVariant value(const QString& key, const QVariant& fallback = {}) const;
     void set(const QString& key, const QVariant& value);
-    void writeInBackground();
+    // The writes pending so far, to the settings this object was made for.
+    std::function<void()> takePendingWrite();
 
-    Store m_settings;
+    QString m_iniPath; // empty: QSettings' default
+    QHash<QString, QVariant> m_values;
+    QHash<QString, QVariant> m_pending; // set since the last write was handed over
     QTimer m_writeSoon;   // a write on the next event-loop pass: changes made together, one write
     QThreadPool m_writer; // one thread; declared last, so that it finishes first
 };

@@ -229,6 +229,49 @@ TEST_P(RecordStorage, EveryValueReadsBackAsTheLoaderGaveIt) {
     }
 }
 
+// A call keeps one GPU operation: its first kernel in start order if it launched any (even one
+// that starts after a copy of the same correlation id), else its first copy, else its first set.
+TEST(RecordStorageJoin, ACallPointsAtItsKernelBeforeItsCopiesAndAtItsCopyBeforeItsSets) {
+    TraceBuilder b(QStringLiteral("join.sqlite"));
+    const StringId name = b.intern("op");
+    auto call = [&](TimeNs start, std::uint32_t corr) {
+        ApiCallRecord r;
+        r.correlationId = corr;
+        b.addApiCall(1, 10, start, start + 50, name, r);
+    };
+    call(100, 7); // a copy, then a kernel, then another kernel
+    call(200, 8); // a set, then a copy
+    call(300, 9); // a set only
+    MemcpyRecord copy;
+    copy.correlationId = 7;
+    b.addMemcpy(1, 0, 1, 2, 1000, 1100, name, copy);
+    copy.correlationId = 8;
+    b.addMemcpy(1, 0, 1, 2, 2100, 2200, name, copy);
+    MemsetRecord set;
+    set.correlationId = 8;
+    b.addMemset(1, 0, 1, 3, 2000, 2050, name, set);
+    set.correlationId = 9;
+    b.addMemset(1, 0, 1, 3, 3000, 3050, name, set);
+    KernelConfig k;
+    k.shortName = k.demangledName = name;
+    b.addKernel(1, 0, 1, 4, 1700, 1800, k, 7, std::nullopt); // staged first, starts later
+    b.addKernel(1, 0, 1, 4, 1500, 1600, k, 7, std::nullopt);
+    const std::unique_ptr<Trace> t = b.finish();
+    ASSERT_EQ(t->apiCalls().size(), 3u);
+    auto kindOfOp = [&](std::uint32_t i) {
+        const EventRef op = t->apiGpuOp(i);
+        return op.isValid() ? t->lane(op.lane).kind() : LaneKind::CudaApi;
+    };
+    ASSERT_EQ(kindOfOp(0), LaneKind::Kernels);
+    const auto first = t->kernelIndexOf(t->apiGpuOp(0));
+    ASSERT_TRUE(first.has_value());
+    EXPECT_EQ(t->kernelAt(*first).start, 1500) << "the call's first kernel in start order";
+    EXPECT_EQ(kindOfOp(1), LaneKind::Memcpy);
+    EXPECT_EQ(kindOfOp(2), LaneKind::Memset);
+    for (std::uint32_t i = 0; i < t->kernelCount(); ++i)
+        EXPECT_TRUE(t->kernels()[i].api.isValid()) << "kernel " << i << " links to its call";
+}
+
 INSTANTIATE_TEST_SUITE_P(Seeds, RecordStorage,
                          ::testing::Values(RandomCase{1, 900}, RandomCase{2, 900},
                                            RandomCase{3, 900}, RandomCase{4, 900},

@@ -176,7 +176,13 @@ TEST(WorkerPriority, AnObjectSharedThatWayIsFreedOnAThreadOfItsOwnBelowTheGui) {
 }
 #endif
 
+// Releases at the end of a test, whatever it asserted (a hold left would delay later tests).
+struct ReleaseAtEnd {
+    ~ReleaseAtEnd() { releaseBackgroundWork(); }
+};
+
 TEST(WorkerHold, HeldWorkBeginsOnlyWhenReleased) {
+    const ReleaseAtEnd release;
     BackgroundTask task;
     QSignalSpy finished(&task, &BackgroundTask::finished);
     std::atomic<bool> began{false};
@@ -192,6 +198,7 @@ TEST(WorkerHold, HeldWorkBeginsOnlyWhenReleased) {
 }
 
 TEST(WorkerHold, AHoldEndsByItselfAtItsLimit) {
+    const ReleaseAtEnd release;
     BackgroundTask task;
     QSignalSpy finished(&task, &BackgroundTask::finished);
     const auto start = std::chrono::steady_clock::now();
@@ -201,11 +208,11 @@ TEST(WorkerHold, AHoldEndsByItselfAtItsLimit) {
     ASSERT_TRUE(finished.wait(10000)) << "nothing released it but its limit";
     EXPECT_GE(began - start, std::chrono::milliseconds(75));
     EXPECT_FALSE(isBackgroundWorkHeld());
-    releaseBackgroundWork();
 }
 
 #ifdef __linux__
 TEST(WorkerHold, AnObjectFreedOffThreadWaitsForTheRelease) {
+    const ReleaseAtEnd release;
     std::promise<std::pair<std::thread::id, int>> destroyed;
     auto done = destroyed.get_future();
     std::shared_ptr<Recorder> shared = shareFreedOffThread(std::make_unique<Recorder>(&destroyed));

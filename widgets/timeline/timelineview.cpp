@@ -44,7 +44,7 @@ TimelineView::TimelineView(ViewState* state, QWidget* parent)
         // The new trace's first frame before the panels' work (and this view's own) takes a
         // core; the canvas's next paint releases it (a hidden canvas paints nothing: no hold).
         if (m_canvas->isVisible())
-            holdBackgroundWork(kFirstFrameHold);
+            holdBackgroundWork(m_firstFrameHold);
     });
     connect(m_state, &ViewState::traceChanged, this, &TimelineView::onTraceChanged);
     connect(m_state, &ViewState::visibleRangeChanged, this, [this] {
@@ -64,6 +64,7 @@ TimelineView::TimelineView(ViewState* state, QWidget* parent)
 TimelineView::~TimelineView() {
     if (m_lodCancel)
         m_lodCancel->store(true); // a build still running stops early; nobody reads it
+    releaseBackgroundWork();      // a hold for a frame this view will not paint
 }
 
 QWidget* TimelineView::canvas() const {

@@ -39,8 +39,10 @@ class TimelineView : public QWidget {
 public:
     static constexpr int kHeaderWidth = kLaneHeaderWidth;
     static constexpr int kRulerHeight = kTimeRulerHeight;
-    // How long background work waits at most for the first frame of a new trace.
+    // How long background work waits at most for the first frame of a new trace (while this
+    // view is shown; see holdBackgroundWork).
     static constexpr std::chrono::milliseconds kFirstFrameHold{100};
+    void setFirstFrameHold(std::chrono::milliseconds limit) { m_firstFrameHold = limit; }
 
     explicit TimelineView(ViewState* state, QWidget* parent = nullptr);
     ~TimelineView() override;
@@ -167,6 +169,7 @@ private:
     std::optional<int> m_pointerLaneY;
     TimelinePalette m_palette;
     bool m_showProjected = false;
+    std::chrono::milliseconds m_firstFrameHold = kFirstFrameHold;
     std::vector<ProjectedNvtxLane> m_projected;
     // Builds m_lod on a worker (widgets/backgroundtask.h); a stale build stops at its next lane
     // once its cancel flag is set, and its results are never shown.

@@ -518,10 +518,11 @@ TEST_F(TimelineViewTest, ANewTraceDiscardsTheOldLevelOfDetail) {
 }
 
 // A shown timeline holds background work while it paints a new trace's first frame; its next
-// paint releases it (a hold that ran out instead would still read as held here, well before
-// its limit). A hidden one paints nothing, so it holds nothing.
+// paint releases it (the hold's limit is set far beyond the test, so nothing else ends it). A
+// hidden one paints nothing, so it holds nothing.
 TEST_F(TimelineViewTest, ANewTraceHoldsBackgroundWorkUntilItsFirstFrameIsPainted) {
     Fixture f(synth_traces::smallTrace());
+    f.view.setFirstFrameHold(std::chrono::minutes(1));
     f.state.setTrace(denseKernelTrace(3, 1000));
     EXPECT_FALSE(isBackgroundWorkHeld()) << "a hidden timeline held it";
     f.view.waitForLevelOfDetail();
