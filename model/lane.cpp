@@ -87,21 +87,35 @@ void Lane::stageEnd(std::uint32_t i, TimeNs end,
     }
 }
 
+TimeNs Lane::farStart(std::uint32_t i) const {
+    const auto it = std::lower_bound(m_farStarts.begin(), m_farStarts.end(), i,
+                                     [](const auto& e, std::uint32_t k) { return e.first < k; });
+    return it != m_farStarts.end() && it->first == i
+               ? it->second
+               : m_startBase[i >> kStartShift] + TimeNs(kFarStart);
+}
+
 void Lane::stageStart(TimeNs start) {
-    // Compact while each start lies within 2^31 ns either side of its block's first (the usual
-    // case: tables are written about in time order, NVTX ranges at their ends), else every start
-    // so far is spelled out. The base sits 2^31 below the block's first start, so the staged
-    // starts read back through start() as frozen ones do; compress() bases blocks afresh.
+    // An offset from a base 2^31 ns below its block's first start, so that starts out of order
+    // by up to that much (tables are written about in time order, NVTX ranges at their ends) read
+    // back through start() as frozen ones do; compress() bases blocks afresh. A start further
+    // away is kept beside; once those are more than a quarter of the lane, all are spelled out.
     constexpr TimeNs kHalfRange = TimeNs(1) << 31;
     if (m_wideStart.empty()) {
-        if ((m_size & (kStartBlock - 1)) == 0) {
+        const std::uint32_t i = m_size;
+        if ((i & (kStartBlock - 1)) == 0) {
             m_startBase.push_back(saturatingSub(start, kHalfRange));
             m_startOffset.push_back(std::uint32_t(start - m_startBase.back()));
             return;
         }
         const TimeNs offset = saturatingSub(start, m_startBase.back());
-        if (offset >= 0 && offset <= TimeNs(0xFFFFFFFF)) {
+        if (offset >= 0 && offset < TimeNs(kFarStart)) {
             m_startOffset.push_back(std::uint32_t(offset));
+            return;
+        }
+        if (m_farStarts.size() < std::size_t(i) / 4 + 16) {
+            m_startOffset.push_back(kFarStart);
+            m_farStarts.emplace_back(i, start);
             return;
         }
         spellOutStagedStarts();
@@ -117,6 +131,7 @@ void Lane::spellOutStagedStarts() {
     m_wideStart = std::move(wide);
     std::vector<TimeNs>().swap(m_startBase);
     std::vector<std::uint32_t>().swap(m_startOffset);
+    std::vector<std::pair<std::uint32_t, TimeNs>>().swap(m_farStarts);
 }
 
 void Lane::append(TimeNs start, TimeNs end, StringId name, std::uint32_t payload) {
@@ -160,6 +175,8 @@ Lane::finalize(RowPolicy policy, const std::function<StringId(std::uint32_t)>& n
     if (!std::is_sorted(order.begin(), order.end(), before)) {
         std::stable_sort(order.begin(), order.end(), before);
         reorder(order);
+    } else if (!m_farStarts.empty()) {
+        reorder(order); // in order, but the starts kept beside go back into the columns
     }
     m_payload.shrink_to_fit();
     assignRows(policy);
@@ -184,7 +201,7 @@ void Lane::reorder(const std::vector<std::uint32_t>& order) {
     bool fits = true;
     for (std::size_t b = 0; b < blocks && fits; ++b) {
         const std::size_t first = b * kStartBlock, last = std::min(n, first + kStartBlock) - 1;
-        fits = saturatingSub(start(order[last]), start(order[first])) <= TimeNs(0xFFFFFFFF);
+        fits = saturatingSub(start(order[last]), start(order[first])) < TimeNs(kFarStart);
     }
     // The ends follow their events; the long ones are found before the starts move.
     std::vector<std::uint32_t> duration(n);
@@ -214,6 +231,7 @@ void Lane::reorder(const std::vector<std::uint32_t>& order) {
         std::vector<std::uint32_t>().swap(m_startOffset);
         m_wideStart = std::move(wide);
     }
+    std::vector<std::pair<std::uint32_t, TimeNs>>().swap(m_farStarts);
     m_duration = std::move(duration);
     m_longEnds = std::move(longEnds);
     if (!m_name.empty()) // (else named by payload)
@@ -244,12 +262,12 @@ void Lane::compress(const std::function<StringId(std::uint32_t)>& nameOfPayload)
         m_frozen = true;
         return;
     }
-    // Starts are sorted, so a block fits 32-bit offsets when its last start is within 2^32 - 1
-    // of its first.
+    // Starts are sorted, so a block fits 32-bit offsets when its last start is less than
+    // 2^32 - 1 (kFarStart) after its first.
     bool fits = true;
     for (std::size_t b = 0; b < blocks && fits; ++b) {
         const std::size_t last = std::min(n, (b + 1) * kStartBlock) - 1;
-        fits = saturatingSub(m_wideStart[last], m_wideStart[b * kStartBlock]) <= TimeNs(0xFFFFFFFF);
+        fits = saturatingSub(m_wideStart[last], m_wideStart[b * kStartBlock]) < TimeNs(kFarStart);
     }
     if (fits) {
         m_startBase.resize(blocks);
@@ -412,6 +430,7 @@ std::size_t Lane::memoryBytes() const {
     std::size_t bytes =
         m_wideStart.capacity() * sizeof(TimeNs) + m_startBase.capacity() * sizeof(TimeNs) +
         m_startOffset.capacity() * sizeof(std::uint32_t) +
+        m_farStarts.capacity() * sizeof(m_farStarts[0]) +
         m_duration.capacity() * sizeof(std::uint32_t) +
         m_longEnds.capacity() * sizeof(m_longEnds[0]) + m_name.capacity() * sizeof(StringId) +
         m_nameIndex.capacity() * sizeof(std::uint16_t) + m_nameDict.capacity() * sizeof(StringId) +

@@ -136,8 +136,10 @@ public:
     std::uint32_t size() const { return m_size; }
     bool isEmpty() const { return m_size == 0; }
     TimeNs start(std::uint32_t i) const {
-        return m_wideStart.empty() ? m_startBase[i >> kStartShift] + TimeNs(m_startOffset[i])
-                                   : m_wideStart[i];
+        if (!m_wideStart.empty())
+            return m_wideStart[i];
+        const std::uint32_t offset = m_startOffset[i];
+        return offset != kFarStart ? m_startBase[i >> kStartShift] + TimeNs(offset) : farStart(i);
     }
     TimeNs end(std::uint32_t i) const {
         // Staged and frozen alike: a 32-bit duration, or the exact end kept beside.
@@ -199,6 +201,10 @@ private:
     friend class TraceBuilder; // fixes ends of open ranges and payloads while building
     friend class TraceCodec;   // the reopen cache (formats/cache) stores and restores the storage
     static constexpr std::uint32_t kLongDuration = 0xFFFFFFFF;
+    // A staged start too far from its block's first for an offset: kept exactly in m_farStarts.
+    // (Frozen offsets stay below it; one that equals it, from an older cache, reads as itself.)
+    static constexpr std::uint32_t kFarStart = 0xFFFFFFFF;
+    TimeNs farStart(std::uint32_t i) const;
     void assignRows(RowPolicy policy);
     // Puts the staged events in `order` (old index of each new position).
     void reorder(const std::vector<std::uint32_t>& order);
@@ -223,18 +229,20 @@ private:
     StringId m_domain = 0;
     bool m_frozen = false;
     std::uint32_t m_size = 0;
-    // While building: starts as 32-bit offsets from a base per block (m_startBase, m_startOffset)
-    // while each is within 2^31 ns of its block's first, else plain 64-bit (m_wideStart), and
+    // While building: starts as 32-bit offsets from a base per block (m_startBase, m_startOffset),
+    // those more than 2^31 ns from their block's first kept beside (m_farStarts), or all plain
+    // 64-bit when those are more than a quarter of them (m_wideStart), and
     // ends as durations (m_duration, m_longEnds): 8 bytes an event, not 16, as the staging of
     // every lane exists at once at the end of a load's scan. finalize() sorts through the same
     // accessors and spells times out only for a lane that was not in order. Frozen: the same
     // columns, each block based on its first start (m_wideStart stays when some block does not
     // fit 32-bit offsets).
     std::vector<TimeNs> m_wideStart;
-    std::vector<TimeNs> m_startBase;                          // per block of kStartBlock events
-    std::vector<std::uint32_t> m_startOffset;                 // start - base of its block
-    std::vector<std::uint32_t> m_duration;                    // end - start, or kLongDuration
-    std::vector<std::pair<std::uint32_t, TimeNs>> m_longEnds; // (index, end) for kLongDuration
+    std::vector<TimeNs> m_startBase;                           // per block of kStartBlock events
+    std::vector<std::uint32_t> m_startOffset;                  // start - base of its block
+    std::vector<std::pair<std::uint32_t, TimeNs>> m_farStarts; // staging: (index, start)
+    std::vector<std::uint32_t> m_duration;                     // end - start, or kLongDuration
+    std::vector<std::pair<std::uint32_t, TimeNs>> m_longEnds;  // (index, end) for kLongDuration
     std::vector<StringId> m_name;           // while building, or > 65,536 distinct names
     std::vector<std::uint16_t> m_nameIndex; // frozen: index into m_nameDict
     std::vector<StringId> m_nameDict;       // the lane's distinct names
