@@ -192,17 +192,33 @@ Lane::finalize(RowPolicy policy, const std::function<StringId(std::uint32_t)>& n
     return order;
 }
 
-void Lane::reorder(const std::vector<std::uint32_t>& order) {
-    // Column by column, each built in its new order before the old one goes: at most one
-    // column's worth of bytes extra. The starts come out sorted, as compress() keeps them: 32-bit
-    // offsets from each block's first, unless some block spans more than 2^32 - 1 ns.
+template <typename StartAt> bool Lane::compactSortedStarts(StartAt&& startAt) {
     const std::size_t n = m_size;
     const std::size_t blocks = (n + kStartBlock - 1) / kStartBlock;
-    bool fits = true;
-    for (std::size_t b = 0; b < blocks && fits; ++b) {
+    for (std::size_t b = 0; b < blocks; ++b) {
         const std::size_t first = b * kStartBlock, last = std::min(n, first + kStartBlock) - 1;
-        fits = saturatingSub(start(order[last]), start(order[first])) < TimeNs(kFarStart);
+        if (saturatingSub(startAt(last), startAt(first)) >= TimeNs(kFarStart))
+            return false;
     }
+    std::vector<TimeNs> base(blocks);
+    std::vector<std::uint32_t> offset(n);
+    for (std::size_t i = 0; i < n; ++i) {
+        const TimeNs s = startAt(i);
+        if ((i & (kStartBlock - 1)) == 0)
+            base[i >> kStartShift] = s;
+        offset[i] = std::uint32_t(s - base[i >> kStartShift]);
+    }
+    std::vector<TimeNs>().swap(m_wideStart);
+    std::vector<std::pair<std::uint32_t, TimeNs>>().swap(m_farStarts);
+    m_startBase = std::move(base);
+    m_startOffset = std::move(offset);
+    return true;
+}
+
+void Lane::reorder(const std::vector<std::uint32_t>& order) {
+    // Column by column, each built in its new order before the old one goes: at most one
+    // column's worth of bytes extra. The starts come out sorted, as compress() keeps them.
+    const std::size_t n = m_size;
     // The ends follow their events; the long ones are found before the starts move.
     std::vector<std::uint32_t> duration(n);
     std::vector<std::pair<std::uint32_t, TimeNs>> longEnds;
@@ -211,27 +227,16 @@ void Lane::reorder(const std::vector<std::uint32_t>& order) {
         if (duration[i] == kLongDuration)
             longEnds.emplace_back(i, longEnd(order[i]));
     }
-    if (fits) {
-        std::vector<TimeNs> base(blocks);
-        std::vector<std::uint32_t> offset(n);
-        for (std::size_t i = 0; i < n; ++i) {
-            const TimeNs s = start(order[i]);
-            if ((i & (kStartBlock - 1)) == 0)
-                base[i >> kStartShift] = s;
-            offset[i] = std::uint32_t(s - base[i >> kStartShift]);
-        }
-        std::vector<TimeNs>().swap(m_wideStart);
-        m_startBase = std::move(base);
-        m_startOffset = std::move(offset);
-    } else {
+    auto startAt = [&](std::size_t i) { return start(order[i]); };
+    if (!compactSortedStarts(startAt)) {
         std::vector<TimeNs> wide(n);
         for (std::size_t i = 0; i < n; ++i)
-            wide[i] = start(order[i]);
+            wide[i] = startAt(i);
         std::vector<TimeNs>().swap(m_startBase);
         std::vector<std::uint32_t>().swap(m_startOffset);
+        std::vector<std::pair<std::uint32_t, TimeNs>>().swap(m_farStarts);
         m_wideStart = std::move(wide);
     }
-    std::vector<std::pair<std::uint32_t, TimeNs>>().swap(m_farStarts);
     m_duration = std::move(duration);
     m_longEnds = std::move(longEnds);
     if (!m_name.empty()) // (else named by payload)
@@ -262,25 +267,8 @@ void Lane::compress(const std::function<StringId(std::uint32_t)>& nameOfPayload)
         m_frozen = true;
         return;
     }
-    // Starts are sorted, so a block fits 32-bit offsets when its last start is less than
-    // 2^32 - 1 (kFarStart) after its first.
-    bool fits = true;
-    for (std::size_t b = 0; b < blocks && fits; ++b) {
-        const std::size_t last = std::min(n, (b + 1) * kStartBlock) - 1;
-        fits = saturatingSub(m_wideStart[last], m_wideStart[b * kStartBlock]) < TimeNs(kFarStart);
-    }
-    if (fits) {
-        m_startBase.resize(blocks);
-        m_startOffset.resize(n);
-        for (std::size_t i = 0; i < n; ++i) {
-            if ((i & (kStartBlock - 1)) == 0)
-                m_startBase[i >> kStartShift] = m_wideStart[i];
-            m_startOffset[i] = std::uint32_t(m_wideStart[i] - m_startBase[i >> kStartShift]);
-        }
-        std::vector<TimeNs>().swap(m_wideStart);
-    } else {
+    if (!compactSortedStarts([this](std::size_t i) { return m_wideStart[i]; }))
         m_wideStart.shrink_to_fit();
-    }
     m_frozen = true;
 }
 

@@ -208,6 +208,9 @@ private:
     void assignRows(RowPolicy policy);
     // Puts the staged events in `order` (old index of each new position).
     void reorder(const std::vector<std::uint32_t>& order);
+    // Stores the sorted starts startAt(0 .. size() - 1) as 32-bit offsets from each block's
+    // first; false, changing nothing, when some block spans kFarStart ns or more.
+    template <typename StartAt> bool compactSortedStarts(StartAt&& startAt);
     void compress(const std::function<StringId(std::uint32_t)>& nameOfPayload);
     void compressNames(const std::function<StringId(std::uint32_t)>& nameOfPayload);
     // Records now sit in lane order from `base`: drops the payload column.

@@ -106,11 +106,20 @@ std::uint64_t TraceBuilder::storeLaunches() {
     release(m_stageApiCalls);
     release(m_stageApiReturns);
 
+    std::uint64_t dangling = joinGpuWorkToCalls();
+    storeKernels(dangling);
+    return dangling;
+}
+
+std::uint64_t TraceBuilder::joinGpuWorkToCalls() {
+    Trace& t = *m_trace;
+
     // API calls by (pid, correlation id), built once their staging is gone and freed before the
     // kernel table is built beside the kernels' staging (each of those moments was the load's
     // peak). nsys makes correlation ids unique per process; the first call in lane order wins
     // when a file repeats one.
-    auto apiByCorrelation = std::make_unique<CorrelationIndex>();
+    std::uint64_t dangling = 0;
+    CorrelationIndex apiByCorrelation;
     auto forEachCall = [&](auto&& fn) {
         for (const std::uint32_t li : t.m_familyLanes[std::size_t(LaneFamily::ApiCalls)]) {
             const Lane& l = t.m_lanes[li];
@@ -120,12 +129,12 @@ std::uint64_t TraceBuilder::storeLaunches() {
         }
     };
     forEachCall([&](std::uint32_t pid, std::uint32_t id, std::uint32_t) {
-        apiByCorrelation->plan(pid, id);
+        apiByCorrelation.plan(pid, id);
     });
     forEachCall([&](std::uint32_t pid, std::uint32_t id, std::uint32_t q) {
-        apiByCorrelation->add(pid, id, q);
+        apiByCorrelation.add(pid, id, q);
     });
-    apiByCorrelation->freeze();
+    apiByCorrelation.freeze();
 
     // Each staged kernel's correlation id becomes the index of its call, where it has one.
     m_stageKernelLinked.assign(m_stageKernels.size(), false);
@@ -137,7 +146,7 @@ std::uint64_t TraceBuilder::storeLaunches() {
             StagedKernel& k = m_stageKernels[p];
             if (!m_stageKernelCorrelated[p] || k.correlationId == 0)
                 continue;
-            if (const auto call = apiByCorrelation->find(pid, k.correlationId)) {
+            if (const auto call = apiByCorrelation.find(pid, k.correlationId)) {
                 k.correlationId = *call;
                 m_stageKernelLinked[p] = true;
             }
@@ -146,12 +155,11 @@ std::uint64_t TraceBuilder::storeLaunches() {
 
     // Links a GPU operation with a correlation id to its call; the call keeps its first (a
     // kernel, stored after these, takes a call's place from a copy or a set).
-    std::uint64_t dangling = 0;
     auto join = [&](std::uint32_t pid, const std::optional<std::uint32_t>& corr, std::uint32_t tag,
                     std::uint32_t index, EventRef& api) {
         if (!corr || *corr == 0 || index > Trace::kGpuOpIndexMask)
             return;
-        const std::optional<std::uint32_t> call = apiByCorrelation->find(pid, *corr);
+        const std::optional<std::uint32_t> call = apiByCorrelation.find(pid, *corr);
         if (!call) {
             ++dangling;
             return;
@@ -180,15 +188,12 @@ std::uint64_t TraceBuilder::storeLaunches() {
     for (auto& s : t.m_syncs) {
         if (!s.correlationId)
             continue;
-        if (const auto call = apiByCorrelation->find(s.pid, *s.correlationId))
+        if (const auto call = apiByCorrelation.find(s.pid, *s.correlationId))
             s.api = t.refOfRecord(LaneFamily::ApiCalls, *call);
     }
     std::sort(t.m_syncs.begin(), t.m_syncs.end(),
               [](const SyncRecord& a, const SyncRecord& b) { return a.start < b.start; });
     t.m_syncs.shrink_to_fit();
-    apiByCorrelation.reset();
-
-    storeKernels(dangling);
     return dangling;
 }
 

@@ -104,10 +104,12 @@ private:
     void orderLanes();
     void finalizeLane(Lane& l); // sorts it, assigns its rows; NVTX depths from them
     // Moves the staged records into the Trace's slim tables in lane order (kernels in start
-    // order) and joins GPU work to the API calls that launched it (model/recordstore.cpp): the
-    // API calls and GPU work on one core, the CPU-side ranges on the other.
+    // order) and joins GPU work to the API calls that launched it (model/recordstore.cpp).
     void storeRecords();
     std::uint64_t storeLaunches(); // returns the GPU operations whose call is not recorded
+    // After the API calls are stored: links copies, sets and syncs to their calls and makes each
+    // staged kernel's correlation id its call's index; returns those whose call is not recorded.
+    std::uint64_t joinGpuWorkToCalls();
     void storeKernels(std::uint64_t& dangling);
     void storeCpuRanges(); // OS runtime calls, CPU ops and NVTX
     template <typename Fill> void gather(LaneFamily family, Fill&& fill);
