@@ -6,6 +6,7 @@
 #include <QByteArray>
 #include <QHash>
 #include <QString>
+#include <array>
 #include <string_view>
 #include <vector>
 
@@ -43,6 +44,11 @@ private:
     friend class TraceCodec; // the reopen cache (formats/cache) stores the strings
     std::vector<std::string> m_strings;
     QHash<QByteArray, StringId> m_ids;
+    // The id last interned per slot of an unseeded hash: names repeat, and a hit is then one
+    // comparison instead of QHash's seeded hash (which also guards the table against crafted
+    // collisions: a wrong guess here costs one comparison, never a longer search).
+    static constexpr std::size_t kMemoSlots = 4096;
+    std::array<StringId, kMemoSlots> m_memo{};
 };
 
 } // namespace strobe
