@@ -220,8 +220,8 @@ void TraceBuilder::storeCpuRanges() {
     gather(LaneFamily::Nvtx, [&](std::uint32_t q, std::uint32_t p, EventRef self) {
         const StagedNvtx& r = m_stageNvtx[p];
         t.m_nvtx[q] =
-            std::uint32_t(r.depth) | std::uint32_t(r.style) << 16 | std::uint32_t(r.hasEnd) << 18;
-        if (r.hasColor)
+            std::uint32_t(r.depth) | std::uint32_t(r.style) << 16 | std::uint32_t(r.hasEnd()) << 18;
+        if (r.hasColor())
             t.m_nvtxColor.set(q, r.color);
         if (const std::int32_t* category = categories.at(p))
             t.m_nvtxCategory.set(q, *category);

@@ -2,8 +2,10 @@
 // TraceBuilder's defences against hostile data: clamped times and row overflow, both counted.
 #include "model/tracebuilder.h"
 
+#include <functional>
 #include <gtest/gtest.h>
 #include <map>
+#include <set>
 
 using namespace strobe;
 
@@ -108,4 +110,53 @@ TEST(TraceBuilder, OpenRangesEndAtTheTraceEndBesideLongClosedOnes) {
                                             {9, 109},    {20, 15},   {8'000'000'000, kLast},
                                             {30, kLast}, {40, kLast}};
     EXPECT_EQ(endOf, expected);
+}
+
+// A hash that skipped a field would let a file of configurations differing only there pile up
+// in one bucket; each field, changed alone, changes the hash (and swapping two words does too).
+TEST(KernelConfigHash, EveryFieldReachesTheHash) {
+    const KernelConfig base = [] {
+        KernelConfig c;
+        c.shortName = 3, c.demangledName = 4, c.mangledName = 5;
+        c.grid = {64, 2, 1}, c.block = {256, 1, 1};
+        c.registersPerThread = 32, c.staticSharedBytes = 1024, c.dynamicSharedBytes = 2048;
+        c.localBytesPerThread = 16, c.localBytesTotal = 1 << 20, c.sharedMemoryExecuted = 4096;
+        c.launchType = 1, c.cacheConfig = 2, c.sharedMemLimitConfig = 3;
+        return c;
+    }();
+    std::vector<std::function<void(KernelConfig&)>> changes = {
+        [](KernelConfig& c) { c.shortName++; },
+        [](KernelConfig& c) { c.demangledName++; },
+        [](KernelConfig& c) { c.mangledName++; },
+        [](KernelConfig& c) { c.grid[0]++; },
+        [](KernelConfig& c) { c.grid[1]++; },
+        [](KernelConfig& c) { c.grid[2]++; },
+        [](KernelConfig& c) { c.block[0]++; },
+        [](KernelConfig& c) { c.block[1]++; },
+        [](KernelConfig& c) { c.block[2]++; },
+        [](KernelConfig& c) { std::swap(c.grid, c.block); },
+        [](KernelConfig& c) { c.registersPerThread++; },
+        [](KernelConfig& c) { c.staticSharedBytes++; },
+        [](KernelConfig& c) { c.dynamicSharedBytes++; },
+        [](KernelConfig& c) { c.localBytesPerThread++; },
+        [](KernelConfig& c) { c.localBytesTotal += std::uint64_t(1) << 40; },
+        [](KernelConfig& c) { c.sharedMemoryExecuted++; },
+        [](KernelConfig& c) { c.launchType++; },
+        [](KernelConfig& c) { c.cacheConfig++; },
+        [](KernelConfig& c) { c.sharedMemLimitConfig++; },
+        [](KernelConfig& c) { c.detail = LaunchDetail::None; },
+        [](KernelConfig& c) { c.shortNameDerived = true; },
+        [](KernelConfig& c) { c.unrecorded = 1; },
+        [](KernelConfig& c) { c.recordedOccupancy.blocksPerSm = 2.0f; },
+        [](KernelConfig& c) { c.recordedOccupancy.warpsPerSm = 2.0f; },
+        [](KernelConfig& c) { c.recordedOccupancy.achievedOccupancyPercent = 2.0f; },
+    };
+    const KernelConfigHash hash;
+    std::set<std::size_t> seen{hash(base)};
+    for (std::size_t i = 0; i < changes.size(); ++i) {
+        KernelConfig c = base;
+        changes[i](c);
+        ASSERT_FALSE(c == base) << i;
+        EXPECT_TRUE(seen.insert(hash(c)).second) << "change " << i << " left the hash as before";
+    }
 }
