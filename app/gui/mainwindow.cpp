@@ -302,9 +302,12 @@ void MainWindow::onPreview(std::shared_ptr<const Trace> gpuSide) {
             : std::nullopt;
     m_preview = gpuSide;
     m_previewOfThisLoad = true;
-    m_title = m_pendingTitle % (gpuSide->metadata().stage == TraceStage::GpuSideBegun
+    const TraceMetadata& meta = gpuSide->metadata();
+    m_title = m_pendingTitle % (meta.stage == TraceStage::GpuSideBegun
                                     ? tr(" (the first of the GPU side; reading on…)")
-                                    : tr(" (GPU side; reading the CPU side…)"));
+                                : meta.loadedParts.testFlag(TracePart::KernelDetail)
+                                    ? tr(" (GPU side; reading the CPU side…)")
+                                    : tr(" (GPU side; reading launch details and the CPU side…)"));
     m_state->setTrace(std::move(gpuSide));
     if (navigated)
         m_state->setVisibleRange(*navigated, false);

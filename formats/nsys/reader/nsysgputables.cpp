@@ -4,6 +4,7 @@
 #include "model/cudaenums.h"
 
 #include <algorithm>
+#include <array>
 #include <map>
 
 namespace strobe {
@@ -53,6 +54,13 @@ void NsysSqliteLoader::Impl::readKernels() {
               lpt = col(K::localMemoryPerThread), ltot = col(K::localMemoryTotal),
               shex = col(K::sharedMemoryExecuted), graph = col(K::graphNodeId),
               slim = col(K::sharedMemoryLimitConfig);
+    // Without the details a configuration is its three names: found by them in a memo (a wrong
+    // guess costs one comparison) instead of hashing the whole configuration per kernel.
+    struct NamesHit {
+        std::array<StringId, 3> names{kNoString, kNoString, kNoString};
+        std::uint32_t config = ~0u;
+    };
+    std::array<NamesHit, 1024> byNames{};
     while (st.step()) {
         const TimeNs start = st.int64(cStart);
         const TimeNs end = checkedEnd(start, st.int64(cEnd));
@@ -67,19 +75,31 @@ void NsysSqliteLoader::Impl::readKernels() {
             c.demangledName = c.shortName;
         c.detail = noGeometry ? LaunchDetail::None : LaunchDetail::Complete;
         c.unrecorded = unrecorded;
-        c.grid = {std::int32_t(st.int64(gx)), std::int32_t(st.int64(gy)),
-                  std::int32_t(st.int64(gz))};
-        c.block = {std::int32_t(st.int64(bx)), std::int32_t(st.int64(by)),
-                   std::int32_t(st.int64(bz))};
-        c.registersPerThread = std::uint32_t(st.int64(regs));
-        c.staticSharedBytes = std::uint32_t(st.int64(sshm));
-        c.dynamicSharedBytes = std::uint32_t(st.int64(dshm));
-        c.localBytesPerThread = std::uint32_t(st.int64(lpt));
-        c.localBytesTotal = std::uint64_t(st.int64(ltot));
-        c.sharedMemoryExecuted = std::uint32_t(st.int64(shex));
-        c.launchType = std::uint8_t(st.int64(launch));
-        c.cacheConfig = std::uint8_t(st.int64(cache));
-        c.sharedMemLimitConfig = std::uint8_t(st.int64(slim));
+        std::uint32_t config = 0;
+        if (detail) {
+            c.grid = {std::int32_t(st.int64(gx)), std::int32_t(st.int64(gy)),
+                      std::int32_t(st.int64(gz))};
+            c.block = {std::int32_t(st.int64(bx)), std::int32_t(st.int64(by)),
+                       std::int32_t(st.int64(bz))};
+            c.registersPerThread = std::uint32_t(st.int64(regs));
+            c.staticSharedBytes = std::uint32_t(st.int64(sshm));
+            c.dynamicSharedBytes = std::uint32_t(st.int64(dshm));
+            c.localBytesPerThread = std::uint32_t(st.int64(lpt));
+            c.localBytesTotal = std::uint64_t(st.int64(ltot));
+            c.sharedMemoryExecuted = std::uint32_t(st.int64(shex));
+            c.launchType = std::uint8_t(st.int64(launch));
+            c.cacheConfig = std::uint8_t(st.int64(cache));
+            c.sharedMemLimitConfig = std::uint8_t(st.int64(slim));
+            config = builder.kernelConfig(c);
+        } else {
+            const std::array<StringId, 3> names{c.shortName, c.demangledName, c.mangledName};
+            NamesHit& hit = byNames[(c.shortName * 0x9E3779B1u ^ c.demangledName * 0x85EBCA77u ^
+                                     c.mangledName * 0xC2B2AE3Du) >>
+                                    22];
+            if (hit.config == ~0u || hit.names != names)
+                hit = {names, builder.kernelConfig(c)};
+            config = hit.config;
+        }
         std::optional<std::uint32_t> correlation;
         if (auto v = st.optInt64(corr))
             correlation = std::uint32_t(*v);
@@ -88,7 +108,7 @@ void NsysSqliteLoader::Impl::readKernels() {
             graphNode = std::uint64_t(*v);
         builder.addKernel(pidOf(st.int64(gpid)), std::uint32_t(st.int64(cDevice)),
                           std::uint32_t(st.int64(cContext)), std::uint32_t(st.int64(cStream)),
-                          start, end, c, correlation, graphNode);
+                          start, end, config, correlation, graphNode);
         ++builder.counts().kernels;
         rowDone();
     }

@@ -121,6 +121,11 @@ struct NsysSqliteLoader::Impl {
     QElapsedTimer sinceOpen;
     std::optional<TimeRange> extent;
     void probeExtent(const QStringList& tables);
+    // The GPU picture of a big trace before the full read: a load of its own of the GPU tables
+    // without the kernels' launch details (a third of the kernel table's columns, the ones the
+    // timeline draws), sent as the GpuSide preview; its early preview is passed on. False when
+    // that load failed: the full read then meets the same problem and says so.
+    bool sendQuickGpuPreview();
     void sendPreview(TraceStage stage) {
         if (auto preview = builder.finishGpuPreview(options.cancel, stage, extent))
             options.preview(std::move(preview));

@@ -247,6 +247,29 @@ void NsysSqliteLoader::Impl::probeExtent(const QStringList& tables) {
         extent = TimeRange{first, last};
 }
 
+bool NsysSqliteLoader::Impl::sendQuickGpuPreview() {
+    LoadOptions quick;
+    quick.cancel = options.cancel;
+    quick.threads = options.threads;
+    quick.timeBudget = options.timeBudget;
+    quick.parts = options.parts & (TracePart::Kernels | TracePart::Memcpys | TracePart::Memsets);
+    quick.previewMinRows = 0;
+    quick.earlyPreviewAfter = options.earlyPreviewAfter;
+    quick.preview = [this](std::unique_ptr<Trace> t) {
+        TraceBuilder::markGpuPreview(*t, t->metadata().stage, extent); // the CPU side's extent too
+        options.preview(std::move(t));
+    };
+    constexpr int kQuickShare = 100; // per mille of the progress: the pass reads ~a tenth
+    quick.progress = [this](int permille) { report(permille * kQuickShare / 1000); };
+    LoadResult r = NsysSqliteLoader(path, quick).load();
+    checkCancel();
+    if (!r.trace)
+        return false;
+    TraceBuilder::markGpuPreview(*r.trace, TraceStage::GpuSide, extent);
+    options.preview(std::move(r.trace));
+    return true;
+}
+
 namespace {
 
 // The event table of each part the nsys export has.
@@ -360,13 +383,21 @@ LoadResult NsysSqliteLoader::load() {
         d->previews = d->options.preview && d->rowsTotal >= d->options.previewMinRows;
         if (d->previews)
             d->probeExtent(eventTables(parts));
+        // A GPU-side preview only where a CPU side is still to come (of a load of the GPU side
+        // alone it would be the result, frozen twice). It comes from a quick pass; where that
+        // fails, from the full read's GPU side.
+        const TraceParts cpuParts = TracePart::CudaApi | TracePart::Syncs | TracePart::GpuMemory |
+                                    TracePart::Nvtx | TracePart::Osrt;
+        bool gpuSidePreview = d->previews && (parts & cpuParts);
+        if (gpuSidePreview && d->sendQuickGpuPreview())
+            gpuSidePreview = d->previews = false; // nor an early one of the full read
         d->readingGpuSide = true;
         for (const auto& [part, read] : gpuSide) {
             if (d->wants(part))
                 (d.get()->*read)();
         }
         d->readingGpuSide = false;
-        if (d->previews)
+        if (gpuSidePreview)
             d->sendPreview(TraceStage::GpuSide);
         for (const auto& [part, read] : cpuSide) {
             if (d->wants(part))

@@ -215,7 +215,8 @@ TEST_F(MainWindowTest, ABigTraceShowsItsFirstGpuRowsThenItsGpuSideThenAll) {
     ASSERT_EQ(stages, (std::vector<TraceStage>{TraceStage::GpuSideBegun, TraceStage::GpuSide,
                                                TraceStage::Complete}));
     EXPECT_EQ(titles[0], QStringLiteral("big.sqlite (the first of the GPU side; reading on…)"));
-    EXPECT_EQ(titles[1], QStringLiteral("big.sqlite (GPU side; reading the CPU side…)"));
+    EXPECT_EQ(titles[1],
+              QStringLiteral("big.sqlite (GPU side; reading launch details and the CPU side…)"));
     EXPECT_EQ(titles[2], QStringLiteral("big.sqlite"));
     // The whole trace came with its level of detail, built by the load's worker.
     EXPECT_TRUE(lodAtHandOver);

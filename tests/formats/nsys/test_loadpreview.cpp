@@ -137,3 +137,92 @@ TEST(LoadPreview, NoEarlyPreviewBeforeItsTime) {
     EXPECT_EQ(all, 1);
     EXPECT_EQ(early, 0);
 }
+
+// The GPU-side preview comes from a quick pass of its own over the GPU tables: every kernel, copy
+// and set, with names and times but none of the launch details (read only by the full pass).
+TEST(LoadPreview, TheGpuSidePreviewIsAQuickPassWithoutLaunchDetails) {
+    std::vector<std::unique_ptr<Trace>> previews;
+    LoadOptions o;
+    o.previewMinRows = 0;
+    o.earlyPreviewAfter = std::chrono::hours(1);
+    o.preview = [&](std::unique_ptr<Trace> t) { previews.push_back(std::move(t)); };
+    const LoadResult full = loadTrace(h100(), o);
+    ASSERT_TRUE(full.ok());
+    ASSERT_EQ(previews.size(), 1u);
+    const Trace &p = *previews.front(), &t = *full.trace;
+    EXPECT_FALSE(p.metadata().loadedParts.testFlag(TracePart::KernelDetail));
+    EXPECT_EQ(t.metadata().loadedParts, kAllTraceParts);
+    ASSERT_EQ(p.kernelCount(), t.kernelCount());
+    EXPECT_EQ(p.counts().memcpys, t.counts().memcpys);
+    EXPECT_EQ(p.counts().memsets, t.counts().memsets);
+    for (std::size_t i = 0; i < p.kernelCount(); ++i) {
+        const KernelConfig &quick = p.kernelConfigs()[p.kernelConfigIndex(i)],
+                           &whole = t.kernelConfigs()[t.kernelConfigIndex(i)];
+        ASSERT_EQ(p.kernelAt(i).start, t.kernelAt(i).start) << i;
+        ASSERT_EQ(p.strings().view(quick.shortName), t.strings().view(whole.shortName)) << i;
+        ASSERT_EQ(quick.detail, LaunchDetail::None) << i;
+        ASSERT_EQ(whole.detail, LaunchDetail::Complete) << i;
+    }
+}
+
+TEST(LoadPreview, ALoadOfTheGpuSideAloneSendsNoGpuSidePreview) {
+    // Its GPU-side preview would be its result, frozen twice; an early one may still come.
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("synth.sqlite"));
+    synth::SynthOptions so;
+    so.events = 300'000; // ~90k kernels: several rows-done steps into the GPU side
+    so.seed = 5;
+    std::string error;
+    ASSERT_TRUE(synth::writeSynthTrace(path.toStdString(), so, &error)) << error;
+    for (const auto early : {std::chrono::milliseconds(0), std::chrono::milliseconds(3'600'000)}) {
+        std::vector<TraceStage> stages;
+        LoadOptions o;
+        o.parts = kGpuWorkParts;
+        o.previewMinRows = 0;
+        o.earlyPreviewAfter = early;
+        o.preview = [&](std::unique_ptr<Trace> t) { stages.push_back(t->metadata().stage); };
+        ASSERT_TRUE(loadTrace(path, o).ok());
+        EXPECT_EQ(std::count(stages.begin(), stages.end(), TraceStage::GpuSide), 0);
+        EXPECT_EQ(stages.size(), early.count() == 0 ? 1u : 0u);
+    }
+}
+
+TEST(LoadPreview, ProgressRisesSteadilyThroughTheQuickPass) {
+    std::vector<int> progress;
+    std::size_t beforeGpuSide = 0; // progress reports before the GPU-side preview came
+    LoadOptions o;
+    o.previewMinRows = 0;
+    o.earlyPreviewAfter = std::chrono::hours(1);
+    o.progress = [&](int permille) { progress.push_back(permille); };
+    o.preview = [&](std::unique_ptr<Trace>) { beforeGpuSide = progress.size(); };
+    ASSERT_TRUE(loadTrace(h100(), o).ok());
+    ASSERT_FALSE(progress.empty());
+    EXPECT_TRUE(std::is_sorted(progress.begin(), progress.end()));
+    EXPECT_EQ(progress.back(), 1000);
+    // The quick pass reports its share (up to a tenth) while it reads.
+    ASSERT_GE(beforeGpuSide, 2u);
+    EXPECT_GT(progress[beforeGpuSide - 1], 0);
+    EXPECT_LE(progress[beforeGpuSide - 1], 100);
+}
+
+TEST(LoadPreview, AFileTheQuickPassCannotReadFailsWithTheFullReadsSentence) {
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("nameless.sqlite"));
+    synth::SynthOptions so;
+    so.events = 20'000;
+    so.seed = 3;
+    std::string error;
+    ASSERT_TRUE(synth::writeSynthTrace(path.toStdString(), so, &error)) << error;
+    for (const char* column : {"shortName", "demangledName", "mangledName"})
+        test::exec(path.toStdString(),
+                   std::string("ALTER TABLE CUPTI_ACTIVITY_KIND_KERNEL DROP COLUMN ") + column);
+    int previews = 0;
+    LoadOptions o;
+    o.previewMinRows = 0;
+    o.preview = [&](std::unique_ptr<Trace>) { ++previews; };
+    const LoadResult r = loadTrace(path, o);
+    EXPECT_FALSE(r.ok());
+    EXPECT_NE(r.error.indexOf(QStringLiteral("lacks a kernel name column")), -1)
+        << r.error.toStdString();
+    EXPECT_EQ(previews, 0);
+}
