@@ -23,10 +23,12 @@ struct LoadOptions {
     // way. Every choice gives the same Trace.
     int threads = 3;
     // Called from the loading thread with a first Trace that holds only the GPU side (kernels,
-    // memcpys, memsets) as soon as those tables are read and before the CPU side is, when the
-    // trace has at least previewMinRows event rows; the full Trace follows in the LoadResult.
-    // Lets a viewer show a big trace's GPU lanes seconds before the rest. Its time range is the
-    // whole trace's as estimated from the tables' first and last rows.
+    // memcpys, memsets) before the CPU side is read, when the trace has at least previewMinRows
+    // event rows and a CPU side is to be read; the full Trace follows in the LoadResult. Lets a
+    // viewer show a big trace's GPU lanes seconds before the rest. The nsys reader reads it in a
+    // quick pass of its own without the kernels' launch details (metadata().loadedParts lacks
+    // TracePart::KernelDetail: no launch configurations, correlation or graph node ids). Its
+    // time range is the whole trace's as estimated from the tables' first and last rows.
     std::function<void(std::unique_ptr<Trace>)> preview;
     std::uint64_t previewMinRows = 1'000'000;
     // The nsys reader sends an earlier preview as well, of the GPU rows read so far, once this

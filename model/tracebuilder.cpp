@@ -147,8 +147,11 @@ std::size_t KernelConfigHash::operator()(const KernelConfig& c) const noexcept {
                                    c.localBytesTotal,
                                    word(flags, bits(o.blocksPerSm)),
                                    word(bits(o.warpsPerSm), bits(o.achievedOccupancyPercent))};
+    // The offsets follow from the process's secret hash seed: each word's step can be undone,
+    // so with known offsets a file could pair words to collide at will (one bucket, O(n^2)).
     std::uint64_t h = 0;
-    std::uint64_t position = 0x9E3779B97F4A7C15ull; // a different offset per word: order counts
+    std::uint64_t position = 0x9E3779B97F4A7C15ull ^ std::uint64_t(QHashSeed::globalSeed());
+    position = (position ^ (position >> 31)) * 0xBF58476D1CE4E5B9ull;
     for (std::uint64_t w : words) {
         w += position;
         w = (w ^ (w >> 31)) * 0xBF58476D1CE4E5B9ull;

@@ -120,6 +120,9 @@ void describeKernel(const Trace& t, std::uint32_t k, EventDetails& out) {
     const KernelLaunch kl = t.kernelAt(k);
     const KernelConfig& c = *kl.config;
     const KernelRecord& rec = kl.record;
+    // A GPU-side preview (or a load without them) has the names and times of kernels only.
+    const bool detailsRead = t.metadata().loadedParts.testFlag(TracePart::KernelDetail);
+    const QString notReadYet = QStringLiteral("not read yet (it comes with the whole trace)");
     out.title = QStringLiteral("Kernel ") % t.string(c.shortName);
     out.sections.push_back(
         {QStringLiteral("Kernel"),
@@ -162,8 +165,9 @@ void describeKernel(const Trace& t, std::uint32_t k, EventDetails& out) {
         launch.items.resize(6);
         launch.items.push_back({QStringLiteral("Shared memory"), bytesText(c.staticSharedBytes)});
     } else if (c.detail == LaunchDetail::None) {
-        launch.items = {{QStringLiteral("Launch configuration"),
-                         QStringLiteral("unknown (the trace recorded none)")}};
+        launch.items = {
+            {QStringLiteral("Launch configuration"),
+             detailsRead ? QStringLiteral("unknown (the trace recorded none)") : notReadYet}};
     }
     if (rec.graphNodeId)
         launch.items.push_back({QStringLiteral("Graph node"), num(*rec.graphNodeId)});
@@ -193,7 +197,9 @@ void describeKernel(const Trace& t, std::uint32_t k, EventDetails& out) {
                                   : OccupancyResult{};
     if (c.detail == LaunchDetail::None) {
         occ.items.push_back({QStringLiteral("Occupancy"),
-                             QStringLiteral("unknown (no launch configuration recorded)")});
+                             detailsRead
+                                 ? QStringLiteral("unknown (no launch configuration recorded)")
+                                 : notReadYet});
     } else if (!launchKnown) {
         occ.items.push_back(
             {QStringLiteral("Occupancy"),

@@ -54,6 +54,7 @@ KernelTableWidget::KernelTableWidget(ViewState* state, QWidget* parent)
     bar->addWidget(m_range);
     bar->addWidget(m_configLabel);
     bar->addWidget(clearConfigs);
+    m_count->setObjectName(QStringLiteral("kernelCount"));
     bar->addWidget(m_count);
     bar->addWidget(exportCsv);
 
@@ -150,8 +151,14 @@ void KernelTableWidget::rebuild() {
     m_model->setData(nullptr); // empty (O(1)) until the new trace's data arrives
     applyRange();
     std::shared_ptr<const Trace> trace = m_state->sharedTrace();
-    // The early preview holds the first kernels only: no rows rather than a partial list.
-    if (!trace || trace->metadata().stage == TraceStage::GpuSideBegun) {
+    // The early preview holds the first kernels only, and the GPU-side preview no launch
+    // details: no rows rather than a partial list or columns of "unknown" (and no gather of
+    // millions of rows competing with the rest of the load).
+    m_waitingForTrace =
+        trace && (trace->metadata().stage == TraceStage::GpuSideBegun ||
+                  (trace->metadata().stage == TraceStage::GpuSide &&
+                   !trace->metadata().loadedParts.testFlag(TracePart::KernelDetail)));
+    if (!trace || m_waitingForTrace) {
         m_dataTask->cancel();
         updateCount();
         emit ready();
@@ -278,7 +285,9 @@ int KernelTableWidget::copySelectedRows() {
 }
 
 void KernelTableWidget::updateCount() {
-    if (m_dataTask->isRunning())
+    if (m_waitingForTrace)
+        m_count->setText(tr("The kernels follow with their launch details…"));
+    else if (m_dataTask->isRunning())
         m_count->setText(tr("Computing…"));
     else if (m_model->rowsPending())
         m_count->setText(tr("Sorting and filtering…"));

@@ -87,12 +87,13 @@ private:
     QComboBox* m_range;
     QLabel* m_configLabel;
     QLabel* m_count;
-    BackgroundTask* m_dataTask;    // gathers the trace's kernel times
-    BackgroundTask* m_rowsTask;    // sorts and filters
-    bool m_topAfterSort = false;   // a sort's rows are on their way: show the top when they arrive
-    bool m_fitColumns = true;      // size the columns to the first rows of the trace
-    bool m_awaitingReveal = false; // rows applied, their last reveal step or fit still to come
-    bool m_fitPending = false;     // fitting the columns is queued for the next pass
+    BackgroundTask* m_dataTask;     // gathers the trace's kernel times
+    BackgroundTask* m_rowsTask;     // sorts and filters
+    bool m_topAfterSort = false;    // a sort's rows are on their way: show the top when they arrive
+    bool m_fitColumns = true;       // size the columns to the first rows of the trace
+    bool m_awaitingReveal = false;  // rows applied, their last reveal step or fit still to come
+    bool m_waitingForTrace = false; // a preview without all kernels or their launch details
+    bool m_fitPending = false;      // fitting the columns is queued for the next pass
     quint64 m_fitGeneration = 0;
 };
 

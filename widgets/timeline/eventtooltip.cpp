@@ -118,7 +118,9 @@ QString eventTooltip(const Trace& t, EventRef ref, const NvtxSummary* nvtxNames)
     case LaneKind::Kernels: {
         const KernelConfig& cfg = t.kernelConfigs()[t.kernelConfigIndex(p)];
         if (cfg.detail == LaunchDetail::None) {
-            s = s % QStringLiteral("\nLaunch configuration: unknown");
+            s = s % (t.metadata().loadedParts.testFlag(TracePart::KernelDetail)
+                         ? QStringLiteral("\nLaunch configuration: unknown")
+                         : QStringLiteral("\nLaunch configuration: not read yet"));
             break;
         }
         s = s % QStringLiteral("\nGrid: ") % dim3(cfg.grid) % QStringLiteral("\nBlock: ") %

@@ -254,8 +254,11 @@ bool NsysSqliteLoader::Impl::sendQuickGpuPreview() {
     quick.timeBudget = options.timeBudget;
     quick.parts = options.parts & (TracePart::Kernels | TracePart::Memcpys | TracePart::Memsets);
     quick.previewMinRows = 0;
-    quick.earlyPreviewAfter = options.earlyPreviewAfter;
+    quick.earlyPreviewAfter =
+        std::max(std::chrono::milliseconds(0),
+                 options.earlyPreviewAfter - std::chrono::milliseconds(sinceOpen.elapsed()));
     quick.preview = [this](std::unique_ptr<Trace> t) {
+        earlyPreviewSent = true; // where the pass fails after it, the full read sends no other
         TraceBuilder::markGpuPreview(*t, t->metadata().stage, extent); // the CPU side's extent too
         options.preview(std::move(t));
     };
@@ -363,6 +366,19 @@ LoadResult NsysSqliteLoader::load() {
             if (t != kGpuMemoryTable) // few rows, not counted in progress
                 d->rowsTotal += d->estimateRows(t);
         }
+        d->previews = d->options.preview && d->rowsTotal >= d->options.previewMinRows;
+        if (d->previews)
+            d->probeExtent(eventTables(parts));
+        // A GPU-side preview only where a CPU side is still to come (of a load of the GPU side
+        // alone it would be the result, frozen twice). It comes from a quick pass, first of all
+        // so that its early preview is early; where that fails, from the full read's GPU side.
+        const TraceParts cpuParts = TracePart::CudaApi | TracePart::Syncs | TracePart::GpuMemory |
+                                    TracePart::Nvtx | TracePart::Osrt;
+        bool gpuSidePreview =
+            d->previews && (parts & cpuParts) &&
+            (parts & (TracePart::Kernels | TracePart::Memcpys | TracePart::Memsets));
+        if (gpuSidePreview && d->sendQuickGpuPreview())
+            gpuSidePreview = d->previews = false; // nor an early one of the full read
         d->readMetadata();
         d->builder.metadata().loadedParts = parts;
         d->readStrings();
@@ -380,17 +396,6 @@ LoadResult NsysSqliteLoader::load() {
             {TracePart::GpuMemory, &Impl::readGpuMemory},
             {TracePart::Nvtx, &Impl::readNvtx},
             {TracePart::Osrt, &Impl::readOsrt}};
-        d->previews = d->options.preview && d->rowsTotal >= d->options.previewMinRows;
-        if (d->previews)
-            d->probeExtent(eventTables(parts));
-        // A GPU-side preview only where a CPU side is still to come (of a load of the GPU side
-        // alone it would be the result, frozen twice). It comes from a quick pass; where that
-        // fails, from the full read's GPU side.
-        const TraceParts cpuParts = TracePart::CudaApi | TracePart::Syncs | TracePart::GpuMemory |
-                                    TracePart::Nvtx | TracePart::Osrt;
-        bool gpuSidePreview = d->previews && (parts & cpuParts);
-        if (gpuSidePreview && d->sendQuickGpuPreview())
-            gpuSidePreview = d->previews = false; // nor an early one of the full read
         d->readingGpuSide = true;
         for (const auto& [part, read] : gpuSide) {
             if (d->wants(part))

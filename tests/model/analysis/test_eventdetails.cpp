@@ -38,6 +38,27 @@ TEST(EventDetails, KernelShowsLaunchApiOccupancyAndWarnings) {
     EXPECT_TRUE(text.contains(QStringLiteral("  Grid: (2, 1, 1)\n")));
 }
 
+// Kernels of a load without their launch details (the GPU-side preview's quick pass) say the
+// details are still to come, not that the trace recorded none.
+TEST(EventDetails, AKernelReadWithoutItsDetailsSaysTheyAreNotReadYet) {
+    const QString path =
+        QStringLiteral(STROBE_FIXTURES_DIR "/nsys/nsys2026.2-h100-2gpu-nvtx.sqlite");
+    LoadOptions lean;
+    lean.parts = kAllTraceParts & ~TraceParts(TracePart::KernelDetail);
+    const LoadResult quick = loadTrace(path, lean), whole = loadTrace(path);
+    ASSERT_TRUE(quick.ok() && whole.ok());
+    const QString notRead = QStringLiteral("not read yet (it comes with the whole trace)");
+    const EventDetails a = describeEvent(*quick.trace, quick.trace->kernels()[0].self);
+    EXPECT_EQ(
+        a.value(QStringLiteral("Launch configuration"), QStringLiteral("Launch configuration")),
+        notRead);
+    EXPECT_EQ(a.value(QStringLiteral("Theoretical occupancy"), QStringLiteral("Occupancy")),
+              notRead);
+    const EventDetails b = describeEvent(*whole.trace, whole.trace->kernels()[0].self);
+    EXPECT_NE(b.value(QStringLiteral("Launch configuration"), QStringLiteral("Grid")), QString());
+    EXPECT_FALSE(b.toText().contains(notRead));
+}
+
 TEST(EventDetails, ApiCallAndInvalidRef) {
     const auto trace = kernelTrace({{"k", "k", 10'000, 100000, 400}});
     const EventRef api = trace->kernels()[0].api;

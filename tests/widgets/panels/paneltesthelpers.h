@@ -46,7 +46,8 @@ inline std::shared_ptr<const Trace> h100GpuSidePreview() {
 
 // The two previews a big load sends, from a synthetic trace of 300,000 events written to a
 // temporary folder: [0] the early one (TraceStage::GpuSideBegun, the first GPU rows), [1] the
-// whole GPU side. Empty when the trace cannot be written or loaded.
+// whole GPU side (without launch details), then [2] the whole trace the load returned. Empty
+// when the trace cannot be written or loaded.
 inline std::vector<std::shared_ptr<const Trace>> synthPreviews() {
     QTemporaryDir dir;
     const QString path = dir.filePath(QStringLiteral("synth.sqlite"));
@@ -60,8 +61,11 @@ inline std::vector<std::shared_ptr<const Trace>> synthPreviews() {
     o.previewMinRows = 0;
     o.earlyPreviewAfter = std::chrono::milliseconds(0);
     o.preview = [&](std::unique_ptr<Trace> t) { previews.emplace_back(std::move(t)); };
-    if (!loadTrace(path, o).ok())
+    LoadResult whole = loadTrace(path, o);
+    if (!whole.ok())
         previews.clear();
+    else
+        previews.emplace_back(std::move(whole.trace));
     return previews;
 }
 

@@ -10,10 +10,12 @@
 #include <QAbstractItemModelTester>
 #include <QCheckBox>
 #include <QClipboard>
+#include <QLabel>
 #include <QLineEdit>
 #include <QSignalSpy>
 #include <QTableView>
 #include <QTest>
+
 #include <gtest/gtest.h>
 
 using namespace strobe;
@@ -452,19 +454,28 @@ TEST_F(KernelTableWidgetTest, AWindowOfTheRowsFollowsTheSelectionAndNamesTheMode
 
 } // namespace
 
-// The early preview of a big load holds the first kernels only: the table waits for them all.
-TEST(KernelTableEarlyPreview, TheFirstKernelsAloneShowNoRows) {
+// The early preview of a big load holds the first kernels only, and the GPU-side preview none of
+// their launch details: the table waits for the whole trace, and says so.
+TEST(KernelTableEarlyPreview, ThePreviewsShowNoRowsUntilTheWholeTrace) {
     const auto previews = synthPreviews();
-    ASSERT_EQ(previews.size(), 2u);
+    ASSERT_EQ(previews.size(), 3u);
     ASSERT_EQ(previews[0]->metadata().stage, TraceStage::GpuSideBegun);
     ASSERT_GT(previews[0]->kernelCount(), 0u);
+    ASSERT_EQ(previews[1]->metadata().stage, TraceStage::GpuSide);
+    ASSERT_EQ(previews[1]->kernelCount(), previews[2]->kernelCount());
 
     ViewState state;
     KernelTableWidget w(&state);
-    state.setTrace(previews[0]);
+    const QLabel* count = w.findChild<QLabel*>(QStringLiteral("kernelCount"));
+    ASSERT_NE(count, nullptr);
+    for (int i : {0, 1}) {
+        state.setTrace(previews[std::size_t(i)]);
+        ASSERT_TRUE(waitUntilReady(w));
+        EXPECT_EQ(w.model()->rowCount(), 0) << i;
+        EXPECT_EQ(count->text(), QStringLiteral("The kernels follow with their launch details…"));
+    }
+    state.setTrace(previews[2]); // the whole trace
     ASSERT_TRUE(waitUntilReady(w));
-    EXPECT_EQ(w.model()->rowCount(), 0);
-    state.setTrace(previews[1]); // the whole GPU side: every kernel
-    ASSERT_TRUE(waitUntilReady(w));
-    EXPECT_EQ(std::uint64_t(w.model()->totalKernels()), previews[1]->kernelCount());
+    EXPECT_EQ(std::uint64_t(w.model()->totalKernels()), previews[2]->kernelCount());
+    EXPECT_TRUE(count->text().endsWith(QStringLiteral(" kernels"))) << count->text().toStdString();
 }

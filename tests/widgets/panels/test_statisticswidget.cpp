@@ -325,7 +325,7 @@ TEST(StatisticsWidget, AFirstClickSortsLargestFirstAndShowsTheTop) {
 // The early preview of a big load holds the first kernels only: no partial statistics.
 TEST(StatisticsEarlyPreview, TheFirstKernelsAloneGiveNoSummary) {
     const auto previews = test::synthPreviews();
-    ASSERT_EQ(previews.size(), 2u);
+    ASSERT_EQ(previews.size(), 3u);
     ViewState state;
     StatisticsWidget stats(&state);
     state.setTrace(previews[0]);

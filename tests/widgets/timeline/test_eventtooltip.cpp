@@ -101,3 +101,19 @@ TEST(EventTooltip, TimelineHoverOnTheH100CountsEveryCallOfTheOperator) {
 }
 
 } // namespace
+
+// A kernel of a load without launch details (the GPU-side preview) says they are still to come.
+TEST(EventTooltip, AKernelWithoutItsDetailsReadSaysSo) {
+    const QString path =
+        QString::fromStdString(test::fixturePath("nsys2026.2-h100-2gpu-nvtx.sqlite"));
+    LoadOptions lean;
+    lean.parts = kAllTraceParts & ~TraceParts(TracePart::KernelDetail);
+    const LoadResult quick = loadTrace(path, lean), whole = loadTrace(path);
+    ASSERT_TRUE(quick.ok() && whole.ok());
+    const QString a = eventTooltip(*quick.trace, quick.trace->kernels()[0].self);
+    const QString b = eventTooltip(*whole.trace, whole.trace->kernels()[0].self);
+    EXPECT_TRUE(a.contains(QStringLiteral("Launch configuration: not read yet")))
+        << a.toStdString();
+    EXPECT_TRUE(b.contains(QStringLiteral("\nGrid: "))) << b.toStdString();
+    EXPECT_FALSE(b.contains(QStringLiteral("not read yet")));
+}
