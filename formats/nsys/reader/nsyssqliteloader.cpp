@@ -247,33 +247,12 @@ void NsysSqliteLoader::Impl::probeExtent(const QStringList& tables) {
         extent = TimeRange{first, last};
 }
 
-bool NsysSqliteLoader::Impl::sendQuickGpuPreview() {
-    LoadOptions quick;
-    quick.cancel = options.cancel;
-    quick.threads = options.threads;
-    quick.timeBudget = options.timeBudget;
-    quick.parts = options.parts & (TracePart::Kernels | TracePart::Memcpys | TracePart::Memsets);
-    quick.previewMinRows = 0;
-    quick.earlyPreviewAfter =
-        std::max(std::chrono::milliseconds(0),
-                 options.earlyPreviewAfter - std::chrono::milliseconds(sinceOpen.elapsed()));
-    quick.preview = [this](std::unique_ptr<Trace> t) {
-        earlyPreviewSent = true; // where the pass fails after it, the full read sends no other
-        TraceBuilder::markGpuPreview(*t, t->metadata().stage, extent); // the CPU side's extent too
-        options.preview(std::move(t));
-    };
-    constexpr int kQuickShare = 100; // per mille of the progress: the pass reads ~a tenth
-    quick.progress = [this](int permille) { report(permille * kQuickShare / 1000); };
-    LoadResult r = NsysSqliteLoader(path, quick).load();
-    checkCancel();
-    if (!r.trace)
-        return false;
-    TraceBuilder::markGpuPreview(*r.trace, TraceStage::GpuSide, extent);
-    options.preview(std::move(r.trace));
-    return true;
-}
-
 namespace {
+
+// The parts read from the GPU tables and from the CPU-side ones.
+constexpr TraceParts kGpuTableParts = TracePart::Kernels | TracePart::Memcpys | TracePart::Memsets;
+constexpr TraceParts kCpuTableParts = TracePart::CudaApi | TracePart::Syncs | TracePart::GpuMemory |
+                                      TracePart::Nvtx | TracePart::Osrt;
 
 // The event table of each part the nsys export has.
 const std::pair<TracePart, const QString*> kPartTables[] = {
@@ -312,6 +291,32 @@ std::chrono::milliseconds timeBudget(const QString& path, const LoadOptions& opt
 }
 
 } // namespace
+
+bool NsysSqliteLoader::Impl::sendQuickGpuPreview() {
+    LoadOptions quick;
+    quick.cancel = options.cancel;
+    quick.threads = options.threads;
+    quick.timeBudget = options.timeBudget;
+    quick.parts = options.parts & kGpuTableParts;
+    quick.previewMinRows = 0;
+    quick.earlyPreviewAfter =
+        std::max(std::chrono::milliseconds(0),
+                 options.earlyPreviewAfter - std::chrono::milliseconds(sinceOpen.elapsed()));
+    quick.preview = [this](std::unique_ptr<Trace> t) {
+        earlyPreviewSent = true; // where the pass fails after it, the full read sends no other
+        TraceBuilder::markGpuPreview(*t, t->metadata().stage, extent); // the CPU side's extent too
+        options.preview(std::move(t));
+    };
+    constexpr int kQuickShare = 100; // per mille of the progress: the pass reads ~a tenth
+    quick.progress = [this](int permille) { report(permille * kQuickShare / 1000); };
+    LoadResult r = NsysSqliteLoader(path, quick).load();
+    checkCancel();
+    if (!r.trace)
+        return false;
+    TraceBuilder::markGpuPreview(*r.trace, TraceStage::GpuSide, extent);
+    options.preview(std::move(r.trace));
+    return true;
+}
 
 NsysSqliteLoader::NsysSqliteLoader(const QString& path, const LoadOptions& options)
     : d(std::make_unique<Impl>(path, options)) {}
@@ -372,11 +377,7 @@ LoadResult NsysSqliteLoader::load() {
         // A GPU-side preview only where a CPU side is still to come (of a load of the GPU side
         // alone it would be the result, frozen twice). It comes from a quick pass, first of all
         // so that its early preview is early; where that fails, from the full read's GPU side.
-        const TraceParts cpuParts = TracePart::CudaApi | TracePart::Syncs | TracePart::GpuMemory |
-                                    TracePart::Nvtx | TracePart::Osrt;
-        bool gpuSidePreview =
-            d->previews && (parts & cpuParts) &&
-            (parts & (TracePart::Kernels | TracePart::Memcpys | TracePart::Memsets));
+        bool gpuSidePreview = d->previews && (parts & kCpuTableParts) && (parts & kGpuTableParts);
         if (gpuSidePreview && d->sendQuickGpuPreview())
             gpuSidePreview = d->previews = false; // nor an early one of the full read
         d->readMetadata();
