@@ -16,8 +16,9 @@
 // The last line of its output is one JSON object with the headline numbers.
 //
 //   bench_scale [--events N] [--seed S] [--trace PATH] [--threads T] [--small-events N]
-//               [--no-gui] [--gui-only]
+//               [--no-gui] [--gui-only] [--paint-only]
 // --gui-only runs only the last step (first paint and GUI stalls), for quick iterations on them.
+// --paint-only loads both traces and paints them, and lists the slowest random frames.
 // Without --trace the trace is generated once to /tmp/strobe-scale-<N>-<S>.sqlite and reused.
 #include "app/gui/appsettings.h"
 #include "app/gui/mainwindow.h"
@@ -60,6 +61,7 @@ struct Options {
     int threads = LoadOptions().threads;
     bool gui = true;
     bool guiOnly = false;
+    bool paintOnly = false;
 };
 
 double percentile(std::vector<double> v, double p) {
@@ -116,11 +118,25 @@ std::uint64_t eventCount(const Trace& t) {
 
 struct PaintStats {
     std::vector<double> zoomOut, random;
+    std::vector<TimeRange> randomWindows; // the window of each random frame, in order
+    double replayedMs = -1; // mean of the slowest random frames painted again (--paint-only)
 };
+
+// Indices of the frames, the slowest first.
+std::vector<std::size_t> slowestFirst(const std::vector<double>& ms) {
+    std::vector<std::size_t> order(ms.size());
+    for (std::size_t i = 0; i < order.size(); ++i)
+        order[i] = i;
+    std::sort(order.begin(), order.end(),
+              [&](std::size_t a, std::size_t b) { return ms[a] > ms[b]; });
+    return order;
+}
 
 // Paints the real TimelineView into an offscreen image: 50 frames at full zoom-out and 200 at
 // random zoom and pan positions, each with a cold geometry cache (the cost after the view moved).
-PaintStats measurePaint(std::shared_ptr<const Trace> trace) {
+// With `replays`, the ten slowest random frames are then painted that many times more each, so
+// that a profiler sees mostly them (--paint-only).
+PaintStats measurePaint(std::shared_ptr<const Trace> trace, int replays = 0) {
     PaintStats s;
     ViewState state;
     state.setTrace(trace);
@@ -147,13 +163,31 @@ PaintStats measurePaint(std::shared_ptr<const Trace> trace) {
     std::mt19937_64 rng(7);
     const double minSpan = 10'000.0, maxSpan = std::max(minSpan * 2, double(all.duration()));
     std::uniform_real_distribution<double> logSpan(std::log(minSpan), std::log(maxSpan));
+    std::vector<int> scrolls;
     for (int i = 0; i < 200; ++i) {
         const auto span = TimeNs(std::exp(logSpan(rng)));
         std::uniform_int_distribution<TimeNs> start(all.start, std::max(all.start, all.end - span));
         const TimeNs s0 = start(rng);
         state.setVisibleRange({s0, s0 + span}, false);
-        view.setScrollY(int(rng() % 400));
+        const int scrollY = int(rng() % 400);
+        view.setScrollY(scrollY);
         s.random.push_back(paintOnce());
+        s.randomWindows.push_back({s0, s0 + span});
+        scrolls.push_back(scrollY);
+    }
+    if (replays > 0) {
+        std::vector<std::size_t> order = slowestFirst(s.random);
+        order.resize(std::min<std::size_t>(order.size(), 10));
+        double total = 0;
+        for (int r = 0; r < replays; ++r) {
+            for (std::size_t i : order) {
+                const TimeRange w = s.randomWindows[i];
+                state.setVisibleRange({w.start, w.end + 1 + (r % 2)}, false); // cold cache
+                view.setScrollY(scrolls[i]);
+                total += paintOnce();
+            }
+        }
+        s.replayedMs = total / double(replays * int(order.size()));
     }
     return s;
 }
@@ -161,6 +195,50 @@ PaintStats measurePaint(std::shared_ptr<const Trace> trace) {
 void printPaint(const char* what, const std::vector<double>& ms) {
     std::printf("%-34s frames %3zu  p50 %7.2f ms  p95 %7.2f ms  p99 %7.2f ms\n", what, ms.size(),
                 percentile(ms, 50), percentile(ms, 95), percentile(ms, 99));
+}
+
+void printSlowestFrames(const PaintStats& s, std::size_t count) {
+    const std::vector<std::size_t> order = slowestFirst(s.random);
+    std::printf("slowest random frames:");
+    for (std::size_t i = 0; i < std::min(count, order.size()); ++i) {
+        const TimeRange w = s.randomWindows[order[i]];
+        std::printf(" %.2f ms (%.3g s at %.3g s);", s.random[order[i]], double(w.duration()) / 1e9,
+                    double(w.start) / 1e9);
+    }
+    std::printf("\n");
+}
+
+struct PaintFigures {
+    double zoomOutP95 = 0, randomP99 = 0;
+    double scaling = -1; // the large trace's random p95 / the small one's; -1: no small trace
+};
+
+// Paints the loaded trace and then the small one.
+PaintFigures measureBothPaints(std::shared_ptr<const Trace> trace, const Options& opt) {
+    PaintFigures f;
+    const PaintStats big = measurePaint(trace, opt.paintOnly ? 20 : 0);
+    printPaint("paint full zoom-out (large)", big.zoomOut);
+    printPaint("paint random zoom/pan (large)", big.random);
+    if (opt.paintOnly) {
+        printSlowestFrames(big, 12);
+        std::printf("the ten slowest painted 20 times more: %.2f ms a frame\n", big.replayedMs);
+    }
+    trace.reset();
+    malloc_trim(0);
+    const QString smallPath = ensureTrace(opt.smallEvents, opt.seed);
+    LoadResult small = loadTrace(smallPath);
+    if (!small.ok()) {
+        std::fprintf(stderr, "small load failed: %s\n", qPrintable(small.error));
+        return f;
+    }
+    const PaintStats little = measurePaint(std::shared_ptr<const Trace>(std::move(small.trace)));
+    printPaint("paint full zoom-out (small)", little.zoomOut);
+    printPaint("paint random zoom/pan (small)", little.random);
+    f.zoomOutP95 = percentile(big.zoomOut, 95);
+    f.randomP99 = percentile(big.random, 99);
+    f.scaling = percentile(big.random, 95) / std::max(1e-6, percentile(little.random, 95));
+    std::printf("paint large / small (p95 random): %.2f\n", f.scaling);
+    return f;
 }
 
 // Average microseconds to locate the visible window [a, b) in one row: firstEndingAfter(a) and
@@ -316,10 +394,12 @@ Options parseArgs(const QStringList& args) {
             o.gui = false;
         else if (a == QStringLiteral("--gui-only"))
             o.guiOnly = true;
+        else if (a == QStringLiteral("--paint-only"))
+            o.paintOnly = true;
         else {
             std::fprintf(stderr,
                          "usage: bench_scale [--events N] [--seed S] [--trace PATH] [--threads T] "
-                         "[--small-events N] [--no-gui] [--gui-only]\n");
+                         "[--small-events N] [--no-gui] [--gui-only] [--paint-only]\n");
             std::exit(2);
         }
     }
@@ -349,6 +429,17 @@ int main(int argc, char** argv) {
         const GuiResult gui = measureGui(path);
         printGui(gui);
         return gui.ok ? 0 : 1;
+    }
+
+    if (opt.paintOnly) {
+        LoadOptions lo;
+        lo.threads = opt.threads;
+        LoadResult loaded = loadTrace(path, lo);
+        if (!loaded.ok()) {
+            std::fprintf(stderr, "load failed: %s\n", qPrintable(loaded.error));
+            return 1;
+        }
+        return measureBothPaints(std::move(loaded.trace), opt).scaling < 0 ? 1 : 0;
     }
 
     // 1. The floor: a raw scan of the same rows and columns.
@@ -405,22 +496,9 @@ int main(int argc, char** argv) {
     }
 
     // 4. Paint at this size and at the small size.
-    const PaintStats big = measurePaint(trace);
-    printPaint("paint full zoom-out (large)", big.zoomOut);
-    printPaint("paint random zoom/pan (large)", big.random);
-    trace.reset();
-    malloc_trim(0);
-    const QString smallPath = ensureTrace(opt.smallEvents, opt.seed);
-    LoadResult small = loadTrace(smallPath);
-    if (!small.ok()) {
-        std::fprintf(stderr, "small load failed: %s\n", qPrintable(small.error));
+    const PaintFigures paint = measureBothPaints(std::move(trace), opt);
+    if (paint.scaling < 0)
         return 1;
-    }
-    const PaintStats little = measurePaint(std::shared_ptr<const Trace>(std::move(small.trace)));
-    printPaint("paint full zoom-out (small)", little.zoomOut);
-    printPaint("paint random zoom/pan (small)", little.random);
-    const double scaling =
-        percentile(big.random, 95) / std::max(1e-6, percentile(little.random, 95));
 
     // 5. The real window: first paint and GUI-thread stalls during a load.
     GuiResult gui;
@@ -459,8 +537,7 @@ int main(int argc, char** argv) {
                 "\"paint_scaling_ratio\": %.2f, \"window_query_us\": %.3f, \"kernel_sort_s\": "
                 "%.3f, \"gui_block_max_ms\": %.1f, \"reopen_first_paint_s\": %.3f}\n",
                 static_cast<unsigned long long>(events), raw.seconds, loadS, loadS / raw.seconds,
-                bytesPerEvent, peakPerEvent, gui.firstPaintS, gui.gpuPictureS,
-                percentile(big.zoomOut, 95), percentile(big.random, 99), scaling, windowUs, sortS,
-                gui.maxGapMs, reopen.firstPaintS);
+                bytesPerEvent, peakPerEvent, gui.firstPaintS, gui.gpuPictureS, paint.zoomOutP95,
+                paint.randomP99, paint.scaling, windowUs, sortS, gui.maxGapMs, reopen.firstPaintS);
     return 0;
 }

@@ -184,20 +184,27 @@ void RowSummary::columnsWith(Exact&& coveredExactly, TimeNs viewStart, double ns
             if (bs >= a && be <= b) {
                 covered = true;
                 busy += float(bk.busy);
-            } else {
-                // Prorated over the bucket's covered extent, so busy time moves between
-                // columns but does not leak into a column the extent does not reach.
-                const TimeNs lo = edges ? bs + TimeNs(bk.firstCovered) : bs;
-                const TimeNs hi = edges ? bs + TimeNs(bk.coveredEnd) : be;
+            } else if (edges) {
+                // Prorated over the bucket's covered extent, so busy time moves between columns
+                // but does not leak into a column the extent does not reach. The extent meets
+                // the column iff `part` > 0; then the bucket holds an event there, unless it
+                // reaches past both of the column's edges (its events may lie on either side:
+                // the row settles it).
+                const TimeNs lo = bs + TimeNs(bk.firstCovered), hi = bs + TimeNs(bk.coveredEnd);
                 const TimeNs part = std::min(hi, b) - std::max(lo, a);
+                if (part > 0) {
+                    busy += float(bk.busy) * float(part) / float(hi - lo);
+                    if (bs < a && be > b)
+                        unsure = true;
+                    else
+                        covered = true;
+                }
+            } else {
+                // No extent: prorated over the whole bucket, and the row settles the column.
+                const TimeNs part = std::min(be, b) - std::max(bs, a);
                 if (part > 0)
-                    busy += float(bk.busy) * float(part) / (edges ? float(hi - lo) : widthF);
-                if (!edges || (bs < a && be > b))
-                    unsure = true; // the busy part may lie outside the column
-                else if (bs < a)
-                    covered = covered || bs + TimeNs(bk.coveredEnd) > a;
-                else
-                    covered = covered || bs + TimeNs(bk.firstCovered) < b;
+                    busy += float(bk.busy) * float(part) / widthF;
+                unsure = true;
             }
             if (bs >= a) // each bucket's count goes to the column holding its start
                 count += bk.count;

@@ -28,35 +28,79 @@ void TimelineGeometry::setTrace(const Trace* trace, std::shared_ptr<const Timeli
     m_lod = std::move(lod);
     ++m_generation;
     ++m_traceGeneration;
-    m_rows.clear();
+    clearRows();
+    m_spareItems.clear(); // the new trace's frames need not be alike
     m_gaps.clear();
 }
 
 void TimelineGeometry::setProjectedNvtx(const std::vector<ProjectedNvtxLane>* lanes) {
     m_projected = lanes;
     ++m_generation;
-    m_rows.clear();
+    clearRows();
 }
 
 void TimelineGeometry::checkCacheKey(const ViewFrame& frame) const {
     const CacheKey key{frame.view, frame.width, m_generation};
     if (!(key == m_key)) {
         m_key = key;
-        m_rows.clear();
+        clearRows();
     }
+}
+
+void TimelineGeometry::clearRows() const {
+    for (auto& [id, items] : m_rows) {
+        items.clear();
+        m_spareItems.push_back(std::move(items));
+    }
+    m_rows.clear();
+}
+
+std::pair<std::vector<DrawItem>*, bool> TimelineGeometry::rowEntry(std::uint64_t id) const {
+    const auto [it, inserted] = m_rows.try_emplace(id);
+    if (inserted && !m_spareItems.empty()) {
+        it->second = std::move(m_spareItems.back());
+        m_spareItems.pop_back();
+    }
+    return {&it->second, inserted};
 }
 
 const std::vector<DrawItem>& TimelineGeometry::rowItems(const ViewFrame& frame, std::uint32_t lane,
                                                         std::uint16_t row) const {
     checkCacheKey(frame);
     const std::uint64_t id = (std::uint64_t(lane) << 16) | row;
-    auto [it, inserted] = m_rows.try_emplace(id);
+    const auto [items, inserted] = rowEntry(id);
     if (inserted && m_trace && lane < m_trace->lanes().size() &&
         row < m_trace->lane(lane).rowCount()) {
         foldRunsInto(m_trace->lane(lane).rowView(row), frame.view.start, frame.nsPerPx, frame.width,
-                     kMinPx, it->second);
+                     kMinPx, *items);
     }
-    return it->second;
+    return *items;
+}
+
+std::vector<TimelineGeometry::PendingRow>
+TimelineGeometry::claimRows(const ViewFrame& frame, std::span<const RowKey> rows) const {
+    checkCacheKey(frame);
+    std::vector<PendingRow> out;
+    if (!m_trace)
+        return out;
+    for (const RowKey& k : rows) {
+        if (k.lane >= m_trace->lanes().size() || k.row >= m_trace->lane(k.lane).rowCount())
+            continue;
+        const auto [items, inserted] = rowEntry((std::uint64_t(k.lane) << 16) | k.row);
+        if (!inserted)
+            continue;
+        const Lane& lane = m_trace->lane(k.lane);
+        const RowView rv = lane.rowView(k.row);
+        const std::uint32_t first = rv.firstEndingAfter(frame.view.start);
+        const std::uint32_t last = rv.firstStartingAtOrAfter(frame.view.end);
+        out.push_back({&lane, k.row, items, last > first ? last - first : 0});
+    }
+    return out;
+}
+
+void TimelineGeometry::fillRow(const ViewFrame& frame, const PendingRow& row) {
+    foldRunsInto(row.lane->rowView(row.row), frame.view.start, frame.nsPerPx, frame.width, kMinPx,
+                 *row.items);
 }
 
 std::optional<int> TimelineGeometry::summaryLevel(const ViewFrame& frame, std::uint32_t lane,
@@ -92,12 +136,12 @@ const std::vector<DrawItem>& TimelineGeometry::projectedItems(const ViewFrame& f
     checkCacheKey(frame);
     // Bit 63 keeps projected rows apart from trace lanes in the cache.
     const std::uint64_t id = (std::uint64_t(1) << 63) | (std::uint64_t(deviceId) << 16) | row;
-    auto [it, inserted] = m_rows.try_emplace(id);
+    const auto [items, inserted] = rowEntry(id);
     const ProjectedNvtxLane* p = projectedNvtx(deviceId);
     if (inserted && p && row < p->lane.rowCount())
         foldRunsInto(p->lane.rowView(row), frame.view.start, frame.nsPerPx, frame.width, kMinPx,
-                     it->second);
-    return it->second;
+                     *items);
+    return *items;
 }
 
 const GpuUtilization* TimelineGeometry::utilization(std::uint32_t deviceId) const {

@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <span>
 #include <unordered_map>
 #include <vector>
 
@@ -88,6 +89,26 @@ public:
     // exist.
     const std::vector<DrawItem>& rowItems(const ViewFrame& frame, std::uint32_t lane,
                                           std::uint16_t row) const;
+    // A row of a lane, as rowItems names it.
+    struct RowKey {
+        std::uint32_t lane = 0;
+        std::uint16_t row = 0;
+    };
+    // A row whose cache entry claimRows made, for fillRow to fold into.
+    struct PendingRow {
+        const Lane* lane = nullptr;
+        std::uint16_t row = 0;
+        std::vector<DrawItem>* items = nullptr; // the cache entry, empty
+        std::uint32_t visible = 0;              // events overlapping the frame's range
+    };
+    // Makes the cache entries of those of `rows` that `frame` has not folded yet and returns
+    // them, so that a caller can fold them with fillRow on other threads too (each by one
+    // thread, before the next query of this geometry); rowItems() then answers them at once.
+    // The class stays single-threaded to its callers: only the entries' contents are written
+    // elsewhere, and unordered_map entries do not move.
+    std::vector<PendingRow> claimRows(const ViewFrame& frame, std::span<const RowKey> rows) const;
+    static void fillRow(const ViewFrame& frame, const PendingRow& row);
+
     // The summary level (lane, row) is drawn from in `frame`; nullopt when it is drawn from
     // rowItems (few events per pixel column, or its summary is not built yet).
     std::optional<int> summaryLevel(const ViewFrame& frame, std::uint32_t lane,
@@ -139,6 +160,13 @@ private:
     // The memo (see the class comment).
     mutable CacheKey m_key;
     mutable std::unordered_map<std::uint64_t, std::vector<DrawItem>> m_rows;
+    // The emptied item lists of the last cleared frame, reused by the next one: freeing a
+    // frame's lists (megabytes at a middle zoom) made malloc return the heap's top to the
+    // kernel and the next frame fault it back in.
+    mutable std::vector<std::vector<DrawItem>> m_spareItems;
+    // The cache entry of `id`, and whether it was made now (then empty, to be filled).
+    std::pair<std::vector<DrawItem>*, bool> rowEntry(std::uint64_t id) const;
+    void clearRows() const;
     mutable std::unordered_map<std::uint32_t, std::pair<TimeNs, std::vector<TimeRange>>> m_gaps;
 };
 

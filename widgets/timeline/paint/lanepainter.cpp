@@ -7,6 +7,7 @@
 #include "model/trace.h"
 #include "widgets/timeline/geometry/countercolumns.h"
 #include "widgets/timeline/geometry/lanelayout.h"
+#include "widgets/timeline/geometry/sharework.h"
 #include "widgets/timeline/geometry/timelinegeometry.h"
 
 #include <QBrush>
@@ -15,12 +16,9 @@
 #include <QPainter>
 #include <QStringBuilder>
 #include <QThread>
-#include <QThreadPool>
 #include <QTransform>
 #include <algorithm>
-#include <atomic>
 #include <cmath>
-#include <memory>
 
 namespace strobe {
 
@@ -39,47 +37,10 @@ QRgb blend(QRgb under, QRgb over, int alpha) {
     return 0xff000000u | mix(under, over) | (mix(under >> 8, over >> 8) << 8);
 }
 
-// Runs job(0) .. job(n - 1) on the calling thread and on up to `helpers` idle threads of Qt's
-// global pool, and returns when all are done. Jobs are claimed one at a time, so the caller
-// never waits for a helper that has not begun (a busy pool just leaves it all the jobs), only
-// for the one job each running helper holds. A helper that starts after the last job was
-// claimed finds nothing to do and touches nothing but the shared counters.
-template <typename Job> void shareWork(std::size_t n, int helpers, const Job& job) {
-    struct Counters {
-        std::atomic<std::size_t> next{0}, done{0};
-    };
-    const auto counters = std::make_shared<Counters>();
-    auto work = [n, counters, &job] {
-        for (std::size_t k; (k = counters->next.fetch_add(1)) < n;) {
-            job(k);
-            counters->done.fetch_add(1);
-            counters->done.notify_all(); // cheap without a waiter
-        }
-    };
-    for (int h = 0; h < helpers; ++h) {
-        if (!QThreadPool::globalInstance()->tryStart(work))
-            break;
-    }
-    // Waits until every job claimed so far is done; nothing can be claimed afterwards.
-    auto waitForClaimed = [&] {
-        const std::size_t claimed = std::min(n, counters->next.exchange(n));
-        for (std::size_t d = counters->done.load(); d < claimed; d = counters->done.load())
-            counters->done.wait(d);
-    };
-    try {
-        work();
-    } catch (...) {                  // the helpers' jobs hold references into the caller's frame
-        counters->done.fetch_add(1); // the job that threw counts as done
-        waitForClaimed();
-        throw;
-    }
-    waitForClaimed();
-}
-
 // A folded run's colour: `c` halfway towards the palette's folded grey.
-QColor washed(const QColor& c, const QColor& folded) {
-    return QColor((c.red() + folded.red()) / 2, (c.green() + folded.green()) / 2,
-                  (c.blue() + folded.blue()) / 2);
+QRgb washed(QRgb c, QRgb folded) {
+    return qRgb((qRed(c) + qRed(folded)) / 2, (qGreen(c) + qGreen(folded)) / 2,
+                (qBlue(c) + qBlue(folded)) / 2);
 }
 } // namespace
 
@@ -163,7 +124,7 @@ QRgb LanePainter::classColor(const TimelinePalette& palette, const TimelineLod& 
     ClassColor& slot = cache[cls];
     if (slot.paint != m_paintCount) { // colours follow the palette of this paint
         slot.paint = m_paintCount;
-        slot.rgb = washed(eventColor(palette, lane, examples[cls]), palette.folded).rgb();
+        slot.rgb = washed(eventColor(palette, lane, examples[cls]).rgb(), palette.folded.rgb());
     }
     return slot.rgb;
 }
@@ -190,30 +151,43 @@ void LanePainter::blitLine(QPainter& p, int y) {
     p.fillRect(rect, line);
 }
 
-void LanePainter::prepareSummaryRows(const PaintContext& ctx, const TimelineGeometry& geometry) {
+void LanePainter::prepareRows(const PaintContext& ctx, const TimelineGeometry& geometry) {
     m_summaries.clear();
+    m_foldRows.clear();
     m_nextSummary = 0;
     const TimelineLod* lod = geometry.lod();
-    if (ctx.oneRectPerItem || !lod)
-        return;
     const int pinned = ctx.layout->pinnedHeight();
     auto collect = [&](const std::vector<LayoutRow>& rows, int clipTop) {
         for (const LayoutRow& r : rows) {
             if (r.kind != LayoutRowKind::LaneRow || !isVisible(ctx, r, clipTop))
                 continue;
-            if (const auto level = geometry.summaryLevel(ctx, r.lane, r.row))
+            const auto level = ctx.oneRectPerItem || !lod
+                                   ? std::nullopt
+                                   : geometry.summaryLevel(ctx, r.lane, r.row);
+            if (level)
                 m_summaries.push_back({&r, *level});
+            else
+                m_foldRows.push_back({r.lane, r.row});
         }
     };
     collect(ctx.layout->rows(), pinned);
     collect(ctx.layout->pinnedRows(), 0);
+    const std::vector<TimelineGeometry::PendingRow> folds = geometry.claimRows(ctx, m_foldRows);
     if (m_summaryColumns.size() < m_summaries.size())
         m_summaryColumns.resize(m_summaries.size());
-    // The columns of a summarised row are a third of a full zoom-out frame: the rows are
-    // independent, so they are shared with idle cores (the colours stay on this thread).
+    // A summarised row's columns, or folding a row of a few thousand visible events, is a good
+    // part of a frame at full or middle zoom: the rows are independent, so they are shared with
+    // idle cores, in one batch per frame (a helper takes a few hundred microseconds to wake on a
+    // virtual machine). The colours and the painting stay on this thread.
+    std::uint64_t foldEvents = 0;
+    for (const auto& f : folds)
+        foldEvents += f.visible;
+    const bool worthHelpers = m_summaries.size() >= 8 || foldEvents >= kShareFoldEvents;
+    const int helpers = worthHelpers ? std::clamp(QThread::idealThreadCount() - 1, 0, 3) : 0;
     const int cols = std::max(1, int(std::ceil(ctx.width * ctx.dpr)));
-    const int helpers = std::min(int(m_summaries.size() / 8), QThread::idealThreadCount() - 1);
-    shareWork(m_summaries.size(), std::clamp(helpers, 0, 3), [&](std::size_t k) {
+    shareWork(m_summaries.size() + folds.size(), helpers, [&](std::size_t k) {
+        if (k >= m_summaries.size())
+            return TimelineGeometry::fillRow(ctx, folds[k - m_summaries.size()]);
         const LayoutRow& r = *m_summaries[k].row;
         lod->rowSummary(r.lane, r.row)
             ->columns(m_trace->lane(r.lane).rowView(r.row), ctx.view.start, ctx.nsPerPx / ctx.dpr,
@@ -224,7 +198,7 @@ void LanePainter::prepareSummaryRows(const PaintContext& ctx, const TimelineGeom
 bool LanePainter::paintSummaryRow(QPainter& p, const PaintContext& ctx,
                                   const TimelineGeometry& geometry, const LayoutRow& row, int y,
                                   QColor background) {
-    // Rows are painted in the order prepareSummaryRows met them.
+    // Rows are painted in the order prepareRows met them.
     if (m_nextSummary >= m_summaries.size() || m_summaries[m_nextSummary].row != &row)
         return false;
     const std::vector<SummaryColumn>& columns = m_summaryColumns[m_nextSummary++];
@@ -269,7 +243,7 @@ void LanePainter::paint(QPainter& p, const PaintContext& ctx, const TimelineGeom
     ++m_paintCount;
     p.setRenderHint(QPainter::Antialiasing, false);
     p.setFont(ctx.font);
-    prepareSummaryRows(ctx, geometry);
+    prepareRows(ctx, geometry);
     auto paintRows = [&](const std::vector<LayoutRow>& rows, int clipTop) {
         for (const LayoutRow& r : rows) {
             if (!isVisible(ctx, r, clipTop))
@@ -304,11 +278,23 @@ void LanePainter::paint(QPainter& p, const PaintContext& ctx, const TimelineGeom
     }
 }
 
-QColor LanePainter::itemColor(const TimelinePalette& palette, std::uint32_t lane, const RowView& rv,
-                              const DrawItem& it) {
-    const QColor c = eventColor(palette, lane, rv.laneIndex(it.first + it.count / 2));
+QRgb LanePainter::itemColor(const TimelinePalette& palette, std::uint32_t lane, const RowView& rv,
+                            const DrawItem& it) {
     // Folded runs: the middle event's hue, washed towards grey.
-    return it.isFolded ? washed(c, palette.folded) : c;
+    const std::uint32_t index = rv.laneIndex(it.first + it.count / 2);
+    const quint64 id = colorIdentity(*m_trace, lane, index);
+    if (id >> 62) { // an NVTX range's own colour (its alpha byte is not meaningful)
+        const QRgb c = QRgb(id) | 0xff000000u;
+        return it.isFolded ? washed(c, palette.folded.rgb()) : c;
+    }
+    const quint64 key = (quint64(palette.dark) << 63) | id; // as colorKey
+    ItemColors& slot = m_itemColors[(key * 0x9E3779B97F4A7C15ull) >> 56];
+    static_assert(kItemColorSlots == 256);
+    if (slot.paint != m_paintCount || slot.key != key) {
+        const QRgb c = eventColor(palette, lane, index).rgb();
+        slot = ItemColors{m_paintCount, key, c, washed(c, palette.folded.rgb())};
+    }
+    return it.isFolded ? slot.washed : slot.plain;
 }
 
 void LanePainter::paintLaneRow(QPainter& p, const PaintContext& ctx,
@@ -331,24 +317,31 @@ void LanePainter::paintLaneRow(QPainter& p, const PaintContext& ctx,
         const int cols = std::max(1, int(std::ceil(ctx.width * ctx.dpr)));
         QRgb* px = lineImage(cols, row.height - 2, ctx.dpr);
         std::fill(px, px + cols, background.rgb());
+        // floor(x * dpr + 0.5), without the libm call per item (x is within [-1, width + 1]).
+        auto devicePx = [dpr = ctx.dpr](double x) {
+            const double v = x * dpr + 0.5;
+            const int t = int(v);
+            return t - int(double(t) > v);
+        };
         for (const DrawItem& it : items) {
-            const int d0 = std::clamp(int(std::floor(it.x0 * ctx.dpr + 0.5)), 0, cols);
-            const int d1 =
-                std::clamp(std::max(int(std::floor(it.x1 * ctx.dpr + 0.5)), d0 + 1), 0, cols);
-            const QColor c = itemColor(ctx.palette, row.lane, rv, it);
-            std::fill(px + d0, px + d1, c.rgb());
+            const int d0 = std::clamp(devicePx(it.x0), 0, cols);
+            const int d1 = std::clamp(std::max(devicePx(it.x1), d0 + 1), 0, cols);
+            std::fill(px + d0, px + d1, itemColor(ctx.palette, row.lane, rv, it));
         }
         blitLine(p, y + 1);
     }
     for (const DrawItem& it : items) {
+        if (asLine && it.isFolded)
+            continue; // coloured into the line, and a folded run has no label
         const double x0 = ctx.snap(it.x0);
         const double x1 = std::max(ctx.snap(it.x1), x0 + 1.0);
-        const std::uint32_t mid = rv.laneIndex(it.first + it.count / 2);
         if (!asLine)
-            p.fillRect(QRectF(x0, top, x1 - x0, h), itemColor(ctx.palette, row.lane, rv, it));
+            p.fillRect(QRectF(x0, top, x1 - x0, h),
+                       QColor::fromRgb(itemColor(ctx.palette, row.lane, rv, it)));
         const double vis0 = std::max(0.0, x0), vis1 = std::min(double(ctx.width), x1);
         if (it.isFolded || vis1 - vis0 < kLabelMinPx)
             continue;
+        const std::uint32_t mid = rv.laneIndex(it.first + it.count / 2);
         const StringId id = lane.nameId(mid);
         const QString& name = eventName(row.lane, mid);
         const int avail = int(vis1 - vis0) - 2 * kLabelPad;
@@ -454,8 +447,9 @@ void LanePainter::paintProjectedRow(QPainter& p, const PaintContext& ctx,
         const std::uint32_t mid = rv.laneIndex(it.first + it.count / 2);
         // The colour of the CPU-side range, so the two line up by eye.
         const EventRef src = proj->source[proj->lane.payload(mid)];
-        const QColor c = eventColor(ctx.palette, src.lane, src.index);
-        p.fillRect(QRectF(x0, top, x1 - x0, h), it.isFolded ? washed(c, ctx.palette.folded) : c);
+        const QRgb c = eventColor(ctx.palette, src.lane, src.index).rgb();
+        p.fillRect(QRectF(x0, top, x1 - x0, h),
+                   QColor::fromRgb(it.isFolded ? washed(c, ctx.palette.folded.rgb()) : c));
         const double vis0 = std::max(0.0, x0), vis1 = std::min(double(ctx.width), x1);
         if (it.isFolded || vis1 - vis0 < kLabelMinPx)
             continue;

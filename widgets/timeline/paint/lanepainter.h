@@ -38,6 +38,9 @@ class LanePainter {
 public:
     // A folded row with more items than this is coloured into one image line and blitted.
     static constexpr std::size_t kLineItems = 96;
+    // Rows to fold with fewer visible events than this in all, and fewer than 8 summarised
+    // rows, are done on the painting thread alone: waking a helper costs more than it saves.
+    static constexpr std::uint64_t kShareFoldEvents = 20'000;
 
     // The whole canvas: every visible row of ctx.layout with its background, and the background
     // below the rows; nothing else (overlays: paintOverlay). `geometry` holds the trace that
@@ -52,8 +55,9 @@ private:
     // Whether `row` shows in the frame (rows above `clipTop` are under the pinned ones).
     static bool isVisible(const PaintContext& ctx, const LayoutRow& row, int clipTop);
     // Finds the visible rows drawn from their summary this frame and computes their columns,
-    // shared with idle cores.
-    void prepareSummaryRows(const PaintContext& ctx, const TimelineGeometry& geometry);
+    // and folds the other visible lane rows (TimelineGeometry::claimRows), both shared with idle
+    // cores.
+    void prepareRows(const PaintContext& ctx, const TimelineGeometry& geometry);
     // Draws the row from its summary; false (nothing drawn) when the row does not qualify.
     bool paintSummaryRow(QPainter& p, const PaintContext& ctx, const TimelineGeometry& geometry,
                          const LayoutRow& row, int y, QColor background);
@@ -71,9 +75,10 @@ private:
     QColor eventColor(const TimelinePalette& palette, std::uint32_t lane, std::uint32_t index);
     // The name shown for an event (API names lose their _vNNNN suffix), cached per string.
     const QString& eventName(std::uint32_t lane, std::uint32_t index);
-    // A draw item's colour: its middle event's, washed towards grey when folded.
-    QColor itemColor(const TimelinePalette& palette, std::uint32_t lane, const RowView& rv,
-                     const DrawItem& it);
+    // A draw item's colour: its middle event's, washed towards grey when folded. Answered from
+    // m_itemColors, as a folded row at a middle zoom asks for thousands of items a frame.
+    QRgb itemColor(const TimelinePalette& palette, std::uint32_t lane, const RowView& rv,
+                   const DrawItem& it);
     // The colour of a lane's colour class (TimelineLod::colorClasses) washed towards the folded
     // grey, cached per class and paint.
     struct ClassColor {
@@ -95,8 +100,9 @@ private:
         const LayoutRow* row;
         int level; // RowSummary level
     };
-    std::vector<SummaryRow> m_summaries; // this frame's, in painting order
-    std::size_t m_nextSummary = 0;       // the next one paintSummaryRow draws
+    std::vector<SummaryRow> m_summaries;              // this frame's, in painting order
+    std::vector<TimelineGeometry::RowKey> m_foldRows; // this frame's other lane rows
+    std::size_t m_nextSummary = 0;                    // the next one paintSummaryRow draws
     // One SummaryColumn per device pixel column of each of m_summaries (capacity reused).
     std::vector<std::vector<SummaryColumn>> m_summaryColumns;
     QImage m_line; // see lineImage
@@ -106,6 +112,16 @@ private:
     QHash<StringId, QString> m_names;
     QHash<StringId, int> m_textWidth;
     QHash<quint64, QColor> m_colors;
+    // A direct-mapped memo of this paint's event colours by colorKey, plain and washed: the
+    // QHash lookup, the QColor arithmetic and an NVTX range's colour search cost more per item
+    // than the folding.
+    struct ItemColors {
+        std::uint64_t paint = 0; // m_paintCount when filled; 0: never
+        quint64 key = 0;
+        QRgb plain = 0, washed = 0;
+    };
+    static constexpr std::size_t kItemColorSlots = 256;
+    std::vector<ItemColors> m_itemColors = std::vector<ItemColors>(kItemColorSlots);
 };
 
 } // namespace strobe

@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <map>
+#include <thread>
 
 using namespace strobe;
 
@@ -188,6 +189,68 @@ TEST(TimelineGeometry, RowItemsFollowTheFrameAndFoldedHitsFindTheNearestEvent) {
     // A lane or row that does not exist has no items.
     EXPECT_TRUE(s.geometry.rowItems(narrow, lane, 3).empty());
     EXPECT_TRUE(s.geometry.rowItems(narrow, 999, 0).empty());
+}
+
+TEST(TimelineGeometry, ClaimedRowsFoldOnOtherThreadsAsRowItemsWouldAndOnlyOnce) {
+    TraceBuilder b(QStringLiteral("streams"));
+    KernelConfig cfg;
+    cfg.shortName = b.intern("k");
+    for (std::uint32_t stream = 1; stream <= 4; ++stream) {
+        TimeNs t = stream * 7;
+        for (int i = 0; i < 5000; ++i) { // bursts of short kernels with the odd gap
+            const TimeNs d = 5 + TimeNs((i * 37 + stream) % 90);
+            b.addKernel(1, 0, stream, 7, t, t + d, cfg, std::nullopt, std::nullopt);
+            t += d + (i % 50 == 0 ? 3000 : TimeNs((i * 13) % 40));
+        }
+    }
+    Scene s(std::shared_ptr<const Trace>(b.finish()));
+    std::vector<TimelineGeometry::RowKey> keys;
+    for (std::uint32_t lane = 0; lane < s.trace->lanes().size(); ++lane) {
+        if (s.trace->lane(lane).kind() == LaneKind::Kernels)
+            keys.push_back({lane, 0});
+    }
+    ASSERT_EQ(keys.size(), 4u);
+    keys.push_back({keys[0].lane, 9}); // no such row: not claimed
+    const TimeRange view{200'000, 900'000};
+    const ViewFrame frame = s.frame(view, 1500);
+    const auto pending = s.geometry.claimRows(frame, keys);
+    ASSERT_EQ(pending.size(), 4u);
+    for (const auto& p : pending) {
+        EXPECT_TRUE(p.items->empty());
+        const RowView rv = p.lane->rowView(p.row);
+        EXPECT_EQ(p.visible, rv.firstStartingAtOrAfter(view.end) - rv.firstEndingAfter(view.start));
+    }
+    // Filled on two threads at once, each row by one of them.
+    std::thread other([&] {
+        for (std::size_t i = 1; i < pending.size(); i += 2)
+            TimelineGeometry::fillRow(frame, pending[i]);
+    });
+    for (std::size_t i = 0; i < pending.size(); i += 2)
+        TimelineGeometry::fillRow(frame, pending[i]);
+    other.join();
+    for (std::size_t i = 0; i < 4; ++i) {
+        const RowView rv = s.trace->lane(keys[i].lane).rowView(0);
+        const auto want =
+            foldRuns(rv, frame.view.start, frame.nsPerPx, frame.width, TimelineGeometry::kMinPx);
+        const auto& got = s.geometry.rowItems(frame, keys[i].lane, 0);
+        EXPECT_EQ(&got, pending[i].items) << "answered from the claimed entry";
+        ASSERT_EQ(got.size(), want.size()) << "stream " << i;
+        ASSERT_GT(got.size(), 50u);
+        for (std::size_t k = 0; k < got.size(); ++k) {
+            ASSERT_EQ(got[k].first, want[k].first) << k;
+            ASSERT_EQ(got[k].count, want[k].count) << k;
+            ASSERT_EQ(got[k].x0, want[k].x0) << k;
+            ASSERT_EQ(got[k].x1, want[k].x1) << k;
+        }
+    }
+    // Rows this frame has folded are not claimed again; another frame claims them afresh, and
+    // its entries start empty even though the last frame's lists are reused.
+    EXPECT_TRUE(s.geometry.claimRows(frame, keys).empty());
+    const ViewFrame moved = s.frame({view.start + 1, view.end + 1}, 1500);
+    const auto again = s.geometry.claimRows(moved, keys);
+    ASSERT_EQ(again.size(), 4u);
+    for (const auto& p : again)
+        EXPECT_TRUE(p.items->empty());
 }
 
 TEST(TimelineGeometry, IdleMarksAreTheSweptGapsInTheView) {

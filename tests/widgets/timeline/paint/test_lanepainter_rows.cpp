@@ -2,6 +2,7 @@
 // Pixels of the rows test_lanepainter.cpp leaves out, against expectations from the trace's own
 // times and the palette: CUDA API and NVTX bars on their spans, the utilisation strip busy and
 // idle by column, ruler labels at the computed ticks and a header row's label.
+#include "model/rangename.h"
 #include "model/trace.h"
 #include "tests/widgets/timeline/synthtraces.h"
 #include "widgets/timeline/geometry/lanelayout.h"
@@ -138,6 +139,55 @@ TEST(LanePainterRows, NvtxRangesNestInRowsWithTheirColours) {
 
 // Every call of one PyTorch operator is drawn in the operator's colour: the per-call ids that
 // NVTX statistics group away do not give each call a colour of its own.
+TEST(LanePainterRows, FoldedRunsOfABusyRowTakeTheirMiddleRangesColourWashed) {
+    // 3,000 NVTX ranges of 10 ns, 5 ns apart, in runs of ten 300 ns apart; every run has one
+    // name, four names in turn, and every third run its own colour. At 30 ns per pixel each run
+    // folds into one item (the view shows 100: the row is coloured as one image line).
+    TraceBuilder b(QStringLiteral("busy"));
+    b.setThreadName(100, 100, b.intern("main"));
+    const StringId names[] = {b.intern("fwd"), b.intern("bwd"), b.intern("opt"), b.intern("io")};
+    TimeNs t = 0;
+    for (int run = 0; run < 300; ++run) {
+        NvtxRecord r;
+        if (run % 3 == 0)
+            r.color = 0x00102030u + std::uint32_t(run) * 0x010203u;
+        for (int i = 0; i < 10; ++i, t += 15)
+            b.addNvtx(100, 100, 0, t, t + 10, names[run % 4], r, std::nullopt);
+        t += 300;
+    }
+    Scene s(std::shared_ptr<const Trace>(b.finish()));
+    const std::uint32_t lane = laneOfKind(*s.trace, LaneKind::Nvtx);
+    ASSERT_NE(lane, ~0u);
+    const TimeRange view{0, 30 * 1500};
+    for (const TimelinePalette& pal : {TimelinePalette::light(), TimelinePalette::darkPalette()}) {
+        const QImage img = s.paint(view, {1500, 400}, pal);
+        const LayoutRow& r = s.row(lane, 0);
+        const PaintContext ctx = makePaintContext(s.trace.get(), &s.layout, view, {1500, 400}, 0,
+                                                  1.0, 100'000, pal, QGuiApplication::font());
+        const auto& items = s.geometry.rowItems(ctx, lane, 0);
+        ASSERT_GT(items.size(), LanePainter::kLineItems);
+        int checked = 0;
+        const RowView rv = s.trace->lane(lane).rowView(0);
+        for (const DrawItem& it : items) {
+            if (!it.isFolded || it.x1 - it.x0 < 3)
+                continue;
+            const std::uint32_t mid = rv.laneIndex(it.first + it.count / 2);
+            const auto own0 = s.trace->nvtxColor(s.trace->lane(lane).payload(mid));
+            const std::string_view name = s.trace->strings().view(s.trace->lane(lane).nameId(mid));
+            const QColor own = own0 ? QColor::fromRgb(QRgb(*own0 | 0xff000000u))
+                                    : pal.eventColor(ColorCategory::Nvtx,
+                                                     stableNameHash(groupedRangeNameUtf8(name)));
+            const QRgb want =
+                qRgb((own.red() + pal.folded.red()) / 2, (own.green() + pal.folded.green()) / 2,
+                     (own.blue() + pal.folded.blue()) / 2);
+            ASSERT_EQ(img.pixel(int((it.x0 + it.x1) / 2), s.top(r)), want)
+                << "item at " << it.x0 << (pal.dark ? " (dark)" : " (light)");
+            ++checked;
+        }
+        EXPECT_GE(checked, 90);
+    }
+}
+
 TEST(LanePainterRows, CallsOfOneOperatorShareItsColour) {
     TraceBuilder b(QStringLiteral("pytorch"));
     b.setThreadName(100, 100, b.intern("main"));
