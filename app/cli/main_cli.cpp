@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "app/cli/commands.h"
+#include "model/hugepages.h"
 
 #include <QCoreApplication>
 #include <cstdio>
@@ -8,6 +9,7 @@
 #include <new>
 
 int main(int argc, char** argv) {
+    strobe::useHugePagesForMalloc(argv); // runs again with malloc on huge pages (see there)
     // Out of memory or any other exception (a hostile file must never end in an abort with no
     // message): one sentence on stderr, exit status 1.
     try {

@@ -2,6 +2,7 @@
 #include "app/gui/appsettings.h"
 #include "app/gui/mainwindow.h"
 #include "app/gui/theme.h"
+#include "model/hugepages.h"
 #include "model/kernelclass.h"
 
 #include <QApplication>
@@ -12,6 +13,7 @@
 #include <QTimer>
 
 int main(int argc, char** argv) {
+    strobe::useHugePagesForMalloc(argv); // runs again with malloc on huge pages (see there)
     QApplication app(argc, argv);
     QApplication::setApplicationName(QStringLiteral("strobe"));
     QApplication::setApplicationDisplayName(QStringLiteral("Strobe"));

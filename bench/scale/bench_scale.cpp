@@ -28,6 +28,7 @@
 #include "formats/nsys/synth/synthtrace.h"
 #include "formats/open.h"
 #include "model/analysis/kerneltablemodel.h"
+#include "model/hugepages.h"
 #include "widgets/timeline/timelineview.h"
 #include "widgets/viewstate.h"
 
@@ -419,6 +420,7 @@ void printGui(const GuiResult& g) {
 } // namespace
 
 int main(int argc, char** argv) {
+    strobe::useHugePagesForMalloc(argv); // runs again with malloc on huge pages (see there)
     if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
         qputenv("QT_QPA_PLATFORM", "offscreen");
     QApplication app(argc, argv);
