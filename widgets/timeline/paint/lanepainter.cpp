@@ -7,7 +7,6 @@
 #include "model/trace.h"
 #include "widgets/timeline/geometry/countercolumns.h"
 #include "widgets/timeline/geometry/lanelayout.h"
-#include "widgets/timeline/geometry/sharework.h"
 #include "widgets/timeline/geometry/timelinegeometry.h"
 
 #include <QBrush>
@@ -16,9 +15,12 @@
 #include <QPainter>
 #include <QStringBuilder>
 #include <QThread>
+#include <QThreadPool>
 #include <QTransform>
 #include <algorithm>
+#include <atomic>
 #include <cmath>
+#include <memory>
 
 namespace strobe {
 
@@ -35,6 +37,43 @@ QRgb blend(QRgb under, QRgb over, int alpha) {
         return ((t + ((t >> 8) & 0xff00ffu) + 0x800080u) >> 8) & 0xff00ffu;
     };
     return 0xff000000u | mix(under, over) | (mix(under >> 8, over >> 8) << 8);
+}
+
+// Runs job(0) .. job(n - 1) on the calling thread and on up to `helpers` idle threads of Qt's
+// global pool, and returns when all are done. Jobs are claimed one at a time, so the caller
+// never waits for a helper that has not begun (a busy pool just leaves it all the jobs), only
+// for the one job each running helper holds. A helper that starts after the last job was
+// claimed finds nothing to do and touches nothing but the shared counters.
+template <typename Job> void shareWork(std::size_t n, int helpers, const Job& job) {
+    struct Counters {
+        std::atomic<std::size_t> next{0}, done{0};
+    };
+    const auto counters = std::make_shared<Counters>();
+    auto work = [n, counters, &job] {
+        for (std::size_t k; (k = counters->next.fetch_add(1)) < n;) {
+            job(k);
+            counters->done.fetch_add(1);
+            counters->done.notify_all(); // cheap without a waiter
+        }
+    };
+    for (int h = 0; h < helpers; ++h) {
+        if (!QThreadPool::globalInstance()->tryStart(work))
+            break;
+    }
+    // Waits until every job claimed so far is done; nothing can be claimed afterwards.
+    auto waitForClaimed = [&] {
+        const std::size_t claimed = std::min(n, counters->next.exchange(n));
+        for (std::size_t d = counters->done.load(); d < claimed; d = counters->done.load())
+            counters->done.wait(d);
+    };
+    try {
+        work();
+    } catch (...) {                  // the helpers' jobs hold references into the caller's frame
+        counters->done.fetch_add(1); // the job that threw counts as done
+        waitForClaimed();
+        throw;
+    }
+    waitForClaimed();
 }
 
 // A folded run's colour: `c` halfway towards the palette's folded grey.
@@ -79,8 +118,11 @@ ColorCategory LanePainter::categoryOf(std::uint32_t lane, std::uint32_t index) c
 }
 
 quint64 LanePainter::colorKey(bool dark, std::uint32_t lane, std::uint32_t index) const {
-    const quint64 id = colorIdentity(*m_trace, lane, index);
-    return id >> 62 ? id : (quint64(dark) << 63) | id; // NVTX colours do not follow the theme
+    return colorKeyOf(dark, colorIdentity(*m_trace, lane, index));
+}
+
+quint64 LanePainter::colorKeyOf(bool dark, quint64 identity) {
+    return identity >> 62 ? identity : (quint64(dark) << 63) | identity; // NVTX colours keep theirs
 }
 
 QColor LanePainter::eventColor(const TimelinePalette& palette, std::uint32_t lane,
@@ -287,7 +329,7 @@ QRgb LanePainter::itemColor(const TimelinePalette& palette, std::uint32_t lane, 
         const QRgb c = QRgb(id) | 0xff000000u;
         return it.isFolded ? washed(c, palette.folded.rgb()) : c;
     }
-    const quint64 key = (quint64(palette.dark) << 63) | id; // as colorKey
+    const quint64 key = colorKeyOf(palette.dark, id);
     ItemColors& slot = m_itemColors[(key * 0x9E3779B97F4A7C15ull) >> 56];
     static_assert(kItemColorSlots == 256);
     if (slot.paint != m_paintCount || slot.key != key) {

@@ -90,6 +90,8 @@ private:
     ColorCategory categoryOf(std::uint32_t lane, std::uint32_t index) const;
     // What eventColor caches on: kind and name (copy kind for memcpys), or an NVTX range's colour.
     quint64 colorKey(bool dark, std::uint32_t lane, std::uint32_t index) const;
+    // The same from the event's colorIdentity.
+    static quint64 colorKeyOf(bool dark, quint64 identity);
 
     // The trace of the last paint, and its TimelineGeometry::traceGeneration: what the caches
     // below belong to.
