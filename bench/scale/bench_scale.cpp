@@ -16,8 +16,9 @@
 // The last line of its output is one JSON object with the headline numbers.
 //
 //   bench_scale [--events N] [--seed S] [--trace PATH] [--threads T] [--small-events N]
-//               [--no-gui] [--gui-only] [--paint-only]
+//               [--no-gui] [--gui-only] [--paint-only] [--load-only]
 // --gui-only runs only the last step (first paint and GUI stalls), for quick iterations on them.
+// --load-only runs only the load and its memory figures (no raw scan, so no ratio).
 // --paint-only loads both traces and paints them, and lists the slowest random frames.
 // Without --trace the trace is generated once to /tmp/strobe-scale-<N>-<S>.sqlite and reused.
 #include "app/gui/appsettings.h"
@@ -63,6 +64,7 @@ struct Options {
     bool gui = true;
     bool guiOnly = false;
     bool paintOnly = false;
+    bool loadOnly = false;
 };
 
 double percentile(std::vector<double> v, double p) {
@@ -397,10 +399,13 @@ Options parseArgs(const QStringList& args) {
             o.guiOnly = true;
         else if (a == QStringLiteral("--paint-only"))
             o.paintOnly = true;
+        else if (a == QStringLiteral("--load-only"))
+            o.loadOnly = true;
         else {
             std::fprintf(stderr,
                          "usage: bench_scale [--events N] [--seed S] [--trace PATH] [--threads T] "
-                         "[--small-events N] [--no-gui] [--gui-only] [--paint-only]\n");
+                         "[--small-events N] [--no-gui] [--gui-only] [--paint-only] "
+                         "[--load-only]\n");
             std::exit(2);
         }
     }
@@ -444,8 +449,8 @@ int main(int argc, char** argv) {
         return measureBothPaints(std::move(loaded.trace), opt).scaling < 0 ? 1 : 0;
     }
 
-    // 1. The floor: a raw scan of the same rows and columns.
-    const RawScanResult raw = rawScan(path.toStdString());
+    // 1. The floor: a raw scan of the same rows and columns (--load-only: none, no ratio).
+    const RawScanResult raw = opt.loadOnly ? RawScanResult{} : rawScan(path.toStdString());
     std::printf("raw scan: %llu rows in %.3f s\n", static_cast<unsigned long long>(raw.rows),
                 raw.seconds);
 
@@ -472,7 +477,7 @@ int main(int argc, char** argv) {
         peakReset ? double(peak - std::min(peak, rssBefore)) / double(events) : -1;
     std::printf("load: %llu events in %zu lanes in %.3f s (%d threads), %.2f x the raw scan\n",
                 static_cast<unsigned long long>(events), trace->lanes().size(), loadS, opt.threads,
-                loadS / raw.seconds);
+                raw.seconds > 0 ? loadS / raw.seconds : 0.0);
     std::printf(
         "memory: %.1f B/event resident after load (%.0f MB), peak %.1f B/event (%.0f MB)%s; "
         "model's own count %.1f B/event\n",
@@ -480,6 +485,8 @@ int main(int argc, char** argv) {
         double(peak - rssBefore) / 1e6, peakReset ? "" : " (VmHWM reset refused)",
         double(trace->memoryBytes()) / double(events));
     printMemoryBreakdown(*trace, events);
+    if (opt.loadOnly)
+        return 0;
 
     // 3. Window query and kernel sort on the loaded trace.
     const double windowUs = measureWindowQuery(*trace);
