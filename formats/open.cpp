@@ -4,6 +4,7 @@
 #include "formats/cache/tracecache.h"
 #include "formats/kineto/kinetoreader.h"
 #include "formats/nsys/reader/nsyssqliteloader.h"
+#include "model/heappages.h"
 
 #include <QFile>
 #include <QFileInfo>
@@ -147,11 +148,9 @@ LoadResult loadTrace(const QString& path, const LoadOptions& options) {
     // Only whole traces are kept: a cached one then serves any later request, partial or not.
     if (key && result.ok() && result.trace->metadata().loadedParts == kAllTraceParts)
         cache->store(*key, *result.trace); // a failure is logged; the load still succeeds
-#if defined(__GLIBC__)
     // The builder's staging arrays were freed in pieces; hand the pages back so that the resident
     // size after a load is the trace's, not the peak's.
-    malloc_trim(0);
-#endif
+    returnFreedHeapPages();
     return result;
 }
 

@@ -4,6 +4,7 @@
 #include "model/tracebuilder.h"
 
 #include "model/correlationindex.h"
+#include "model/heappages.h"
 
 #include <QStringBuilder>
 #include <algorithm>
@@ -77,8 +78,12 @@ void TraceBuilder::storeRecords() {
         f.shrink_to_fit();
 
     // The CPU ranges first: their staging is freed before the launches' tables and correlation
-    // index are built beside theirs (the load's peak).
+    // index are built beside theirs (the load's peak). Between the steps, the heap's holes that
+    // the last one freed go back to the kernel (returnFreedHeapPages), as the next one's big
+    // arrays are mapped on their own beside them.
+    returnFreedHeapPages();
     storeCpuRanges();
+    returnFreedHeapPages();
     std::uint64_t dangling = storeLaunches();
     // Without the API calls every correlation id dangles: that says nothing about the data.
     if (!t.m_meta.loadedParts.testFlag(TracePart::CudaApi))
@@ -91,22 +96,24 @@ void TraceBuilder::storeRecords() {
 std::uint64_t TraceBuilder::storeLaunches() {
     Trace& t = *m_trace;
 
-    t.m_apiCalls.assign(m_stageApiCalls.size(), {});
-    t.m_apiDriver.resize(m_stageApiCalls.size());
+    t.m_apiCalls.assign(m_stageApiCorrelation.size(), {});
+    t.m_apiDriver.resize(m_stageApiCorrelation.size());
     StagedBeside returns(m_stageApiReturns);
     gather(LaneFamily::ApiCalls, [&](std::uint32_t q, std::uint32_t p, EventRef) {
-        const StagedApiCall& a = m_stageApiCalls[p];
-        t.m_apiCalls[q].correlationId = a.correlationId;
-        if (a.eventClass == 1)
+        t.m_apiCalls[q].correlationId = m_stageApiCorrelation[p];
+        if (m_stageApiDriver[p])
             t.m_apiDriver.set(q);
         if (const std::int64_t* value = returns.at(p))
             t.m_apiReturn.set(q, *value);
     });
     t.m_apiReturn.finish();
-    release(m_stageApiCalls);
+    release(m_stageApiCorrelation);
+    release(m_stageApiDriver);
     release(m_stageApiReturns);
+    returnFreedHeapPages();
 
     std::uint64_t dangling = joinGpuWorkToCalls();
+    returnFreedHeapPages();
     storeKernels(dangling);
     return dangling;
 }
@@ -214,24 +221,46 @@ void TraceBuilder::storeCpuRanges() {
     });
     release(m_stageCpuOps);
 
-    t.m_nvtx.assign(m_stageNvtx.size(), 0);
+    t.m_nvtx.assign(m_stageNvtxFlags.size(), 0);
     StagedBeside categories(m_stageNvtxCategories);
+    StagedBeside threads(m_stageNvtxThreads);
     StagedBeside endThreads(m_stageNvtxEndThreads);
+    // A range's depth is its row: the rows of the lane being gathered, by lane index (empty for
+    // a lane of one row).
+    std::uint32_t depthLane = ~0u;
+    std::vector<std::uint16_t> depth;
     gather(LaneFamily::Nvtx, [&](std::uint32_t q, std::uint32_t p, EventRef self) {
-        const StagedNvtx& r = m_stageNvtx[p];
-        t.m_nvtx[q] =
-            std::uint32_t(r.depth) | std::uint32_t(r.style) << 16 | std::uint32_t(r.hasEnd()) << 18;
-        if (r.hasColor())
-            t.m_nvtxColor.set(q, r.color);
+        const Lane& l = t.m_lanes[self.lane];
+        if (self.lane != depthLane) {
+            depthLane = self.lane;
+            depth.clear();
+            if (l.rowCount() > 1) {
+                depth.resize(l.size(), 0);
+                for (std::uint16_t r = 1; r < l.rowCount(); ++r) {
+                    const RowView row = l.rowView(r);
+                    for (std::uint32_t k = 0; k < row.size(); ++k)
+                        depth[row.laneIndex(k)] = r;
+                }
+            }
+        }
+        const std::uint8_t flags = m_stageNvtxFlags[p];
+        const std::uint32_t row = depth.empty() ? 0 : depth[self.index];
+        t.m_nvtx[q] = row | std::uint32_t(flags & kNvtxStyleMask) << 16 |
+                      std::uint32_t((flags & kNvtxHasEnd) != 0) << 18;
+        if (flags & kNvtxHasColor)
+            t.m_nvtxColor.set(q, m_stageNvtxColor[p]);
         if (const std::int32_t* category = categories.at(p))
             t.m_nvtxCategory.set(q, *category);
-        if (t.m_lanes[self.lane].kind() != LaneKind::Nvtx)
-            t.m_nvtxThread.set(q, r.thread);
+        if (const std::uint32_t* thread = threads.at(p)) // start/end ranges: a process's lane
+            t.m_nvtxThread.set(q, *thread);
         if (const std::uint32_t* endThread = endThreads.at(p))
             t.m_nvtxEndThread.set(q, *endThread);
     });
-    release(m_stageNvtx);
+    release(depth);
+    release(m_stageNvtxFlags);
+    release(m_stageNvtxColor);
     release(m_stageNvtxCategories);
+    release(m_stageNvtxThreads);
     release(m_stageNvtxEndThreads);
     t.m_nvtxColor.finish();
     t.m_nvtxCategory.finish();

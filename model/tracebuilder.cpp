@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "model/tracebuilder.h"
 
+#include "model/heappages.h"
+
 #include <QStringBuilder>
 #include <algorithm>
 #include <bit>
@@ -184,9 +186,10 @@ void TraceBuilder::addApiCall(std::uint32_t pid, std::uint32_t tid, TimeNs start
                               StringId name, const ApiCallRecord& rec) {
     clampTimes(start, end);
     Lane& l = m_trace->m_lanes[laneIndex(LaneKind::CudaApi, threadIndex(pid, tid))];
-    const auto index = std::uint32_t(m_stageApiCalls.size());
+    const auto index = std::uint32_t(m_stageApiCorrelation.size());
     l.append(start, end, name, index);
-    m_stageApiCalls.push_back(StagedApiCall{rec.correlationId, rec.eventClass});
+    m_stageApiCorrelation.push_back(rec.correlationId);
+    m_stageApiDriver.push_back(rec.eventClass == 1);
     if (rec.returnValue != 0)
         m_stageApiReturns.emplace_back(index, rec.returnValue);
 }
@@ -209,15 +212,16 @@ void TraceBuilder::addNvtx(std::uint32_t pid, std::uint32_t tid, StringId domain
     const std::uint32_t lane = rec.style == NvtxStyle::StartEnd
                                    ? laneIndex(LaneKind::NvtxStartEnd, processIndex(pid), domain)
                                    : laneIndex(LaneKind::Nvtx, rec.thread, domain);
-    const auto index = std::uint32_t(m_stageNvtx.size());
+    const auto index = std::uint32_t(m_stageNvtxFlags.size());
     m_trace->m_lanes[lane].append(start, rec.style == NvtxStyle::Mark ? start : end, name, index);
-    StagedNvtx& s = m_stageNvtx.emplace_back();
-    s.thread = rec.thread;
-    s.color = rec.color.value_or(0);
-    s.depth = rec.depth;
-    s.style = rec.style;
-    s.flags = std::uint8_t((rec.hasEnd ? StagedNvtx::kHasEnd : 0) |
-                           (rec.color ? StagedNvtx::kHasColor : 0));
+    // The range's depth is its row, set when it is stored (rec.depth is not read).
+    static_assert(std::uint8_t(NvtxStyle::Mark) <= kNvtxStyleMask);
+    m_stageNvtxFlags.push_back(std::uint8_t(std::uint8_t(rec.style) |
+                                            (rec.hasEnd ? kNvtxHasEnd : 0) |
+                                            (rec.color ? kNvtxHasColor : 0)));
+    m_stageNvtxColor.push_back(rec.color.value_or(0));
+    if (rec.style == NvtxStyle::StartEnd) // a process's lane: its thread is not the lane's
+        m_stageNvtxThreads.emplace_back(index, rec.thread);
     if (rec.category)
         m_stageNvtxCategories.emplace_back(index, *rec.category);
     if (rec.endThread)
@@ -298,7 +302,6 @@ void TraceBuilder::addGpuMemorySample(std::uint32_t deviceId, const GpuMemorySam
 }
 
 void TraceBuilder::finalizeLane(Lane& l) {
-    const bool nvtx = l.kind() == LaneKind::Nvtx || l.kind() == LaneKind::NvtxStartEnd;
     const bool gpu = isGpuLane(l.kind()) || l.kind() == LaneKind::NvtxStartEnd;
     if (l.kind() == LaneKind::Kernels) // named by configuration: 4 bytes a kernel less staged
         l.finalize(RowPolicy::FirstFit, [&](std::uint32_t p) {
@@ -306,17 +309,6 @@ void TraceBuilder::finalizeLane(Lane& l) {
         });
     else
         l.finalize(gpu ? RowPolicy::FirstFit : RowPolicy::Nesting);
-    if (!nvtx)
-        return;
-    for (std::uint32_t i = 0; i < l.size(); ++i)
-        m_stageNvtx[l.payload(i)].depth = 0; // rows below
-    if (l.rowCount() > 1) {
-        for (std::uint16_t r = 0; r < l.rowCount(); ++r) {
-            const RowView row = l.rowView(r);
-            for (std::uint32_t k = 0; k < row.size(); ++k)
-                m_stageNvtx[l.payload(row.laneIndex(k))].depth = r;
-        }
-    }
 }
 
 std::unique_ptr<Trace> TraceBuilder::finish(const std::atomic<bool>* cancel) {
@@ -336,8 +328,8 @@ std::unique_ptr<Trace> TraceBuilder::finish(const std::atomic<bool>* cancel) {
     for (Lane& l : t.m_lanes) {
         if (l.kind() != LaneKind::Nvtx && l.kind() != LaneKind::NvtxStartEnd)
             continue;
-        l.endOpenEventsAt(last,
-                          [&](std::uint32_t i) { return !m_stageNvtx[l.payload(i)].hasEnd(); });
+        l.endOpenEventsAt(
+            last, [&](std::uint32_t i) { return !(m_stageNvtxFlags[l.payload(i)] & kNvtxHasEnd); });
     }
     if (isCancelled(cancel))
         return nullptr;
@@ -352,6 +344,7 @@ std::unique_ptr<Trace> TraceBuilder::finish(const std::atomic<bool>* cancel) {
         return t.m_lanes[a].size() < t.m_lanes[b].size();
     });
     std::uint64_t overflowEvents = 0;
+    returnFreedHeapPages(); // what the scan freed, before the lanes' sorting buffers
     for (const std::uint32_t li : bySize) {
         Lane& l = t.m_lanes[li];
         finalizeLane(l);
@@ -493,8 +486,8 @@ void TraceBuilder::sortProcessesAndThreads() {
         else if (!isGpuLane(l.kind()))
             l.m_owner = tNew[l.m_owner];
     }
-    for (StagedNvtx& r : m_stageNvtx)
-        r.thread = tNew[r.thread];
+    for (auto& [range, thread] : m_stageNvtxThreads)
+        thread = tNew[thread];
     for (auto& [range, thread] : m_stageNvtxEndThreads)
         thread = tNew[thread];
 }

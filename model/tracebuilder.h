@@ -105,7 +105,7 @@ private:
     void clampTimes(TimeNs& start, TimeNs& end);
     void sortProcessesAndThreads();
     void orderLanes();
-    void finalizeLane(Lane& l); // sorts it, assigns its rows; NVTX depths from them
+    void finalizeLane(Lane& l); // sorts it and assigns its rows (an NVTX range's depth is its row)
     // Moves the staged records into the Trace's slim tables in lane order (kernels in start
     // order) and joins GPU work to the API calls that launched it (model/recordstore.cpp).
     void storeRecords();
@@ -144,7 +144,7 @@ private:
     std::unordered_map<KernelConfig, std::uint32_t, KernelConfigHash> m_configIndex;
     // Records as the loaders add them, until finish() stores them in the Trace; the lanes'
     // payload columns index these while building.
-    // Staged as small as the join allows (8 bytes each, not 24): the staging of every table
+    // Staged as small as the join allows (a kernel 8 bytes, not 24): the staging of every table
     // exists at once at the end of a scan, which makes the load's peak. What few rows have
     // (graph nodes, non-zero return values) is kept beside, by stage index in rising order.
     // The process of each, which the join needs, is its lane's (stream or thread).
@@ -152,36 +152,26 @@ private:
         std::uint32_t config = 0;
         std::uint32_t correlationId = 0;
     };
-    struct StagedApiCall {
-        std::uint32_t correlationId = 0;
-        std::uint8_t eventClass = 0;
-    };
     std::vector<StagedKernel> m_stageKernels;
     std::vector<bool> m_stageKernelCorrelated; // per staged kernel: it has a correlation id
     std::vector<bool> m_stageKernelLinked;     // in finish(): its correlationId is its call's index
     std::vector<std::pair<std::uint32_t, std::uint64_t>> m_stageGraphNodes; // (kernel, node)
-    std::vector<StagedApiCall> m_stageApiCalls;
+    // API calls: the correlation id, and one bit for a driver call (eventClass 1), 4 bytes a call
+    // instead of a padded 8.
+    std::vector<std::uint32_t> m_stageApiCorrelation;
+    std::vector<bool> m_stageApiDriver;
     std::vector<std::pair<std::uint32_t, std::int64_t>> m_stageApiReturns; // (call, non-zero)
     std::vector<MemcpyRecord> m_stageMemcpys;
     std::vector<MemsetRecord> m_stageMemsets;
     std::vector<std::uint32_t> m_memcpyPid, m_memsetPid;
     std::vector<OsrtRecord> m_stageOsrt;
-    // 12 bytes, not NvtxRecord's 32; categories and end threads (rare) are kept beside.
-    struct StagedNvtx {
-        std::uint32_t thread = 0; // index into the threads
-        std::uint32_t color = 0;  // ARGB, when hasColor
-        std::uint16_t depth = 0;
-        NvtxStyle style = NvtxStyle::PushPop;
-        // A whole byte, not bit-fields: their read-modify-write would be the first touch of each
-        // new page of the staging, a read that maps the shared zero page and then a
-        // copy-on-write fault whose TLB flush interrupts the scan threads' core (a third of
-        // the loading thread's time in the NVTX table at 10M events).
-        static constexpr std::uint8_t kHasEnd = 1, kHasColor = 2;
-        std::uint8_t flags = kHasEnd;
-        bool hasEnd() const { return flags & kHasEnd; }
-        bool hasColor() const { return flags & kHasColor; }
-    };
-    std::vector<StagedNvtx> m_stageNvtx;
+    // NVTX ranges: 5 bytes each, not NvtxRecord's 32. A range's depth is its row, known after
+    // finalize; its thread is its lane's, except for start/end ranges (a process's lane), whose
+    // threads are kept beside, as categories and end threads (rare) are.
+    static constexpr std::uint8_t kNvtxStyleMask = 3, kNvtxHasEnd = 4, kNvtxHasColor = 8;
+    std::vector<std::uint8_t> m_stageNvtxFlags;  // NvtxStyle | kNvtxHasEnd | kNvtxHasColor
+    std::vector<std::uint32_t> m_stageNvtxColor; // ARGB, when kNvtxHasColor
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> m_stageNvtxThreads;    // (range, thread)
     std::vector<std::pair<std::uint32_t, std::int32_t>> m_stageNvtxCategories;  // (range, value)
     std::vector<std::pair<std::uint32_t, std::uint32_t>> m_stageNvtxEndThreads; // (range, thread)
     std::vector<CpuOpRecord> m_stageCpuOps;

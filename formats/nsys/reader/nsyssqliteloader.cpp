@@ -435,6 +435,10 @@ LoadResult NsysSqliteLoader::load() {
                QStringLiteral(
                    "%1 string ids point to no entry of StringIds; those names are shown empty."));
         d->report(920);
+        // Every table is read: the connections' page caches go before finishing makes the
+        // load's peak.
+        for (SqliteDb* c : {&d->scanConnections[0], &d->scanConnections[1], &d->db})
+            c->close();
         result.trace = b.finish(d->options.cancel);
         if (!result.trace)
             throw Cancelled{};

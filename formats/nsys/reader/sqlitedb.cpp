@@ -13,8 +13,13 @@
 namespace strobe {
 
 SqliteDb::~SqliteDb() {
+    close();
+}
+
+void SqliteDb::close() {
     if (m_db)
         sqlite3_close(m_db);
+    m_db = nullptr;
 }
 
 bool safeToOpenImmutable(const QString& path) {

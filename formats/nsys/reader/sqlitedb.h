@@ -50,6 +50,8 @@ public:
     // reads the table catalogue. False with `error` set to a phrase (see describeSqliteError).
     bool open(const QString& path, const SqliteGuard& guard, QString* error);
     sqlite3* handle() const { return m_db; }
+    // Closes the connection (its statements must be gone); handle() is null afterwards.
+    void close();
 
     // True for an ordinary table of the main schema (not a view, virtual or shadow table).
     bool hasTable(const QString& table) const;
