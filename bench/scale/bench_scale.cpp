@@ -19,7 +19,8 @@
 //               [--no-gui] [--gui-only] [--paint-only] [--load-only]
 // --gui-only runs only the last step (first paint and GUI stalls), for quick iterations on them.
 // --load-only runs only the load and its memory figures (no raw scan, so no ratio).
-// --paint-only loads both traces and paints them, and lists the slowest random frames.
+// --paint-only loads both traces and paints them, and lists the first zoom-out frames and the
+// slowest random ones.
 // Without --trace the trace is generated once to /tmp/strobe-scale-<N>-<S>.sqlite and reused.
 #include "app/gui/appsettings.h"
 #include "app/gui/mainwindow.h"
@@ -223,6 +224,10 @@ PaintFigures measureBothPaints(std::shared_ptr<const Trace> trace, const Options
     printPaint("paint full zoom-out (large)", big.zoomOut);
     printPaint("paint random zoom/pan (large)", big.random);
     if (opt.paintOnly) {
+        std::printf("first full zoom-out frames:");
+        for (std::size_t i = 0; i < std::min<std::size_t>(5, big.zoomOut.size()); ++i)
+            std::printf(" %.2f ms;", big.zoomOut[i]);
+        std::printf("\n");
         printSlowestFrames(big, 12);
         std::printf("the ten slowest painted 20 times more: %.2f ms a frame\n", big.replayedMs);
     }

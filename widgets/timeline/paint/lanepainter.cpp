@@ -345,7 +345,6 @@ void LanePainter::paintLaneRow(QPainter& p, const PaintContext& ctx,
         ctx.layout->isAlternate(row) ? ctx.palette.rowAlternate : ctx.palette.background;
     if (!ctx.oneRectPerItem && paintSummaryRow(p, ctx, geometry, row, y, background))
         return;
-    p.fillRect(QRect(0, y, ctx.width, row.height), background);
     const std::vector<DrawItem>& items = geometry.rowItems(ctx, row.lane, row.row);
     const Lane& lane = m_trace->lane(row.lane);
     const RowView rv = lane.rowView(row.row);
@@ -353,8 +352,17 @@ void LanePainter::paintLaneRow(QPainter& p, const PaintContext& ctx,
     const double top = y + 1, h = row.height - 2;
     const int textBase = y + (row.height + fm.ascent() - fm.descent()) / 2;
     // Many items (a row folded at a middle zoom): colour one image line and blit it, as
-    // fillRect per item costs more than the folding; labels still go on top, per item.
+    // fillRect per item costs more than the folding; labels still go on top, per item. The line
+    // holds the background between items, so only the 1 px margins are filled besides: each
+    // pixel is written once, not twice (at a middle zoom most rows are lines, and a frame is
+    // bound by the memory it writes).
     const bool asLine = !ctx.oneRectPerItem && items.size() > kLineItems;
+    if (asLine) {
+        p.fillRect(QRect(0, y, ctx.width, 1), background);
+        p.fillRect(QRect(0, y + row.height - 1, ctx.width, 1), background);
+    } else {
+        p.fillRect(QRect(0, y, ctx.width, row.height), background);
+    }
     if (asLine) {
         const int cols = std::max(1, int(std::ceil(ctx.width * ctx.dpr)));
         QRgb* px = lineImage(cols, row.height - 2, ctx.dpr);

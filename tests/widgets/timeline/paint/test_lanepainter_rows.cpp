@@ -20,6 +20,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <optional>
 
 using namespace strobe;
 
@@ -58,12 +59,14 @@ struct Scene {
         layout.setTrace(trace.get());
         geometry.setTrace(trace.get(), lod);
     }
+    // `under`: what the image holds before the paint (default: the palette's background).
     QImage paint(TimeRange view, QSize size,
-                 const TimelinePalette& palette = TimelinePalette::light()) {
+                 const TimelinePalette& palette = TimelinePalette::light(),
+                 std::optional<QRgb> under = std::nullopt) {
         QImage image(size, QImage::Format_RGB32);
         const PaintContext ctx = makePaintContext(trace.get(), &layout, view, size, 0, 1.0, 100'000,
                                                   palette, QGuiApplication::font());
-        image.fill(ctx.palette.background);
+        image.fill(under ? QColor::fromRgb(*under) : ctx.palette.background);
         QPainter p(&image);
         painter.paint(p, ctx, geometry);
         return image;
@@ -139,10 +142,10 @@ TEST(LanePainterRows, NvtxRangesNestInRowsWithTheirColours) {
 
 // Every call of one PyTorch operator is drawn in the operator's colour: the per-call ids that
 // NVTX statistics group away do not give each call a colour of its own.
-TEST(LanePainterRows, FoldedRunsOfABusyRowTakeTheirMiddleRangesColourWashed) {
-    // 3,000 NVTX ranges of 10 ns, 5 ns apart, in runs of ten 300 ns apart; every run has one
-    // name, four names in turn, and every third run its own colour. At 30 ns per pixel each run
-    // folds into one item (the view shows 100: the row is coloured as one image line).
+// 3,000 NVTX ranges of 10 ns, 5 ns apart, in runs of ten 300 ns apart; every run has one name,
+// four names in turn, and every third run its own colour. At 30 ns per pixel each run folds into
+// one item (a view of [0, 45000) over 1500 px shows 100: the row is coloured as one image line).
+std::unique_ptr<Trace> busyNvtxTrace() {
     TraceBuilder b(QStringLiteral("busy"));
     b.setThreadName(100, 100, b.intern("main"));
     const StringId names[] = {b.intern("fwd"), b.intern("bwd"), b.intern("opt"), b.intern("io")};
@@ -155,7 +158,11 @@ TEST(LanePainterRows, FoldedRunsOfABusyRowTakeTheirMiddleRangesColourWashed) {
             b.addNvtx(100, 100, 0, t, t + 10, names[run % 4], r, std::nullopt);
         t += 300;
     }
-    Scene s(std::shared_ptr<const Trace>(b.finish()));
+    return b.finish();
+}
+
+TEST(LanePainterRows, FoldedRunsOfABusyRowTakeTheirMiddleRangesColourWashed) {
+    Scene s{std::shared_ptr<const Trace>(busyNvtxTrace())};
     const std::uint32_t lane = laneOfKind(*s.trace, LaneKind::Nvtx);
     ASSERT_NE(lane, ~0u);
     const TimeRange view{0, 30 * 1500};
@@ -185,6 +192,34 @@ TEST(LanePainterRows, FoldedRunsOfABusyRowTakeTheirMiddleRangesColourWashed) {
             ++checked;
         }
         EXPECT_GE(checked, 90);
+    }
+}
+
+// A row drawn as one image line writes every pixel of its rectangle once: the line between the
+// items is the row's background, and so are the 1 px margins above and below it.
+TEST(LanePainterRows, ARowDrawnAsOneLineCoversItsWholeRectangle) {
+    Scene s{std::shared_ptr<const Trace>(busyNvtxTrace())};
+    const std::uint32_t lane = laneOfKind(*s.trace, LaneKind::Nvtx);
+    ASSERT_NE(lane, ~0u);
+    const TimeRange view{0, 30 * 1500};
+    const QRgb unpainted = qRgb(1, 2, 3); // in no palette
+    for (const TimelinePalette& pal : {TimelinePalette::light(), TimelinePalette::darkPalette()}) {
+        const QImage img = s.paint(view, {1500, 400}, pal, unpainted);
+        const LayoutRow& r = s.row(lane, 0);
+        const PaintContext ctx = makePaintContext(s.trace.get(), &s.layout, view, {1500, 400}, 0,
+                                                  1.0, 100'000, pal, QGuiApplication::font());
+        ASSERT_GT(s.geometry.rowItems(ctx, lane, 0).size(), LanePainter::kLineItems);
+        const int y0 = s.layout.viewY(r, 0);
+        const QRgb background = rowBackground(pal, r);
+        for (int x = 0; x < img.width(); ++x) {
+            ASSERT_EQ(img.pixel(x, y0), background) << "top margin, x " << x;
+            ASSERT_EQ(img.pixel(x, y0 + r.height - 1), background) << "bottom margin, x " << x;
+            for (int y = y0 + 1; y < y0 + r.height - 1; ++y)
+                ASSERT_NE(img.pixel(x, y), unpainted) << "x " << x << ", y " << y;
+        }
+        // Between two runs: the row's background (runs are 300 ns apart, 10 px at 30 ns a px).
+        EXPECT_EQ(img.pixel(int(std::lround((15.0 * 10 + 150) / 30)), y0 + r.height / 2),
+                  background);
     }
 }
 
