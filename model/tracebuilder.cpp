@@ -2,6 +2,7 @@
 #include "model/tracebuilder.h"
 
 #include "model/heappages.h"
+#include "model/runonthreads.h"
 
 #include <QStringBuilder>
 #include <algorithm>
@@ -311,7 +312,7 @@ void TraceBuilder::finalizeLane(Lane& l) {
         l.finalize(gpu ? RowPolicy::FirstFit : RowPolicy::Nesting);
 }
 
-std::unique_ptr<Trace> TraceBuilder::finish(const std::atomic<bool>* cancel) {
+std::unique_ptr<Trace> TraceBuilder::finish(const std::atomic<bool>* cancel, int laneThreads) {
     Trace& t = *m_trace;
 
     // The trace's extent, before open NVTX ranges are stretched to its end.
@@ -338,20 +339,38 @@ std::unique_ptr<Trace> TraceBuilder::finish(const std::atomic<bool>* cancel) {
     // smallest first, so that the lanes done are in their frozen form when the biggest ones'
     // buffers are allocated: on two threads the finish of a 10M-event nsys trace took 0.13 s
     // less, but two lanes' sorting buffers at once raised the load's peak by 7 B per event.
+    // With laneThreads > 1, the biggest first, each thread claiming the next.
     std::vector<std::uint32_t> bySize(t.m_lanes.size());
     std::iota(bySize.begin(), bySize.end(), 0u);
     std::stable_sort(bySize.begin(), bySize.end(), [&](std::uint32_t a, std::uint32_t b) {
         return t.m_lanes[a].size() < t.m_lanes[b].size();
     });
-    std::uint64_t overflowEvents = 0;
     returnFreedHeapPages(); // what the scan freed, before the lanes' sorting buffers
-    for (const std::uint32_t li : bySize) {
-        Lane& l = t.m_lanes[li];
-        finalizeLane(l);
-        overflowEvents += l.overflowEvents();
-        if (isCancelled(cancel))
-            return nullptr;
+    if (laneThreads > 1 && bySize.size() > 1) {
+        std::reverse(bySize.begin(), bySize.end());
+        std::atomic<std::size_t> next{0};
+        runOnThreads(laneThreads, [&] {
+            try {
+                for (std::size_t k;
+                     (k = next.fetch_add(1)) < bySize.size() && !isCancelled(cancel);)
+                    finalizeLane(t.m_lanes[bySize[k]]);
+            } catch (...) {
+                next = bySize.size(); // the others stop at their lane
+                throw;
+            }
+        });
+    } else {
+        for (const std::uint32_t li : bySize) {
+            finalizeLane(t.m_lanes[li]);
+            if (isCancelled(cancel))
+                return nullptr;
+        }
     }
+    if (isCancelled(cancel))
+        return nullptr;
+    std::uint64_t overflowEvents = 0;
+    for (const Lane& l : t.m_lanes)
+        overflowEvents += l.overflowEvents();
 
     for (auto [pid, name] : m_processNames.asKeyValueRange()) {
         if (auto it = m_processIndex.constFind(pid); it != m_processIndex.constEnd())

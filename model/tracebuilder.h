@@ -76,8 +76,11 @@ public:
     // One reading of a GPU's memory use (any order; sorted by time at finish()).
     void addGpuMemorySample(std::uint32_t deviceId, const GpuMemorySample& sample);
 
-    // Freezes the trace; returns nullptr when `cancel` became true meanwhile.
-    std::unique_ptr<Trace> finish(const std::atomic<bool>* cancel = nullptr);
+    // Freezes the trace; returns nullptr when `cancel` became true meanwhile. Lanes are sorted
+    // one at a time, unless `laneThreads` > 1: then on that many threads, biggest first, which
+    // raises the peak by the sorting buffers of the lanes in flight (for a load whose peak is
+    // not the point, such as the GPU side's quick pass).
+    std::unique_ptr<Trace> finish(const std::atomic<bool>* cancel = nullptr, int laneThreads = 1);
     // A frozen copy of what was added so far on the GPU side only (kernels, memcpys, memsets and
     // their lanes, GPUs, streams, processes), for showing a large trace before its CPU side is
     // read. This builder is left as it was. No warnings; launching API calls are not joined.

@@ -439,7 +439,10 @@ LoadResult NsysSqliteLoader::load() {
         // load's peak.
         for (SqliteDb* c : {&d->scanConnections[0], &d->scanConnections[1], &d->db})
             c->close();
-        result.trace = b.finish(d->options.cancel);
+        // The GPU side alone (the quick pass, strobe-cli's kernel commands) is a fraction of a
+        // whole load's memory: its lanes are sorted on every thread the load has.
+        const bool gpuSideAlone = !(parts & kCpuTableParts);
+        result.trace = b.finish(d->options.cancel, gpuSideAlone ? d->options.threads : 1);
         if (!result.trace)
             throw Cancelled{};
         d->report(1000);

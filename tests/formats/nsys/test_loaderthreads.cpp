@@ -12,9 +12,10 @@ using namespace strobe;
 
 namespace {
 
-std::unique_ptr<Trace> load(const QString& path, int threads) {
+std::unique_ptr<Trace> load(const QString& path, int threads, TraceParts parts = kAllTraceParts) {
     LoadOptions o;
     o.threads = threads;
+    o.parts = parts;
     LoadResult r = loadTrace(path, o);
     EXPECT_TRUE(r.ok()) << r.error.toStdString();
     return std::move(r.trace);
@@ -86,6 +87,56 @@ TEST_P(LoaderThreads, GiveTheTraceOfTheOneThreadLoad) {
     EXPECT_EQ(one->counts().kernels, two->counts().kernels);
     EXPECT_EQ(one->counts().nvtxRanges, two->counts().nvtxRanges);
     EXPECT_EQ(one->warnings().size(), two->warnings().size());
+}
+
+// A load of the GPU side alone sorts its lanes on every thread of the load (TraceBuilder::finish),
+// biggest first: the same lanes, rows and kernel order as one thread sorting them in turn.
+TEST_P(LoaderThreads, GiveTheGpuSideOfTheOneThreadLoad) {
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("synth.sqlite"));
+    synth::SynthOptions so;
+    so.events = 60'000;
+    so.seed = 5;
+    std::string error;
+    ASSERT_TRUE(synth::writeSynthTrace(path.toStdString(), so, &error)) << error;
+    const TraceParts gpu = TracePart::Kernels | TracePart::Memcpys | TracePart::Memsets;
+    const auto one = load(path, 1, gpu);
+    const auto many = load(path, GetParam(), gpu);
+    ASSERT_TRUE(one && many);
+    ASSERT_EQ(one->lanes().size(), many->lanes().size());
+    int kernelLanes = 0;
+    for (std::uint32_t li = 0; li < one->lanes().size(); ++li) {
+        const Lane& a = one->lane(li);
+        const Lane& b = many->lane(li);
+        ASSERT_EQ(a.kind(), b.kind());
+        ASSERT_EQ(a.owner(), b.owner());
+        ASSERT_EQ(a.size(), b.size());
+        ASSERT_EQ(a.rowCount(), b.rowCount());
+        ASSERT_EQ(a.timeRange(), b.timeRange());
+        for (std::uint32_t i = 0; i < a.size(); ++i) {
+            ASSERT_EQ(a.start(i), b.start(i)) << "lane " << li << " event " << i;
+            ASSERT_EQ(a.end(i), b.end(i));
+            ASSERT_EQ(a.nameId(i), b.nameId(i));
+            ASSERT_EQ(a.payload(i), b.payload(i));
+            ASSERT_EQ(a.row(i), b.row(i));
+        }
+        kernelLanes += a.kind() == LaneKind::Kernels ? 1 : 0;
+    }
+    EXPECT_GT(kernelLanes, 1); // lanes to share between the threads
+    ASSERT_GT(one->kernels().size(), 10'000u);
+    ASSERT_EQ(one->kernels().size(), many->kernels().size());
+    for (std::size_t i = 0; i < one->kernels().size(); ++i) {
+        ASSERT_EQ(one->kernels()[i].self, many->kernels()[i].self) << "kernel " << i;
+        ASSERT_EQ(one->kernels()[i].config, many->kernels()[i].config);
+        ASSERT_EQ(one->kernels()[i].correlationId, many->kernels()[i].correlationId);
+    }
+    for (std::size_t i = 1; i < many->kernels().size(); ++i) // kernels in start order
+        ASSERT_LE(
+            many->lane(many->kernels()[i - 1].self.lane).start(many->kernels()[i - 1].self.index),
+            many->lane(many->kernels()[i].self.lane).start(many->kernels()[i].self.index));
+    EXPECT_EQ(one->memcpys().size(), many->memcpys().size());
+    EXPECT_EQ(one->memsets().size(), many->memsets().size());
+    EXPECT_EQ(one->warnings().size(), many->warnings().size());
 }
 
 INSTANTIATE_TEST_SUITE_P(WorkersStepping, LoaderThreads, ::testing::Values(2, 3));
