@@ -265,10 +265,15 @@ bool LanePainter::paintSummaryRow(QPainter& p, const PaintContext& ctx,
         }
         px[i] = blend(bg, fg, 115 + int(140.0f * c.busy));
     }
+    blitRowLine(p, ctx, row, y, background);
+    return true;
+}
+
+void LanePainter::blitRowLine(QPainter& p, const PaintContext& ctx, const LayoutRow& row, int y,
+                              const QColor& background) {
     blitLine(p, y + 1);
     p.fillRect(QRect(0, y, ctx.width, 1), background); // the 1 px margins above and below
     p.fillRect(QRect(0, y + row.height - 1, ctx.width, 1), background);
-    return true;
 }
 
 bool LanePainter::isVisible(const PaintContext& ctx, const LayoutRow& row, int clipTop) {
@@ -353,16 +358,10 @@ void LanePainter::paintLaneRow(QPainter& p, const PaintContext& ctx,
     const int textBase = y + (row.height + fm.ascent() - fm.descent()) / 2;
     // Many items (a row folded at a middle zoom): colour one image line and blit it, as
     // fillRect per item costs more than the folding; labels still go on top, per item. The line
-    // holds the background between items, so only the 1 px margins are filled besides: each
-    // pixel is written once, not twice (at a middle zoom most rows are lines, and a frame is
-    // bound by the memory it writes).
+    // holds the background between items, so the row is not filled under it: each pixel is
+    // written once, not twice (at a middle zoom most rows are lines, and a frame is bound by the
+    // memory it writes).
     const bool asLine = !ctx.oneRectPerItem && items.size() > kLineItems;
-    if (asLine) {
-        p.fillRect(QRect(0, y, ctx.width, 1), background);
-        p.fillRect(QRect(0, y + row.height - 1, ctx.width, 1), background);
-    } else {
-        p.fillRect(QRect(0, y, ctx.width, row.height), background);
-    }
     if (asLine) {
         const int cols = std::max(1, int(std::ceil(ctx.width * ctx.dpr)));
         QRgb* px = lineImage(cols, row.height - 2, ctx.dpr);
@@ -378,7 +377,9 @@ void LanePainter::paintLaneRow(QPainter& p, const PaintContext& ctx,
             const int d1 = std::clamp(std::max(devicePx(it.x1), d0 + 1), 0, cols);
             std::fill(px + d0, px + d1, itemColor(ctx.palette, row.lane, rv, it));
         }
-        blitLine(p, y + 1);
+        blitRowLine(p, ctx, row, y, background);
+    } else {
+        p.fillRect(QRect(0, y, ctx.width, row.height), background);
     }
     for (const DrawItem& it : items) {
         if (asLine && it.isFolded)

@@ -71,6 +71,10 @@ private:
     // caller fills the returned scan line.
     QRgb* lineImage(int columns, int logicalHeight, qreal dpr);
     void blitLine(QPainter& p, int y);
+    // A lane row drawn from one line (lineImage(columns, row.height - 2, dpr)): the line inside
+    // the row's 1 px margins, the margins in `background`; each pixel of the row written once.
+    void blitRowLine(QPainter& p, const PaintContext& ctx, const LayoutRow& row, int y,
+                     const QColor& background);
 
     QColor eventColor(const TimelinePalette& palette, std::uint32_t lane, std::uint32_t index);
     // The name shown for an event (API names lose their _vNNNN suffix), cached per string.
