@@ -15,17 +15,24 @@ void NsysSqliteLoader::Impl::readKernels() {
     if (!db.hasTable(kKernelTable))
         return;
     using K = schema::Kernel;
-    // Names and times only, unless the launch details are wanted: a third of the columns.
-    const bool detail = wants(TracePart::KernelDetail);
-    const QStringList optional = detail ? columnNames<K>(K::readOptional)
-                                        : columnNames<K>({K::contextId, K::shortName, K::globalPid,
-                                                          K::demangledName, K::mangledName});
-    const QStringList absent = missingColumns(kKernelTable, optional);
     const QStringList names = columnNames<K>({K::shortName, K::demangledName, K::mangledName});
-    if (missingColumns(kKernelTable, names).size() == names.size())
+    const QStringList absentNames = missingColumns(kKernelTable, names);
+    if (absentNames.size() == names.size())
         throw LoadFailure{u'\'' % fileName() % QStringLiteral("': table ") % kKernelTable %
                           QStringLiteral(" lacks a kernel name column (one of ") %
                           names.join(QStringLiteral(", ")) % QStringLiteral(").")};
+    // Names and times only, unless the launch details are wanted: a third of the columns. The
+    // mangled name then only where it is the one name the table has (the details pane alone
+    // shows it; 8% of the scan's SQLite time).
+    const bool detail = wants(TracePart::KernelDetail);
+    const bool mangledOnly =
+        absentNames.size() == names.size() - 1 && !absentNames.contains(qs(K::col(K::mangledName)));
+    QStringList optional =
+        detail ? columnNames<K>(K::readOptional)
+               : columnNames<K>({K::contextId, K::shortName, K::globalPid, K::demangledName});
+    if (!detail && mangledOnly)
+        optional << qs(K::col(K::mangledName));
+    const QStringList absent = missingColumns(kKernelTable, optional);
     // What the table lacks that a launch configuration is made of: unknown, never 0.
     auto lacks = [&](std::initializer_list<K::Col> cols) {
         return std::any_of(cols.begin(), cols.end(),

@@ -225,3 +225,66 @@ TEST(LoadPreview, AFileTheQuickPassCannotReadFailsWithTheFullReadsSentence) {
         << r.error.toStdString();
     EXPECT_EQ(previews, 0);
 }
+
+TEST(LoadPreview, TheQuickPassNamesKernelsByWhicheverNameColumnTheTableKeeps) {
+    // Without the launch details the mangled name is read only where it is the one name left.
+    const char* const names[] = {"shortName", "demangledName", "mangledName"};
+    for (const char* keep : names) {
+        SCOPED_TRACE(keep);
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("reduced.sqlite"));
+        synth::SynthOptions so;
+        so.events = 20'000;
+        so.seed = 4;
+        std::string error;
+        ASSERT_TRUE(synth::writeSynthTrace(path.toStdString(), so, &error)) << error;
+        for (const char* column : names) {
+            if (std::string_view(column) != keep)
+                test::exec(path.toStdString(),
+                           std::string("ALTER TABLE CUPTI_ACTIVITY_KIND_KERNEL DROP COLUMN ") +
+                               column);
+        }
+        LoadOptions quick;
+        quick.parts = TracePart::Kernels | TracePart::Memcpys | TracePart::Memsets;
+        const LoadResult p = loadTrace(path, quick);
+        const LoadResult t = loadTrace(path);
+        ASSERT_TRUE(p.ok()) << p.error.toStdString();
+        ASSERT_TRUE(t.ok()) << t.error.toStdString();
+        ASSERT_GT(p.trace->kernelCount(), 1000u);
+        ASSERT_EQ(p.trace->kernelCount(), t.trace->kernelCount());
+        for (std::size_t i = 0; i < p.trace->kernelCount(); ++i) {
+            const KernelConfig& q = p.trace->kernelConfigs()[p.trace->kernelConfigIndex(i)];
+            const KernelConfig& w = t.trace->kernelConfigs()[t.trace->kernelConfigIndex(i)];
+            ASSERT_FALSE(p.trace->strings().view(q.shortName).empty()) << i;
+            ASSERT_EQ(p.trace->strings().view(q.shortName), t.trace->strings().view(w.shortName))
+                << i;
+            ASSERT_EQ(p.trace->strings().view(q.demangledName),
+                      t.trace->strings().view(w.demangledName))
+                << i;
+        }
+    }
+}
+
+TEST(LoadPreview, TheQuickPassLeavesTheMangledNameToTheFullRead) {
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("synth.sqlite"));
+    synth::SynthOptions so;
+    so.events = 20'000;
+    so.seed = 6;
+    std::string error;
+    ASSERT_TRUE(synth::writeSynthTrace(path.toStdString(), so, &error)) << error;
+    LoadOptions quick;
+    quick.parts = TracePart::Kernels | TracePart::Memcpys | TracePart::Memsets;
+    const LoadResult p = loadTrace(path, quick);
+    const LoadResult t = loadTrace(path);
+    ASSERT_TRUE(p.ok() && t.ok());
+    ASSERT_GT(p.trace->kernelCount(), 1000u);
+    for (std::size_t i = 0; i < p.trace->kernelCount(); ++i) {
+        ASSERT_EQ(p.trace->kernelConfigs()[p.trace->kernelConfigIndex(i)].mangledName, kNoString)
+            << i;
+        ASSERT_NE(t.trace->kernelConfigs()[t.trace->kernelConfigIndex(i)].mangledName, kNoString)
+            << i;
+    }
+    // Nor is its absence a reduced export's warning.
+    EXPECT_TRUE(p.trace->warnings().empty());
+}
