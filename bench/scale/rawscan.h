@@ -17,4 +17,9 @@ struct RawScanResult {
 // nothing else: no interning, no lanes, no allocation per row.
 RawScanResult rawScan(const std::string& path);
 
+// The floor of the GPU picture: the columns the window's quick pass reads from the kernel,
+// memcpy and memset tables, each table's rows split by rowid among `threads` threads on
+// connections of their own, table after table, and nothing else.
+RawScanResult rawGpuPictureScan(const std::string& path, int threads);
+
 } // namespace strobe::bench
