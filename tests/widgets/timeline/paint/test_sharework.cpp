@@ -6,7 +6,9 @@
 
 #include <gtest/gtest.h>
 
+#include <QThread>
 #include <QThreadPool>
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <mutex>
