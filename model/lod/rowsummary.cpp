@@ -160,6 +160,10 @@ void RowSummary::columnsWith(Exact&& coveredExactly, TimeNs viewStart, double ns
     TimeNs a = boundary(i);
     const auto lastBucket = buckets.size() - 1;
     const float widthF = float(width);
+    // Busy ns per covered ns of the last bucket a column cut: one division per cut bucket, not
+    // one per column that meets it (a tenth of a full zoom-out row's columns).
+    std::size_t densityOf = buckets.size();
+    float density = 0;
     for (; i < columnCount; ++i) {
         const TimeNs b = boundary(i + 1);
         if (a >= dataEnd)
@@ -193,7 +197,11 @@ void RowSummary::columnsWith(Exact&& coveredExactly, TimeNs viewStart, double ns
                 const TimeNs lo = bs + TimeNs(bk.firstCovered), hi = bs + TimeNs(bk.coveredEnd);
                 const TimeNs part = std::min(hi, b) - std::max(lo, a);
                 if (part > 0) {
-                    busy += float(bk.busy) * float(part) / float(hi - lo);
+                    if (j != densityOf) { // a bucket cut by a column's end meets the next one too
+                        densityOf = j;
+                        density = float(bk.busy) / float(hi - lo);
+                    }
+                    busy += density * float(part);
                     if (bs < a && be > b)
                         unsure = true;
                     else
