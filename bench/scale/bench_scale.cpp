@@ -427,6 +427,14 @@ int scanWorkers(const Options& opt) {
     return std::clamp(opt.threads - 1, 1, 2);
 }
 
+// The GPU picture's floor (rawGpuPictureScan on the load's scan threads), printed.
+RawScanResult measurePictureFloor(const QString& path, const Options& opt) {
+    const RawScanResult floor = rawGpuPictureScan(path.toStdString(), scanWorkers(opt));
+    std::printf("GPU picture floor: its columns of %llu rows scanned in %.3f s (%d threads)\n",
+                static_cast<unsigned long long>(floor.rows), floor.seconds, scanWorkers(opt));
+    return floor;
+}
+
 void printGui(const GuiResult& g) {
     std::printf("gui: loaded in %.3f s, first paint at %.3f s, GPU picture at %.3f s, longest GUI "
                 "stall %.1f ms\n",
@@ -454,32 +462,7 @@ int main(int argc, char** argv) {
     }
 
     if (opt.gpuPass) {
-        const RawScanResult floor = rawGpuPictureScan(path.toStdString(), scanWorkers(opt));
-        std::printf("GPU picture floor: %llu rows in %.3f s (%d threads)\n",
-                    static_cast<unsigned long long>(floor.rows), floor.seconds, scanWorkers(opt));
-        std::printf("gpu pass:");
-        for (int run = 0; run < 5; ++run) {
-            LoadOptions lo;
-            lo.threads = opt.threads;
-            lo.parts = TracePart::Kernels | TracePart::Memcpys | TracePart::Memsets;
-            QElapsedTimer timer;
-            timer.start();
-            const LoadResult loaded = loadTrace(path, lo);
-            if (!loaded.ok()) {
-                std::fprintf(stderr, "load failed: %s\n", qPrintable(loaded.error));
-                return 1;
-            }
-            std::printf(" %.3f s", seconds(timer));
-            std::fflush(stdout);
-        }
-        std::printf("\n");
-        return 0;
-    }
-
-    if (opt.gpuPass) {
-        const RawScanResult floor = rawGpuPictureScan(path.toStdString(), scanWorkers(opt));
-        std::printf("GPU picture floor: %llu rows in %.3f s (%d threads)\n",
-                    static_cast<unsigned long long>(floor.rows), floor.seconds, scanWorkers(opt));
+        measurePictureFloor(path, opt);
         std::printf("gpu pass:");
         for (int run = 0; run < 5; ++run) {
             LoadOptions lo;
@@ -515,13 +498,8 @@ int main(int argc, char** argv) {
     std::printf("raw scan: %llu rows in %.3f s\n", static_cast<unsigned long long>(raw.rows),
                 raw.seconds);
     // The GPU picture's floor, before anything of Strobe's runs in the process.
-    const RawScanResult pictureFloor = opt.gui && !opt.loadOnly
-                                           ? rawGpuPictureScan(path.toStdString(), scanWorkers(opt))
-                                           : RawScanResult{};
-    if (pictureFloor.rows > 0)
-        std::printf("GPU picture floor: its columns of %llu rows scanned in %.3f s (%d threads)\n",
-                    static_cast<unsigned long long>(pictureFloor.rows), pictureFloor.seconds,
-                    scanWorkers(opt));
+    const RawScanResult pictureFloor =
+        opt.gui && !opt.loadOnly ? measurePictureFloor(path, opt) : RawScanResult{};
 
     // 2. Strobe's load, with the memory it keeps and the peak on the way.
     malloc_trim(0);

@@ -6,6 +6,7 @@
 #include <limits>
 #include <set>
 #include <sqlite3.h>
+#include <string_view>
 #include <thread>
 #include <vector>
 
@@ -87,6 +88,13 @@ std::set<std::string> existingColumns(sqlite3* db, const char* table) {
         out.insert(reinterpret_cast<const char*>(sqlite3_column_text(st, 1)));
     sqlite3_finalize(st);
     return out;
+}
+
+// The loader's columns of `table` (one of loaderColumns()).
+const TableColumns& loaderTable(std::string_view table) {
+    const auto& all = loaderColumns();
+    return *std::find_if(all.begin(), all.end(),
+                         [&](const TableColumns& t) { return t.table == table; });
 }
 
 // Opens `path` as the loader does; null where it cannot.
@@ -181,8 +189,8 @@ RawScanResult rawGpuPictureScan(const std::string& path, int threads) {
          {"start", "end", "deviceId", "contextId", "streamId", "shortName", "globalPid",
           "demangledName"},
          {}},
-        loaderColumns()[2],
-        loaderColumns()[3],
+        loaderTable("CUPTI_ACTIVITY_KIND_MEMCPY"),
+        loaderTable("CUPTI_ACTIVITY_KIND_MEMSET"),
     };
     RawScanResult total;
     const auto t0 = std::chrono::steady_clock::now();

@@ -2,8 +2,8 @@
 // The threaded loads (one worker steps SQLite while the loader builds lanes; or two workers read
 // each table in rowid stripes) must give exactly the trace the one-thread load gives: same lanes,
 // same events in the same order, same records.
-#include "formats/nsys/synth/synthtrace.h"
 #include "formats/open.h"
+#include "tests/support/synthexport.h"
 
 #include <QTemporaryDir>
 #include <gtest/gtest.h>
@@ -25,17 +25,6 @@ std::unique_ptr<Trace> load(const QString& path, int threads, TraceParts parts =
 
 bool sameEvent(const EventRef& a, const EventRef& b) {
     return a == b;
-}
-
-// A synthetic export of `events` rows (several chunks of the row stream per table) in `dir`.
-QString writeSynth(const QTemporaryDir& dir, std::uint64_t events, std::uint64_t seed) {
-    const QString path = dir.filePath(QStringLiteral("synth.sqlite"));
-    synth::SynthOptions so;
-    so.events = events;
-    so.seed = seed;
-    std::string error;
-    EXPECT_TRUE(synth::writeSynthTrace(path.toStdString(), so, &error)) << error;
-    return path;
 }
 
 // Every lane of `a` equals the one of `b` at its index, event by event (times, names, payloads,
@@ -73,7 +62,7 @@ class LoaderThreads : public ::testing::TestWithParam<int> {};
 
 TEST_P(LoaderThreads, GiveTheTraceOfTheOneThreadLoad) {
     QTemporaryDir dir;
-    const QString path = writeSynth(dir, 60'000, 3);
+    const QString path = test::writeSynth(dir, 60'000, 3);
     const auto one = load(path, 1);
     const auto two = load(path, GetParam());
     ASSERT_TRUE(one && two);
@@ -111,7 +100,7 @@ TEST_P(LoaderThreads, GiveTheTraceOfTheOneThreadLoad) {
 // biggest first: the same lanes, rows and kernel order as one thread sorting them in turn.
 TEST_P(LoaderThreads, GiveTheGpuSideOfTheOneThreadLoad) {
     QTemporaryDir dir;
-    const QString path = writeSynth(dir, 60'000, 5);
+    const QString path = test::writeSynth(dir, 60'000, 5);
     const TraceParts gpu = TracePart::Kernels | TracePart::Memcpys | TracePart::Memsets;
     const auto one = load(path, 1, gpu);
     const auto many = load(path, GetParam(), gpu);
@@ -141,7 +130,7 @@ INSTANTIATE_TEST_SUITE_P(WorkersStepping, LoaderThreads, ::testing::Values(2, 3)
 
 TEST_P(LoaderThreads, CancelStopsTheLoad) {
     QTemporaryDir dir;
-    const QString path = writeSynth(dir, 40'000, 1);
+    const QString path = test::writeSynth(dir, 40'000, 1);
     std::atomic<bool> cancel{false};
     LoadOptions o;
     o.threads = GetParam();

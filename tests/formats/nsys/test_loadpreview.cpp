@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 // A big trace's GPU side can be shown before its CPU side is read (LoadOptions::preview).
-#include "formats/nsys/synth/synthtrace.h"
 #include "formats/open.h"
 #include "tests/support/sqlitequery.h"
+#include "tests/support/synthexport.h"
 
 #include <QTemporaryDir>
 #include <algorithm>
@@ -14,6 +14,12 @@ using namespace strobe;
 namespace {
 QString h100() {
     return QString::fromStdString(test::fixturePath("nsys2026.2-h100-2gpu-nvtx.sqlite"));
+}
+
+// A reduced export: the kernel table without `column`.
+void dropKernelColumn(const QString& path, const char* column) {
+    test::exec(path.toStdString(),
+               std::string("ALTER TABLE CUPTI_ACTIVITY_KIND_KERNEL DROP COLUMN ") + column);
 }
 } // namespace
 
@@ -83,12 +89,9 @@ TEST(LoadPreview, ProcessesAndThreadsAreInPidOrder) {
 
 TEST(LoadPreview, AnEarlyPreviewShowsTheFirstGpuRowsOverTheWholeExtent) {
     QTemporaryDir dir;
-    const QString path = dir.filePath(QStringLiteral("synth.sqlite"));
-    synth::SynthOptions so;
-    so.events = 300'000; // ~90k kernels: several rows-done steps of 16384 rows into the GPU side
-    so.seed = 5;
-    std::string error;
-    ASSERT_TRUE(synth::writeSynthTrace(path.toStdString(), so, &error)) << error;
+    const QString path = test::writeSynth(
+        dir, 300'000, 5); // ~90k kernels: several rows-done steps of 16384 rows into the GPU side
+    ASSERT_FALSE(path.isEmpty());
     for (const int threads : {1, 3}) {
         std::vector<std::unique_ptr<Trace>> previews;
         LoadOptions o;
@@ -168,12 +171,9 @@ TEST(LoadPreview, TheGpuSidePreviewIsAQuickPassWithoutLaunchDetails) {
 TEST(LoadPreview, ALoadOfTheGpuSideAloneSendsNoGpuSidePreview) {
     // Its GPU-side preview would be its result, frozen twice; an early one may still come.
     QTemporaryDir dir;
-    const QString path = dir.filePath(QStringLiteral("synth.sqlite"));
-    synth::SynthOptions so;
-    so.events = 300'000; // ~90k kernels: several rows-done steps into the GPU side
-    so.seed = 5;
-    std::string error;
-    ASSERT_TRUE(synth::writeSynthTrace(path.toStdString(), so, &error)) << error;
+    const QString path = test::writeSynth(
+        dir, 300'000, 5); // ~90k kernels: several rows-done steps into the GPU side
+    ASSERT_FALSE(path.isEmpty());
     for (const auto early : {std::chrono::milliseconds(0), std::chrono::milliseconds(3'600'000)}) {
         std::vector<TraceStage> stages;
         LoadOptions o;
@@ -206,15 +206,10 @@ TEST(LoadPreview, ProgressRisesSteadilyThroughTheQuickPass) {
 
 TEST(LoadPreview, AFileTheQuickPassCannotReadFailsWithTheFullReadsSentence) {
     QTemporaryDir dir;
-    const QString path = dir.filePath(QStringLiteral("nameless.sqlite"));
-    synth::SynthOptions so;
-    so.events = 20'000;
-    so.seed = 3;
-    std::string error;
-    ASSERT_TRUE(synth::writeSynthTrace(path.toStdString(), so, &error)) << error;
+    const QString path = test::writeSynth(dir, 20'000, 3, QStringLiteral("nameless.sqlite"));
+    ASSERT_FALSE(path.isEmpty());
     for (const char* column : {"shortName", "demangledName", "mangledName"})
-        test::exec(path.toStdString(),
-                   std::string("ALTER TABLE CUPTI_ACTIVITY_KIND_KERNEL DROP COLUMN ") + column);
+        dropKernelColumn(path, column);
     int previews = 0;
     LoadOptions o;
     o.previewMinRows = 0;
@@ -232,17 +227,11 @@ TEST(LoadPreview, TheQuickPassNamesKernelsByWhicheverNameColumnTheTableKeeps) {
     for (const char* keep : names) {
         SCOPED_TRACE(keep);
         QTemporaryDir dir;
-        const QString path = dir.filePath(QStringLiteral("reduced.sqlite"));
-        synth::SynthOptions so;
-        so.events = 20'000;
-        so.seed = 4;
-        std::string error;
-        ASSERT_TRUE(synth::writeSynthTrace(path.toStdString(), so, &error)) << error;
+        const QString path = test::writeSynth(dir, 20'000, 4, QStringLiteral("reduced.sqlite"));
+        ASSERT_FALSE(path.isEmpty());
         for (const char* column : names) {
             if (std::string_view(column) != keep)
-                test::exec(path.toStdString(),
-                           std::string("ALTER TABLE CUPTI_ACTIVITY_KIND_KERNEL DROP COLUMN ") +
-                               column);
+                dropKernelColumn(path, column);
         }
         LoadOptions quick;
         quick.parts = TracePart::Kernels | TracePart::Memcpys | TracePart::Memsets;
@@ -267,12 +256,8 @@ TEST(LoadPreview, TheQuickPassNamesKernelsByWhicheverNameColumnTheTableKeeps) {
 
 TEST(LoadPreview, TheQuickPassLeavesTheMangledNameToTheFullRead) {
     QTemporaryDir dir;
-    const QString path = dir.filePath(QStringLiteral("synth.sqlite"));
-    synth::SynthOptions so;
-    so.events = 20'000;
-    so.seed = 6;
-    std::string error;
-    ASSERT_TRUE(synth::writeSynthTrace(path.toStdString(), so, &error)) << error;
+    const QString path = test::writeSynth(dir, 20'000, 6);
+    ASSERT_FALSE(path.isEmpty());
     LoadOptions quick;
     quick.parts = TracePart::Kernels | TracePart::Memcpys | TracePart::Memsets;
     const LoadResult p = loadTrace(path, quick);
