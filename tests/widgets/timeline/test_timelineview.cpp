@@ -10,6 +10,7 @@
 #include <QApplication>
 #include <QSignalSpy>
 #include <QTest>
+#include <QThreadPool>
 #include <QWheelEvent>
 #include <gtest/gtest.h>
 
@@ -491,6 +492,38 @@ TEST_F(TimelineViewTest, ManySummarisedRowsEachGetTheirOwnColumns) {
         ++rows;
     }
     EXPECT_EQ(rows, 24);
+}
+
+TEST_F(TimelineViewTest, AFramePaintedWithHelpersEqualsOnePaintedAlone) {
+    // The rows' jobs (summaries, folds) run on idle pool threads while the rows are painted in
+    // order: every frame must be the one the GUI thread paints alone, pixel for pixel.
+    Fixture f(denseKernelTrace(9, 6'000, 24), {800, 1100});
+    const TimeRange all = f.state.trace()->timeRange();
+    const QSize size = f.view.canvasSize();
+    auto paint = [&](TimeRange view) {
+        f.state.setVisibleRange(view, false); // another range: the rows are folded afresh
+        QImage image(size, QImage::Format_ARGB32_Premultiplied);
+        QPainter p(&image);
+        f.view.paintCanvas(p, size, 1.0);
+        return image;
+    };
+    const std::vector<TimeRange> views = {
+        all,                                                              // every row summarised
+        {all.start + all.duration() / 3, all.start + all.duration() / 2}, // rows folded
+        {all.start, all.start + all.duration() / 40}};
+    QThreadPool* pool = QThreadPool::globalInstance();
+    const int threads = pool->maxThreadCount();
+    pool->waitForDone();
+    pool->setMaxThreadCount(std::max(2, threads));
+    std::vector<QImage> shared;
+    for (const TimeRange& v : views)
+        shared.push_back(paint(v));
+    pool->setMaxThreadCount(0); // no helper can start: the GUI thread does every job
+    for (std::size_t k = 0; k < views.size(); ++k) {
+        paint({views[k].start - 1, views[k].end}); // moves the view away, so the next folds
+        EXPECT_TRUE(paint(views[k]) == shared[k]) << "view " << k;
+    }
+    pool->setMaxThreadCount(threads);
 }
 
 TEST_F(TimelineViewTest, ZoomedInDenseRowFoldsAsBefore) {

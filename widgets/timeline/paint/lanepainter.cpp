@@ -118,18 +118,20 @@ const QString& LanePainter::eventName(std::uint32_t lane, std::uint32_t index) {
     return it.value();
 }
 
-QRgb LanePainter::classColor(const TimelinePalette& palette, const TimelineLod& lod,
-                             std::uint32_t lane, std::uint32_t cls,
-                             std::vector<ClassColor>& cache) {
+const std::vector<QRgb>& LanePainter::classColors(const TimelinePalette& palette,
+                                                  const TimelineLod& lod, std::uint32_t lane) {
     const std::span<const std::uint32_t> examples = lod.colorClasses(lane);
-    if (cache.size() != examples.size())
-        cache.assign(examples.size(), ClassColor{});
-    ClassColor& slot = cache[cls];
-    if (slot.paint != m_paintCount) { // colours follow the palette of this paint
-        slot.paint = m_paintCount;
-        slot.rgb = washed(eventColor(palette, lane, examples[cls]).rgb(), palette.folded.rgb());
+    LaneClassColors& c = m_classColors[lane];
+    // Event colours follow the theme alone (see m_colors); the folded grey washes them.
+    const QRgb folded = palette.folded.rgb();
+    if (c.rgb.size() != examples.size() || c.dark != palette.dark || c.folded != folded) {
+        c.dark = palette.dark;
+        c.folded = folded;
+        c.rgb.resize(examples.size());
+        for (std::size_t k = 0; k < examples.size(); ++k)
+            c.rgb[k] = washed(eventColor(palette, lane, examples[k]).rgb(), folded);
     }
-    return slot.rgb;
+    return c.rgb;
 }
 
 QRgb* LanePainter::lineImage(int columns, int logicalHeight, qreal dpr) {
@@ -141,25 +143,31 @@ QRgb* LanePainter::lineImage(int columns, int logicalHeight, qreal dpr) {
 }
 
 void LanePainter::blitLine(QPainter& p, int y) {
-    const QRectF rect(0, y, m_line.width() / m_lineDpr, m_lineHeight);
+    blitLine(p, m_line, y, m_lineHeight, m_lineDpr);
+}
+
+void LanePainter::blitLine(QPainter& p, const QImage& line, int y, int logicalHeight, qreal dpr) {
+    const QRectF rect(0, y, line.width() / dpr, logicalHeight);
     if (p.paintEngine() && p.paintEngine()->type() != QPaintEngine::Raster) {
-        p.drawImage(rect, m_line); // an SVG has no texture brushes: the line as an image
+        p.drawImage(rect, line); // an SVG has no texture brushes: the line as an image
         return;
     }
     // The line tiled down the rectangle as a texture: one copy per device pixel, never scaled
     // (the brush maps the line's pixels 1:1 onto device pixels whatever the ratio).
-    QBrush line(m_line);
-    if (m_lineDpr != 1.0)
-        line.setTransform(QTransform::fromScale(1.0 / m_lineDpr, 1.0 / m_lineDpr));
-    p.fillRect(rect, line);
+    QBrush brush(line);
+    if (dpr != 1.0)
+        brush.setTransform(QTransform::fromScale(1.0 / dpr, 1.0 / dpr));
+    p.fillRect(rect, brush);
 }
 
 void LanePainter::prepareRows(const PaintContext& ctx, const TimelineGeometry& geometry) {
-    m_summaries.clear();
+    m_rowJobs.clear();
     m_foldRows.clear();
-    m_nextSummary = 0;
     const TimelineLod* lod = geometry.lod();
     const int pinned = ctx.layout->pinnedHeight();
+    // Every visible lane row in painting order; a row drawn from its summary gets its job here,
+    // a row to fold once claimRows says whether it is folded already.
+    std::vector<std::pair<const LayoutRow*, int>> visible; // (row, summary level or -1)
     auto collect = [&](const std::vector<LayoutRow>& rows, int clipTop) {
         for (const LayoutRow& r : rows) {
             if (r.kind != LayoutRowKind::LaneRow || !isVisible(ctx, r, clipTop))
@@ -167,72 +175,86 @@ void LanePainter::prepareRows(const PaintContext& ctx, const TimelineGeometry& g
             const auto level = ctx.oneRectPerItem || !lod
                                    ? std::nullopt
                                    : geometry.summaryLevel(ctx, r.lane, r.row);
-            if (level)
-                m_summaries.push_back({&r, *level});
-            else
+            visible.emplace_back(&r, level.value_or(-1));
+            if (!level)
                 m_foldRows.push_back({r.lane, r.row});
         }
     };
     collect(ctx.layout->rows(), pinned);
     collect(ctx.layout->pinnedRows(), 0);
     const std::vector<TimelineGeometry::PendingRow> folds = geometry.claimRows(ctx, m_foldRows);
-    if (m_summaryColumns.size() < m_summaries.size())
-        m_summaryColumns.resize(m_summaries.size());
-    // A summarised row's columns, or folding a row of a few thousand visible events, is a good
-    // part of a frame at full or middle zoom: the rows are independent, so they are shared with
-    // idle cores, in one batch per frame (a helper takes a few hundred microseconds to wake on a
-    // virtual machine). The colours and the painting stay on this thread.
-    std::uint64_t foldEvents = 0;
-    for (const auto& f : folds)
-        foldEvents += f.visible;
-    const bool worthHelpers = m_summaries.size() >= 8 || foldEvents >= kShareFoldEvents;
-    const int helpers = worthHelpers ? std::clamp(QThread::idealThreadCount() - 1, 0, 3) : 0;
-    const int cols = std::max(1, int(std::ceil(ctx.width * ctx.dpr)));
-    shareWork(m_summaries.size() + folds.size(), helpers, [&](std::size_t k) {
-        if (k >= m_summaries.size())
-            return TimelineGeometry::fillRow(ctx, folds[k - m_summaries.size()]);
-        const LayoutRow& r = *m_summaries[k].row;
-        lod->rowSummary(r.lane, r.row)
-            ->columns(m_trace->lane(r.lane).rowView(r.row), ctx.view.start, ctx.nsPerPx / ctx.dpr,
-                      cols, m_summaries[k].level, m_summaryColumns[k]);
-    });
+    std::size_t nextFold = 0; // claimRows keeps the order of the rows it was given
+    for (const auto& [r, level] : visible) {
+        if (level >= 0) {
+            const bool alternate = ctx.layout->isAlternate(*r);
+            m_rowJobs.push_back(
+                RowJob{r,
+                       level,
+                       {},
+                       &classColors(ctx.palette, *lod, r->lane),
+                       (alternate ? ctx.palette.rowAlternate : ctx.palette.background).rgb()});
+        } else if (nextFold < folds.size() && folds[nextFold].lane == &m_trace->lane(r->lane) &&
+                   folds[nextFold].row == r->row) {
+            m_rowJobs.push_back(RowJob{r, -1, folds[nextFold++], nullptr, 0});
+        }
+    }
+    Q_ASSERT(nextFold == folds.size());
+    if (m_summaryColumns.size() < m_rowJobs.size()) {
+        m_summaryColumns.resize(m_rowJobs.size());
+        m_summaryLines.resize(m_rowJobs.size());
+    }
 }
 
-bool LanePainter::paintSummaryRow(QPainter& p, const PaintContext& ctx,
-                                  const TimelineGeometry& geometry, const LayoutRow& row, int y,
-                                  QColor background) {
-    // Rows are painted in the order prepareRows met them.
-    if (m_nextSummary >= m_summaries.size() || m_summaries[m_nextSummary].row != &row)
-        return false;
-    const std::vector<SummaryColumn>& columns = m_summaryColumns[m_nextSummary++];
-    const TimelineLod& lod = *geometry.lod();
+void LanePainter::runRowJob(const PaintContext& ctx, const TimelineGeometry& geometry,
+                            std::size_t k) {
+    const RowJob& job = m_rowJobs[k];
+    if (job.level < 0)
+        return TimelineGeometry::fillRow(ctx, job.fold);
+    const LayoutRow& r = *job.row;
     const int cols = std::max(1, int(std::ceil(ctx.width * ctx.dpr)));
+    std::vector<SummaryColumn>& columns = m_summaryColumns[k];
+    geometry.lod()
+        ->rowSummary(r.lane, r.row)
+        ->columns(m_trace->lane(r.lane).rowView(r.row), ctx.view.start, ctx.nsPerPx / ctx.dpr, cols,
+                  job.level, columns);
     // One device pixel per column, every covered column drawn: its representative event's
     // colour, washed like a folded run, stronger the busier the column (never below 45%).
-    QRgb* px = lineImage(cols, row.height - 2, ctx.dpr);
-    const QRgb bg = background.rgb();
-    std::vector<ClassColor>& classCache = m_classColors[row.lane];
+    std::vector<QRgb>& line = m_summaryLines[k];
+    line.resize(std::size_t(cols));
+    const std::vector<QRgb>& classes = *job.classColors;
     std::uint32_t lastRep = RowSummary::kNone;
     QRgb fg = 0;
     for (int i = 0; i < cols; ++i) {
         const SummaryColumn& c = columns[std::size_t(i)];
         if (!c.covered) {
-            px[i] = bg;
+            line[std::size_t(i)] = job.background;
             continue;
         }
         if (c.rep != lastRep) { // long events span many columns: look their colour up once
             lastRep = c.rep;
-            fg = classColor(ctx.palette, lod, row.lane, c.rep, classCache);
+            fg = c.rep < classes.size() ? classes[c.rep] : job.background;
         }
-        px[i] = blend(bg, fg, 115 + int(140.0f * c.busy));
+        line[std::size_t(i)] = blend(job.background, fg, 115 + int(140.0f * c.busy));
     }
-    blitRowLine(p, ctx, row, y, background);
-    return true;
+}
+
+void LanePainter::paintSummaryRow(QPainter& p, const PaintContext& ctx, const LayoutRow& row, int y,
+                                  std::size_t job, const QColor& background) {
+    const std::vector<QRgb>& line = m_summaryLines[job];
+    const QImage image(reinterpret_cast<const uchar*>(line.data()), int(line.size()), 1,
+                       QImage::Format_RGB32);
+    blitLine(p, image, y + 1, row.height - 2, ctx.dpr);
+    blitRowMargins(p, ctx, row, y, background);
 }
 
 void LanePainter::blitRowLine(QPainter& p, const PaintContext& ctx, const LayoutRow& row, int y,
                               const QColor& background) {
     blitLine(p, y + 1);
+    blitRowMargins(p, ctx, row, y, background);
+}
+
+void LanePainter::blitRowMargins(QPainter& p, const PaintContext& ctx, const LayoutRow& row, int y,
+                                 const QColor& background) {
     p.fillRect(QRect(0, y, ctx.width, 1), background); // the 1 px margins above and below
     p.fillRect(QRect(0, y + row.height - 1, ctx.width, 1), background);
 }
@@ -252,6 +274,22 @@ void LanePainter::paint(QPainter& p, const PaintContext& ctx, const TimelineGeom
     p.setRenderHint(QPainter::Antialiasing, false);
     p.setFont(ctx.font);
     prepareRows(ctx, geometry);
+    // A summarised row's columns and line, or folding a row of a few thousand visible events,
+    // is a good part of a frame at full or middle zoom: the rows are independent, so idle cores
+    // take them in painting order while this thread paints the rows they finished (a helper
+    // takes a few hundred microseconds to wake on a virtual machine, so small frames keep it
+    // all here). The painting and the colours' caches stay on this thread.
+    std::size_t summaries = 0;
+    std::uint64_t foldEvents = 0;
+    for (const RowJob& j : m_rowJobs) {
+        summaries += j.level >= 0;
+        foldEvents += j.level < 0 ? j.fold.visible : 0;
+    }
+    const bool worthHelpers = summaries >= 8 || foldEvents >= kShareFoldEvents;
+    const int helpers = worthHelpers ? std::clamp(QThread::idealThreadCount() - 1, 0, 3) : 0;
+    RowJobs jobs(m_rowJobs.size(), helpers,
+                 [this, &ctx, &geometry](std::size_t k) { runRowJob(ctx, geometry, k); });
+    m_nextRowJob = 0;
     auto paintRows = [&](const std::vector<LayoutRow>& rows, int clipTop) {
         for (const LayoutRow& r : rows) {
             if (!isVisible(ctx, r, clipTop))
@@ -266,7 +304,7 @@ void LanePainter::paint(QPainter& p, const PaintContext& ctx, const TimelineGeom
             else if (r.kind == LayoutRowKind::MemoryCounter)
                 paintMemoryCounter(p, ctx, r, y);
             else
-                paintLaneRow(p, ctx, geometry, r, y);
+                paintLaneRow(p, ctx, geometry, jobs, r, y);
         }
     };
     const int pinned = ctx.layout->pinnedHeight();
@@ -284,6 +322,7 @@ void LanePainter::paint(QPainter& p, const PaintContext& ctx, const TimelineGeom
         paintRows(ctx.layout->pinnedRows(), 0);
         p.fillRect(QRect(0, pinned - 1, ctx.width, 1), ctx.palette.text);
     }
+    jobs.finish(); // every job was awaited by its row; this rethrows what a last one threw
 }
 
 QRgb LanePainter::itemColor(const TimelinePalette& palette, std::uint32_t lane, const RowView& rv,
@@ -306,11 +345,20 @@ QRgb LanePainter::itemColor(const TimelinePalette& palette, std::uint32_t lane, 
 }
 
 void LanePainter::paintLaneRow(QPainter& p, const PaintContext& ctx,
-                               const TimelineGeometry& geometry, const LayoutRow& row, int y) {
+                               const TimelineGeometry& geometry, RowJobs& jobs,
+                               const LayoutRow& row, int y) {
     const QColor& background =
         ctx.layout->isAlternate(row) ? ctx.palette.rowAlternate : ctx.palette.background;
-    if (!ctx.oneRectPerItem && paintSummaryRow(p, ctx, geometry, row, y, background))
-        return;
+    // Rows are painted in the order prepareRows met them (the same rows, by the same isVisible):
+    // this row's job, if it has one, is the next, and its results are read only once it is
+    // awaited; a row to fold without one was folded before (an earlier frame, or its first
+    // occurrence in this one).
+    if (m_nextRowJob < m_rowJobs.size() && m_rowJobs[m_nextRowJob].row == &row) {
+        const std::size_t job = m_nextRowJob++;
+        jobs.await(job);
+        if (m_rowJobs[job].level >= 0)
+            return paintSummaryRow(p, ctx, row, y, job, background);
+    }
     const std::vector<DrawItem>& items = geometry.rowItems(ctx, row.lane, row.row);
     const Lane& lane = m_trace->lane(row.lane);
     const RowView rv = lane.rowView(row.row);

@@ -3,12 +3,15 @@
 
 #include "model/lod/foldruns.h"
 #include "model/lod/rowsummary.h"
+#include "widgets/timeline/geometry/timelinegeometry.h"
 #include "widgets/timeline/paint/paintcontext.h"
+#include "widgets/timeline/paint/sharework.h"
 
 #include <QColor>
 #include <QHash>
 #include <QImage>
 #include <QString>
+#include <functional>
 #include <unordered_map>
 #include <utility>
 #include <vector>
@@ -19,7 +22,6 @@ namespace strobe {
 
 struct LayoutRow;
 class RowView;
-class TimelineGeometry;
 
 // Where a utilisation strip of `height` logical pixels draws its kernel (first) and copy (second)
 // strips: (offset from the row's top, height) each, a 1 px margin above and below.
@@ -50,17 +52,21 @@ public:
 private:
     // Drops the per-trace caches when `geometry` holds another trace than the last paint.
     void useTraceOf(const TimelineGeometry& geometry);
+    // This frame's row jobs, run on idle cores (JobPipeline) while the rows are painted.
+    using RowJobs = JobPipeline<std::function<void(std::size_t)>>;
     void paintLaneRow(QPainter& p, const PaintContext& ctx, const TimelineGeometry& geometry,
-                      const LayoutRow& row, int y);
+                      RowJobs& jobs, const LayoutRow& row, int y);
     // Whether `row` shows in the frame (rows above `clipTop` are under the pinned ones).
     static bool isVisible(const PaintContext& ctx, const LayoutRow& row, int clipTop);
-    // Finds the visible rows drawn from their summary this frame and computes their columns,
-    // and folds the other visible lane rows (TimelineGeometry::claimRows), both shared with idle
-    // cores.
+    // Lists this frame's row jobs in painting order (m_rowJobs): the visible rows drawn from
+    // their summary, and the visible lane rows not folded yet (TimelineGeometry::claimRows).
     void prepareRows(const PaintContext& ctx, const TimelineGeometry& geometry);
-    // Draws the row from its summary; false (nothing drawn) when the row does not qualify.
-    bool paintSummaryRow(QPainter& p, const PaintContext& ctx, const TimelineGeometry& geometry,
-                         const LayoutRow& row, int y, QColor background);
+    // Job k of m_rowJobs, on any thread: a summarised row's columns and its line of device
+    // pixels, or the folding of a row. It writes only that job's slots.
+    void runRowJob(const PaintContext& ctx, const TimelineGeometry& geometry, std::size_t k);
+    // Draws a summarised row from its job's line.
+    void paintSummaryRow(QPainter& p, const PaintContext& ctx, const LayoutRow& row, int y,
+                         std::size_t job, const QColor& background);
     void paintUtilization(QPainter& p, const PaintContext& ctx, const TimelineGeometry& geometry,
                           const LayoutRow& row, int y);
     void paintProjectedRow(QPainter& p, const PaintContext& ctx, const TimelineGeometry& geometry,
@@ -71,10 +77,14 @@ private:
     // caller fills the returned scan line.
     QRgb* lineImage(int columns, int logicalHeight, qreal dpr);
     void blitLine(QPainter& p, int y);
+    // `line` (device pixels, one scan line) repeated `logicalHeight` high from `y`.
+    static void blitLine(QPainter& p, const QImage& line, int y, int logicalHeight, qreal dpr);
     // A lane row drawn from one line (lineImage(columns, row.height - 2, dpr)): the line inside
     // the row's 1 px margins, the margins in `background`; each pixel of the row written once.
     void blitRowLine(QPainter& p, const PaintContext& ctx, const LayoutRow& row, int y,
                      const QColor& background);
+    static void blitRowMargins(QPainter& p, const PaintContext& ctx, const LayoutRow& row, int y,
+                               const QColor& background);
 
     QColor eventColor(const TimelinePalette& palette, std::uint32_t lane, std::uint32_t index);
     // The name shown for an event (API names lose their _vNNNN suffix), cached per string.
@@ -83,14 +93,16 @@ private:
     // m_itemColors, as a folded row at a middle zoom asks for thousands of items a frame.
     QRgb itemColor(const TimelinePalette& palette, std::uint32_t lane, const RowView& rv,
                    const DrawItem& it);
-    // The colour of a lane's colour class (TimelineLod::colorClasses) washed towards the folded
-    // grey, cached per class and paint.
-    struct ClassColor {
-        std::uint64_t paint = 0; // m_paintCount when computed
-        QRgb rgb = 0;
+    // The colour of each of a lane's colour classes (TimelineLod::colorClasses) washed towards
+    // the folded grey, kept while the theme and the classes stay, so that the row jobs only read
+    // them.
+    struct LaneClassColors {
+        bool dark = false;
+        QRgb folded = 0;
+        std::vector<QRgb> rgb;
     };
-    QRgb classColor(const TimelinePalette& palette, const TimelineLod& lod, std::uint32_t lane,
-                    std::uint32_t cls, std::vector<ClassColor>& cache);
+    const std::vector<QRgb>& classColors(const TimelinePalette& palette, const TimelineLod& lod,
+                                         std::uint32_t lane);
     ColorCategory categoryOf(std::uint32_t lane, std::uint32_t index) const;
     // What eventColor caches on: kind and name (copy kind for memcpys), or an NVTX range's colour.
     quint64 colorKey(bool dark, std::uint32_t lane, std::uint32_t index) const;
@@ -102,19 +114,27 @@ private:
     const Trace* m_trace = nullptr;
     std::uint64_t m_traceGeneration = 0;
     std::uint64_t m_paintCount = 0;
-    struct SummaryRow {
-        const LayoutRow* row;
-        int level; // RowSummary level
+    // A lane row that needs work before it is painted: a summarised row's columns and line, or
+    // a row to fold. What a job writes is its own: m_summaryColumns[k] and m_summaryLines[k], or
+    // its fold's cache entry.
+    struct RowJob {
+        const LayoutRow* row = nullptr;
+        int level = -1;                                 // RowSummary level; -1: a row to fold
+        TimelineGeometry::PendingRow fold;              // for a row to fold
+        const std::vector<QRgb>* classColors = nullptr; // for a summarised row: its lane's
+        QRgb background = 0;                            // and its background
     };
-    std::vector<SummaryRow> m_summaries;              // this frame's, in painting order
-    std::vector<TimelineGeometry::RowKey> m_foldRows; // this frame's other lane rows
-    std::size_t m_nextSummary = 0;                    // the next one paintSummaryRow draws
-    // One SummaryColumn per device pixel column of each of m_summaries (capacity reused).
+    std::vector<RowJob> m_rowJobs;                    // this frame's, in painting order
+    std::vector<TimelineGeometry::RowKey> m_foldRows; // this frame's rows not from a summary
+    std::size_t m_nextRowJob = 0;                     // the next one paintLaneRow meets
+    // Per job, for a summarised row: a SummaryColumn and a pixel per device pixel column
+    // (capacity reused).
     std::vector<std::vector<SummaryColumn>> m_summaryColumns;
+    std::vector<std::vector<QRgb>> m_summaryLines;
     QImage m_line; // see lineImage
     int m_lineHeight = 0;
     qreal m_lineDpr = 1.0;
-    std::unordered_map<std::uint32_t, std::vector<ClassColor>> m_classColors; // per lane
+    std::unordered_map<std::uint32_t, LaneClassColors> m_classColors; // per lane
     QHash<StringId, QString> m_names;
     QHash<StringId, int> m_textWidth;
     QHash<quint64, QColor> m_colors;

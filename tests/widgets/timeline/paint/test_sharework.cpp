@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
 // shareWork: every job done once across the caller and Qt's pool, and a job's exception, on a
 // pool thread or on the caller, rethrown on the caller once every job claimed is done (never
-// ending the program from a pool thread).
+// ending the program from a pool thread). JobPipeline: each job awaited in turn, the caller
+// running the next ones while a helper holds the one it awaits, and an early exit waiting for
+// the helpers' jobs.
 #include "widgets/timeline/paint/sharework.h"
 
 #include <gtest/gtest.h>
@@ -134,4 +136,94 @@ TEST(ShareWork, TheCallersExceptionWaitsForTheHelpersJob) {
     }
     EXPECT_TRUE(helperStarted.load());
     EXPECT_TRUE(finishedWhenCaught); // the helper's job held references into this frame
+}
+
+// JobPipeline: the caller awaits the jobs one by one, in the order it needs them.
+TEST(JobPipeline, AwaitReturnsOnceItsJobIsDoneAndEveryJobRunsOnce) {
+    idlePool();
+    constexpr std::size_t kJobs = 300;
+    std::vector<std::atomic<int>> done(kJobs);
+    {
+        JobPipeline jobs(kJobs, 1, [&](std::size_t k) {
+            std::this_thread::sleep_for(std::chrono::microseconds(k % 7 == 0 ? 200 : 0));
+            ++done[k];
+        });
+        for (std::size_t k = 0; k < kJobs; ++k) {
+            jobs.await(k);
+            ASSERT_EQ(done[k].load(), 1) << "job " << k;
+        }
+        jobs.finish();
+    }
+    for (std::size_t k = 0; k < kJobs; ++k)
+        ASSERT_EQ(done[k].load(), 1) << "job " << k;
+}
+
+TEST(JobPipeline, TheCallerRunsTheNextJobWhileAHelperHoldsTheOneItAwaits) {
+    idlePool();
+    const std::thread::id caller = std::this_thread::get_id();
+    std::atomic<bool> helperTook{false}, callerRanNext{false}, helperSawIt{false};
+    std::vector<std::thread::id> ranOn(3);
+    JobPipeline jobs(3, 1, [&](std::size_t k) {
+        ranOn[k] = std::this_thread::get_id();
+        if (std::this_thread::get_id() != caller && !helperTook.exchange(true)) {
+            // The helper's first job: it finishes only once the caller has run another one.
+            helperSawIt = waitFor(callerRanNext);
+            return;
+        }
+        if (std::this_thread::get_id() == caller)
+            callerRanNext = true;
+    });
+    ASSERT_TRUE(waitFor(helperTook)); // the helper holds job 0
+    jobs.await(0);
+    EXPECT_TRUE(helperSawIt.load()); // the caller did not wait idle for it
+    EXPECT_NE(ranOn[0], caller);
+    EXPECT_EQ(ranOn[1], caller);
+    jobs.finish();
+}
+
+TEST(JobPipeline, AHelpersExceptionIsRethrownByAwaitOnceNoJobRuns) {
+    idlePool();
+    const std::thread::id caller = std::this_thread::get_id();
+    std::atomic<int> running{0}, runningWhenCaught{-1};
+    bool caught = false;
+    try {
+        JobPipeline jobs(1000, 1, [&](std::size_t) {
+            ++running;
+            std::this_thread::sleep_for(std::chrono::microseconds(50));
+            if (std::this_thread::get_id() != caller) {
+                --running;
+                throw std::bad_alloc();
+            }
+            --running;
+        });
+        for (std::size_t k = 0; k < 1000; ++k)
+            jobs.await(k);
+        jobs.finish();
+    } catch (const std::bad_alloc&) {
+        caught = true;
+        runningWhenCaught = running.load();
+    }
+    EXPECT_TRUE(caught);
+    EXPECT_EQ(runningWhenCaught.load(), 0);
+}
+
+TEST(JobPipeline, LeavingEarlyWaitsForTheHelpersJobAndSkipsTheRest) {
+    idlePool();
+    const std::thread::id caller = std::this_thread::get_id();
+    std::atomic<bool> helperStarted{false}, helperFinished{false};
+    std::atomic<int> ran{0};
+    bool finishedWhenLeft = false;
+    {
+        JobPipeline jobs(100, 1, [&](std::size_t) {
+            ++ran;
+            if (std::this_thread::get_id() != caller && !helperStarted.exchange(true)) {
+                std::this_thread::sleep_for(std::chrono::milliseconds(50));
+                helperFinished = true;
+            }
+        });
+        ASSERT_TRUE(waitFor(helperStarted));
+    } // no await, no finish: the destructor
+    finishedWhenLeft = helperFinished.load();
+    EXPECT_TRUE(finishedWhenLeft); // the helper's job held references into this frame
+    EXPECT_LT(ran.load(), 100);    // the jobs not begun were skipped
 }
