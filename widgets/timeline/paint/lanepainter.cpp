@@ -50,7 +50,7 @@ void LanePainter::useTraceOf(const TimelineGeometry& geometry) {
     m_trace = geometry.trace();
     m_traceGeneration = geometry.traceGeneration();
     m_names.clear();
-    m_textWidth.clear();
+    m_labels.clear();
     m_colors.clear();
     m_classColors.clear();
 }
@@ -402,18 +402,10 @@ void LanePainter::paintLaneRow(QPainter& p, const PaintContext& ctx,
         if (it.isFolded || vis1 - vis0 < kLabelMinPx)
             continue;
         const std::uint32_t mid = rv.laneIndex(it.first + it.count / 2);
-        const StringId id = lane.nameId(mid);
-        const QString& name = eventName(row.lane, mid);
         const int avail = int(vis1 - vis0) - 2 * kLabelPad;
-        auto w = m_textWidth.find(id);
-        if (w == m_textWidth.end())
-            w = m_textWidth.insert(id, fm.horizontalAdvance(name));
         p.setPen(ctx.palette.textOnBar);
-        const QPointF at(vis0 + kLabelPad, textBase);
-        if (w.value() <= avail)
-            p.drawText(at, name);
-        else
-            p.drawText(at, fm.elidedText(name, Qt::ElideRight, avail));
+        m_labels.draw(p, ctx.font, QPointF(vis0 + kLabelPad, textBase), eventName(row.lane, mid),
+                      avail);
     }
 }
 
@@ -516,7 +508,7 @@ void LanePainter::paintProjectedRow(QPainter& p, const PaintContext& ctx,
         const QString& name = proj->label(proj->lane.payload(mid));
         const int avail = int(vis1 - vis0) - 2 * kLabelPad;
         p.setPen(ctx.palette.textOnBar);
-        p.drawText(QPointF(vis0 + kLabelPad, textBase), fm.elidedText(name, Qt::ElideRight, avail));
+        m_labels.draw(p, ctx.font, QPointF(vis0 + kLabelPad, textBase), name, avail);
     }
 }
 

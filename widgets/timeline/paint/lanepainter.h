@@ -4,6 +4,7 @@
 #include "model/lod/foldruns.h"
 #include "model/lod/rowsummary.h"
 #include "widgets/timeline/geometry/timelinegeometry.h"
+#include "widgets/timeline/paint/labelcache.h"
 #include "widgets/timeline/paint/paintcontext.h"
 #include "widgets/timeline/paint/sharework.h"
 
@@ -33,9 +34,9 @@ inline std::pair<std::pair<int, int>, std::pair<int, int>> utilizationHalves(int
 
 // Draws the lane rows and GPU utilisation strips of one frame as a TimelineGeometry places them:
 // rows from their draw items, or from their RowSummary where the geometry says so, idle marks
-// where it puts them. It keeps no geometry; what it caches is painting only (colours and label
-// widths per trace, an image line reused between rows), so any QPainter (a widget, a QImage, an
-// SVG generator) gets the same picture from the same geometry and context.
+// where it puts them. It keeps no geometry; what it caches is painting only (colours per trace,
+// the labels' glyph runs, an image line reused between rows), so any QPainter (a widget, a
+// QImage, an SVG generator) gets the same picture from the same geometry and context.
 class LanePainter {
 public:
     // A folded row with more items than this is coloured into one image line and blitted.
@@ -136,7 +137,7 @@ private:
     qreal m_lineDpr = 1.0;
     std::unordered_map<std::uint32_t, LaneClassColors> m_classColors; // per lane
     QHash<StringId, QString> m_names;
-    QHash<StringId, int> m_textWidth;
+    LabelCache m_labels;
     QHash<quint64, QColor> m_colors;
     // A direct-mapped memo of this paint's event colours by colorKey, plain and washed: the
     // QHash lookup, the QColor arithmetic and an NVTX range's colour search cost more per item
