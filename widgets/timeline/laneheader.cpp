@@ -20,7 +20,7 @@ LaneHeader::LaneHeader(TimelineView* view)
 void LaneHeader::paintEvent(QPaintEvent*) {
     QPainter p(this);
     paintLaneHeader(p, size(), m_view->laneLayout(), m_view->scrollY(),
-                    TimelinePalette::forPalette(palette()), font());
+                    TimelinePalette::forPalette(palette()), font(), &m_labels);
 }
 
 void LaneHeader::mousePressEvent(QMouseEvent* event) {

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "widgets/timeline/paint/headerpainter.h"
+
 #include <QWidget>
 
 namespace strobe {
@@ -23,6 +25,7 @@ protected:
 
 private:
     TimelineView* m_view;
+    HeaderLabels m_labels; // the names shaped once, not on every scroll
 };
 
 } // namespace strobe

@@ -5,7 +5,11 @@
 #include "widgets/timeline/paint/paintcontext.h"
 #include "widgets/timeline/paint/timelinecolors.h"
 
+#include <QFontMetrics>
+#include <QFontMetricsF>
 #include <QPainter>
+#include <QTransform>
+#include <cmath>
 
 namespace strobe {
 
@@ -14,14 +18,41 @@ constexpr int kIndentPx = 12;
 constexpr int kArrowPx = 12;
 } // namespace
 
+const QStaticText& HeaderLabels::elided(const QString& text, const QFont& font,
+                                        const QString& fontKey, int width) {
+    if (m_count >= kMaxLabels) {
+        m_byFont.clear();
+        m_count = 0;
+    }
+    QHash<QPair<QString, int>, QStaticText>& runs = m_byFont[fontKey];
+    auto it = runs.find({text, width});
+    if (it == runs.end()) {
+        QStaticText s(QFontMetrics(font).elidedText(text, Qt::ElideMiddle, width));
+        s.setTextFormat(Qt::PlainText);
+        s.prepare(QTransform(), font);
+        it = runs.insert({text, width}, s);
+        ++m_count;
+    }
+    return it.value();
+}
+
 void paintLaneHeader(QPainter& p, QSize size, const LaneLayout& layout, int scrollY,
-                     const TimelinePalette& pal, const QFont& baseFont) {
+                     const TimelinePalette& pal, const QFont& baseFont, HeaderLabels* labels) {
     const int width = size.width(), height = size.height();
     p.setFont(baseFont);
     p.fillRect(QRect(QPoint(0, 0), size), pal.background);
     const QFont normal = laneFont(baseFont);
     QFont bold = normal;
     bold.setBold(true);
+    const QString normalKey = labels ? normal.key() : QString(),
+                  boldKey = labels ? bold.key() : QString();
+    // Where drawText's vertical centring puts a line: its height is the font's ascent and
+    // descent, rounded up.
+    auto lineHeight = [](const QFont& f) {
+        const QFontMetricsF fm(f);
+        return std::ceil(fm.ascent() + fm.descent());
+    };
+    const qreal normalLine = lineHeight(normal), boldLine = lineHeight(bold);
     auto paintRows = [&](const std::vector<LayoutRow>& rows, int clipTop) {
         for (const LayoutRow& r : rows) {
             const int y = layout.viewY(r, scrollY);
@@ -43,13 +74,20 @@ void paintLaneHeader(QPainter& p, QSize size, const LaneLayout& layout, int scro
                            open ? QStringLiteral("\u25BE") : QStringLiteral("\u25B8"));
                 x += kArrowPx + 2;
             }
-            p.setFont(header ? bold : normal);
+            const QFont& font = header ? bold : normal;
+            p.setFont(font);
             if (r.pinned)
                 p.setPen(pal.pinnedLabel);
-            const QString text =
-                p.fontMetrics().elidedText(r.label, Qt::ElideMiddle, width - x - 4);
-            p.drawText(QRect(x, y, width - x - 4, r.height), Qt::AlignVCenter | Qt::AlignLeft,
-                       text);
+            const QRect room(x, y, width - x - 4, r.height);
+            if (!labels) {
+                p.drawText(room, Qt::AlignVCenter | Qt::AlignLeft,
+                           p.fontMetrics().elidedText(r.label, Qt::ElideMiddle, room.width()));
+                continue;
+            }
+            const qreal line = header ? boldLine : normalLine;
+            p.drawStaticText(
+                QPointF(room.x(), room.y() + (room.height() - line) / 2),
+                labels->elided(r.label, font, header ? boldKey : normalKey, room.width()));
         }
     };
     const int pinned = layout.pinnedHeight();

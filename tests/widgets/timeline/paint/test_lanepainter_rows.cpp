@@ -365,3 +365,25 @@ TEST(LanePainterRows, AHeaderRowShowsItsLabel) {
     }
     EXPECT_GT(ink, 20) << "the label's glyphs";
 }
+
+TEST(LanePainterRows, HeaderLabelsKeptBetweenPaintsDrawTheSameColumn) {
+    // The lane header widget keeps its names shaped (HeaderLabels): every paint, first or
+    // later, at every width (names whole and cut in the middle), bold group names included,
+    // must be the column drawn without it, pixel for pixel.
+    Scene s;
+    const TimelinePalette pal = TimelinePalette::light();
+    HeaderLabels labels;
+    for (int width : {kLaneHeaderWidth, 150, 90, 60}) {
+        const QSize size(width, 400);
+        auto paint = [&](HeaderLabels* kept) {
+            QImage image(size, QImage::Format_RGB32);
+            QPainter p(&image);
+            paintLaneHeader(p, size, s.layout, 0, pal, QGuiApplication::font(), kept);
+            return image;
+        };
+        const QImage want = paint(nullptr);
+        EXPECT_TRUE(paint(&labels) == want) << "first paint at width " << width;
+        EXPECT_TRUE(paint(&labels) == want) << "kept labels at width " << width;
+    }
+    EXPECT_GT(labels.size(), 8u);
+}
