@@ -2,13 +2,13 @@
 #include "widgets/timeline/paint/headerpainter.h"
 
 #include "widgets/timeline/geometry/lanelayout.h"
+#include "widgets/timeline/paint/labelcache.h"
 #include "widgets/timeline/paint/paintcontext.h"
 #include "widgets/timeline/paint/timelinecolors.h"
 
 #include <QFontMetrics>
 #include <QFontMetricsF>
 #include <QPainter>
-#include <QTransform>
 #include <cmath>
 
 namespace strobe {
@@ -27,10 +27,9 @@ const QStaticText& HeaderLabels::elided(const QString& text, const QFont& font,
     QHash<QPair<QString, int>, QStaticText>& runs = m_byFont[fontKey];
     auto it = runs.find({text, width});
     if (it == runs.end()) {
-        QStaticText s(QFontMetrics(font).elidedText(text, Qt::ElideMiddle, width));
-        s.setTextFormat(Qt::PlainText);
-        s.prepare(QTransform(), font);
-        it = runs.insert({text, width}, s);
+        it = runs.insert(
+            {text, width},
+            preparedText(QFontMetrics(font).elidedText(text, Qt::ElideMiddle, width), font));
         ++m_count;
     }
     return it.value();

@@ -16,10 +16,10 @@ void LabelCache::clear() {
     m_runs = 0;
 }
 
-QStaticText LabelCache::prepared(const QString& text) const {
+QStaticText preparedText(const QString& text, const QFont& font) {
     QStaticText s(text);
     s.setTextFormat(Qt::PlainText);
-    s.prepare(QTransform(), m_font);
+    s.prepare(QTransform(), font);
     return s;
 }
 
@@ -59,13 +59,13 @@ void LabelCache::draw(QPainter& p, const QFont& font, QPointF baseline, const QS
         m_ellipsisWidth = fm.horizontalAdvance(m_ellipsis);
         m_ascent = fm.ascent();
     }
-    if (m_runs >= kMaxRuns)
+    if (m_runs >= kMaxRuns || std::size_t(m_entries.size()) >= kMaxRuns)
         clear(); // a long session over many names: start again rather than grow
     Entry& e = entry(text);
     const QPointF topLeft(baseline.x(), baseline.y() - m_ascent);
     if (e.width <= avail) {
         if (e.whole.text().isEmpty() && !text.isEmpty()) {
-            e.whole = prepared(text);
+            e.whole = preparedText(text, m_font);
             ++m_runs;
         }
         p.drawStaticText(topLeft, e.whole);
@@ -86,7 +86,7 @@ void LabelCache::draw(QPainter& p, const QFont& font, QPointF baseline, const QS
     const int keep = past == e.cuts.begin() ? 0 : std::prev(past)->first;
     auto it = e.prefix.find(keep);
     if (it == e.prefix.end()) {
-        it = e.prefix.insert(keep, prepared(text.left(keep) + m_ellipsis));
+        it = e.prefix.insert(keep, preparedText(text.left(keep) + m_ellipsis, m_font));
         ++m_runs;
     }
     p.drawStaticText(topLeft, it.value());

@@ -13,6 +13,9 @@ class QPointF;
 
 namespace strobe {
 
+// `text` laid out once in `font` for QPainter::drawStaticText (plain text, untransformed).
+QStaticText preparedText(const QString& text, const QFont& font);
+
 // Bar labels drawn from glyph runs shaped once. QPainter::drawText shapes its string on every
 // call, and QFontMetrics::elidedText shapes it again for each length it tries: at a zoom where
 // bars are wide enough to be named, that is about half of a frame. Here each name is measured
@@ -30,7 +33,8 @@ public:
     void draw(QPainter& p, const QFont& font, QPointF baseline, const QString& text, int avail);
     // Forgets every name (a new trace).
     void clear();
-    // How many glyph runs are kept; at most kMaxRuns, then the cache starts again.
+    // How many glyph runs are kept; at most kMaxRuns (and as many names), then the cache starts
+    // again.
     std::size_t runCount() const { return m_runs; }
     static constexpr std::size_t kMaxRuns = 20'000;
 
@@ -44,7 +48,6 @@ private:
         QHash<int, QStaticText> prefix; // by prefix length: that prefix and the ellipsis
     };
     Entry& entry(const QString& text);
-    QStaticText prepared(const QString& text) const;
     void measureCuts(const QString& text, Entry& e) const;
 
     QFont m_font;

@@ -24,6 +24,11 @@ namespace strobe {
 
 namespace {
 constexpr int kLabelMinPx = 24;
+
+// A lane row's background: the alternate band on every other row.
+const QColor& rowBackground(const PaintContext& ctx, const LayoutRow& row) {
+    return ctx.layout->isAlternate(row) ? ctx.palette.rowAlternate : ctx.palette.background;
+}
 constexpr int kLabelPad = 3;
 
 // `over` at `alpha` (0..255) on `under`, both opaque: red and blue, then green, each pair of
@@ -186,13 +191,11 @@ void LanePainter::prepareRows(const PaintContext& ctx, const TimelineGeometry& g
     std::size_t nextFold = 0; // claimRows keeps the order of the rows it was given
     for (const auto& [r, level] : visible) {
         if (level >= 0) {
-            const bool alternate = ctx.layout->isAlternate(*r);
-            m_rowJobs.push_back(
-                RowJob{r,
-                       level,
-                       {},
-                       &classColors(ctx.palette, *lod, r->lane),
-                       (alternate ? ctx.palette.rowAlternate : ctx.palette.background).rgb()});
+            m_rowJobs.push_back(RowJob{r,
+                                       level,
+                                       {},
+                                       &classColors(ctx.palette, *lod, r->lane),
+                                       rowBackground(ctx, *r).rgb()});
         } else if (nextFold < folds.size() && folds[nextFold].lane == &m_trace->lane(r->lane) &&
                    folds[nextFold].row == r->row) {
             m_rowJobs.push_back(RowJob{r, -1, folds[nextFold++], nullptr, 0});
@@ -347,8 +350,7 @@ QRgb LanePainter::itemColor(const TimelinePalette& palette, std::uint32_t lane, 
 void LanePainter::paintLaneRow(QPainter& p, const PaintContext& ctx,
                                const TimelineGeometry& geometry, RowJobs& jobs,
                                const LayoutRow& row, int y) {
-    const QColor& background =
-        ctx.layout->isAlternate(row) ? ctx.palette.rowAlternate : ctx.palette.background;
+    const QColor& background = rowBackground(ctx, row);
     // Rows are painted in the order prepareRows met them (the same rows, by the same isVisible):
     // this row's job, if it has one, is the next, and its results are read only once it is
     // awaited; a row to fold without one was folded before (an earlier frame, or its first
@@ -483,8 +485,7 @@ void LanePainter::paintMemoryCounter(QPainter& p, const PaintContext& ctx, const
 
 void LanePainter::paintProjectedRow(QPainter& p, const PaintContext& ctx,
                                     const TimelineGeometry& geometry, const LayoutRow& row, int y) {
-    p.fillRect(QRect(0, y, ctx.width, row.height),
-               ctx.layout->isAlternate(row) ? ctx.palette.rowAlternate : ctx.palette.background);
+    p.fillRect(QRect(0, y, ctx.width, row.height), rowBackground(ctx, row));
     const ProjectedNvtxLane* proj = geometry.projectedNvtx(row.deviceId);
     if (!proj)
         return;

@@ -45,10 +45,9 @@ public:
     JobPipeline(const JobPipeline&) = delete;
     JobPipeline& operator=(const JobPipeline&) = delete;
 
-    std::size_t size() const { return m_shared->n; }
-
-    // Returns once job k (< size()) is done. While a helper holds it, the calling thread runs
-    // the next jobs no one has begun rather than wait idle; it waits only when none is left.
+    // Returns once job k (< the number of jobs) is done. While a helper holds it, the calling
+    // thread runs the next jobs no one has begun rather than wait idle; it waits only when none is
+    // left.
     void await(std::size_t k) {
         Shared& s = *m_shared;
         while (!s.finished[k].load(std::memory_order_acquire)) {
