@@ -8,9 +8,11 @@
 //   - the time to sort the kernel table by duration (KernelTableModel),
 //   - the paint time of the real TimelineView offscreen at 2560x1440, at full zoom-out and at
 //     200 random zoom and pan positions, and the same on a ten-thousand-event trace,
-//   - the time from opening the file in the real MainWindow to its first painted frame (the early
-//     preview of a big trace), to its first frame with every GPU row (the GPU picture), and the
-//     longest stall of the GUI thread meanwhile (a 1 ms QTimer on the GUI thread),
+//   - the time from opening the file in the real MainWindow to the end of its first paint of the
+//     timeline (the early preview of a big trace), and of its first paint with every GPU row (the
+//     GPU picture); the longest stall of the GUI thread meanwhile (a 1 ms QTimer on the GUI
+//     thread), also among the stalls during which the hypervisor took no CPU time from this
+//     machine (/proc/stat's steal), and how late that timer fired during the load,
 //   - the same first paint when reopening from the reopen cache (filled by one load first, in a
 //     temporary folder deleted afterwards), and the time that filling load spent.
 // The last line of its output is one JSON object with the headline numbers.
@@ -48,6 +50,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <functional>
 #include <malloc.h>
 #include <random>
 
@@ -293,21 +296,59 @@ double measureWindowQuery(const Trace& t) {
     return us;
 }
 
+// One GUI-thread stall over kReportedStallMs.
+struct Stall {
+    double endS = 0; // when it ended, s after openFile
+    double ms = 0;   // its length
+    double stealMs =
+        0; // the CPU time the hypervisor took meanwhile, summed over CPUs (10 ms steps)
+};
+
 struct GuiResult {
     double firstPaintS = -1;
     double gpuPictureS = -1;
     double loadS = -1;
     double maxGapMs = 0;
+    // The longest gap during which the hypervisor took no CPU time from this machine (to its
+    // 10 ms resolution): the stalls that the application and the guest's scheduler caused.
+    double maxGapUnpausedMs = 0;
+    // How late the 1 ms timer fired, from openFile to the end of the load: the GUI thread's
+    // wake-up latency while the loader keeps both cores busy.
+    double lateP50Ms = 0;
+    double lateP99Ms = 0;
+    // Timer intervals, and those during which the hypervisor took CPU time from this machine.
+    std::uint64_t ticks = 0;
+    std::uint64_t pausedTicks = 0;
     bool ok = false;
-    // Every GUI-thread stall over kReportedStallMs: when it ended (s after open) and its length.
-    std::vector<std::pair<double, double>> stalls;
+    std::vector<Stall> stalls;
 };
 
 constexpr double kReportedStallMs = 20;
 
+// Calls `painted` after each paint of the watched widget (the window's own, in its repaint).
+class PaintWatcher : public QObject {
+public:
+    PaintWatcher(QWidget* widget, std::function<void()> painted)
+        : m_painted(std::move(painted)) {
+        widget->installEventFilter(this);
+    }
+
+protected:
+    bool eventFilter(QObject* watched, QEvent* event) override {
+        if (event->type() != QEvent::Paint)
+            return false;
+        watched->event(event); // the widget paints now, and is not sent the event again
+        m_painted();
+        return true;
+    }
+
+private:
+    std::function<void()> m_painted;
+};
+
 // Opens the file in the real MainWindow (TraceLoadJob on a worker, then the hand-over:
-// ViewState::setTrace and every widget's rebuild on it), paints the timeline once, and watches
-// the GUI thread with a 1 ms timer all along.
+// ViewState::setTrace and every widget's rebuild on it) and watches the GUI thread with a 1 ms
+// timer all along, and the window's own paints of its timeline.
 GuiResult measureGui(const QString& path, const QString& cacheFolder = {}) {
     GuiResult g;
     QTemporaryDir dir;
@@ -320,43 +361,43 @@ GuiResult measureGui(const QString& path, const QString& cacheFolder = {}) {
 
     QElapsedTimer clock;
     QElapsedTimer sinceTick;
+    const StealClock steal;
+    double stealAtTick = 0;
+    std::vector<double> lateness;
+    lateness.reserve(1 << 16);
     QTimer ticker;
     ticker.setTimerType(Qt::PreciseTimer);
     ticker.setInterval(1);
     QObject::connect(&ticker, &QTimer::timeout, [&] {
         const double gapMs = double(sinceTick.nsecsElapsed()) / 1e6;
+        const double stealNow = steal.ms();
+        const double stolen = stealNow - stealAtTick;
         g.maxGapMs = std::max(g.maxGapMs, gapMs);
+        ++g.ticks;
+        if (stolen <= 0)
+            g.maxGapUnpausedMs = std::max(g.maxGapUnpausedMs, gapMs);
+        else
+            ++g.pausedTicks;
         if (gapMs > kReportedStallMs)
-            g.stalls.emplace_back(seconds(clock), gapMs);
+            g.stalls.push_back({seconds(clock), gapMs, stolen});
+        if (g.loadS < 0)
+            lateness.push_back(std::max(0.0, gapMs - 1.0));
+        stealAtTick = stealNow;
         sinceTick.restart();
     });
     QEventLoop loop;
-    // First paint: the first frame after a trace (the GPU-side preview of a big trace, or the
-    // whole trace) reaches the window, painted in an event of its own as a repaint would be.
-    // GPU picture: the first frame painted of a trace with every GPU row (the GPU-side preview
-    // or the whole trace), after the early preview of the GPU side's first rows.
-    // One image, allocated and touched before the clock starts, as a window repaints into its
-    // backing store: a fresh 15 MB image per frame added ~15 ms of page faults and unmapping.
-    QImage image(kCanvas, QImage::Format_ARGB32_Premultiplied);
-    image.fill(Qt::white);
-    auto paintWhenDue = [&](double* when) {
-        *when = 0; // scheduled
-        QTimer::singleShot(0, &window, [&, when] {
-            // At the canvas's own size, so that the frame is the one the window paints (its rows
-            // folded once, for both); kCanvas before the window is laid out.
-            const QSize size = window.timeline()->canvas()->size().boundedTo(kCanvas);
-            QPainter p(&image);
-            window.timeline()->paintCanvas(p, size.isEmpty() ? kCanvas : size, 1.0);
-            p.end();
-            *when = seconds(clock);
-        });
-    };
-    QObject::connect(window.viewState(), &ViewState::traceChanged, [&] {
+    // First paint: the end of the window's first paint of its timeline after a trace (the
+    // GPU-side preview of a big trace, or the whole trace) reached it. GPU picture: the end of
+    // the first such paint of a trace with every GPU row (the GPU-side preview or the whole
+    // trace), after the early preview of the GPU side's first rows.
+    const PaintWatcher watcher(window.timeline()->canvas(), [&] {
         const Trace* t = window.viewState()->trace();
+        if (!t || !clock.isValid())
+            return;
         if (g.firstPaintS < 0)
-            paintWhenDue(&g.firstPaintS);
-        if (g.gpuPictureS < 0 && t && t->metadata().stage != TraceStage::GpuSideBegun)
-            paintWhenDue(&g.gpuPictureS);
+            g.firstPaintS = seconds(clock);
+        if (g.gpuPictureS < 0 && t->metadata().stage != TraceStage::GpuSideBegun)
+            g.gpuPictureS = seconds(clock);
     });
     QObject::connect(&window, &MainWindow::loadFinished, [&](bool ok, const QString& error) {
         g.loadS = seconds(clock);
@@ -369,11 +410,14 @@ GuiResult measureGui(const QString& path, const QString& cacheFolder = {}) {
         QTimer::singleShot(500, &loop, &QEventLoop::quit); // let deferred rebuilds run
     });
     ticker.start();
+    stealAtTick = steal.ms();
     sinceTick.start();
     clock.start();
     window.openFile(path);
     loop.exec();
     ticker.stop();
+    g.lateP50Ms = percentile(lateness, 50);
+    g.lateP99Ms = percentile(lateness, 99);
     return g;
 }
 
@@ -437,11 +481,20 @@ RawScanResult measurePictureFloor(const QString& path, const Options& opt) {
 
 void printGui(const GuiResult& g) {
     std::printf("gui: loaded in %.3f s, first paint at %.3f s, GPU picture at %.3f s, longest GUI "
-                "stall %.1f ms\n",
-                g.loadS, g.firstPaintS, g.gpuPictureS, g.maxGapMs);
+                "stall %.1f ms (%.1f ms where the host paused none of this machine's CPUs), "
+                "1 ms timer late by p50 %.2f ms, p99 %.2f ms during the load\n",
+                g.loadS, g.firstPaintS, g.gpuPictureS, g.maxGapMs, g.maxGapUnpausedMs, g.lateP50Ms,
+                g.lateP99Ms);
+    std::printf("the host took CPU time from this machine in %llu of %llu timer intervals\n",
+                static_cast<unsigned long long>(g.pausedTicks),
+                static_cast<unsigned long long>(g.ticks));
     std::printf("gui stalls over %.0f ms:", kReportedStallMs);
-    for (const auto& [at, ms] : g.stalls)
-        std::printf(" %.1f ms ending at %.3f s;", ms, at);
+    for (const Stall& s : g.stalls) {
+        std::printf(" %.1f ms ending at %.3f s", s.ms, s.endS);
+        if (s.stealMs > 0)
+            std::printf(" (the host took %.0f ms of CPU time meanwhile)", s.stealMs);
+        std::printf(";");
+    }
     std::printf("%s\n", g.stalls.empty() ? " none" : "");
 }
 
@@ -593,10 +646,11 @@ int main(int argc, char** argv) {
                 "\"paint_zoomout_p95_ms\": %.2f, "
                 "\"paint_random_p99_ms\": %.2f, "
                 "\"paint_scaling_ratio\": %.2f, \"window_query_us\": %.3f, \"kernel_sort_s\": "
-                "%.3f, \"gui_block_max_ms\": %.1f, \"reopen_first_paint_s\": %.3f}\n",
+                "%.3f, \"gui_block_max_ms\": %.1f, \"gui_block_unpaused_max_ms\": %.1f, "
+                "\"reopen_first_paint_s\": %.3f}\n",
                 static_cast<unsigned long long>(events), raw.seconds, loadS, loadS / raw.seconds,
                 bytesPerEvent, peakPerEvent, gui.firstPaintS, gui.gpuPictureS, pictureFloor.seconds,
                 paint.zoomOutP95, paint.randomP99, paint.scaling, windowUs, sortS, gui.maxGapMs,
-                reopen.firstPaintS);
+                gui.maxGapUnpausedMs, reopen.firstPaintS);
     return 0;
 }
