@@ -300,8 +300,8 @@ double measureWindowQuery(const Trace& t) {
 struct Stall {
     double endS = 0; // when it ended, s after openFile
     double ms = 0;   // its length
-    double stealMs =
-        0; // the CPU time the hypervisor took meanwhile, summed over CPUs (10 ms steps)
+    // The CPU time the hypervisor took meanwhile, summed over the CPUs (in 10 ms steps).
+    double stealMs = 0;
 };
 
 struct GuiResult {
