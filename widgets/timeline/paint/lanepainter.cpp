@@ -24,12 +24,12 @@ namespace strobe {
 
 namespace {
 constexpr int kLabelMinPx = 24;
+constexpr int kLabelPad = 3;
 
 // A lane row's background: the alternate band on every other row.
 const QColor& rowBackground(const PaintContext& ctx, const LayoutRow& row) {
     return ctx.layout->isAlternate(row) ? ctx.palette.rowAlternate : ctx.palette.background;
 }
-constexpr int kLabelPad = 3;
 
 // `over` at `alpha` (0..255) on `under`, both opaque: red and blue, then green, each pair of
 // channels mixed in one multiply (Qt's INTERPOLATE_PIXEL_255), as this runs once per pixel column.
