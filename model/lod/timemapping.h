@@ -14,12 +14,18 @@ struct TimeMapping {
     double pxPerNs = 1.0;
 
     static TimeMapping fromRange(TimeRange view, double widthPx) {
-        const TimeNs span = view.end > view.start ? view.end - view.start : 1;
+        const TimeNs span = view.end > view.start ? view.duration() : 1; // saturating
         return TimeMapping{view.start, widthPx > 0 ? widthPx / double(span) : 1.0};
     }
     double nsPerPx() const { return 1.0 / pxPerNs; }
-    // Pixel x of time t (may be negative or beyond the width; no clamping).
-    double toPx(TimeNs t) const { return double(t - viewStart) * pxPerNs; }
+    // Pixel x of time t (may be negative or beyond the width; no clamping). Exact to the
+    // nanosecond while t - viewStart fits int64, computed in doubles where it does not.
+    double toPx(TimeNs t) const {
+        TimeNs d = 0;
+        return (__builtin_sub_overflow(t, viewStart, &d) ? double(t) - double(viewStart)
+                                                         : double(d)) *
+               pxPerNs;
+    }
     // The time at pixel x, rounded down to whole nanoseconds.
     TimeNs toTime(double x) const { return viewStart + TimeNs(std::floor(x / pxPerNs)); }
     // Duration of `px` pixels in ns (not rounded).

@@ -394,3 +394,33 @@ TEST_F(RenderTest, UsageErrorsExitTwo) {
     }
     EXPECT_FALSE(QFile::exists(png));
 }
+
+// Issue 46 item 4: two kernels at -4.7e15 us and 4.7e15 us, clamped to +-2^62 ns, make a trace
+// 2^63 - 2 ns long; its ruler's minor ticks stepped past INT64_MAX, wrapped and never ended. The
+// real process, so that a hang fails the test instead of stopping it.
+TEST_F(RenderTest, ATraceSpanningAllOfInt64EndsWithAPicture) {
+    const QString json = out("span.json");
+    {
+        QFile f(json);
+        ASSERT_TRUE(f.open(QIODevice::WriteOnly));
+        for (const char* ts : {"-4.7e15", "4.7e15"}) {
+            f.write(QByteArray(f.pos() ? "," : "{\"traceEvents\":[") +
+                    R"({"ph":"X","cat":"kernel","name":"k","pid":0,"tid":7,"ts":)" + ts +
+                    R"(,"dur":1,"args":{"device":0,"stream":7}})");
+        }
+        f.write("]}");
+    }
+    QProcess p;
+    p.start(QStringLiteral(STROBE_CLI_BINARY),
+            {QStringLiteral("render"), json, QStringLiteral("-o"), out("span.png")});
+    const bool ended = p.waitForFinished(30000);
+    if (!ended) {
+        p.kill();
+        p.waitForFinished();
+    }
+    ASSERT_TRUE(ended) << "strobe-cli render did not end within 30 s";
+    ASSERT_EQ(p.exitStatus(), QProcess::NormalExit);
+    EXPECT_EQ(p.exitCode(), 0) << p.readAllStandardError().toStdString();
+    EXPECT_TRUE(p.readAllStandardOutput().contains("window [0, 9223372036854775806)"));
+    EXPECT_EQ(QImage(out("span.png")).size(), QSize(1920, 1080));
+}

@@ -23,48 +23,63 @@ QString formatTickLabel(TimeNs t, TimeNs step) {
     return number % u' ' % QString::fromUtf16(u.name);
 }
 
-RulerTicks computeTicks(TimeRange view, TimeNs origin, int widthPx, int minSpacingPx) {
-    RulerTicks out;
-    const TimeNs span = std::max<TimeNs>(1, view.duration());
-    if (widthPx <= 0)
+namespace {
+// x modulo m in [0, m), for m > 0, without overflow.
+TimeNs positiveMod(TimeNs x, TimeNs m) {
+    const TimeNs r = x % m;
+    return r < 0 ? r + m : r;
+}
+
+// The times congruent to `origin` modulo `step` inside `view`, in order, at most `maxCount`.
+// Worked out from view.start (not as origin + k * step), so no sum or product leaves int64
+// whatever the distance between origin and the view.
+std::vector<TimeNs> multiplesIn(TimeRange view, TimeNs origin, TimeNs step, std::size_t maxCount) {
+    std::vector<TimeNs> out;
+    if (view.isEmpty())
         return out;
-    const double minStep = double(span) / double(widthPx) * double(std::max(1, minSpacingPx));
-    TimeNs step = 1;
-    for (TimeNs decade = 1;; decade *= 10) {
-        if (double(decade) >= minStep) {
-            step = decade;
-            break;
-        }
-        if (double(2 * decade) >= minStep) {
-            step = 2 * decade;
-            break;
-        }
-        if (double(5 * decade) >= minStep) {
-            step = 5 * decade;
-            break;
-        }
-        if (decade > TimeNs(1) << 58) {
-            step = decade;
-            break;
-        }
-    }
-    out.step = step;
-    // First multiple of step (relative to origin) at or after view.start. Saturating arithmetic
-    // and a bound on the count: a hostile file's extreme times must not make this loop for ever.
-    const TimeNs rel = saturatingSub(view.start, origin);
-    TimeNs k = rel / step;
-    if (rel > 0 && k * step < rel)
-        ++k;
-    const std::size_t maxTicks = std::size_t(widthPx) / std::size_t(std::max(1, minSpacingPx)) + 2;
+    TimeNs delta = positiveMod(origin, step) - positiveMod(view.start, step);
+    if (delta < 0)
+        delta += step;
     TimeNs t = 0;
-    TimeNs offset = 0;
-    if (__builtin_mul_overflow(k, step, &offset) || __builtin_add_overflow(origin, offset, &t))
+    if (__builtin_add_overflow(view.start, delta, &t))
         return out;
-    while (t < view.end && out.ticks.size() < maxTicks) {
-        out.ticks.push_back(t);
+    while (t < view.end && out.size() < maxCount) {
+        out.push_back(t);
         if (__builtin_add_overflow(t, step, &t))
             break;
     }
+    return out;
+}
+} // namespace
+
+RulerTicks computeTicks(TimeRange view, TimeNs origin, int widthPx, int minSpacingPx) {
+    RulerTicks out;
+    if (widthPx <= 0)
+        return out;
+    const TimeNs span = std::max<TimeNs>(1, view.duration()); // saturates at INT64_MAX
+    const int spacing = std::max(1, minSpacingPx);
+    const double minStep = double(span) / double(widthPx) * double(spacing);
+    // The first of 1, 2, 5, 10, ... 5e18 at least minStep; 1e18 when none is (a view far wider
+    // than its pixels allow at this spacing).
+    constexpr TimeNs kLargestDecade = 1'000'000'000'000'000'000;
+    TimeNs step = kLargestDecade;
+    for (TimeNs decade = 1; decade <= kLargestDecade; decade *= 10) {
+        if (const TimeNs found = double(decade) >= minStep       ? decade
+                                 : double(2 * decade) >= minStep ? 2 * decade
+                                 : double(5 * decade) >= minStep ? 5 * decade
+                                                                 : 0) {
+            step = found;
+            break;
+        }
+        if (decade == kLargestDecade)
+            break; // ten times it is beyond int64
+    }
+    out.step = step;
+    out.minorStep = std::max<TimeNs>(1, step / 5);
+    const std::size_t maxTicks =
+        std::min(kMaxRulerTicks, std::size_t(widthPx) / std::size_t(spacing) + 2);
+    out.ticks = multiplesIn(view, origin, step, maxTicks);
+    out.minorTicks = multiplesIn(view, origin, out.minorStep, 5 * maxTicks + 5);
     return out;
 }
 

@@ -26,8 +26,8 @@ RulerLabels layoutRulerLabels(const RulerContent& content, int width, const QFon
         return QRectF(std::clamp(centre - w / 2.0, 0.0, width - w), 0, w, kLabelHeight);
     };
     if (const auto c = content.cursor) {
-        out.cursorText =
-            formatTickLabel(*c - content.origin, std::max<TimeNs>(1, TimeNs(map.nsPerPx())));
+        out.cursorText = formatTickLabel(saturatingSub(*c, content.origin),
+                                         std::max<TimeNs>(1, TimeNs(map.nsPerPx())));
         out.cursor = box(map.toPx(*c), out.cursorText);
     }
     if (const auto r = content.measured) {
@@ -75,21 +75,20 @@ void paintTimeRuler(QPainter& p, QSize size, const TimelinePalette& pal, const Q
         p.drawText(*labels.measured, Qt::AlignCenter, labels.measuredText);
     }
 
+    // Ticks come bounded in number from computeTicks: a view spanning most of int64 once made
+    // the minor ticks' own loop wrap past INT64_MAX and never end.
     const RulerTicks ticks = computeTicks(view, origin, width, kMinTickSpacingPx);
     p.setPen(pal.text);
     for (TimeNs t : ticks.ticks) {
         const double x = std::floor(map.toPx(t)) + 0.5;
         p.drawLine(QPointF(x, height - 8), QPointF(x, height));
-        p.drawText(QPointF(x + 3, height - 6), formatTickLabel(t - origin, ticks.step));
+        p.drawText(QPointF(x + 3, height - 6),
+                   formatTickLabel(saturatingSub(t, origin), ticks.step));
     }
-    // Minor ticks: five per step.
     p.setPen(pal.minorTick);
-    const TimeNs minor = std::max<TimeNs>(1, ticks.step / 5);
-    if (!ticks.ticks.empty()) {
-        for (TimeNs t = ticks.ticks.front() - ticks.step; t < view.end; t += minor) {
-            const double x = std::floor(map.toPx(t)) + 0.5;
-            p.drawLine(QPointF(x, height - 4), QPointF(x, height));
-        }
+    for (TimeNs t : ticks.minorTicks) {
+        const double x = std::floor(map.toPx(t)) + 0.5;
+        p.drawLine(QPointF(x, height - 4), QPointF(x, height));
     }
 
     if (labels.cursor) {

@@ -69,3 +69,86 @@ TEST(RulerTicks, ExtremeViewsGiveFewTicks) {
     EXPECT_EQ(formatTickLabel(std::numeric_limits<TimeNs>::min(), wide.step),
               QStringLiteral("-9223372037 s"));
 }
+
+namespace {
+// Whether `t` lies on the grid of `step` counted from `origin`, without computing t - origin.
+bool onGrid(TimeNs t, TimeNs origin, TimeNs step) {
+    return ((t % step) - (origin % step)) % step == 0;
+}
+
+// Every property the painter relies on: in the view, rising, on the grid, bounded in number.
+void expectWellFormed(const RulerTicks& r, TimeRange view, TimeNs origin, std::size_t maxMajor) {
+    ASSERT_GE(r.step, 1);
+    ASSERT_GE(r.minorStep, 1);
+    EXPECT_LE(r.ticks.size(), maxMajor);
+    EXPECT_LE(r.minorTicks.size(), 5 * maxMajor + 5);
+    for (const std::vector<TimeNs>* list : {&r.ticks, &r.minorTicks}) {
+        const TimeNs step = list == &r.ticks ? r.step : r.minorStep;
+        for (std::size_t i = 0; i < list->size(); ++i) {
+            const TimeNs t = (*list)[i];
+            EXPECT_GE(t, view.start);
+            EXPECT_LT(t, view.end);
+            EXPECT_TRUE(onGrid(t, origin, step)) << t << " step " << step;
+            if (i) {
+                EXPECT_GT(t, (*list)[i - 1]);
+            }
+        }
+    }
+}
+} // namespace
+
+// Issue 46 item 4: a trace clamped to [-2^62, 2^62] shows a view of 2^63 - 2 ns from its
+// start; the painter's minor-tick loop stepped past INT64_MAX, wrapped, and never ended. The
+// minor ticks now come from computeTicks, bounded, and stop below the view's end.
+TEST(RulerTicks, MinorTicksOfAViewSpanningAllOfInt64AreBounded) {
+    constexpr TimeNs kMax = std::numeric_limits<TimeNs>::max();
+    const TimeRange view{0, 2 * kMaxTime};
+    const RulerTicks r = computeTicks(view, 0, 1680, 90);
+    EXPECT_EQ(r.step, TimeNs(500'000'000'000'000'000)); // 2^63 ns over 1680 / 90 labels
+    EXPECT_EQ(r.minorStep, TimeNs(100'000'000'000'000'000));
+    ASSERT_EQ(r.minorTicks.size(), 93u); // 0, 1e17, ..., 9.2e18; 9.3e18 is past INT64_MAX
+    EXPECT_EQ(r.minorTicks.back(), TimeNs(9'200'000'000'000'000'000));
+    expectWellFormed(r, view, 0, 1680 / 90 + 2);
+    for (const TimeRange v : {TimeRange{kMax - 1000, kMax}, TimeRange{-1, kMax},
+                              TimeRange{std::numeric_limits<TimeNs>::min(), kMax}}) {
+        for (int width : {1, 360, 1920, 16384}) {
+            const RulerTicks t = computeTicks(v, v.start, width, 90);
+            expectWellFormed(t, v, v.start, std::size_t(width) / 90 + 2);
+        }
+    }
+}
+
+TEST(RulerTicks, DegenerateViewsGiveNoTicks) {
+    for (const TimeRange v : {TimeRange{5, 5}, TimeRange{kMaxTime, kMaxTime},
+                              TimeRange{kMinTime, kMinTime}, TimeRange{100, -100}}) {
+        const RulerTicks r = computeTicks(v, 0, 1000, 90);
+        EXPECT_TRUE(r.ticks.empty()) << v.start;
+        EXPECT_TRUE(r.minorTicks.empty()) << v.start;
+    }
+    EXPECT_TRUE(computeTicks({0, 1000}, 0, 0, 90).ticks.empty());
+    EXPECT_TRUE(computeTicks({0, 1000}, 0, -5, 90).minorTicks.empty());
+}
+
+// The origin (the trace start) may lie further from the view than int64 reaches: the ticks stay
+// on its grid and in the view rather than vanishing or wrapping.
+TEST(RulerTicks, AnOriginFarFromTheViewKeepsTheGrid) {
+    constexpr TimeNs kMin = std::numeric_limits<TimeNs>::min();
+    const TimeRange view{kMaxTime - 1'000'000'000, kMaxTime};
+    for (TimeNs origin : {kMin, kMin + 7, kMinTime, TimeNs(0), kMaxTime}) {
+        const RulerTicks r = computeTicks(view, origin, 1000, 100);
+        EXPECT_EQ(r.step, 100'000'000);
+        EXPECT_EQ(r.ticks.size(), 10u) << origin;
+        expectWellFormed(r, view, origin, 12);
+        // The labels read the saturated distance from the origin, without wrapping.
+        EXPECT_FALSE(formatTickLabel(saturatingSub(r.ticks.front(), origin), r.step).isEmpty());
+    }
+}
+
+// However wide the picture and however small the spacing, the count stays bounded.
+TEST(RulerTicks, AHugeWidthIsCapped) {
+    const RulerTicks r = computeTicks({0, 1'000'000}, 0, std::numeric_limits<int>::max(), 0);
+    EXPECT_EQ(r.step, 1);
+    EXPECT_EQ(r.ticks.size(), kMaxRulerTicks);
+    EXPECT_EQ(r.minorTicks.size(), 5 * kMaxRulerTicks + 5);
+    expectWellFormed(r, {0, 1'000'000}, 0, kMaxRulerTicks);
+}
