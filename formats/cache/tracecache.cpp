@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "formats/cache/tracecache.h"
 
+#include "formats/cache/cachefolder.h"
 #include "formats/cache/cachestream.h"
 #include "formats/cache/tracecodec.h"
 #include "model/trace.h"
@@ -12,11 +13,17 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QLoggingCategory>
-#include <QSaveFile>
 #include <QStringBuilder>
+#include <QStringList>
 #include <algorithm>
 #include <array>
+#include <cerrno>
+#include <cstring>
+#include <mutex>
+#include <new>
+#include <sys/stat.h>
 #include <thread>
+#include <unistd.h>
 
 namespace strobe {
 
@@ -57,9 +64,170 @@ std::optional<std::uint32_t> crcOfRange(QFile& f, qint64 offset, qint64 bytes) {
     return cacheCrc32(0, b.constData(), std::size_t(b.size()));
 }
 
-void removeEntry(const QString& path, const QString& why) {
+// Folders refused in this run: each is named once on the log, then left alone until the
+// program ends (the GUI would otherwise say it again on every open).
+std::mutex g_refusedMutex;
+QStringList g_refused;
+
+// The cache folder, opened and checked; null when it is untrusted (said once per run).
+std::unique_ptr<CacheFolder> openFolder(const QString& folder, bool create) {
+    {
+        const std::lock_guard lock(g_refusedMutex);
+        if (g_refused.contains(folder))
+            return nullptr;
+    }
+    auto dir = std::make_unique<CacheFolder>(folder, create);
+    if (dir->state() != CacheFolder::State::Untrusted)
+        return dir;
+    const std::lock_guard lock(g_refusedMutex);
+    if (!g_refused.contains(folder)) {
+        g_refused << folder;
+        qCWarning(lcTraceCache,
+                  "ignoring the reopen cache folder %s: %s, so the cache is off for this run",
+                  qUtf8Printable(folder), qUtf8Printable(dir->problem()));
+    }
+    return nullptr;
+}
+
+QByteArray entryName(const QString& canonicalPath) {
+    const QByteArray hash =
+        QCryptographicHash::hash(canonicalPath.toUtf8(), QCryptographicHash::Sha1).toHex();
+    return hash.left(32) + kSuffix.toLatin1();
+}
+
+void removeEntry(const CacheFolder& dir, const QByteArray& name, const QString& path,
+                 const QString& why) {
     qCInfo(lcTraceCache, "ignoring cache entry %s: %s", qUtf8Printable(path), qUtf8Printable(why));
-    QFile::remove(path);
+    dir.remove(name);
+}
+
+// Reads the opened entry `f`; null with `why` set when it is bad (the caller deletes it).
+std::unique_ptr<Trace> readEntry(const CacheFolder& dir, const QByteArray& name,
+                                 const OpenedCacheEntry& entry, QFile& f, const TraceCacheKey& key,
+                                 const QString& filePath, QString& why) {
+    const QString path = f.fileName();
+    // Every header field is compared with what it must be; the CRCs cover the two parts.
+    CacheReader in(f, entry.bytes);
+    Header h;
+    if (!in.readPod(h) || h.magic != kMagic) {
+        why = QStringLiteral("not a Strobe cache entry");
+        return nullptr;
+    }
+    if (h.formatVersion != kFormatVersion || h.layout != TraceCodec::layoutFingerprint()) {
+        why = QStringLiteral("written by another version of Strobe");
+        return nullptr;
+    }
+    QString canonical;
+    if (h.pathUnits <= in.remaining() / sizeof(QChar)) {
+        canonical.resize(qsizetype(h.pathUnits));
+        in.readBytes(canonical.data(), std::size_t(h.pathUnits) * sizeof(QChar));
+    }
+    if (!in.ok() || canonical != key.canonicalPath || h.size != key.size ||
+        h.mtimeMs != key.mtimeMs || h.headCrc != key.headCrc || h.tailCrc != key.tailCrc) {
+        why = QStringLiteral("made from another version of the trace file");
+        return nullptr;
+    }
+    const std::uint64_t offset = entry.bytes - in.remaining();
+    if (h.partBytes[0] > in.remaining() || h.partBytes[1] != in.remaining() - h.partBytes[0]) {
+        why = QStringLiteral("truncated or extended");
+        return nullptr;
+    }
+    // Both parts at once, each on its own file handle: most of the time goes to faulting in the
+    // new arrays, which two cores do twice as fast. No exception may leave a thread.
+    QElapsedTimer clock;
+    clock.start();
+    std::unique_ptr<Trace> trace = TraceCodec::makeTrace(filePath);
+    std::array<std::vector<Lane>, 2> lanes;
+    std::array<bool, 2> parsed{}, outOfMemory{};
+    std::array<std::uint32_t, 2> crc{};
+    std::array<qint64, 2> partNs{};
+    auto readPart = [&](int part) {
+        const auto p = std::size_t(part);
+        try {
+            QFile own;
+            QFile* pf = &f;
+            if (part == 1) { // the same file, not whatever its name holds now
+                const OpenedCacheEntry again = dir.openEntry(name);
+                if (again.status != OpenedCacheEntry::Status::Opened)
+                    return;
+                if (!own.open(again.fd, QIODevice::ReadOnly, QFileDevice::AutoCloseHandle)) {
+                    ::close(again.fd);
+                    return;
+                }
+                if (again.device != entry.device || again.inode != entry.inode)
+                    return;
+                pf = &own;
+            }
+            if (!pf->seek(qint64(offset + (part == 1 ? h.partBytes[0] : 0))))
+                return;
+            CacheReader r(*pf, h.partBytes[p]);
+            parsed[p] = TraceCodec::read(r, part, *trace, lanes[p]) && r.remaining() == 0;
+            crc[p] = r.crc();
+        } catch (const std::bad_alloc&) {
+            outOfMemory[p] = true;
+        } catch (...) {
+            parsed[p] = false;
+        }
+        partNs[p] = clock.nsecsElapsed();
+    };
+    std::thread second(readPart, 1);
+    readPart(0);
+    second.join();
+    const qint64 readNs = clock.nsecsElapsed();
+    if (outOfMemory[0] || outOfMemory[1]) {
+        why = QStringLiteral("reading it needs more memory than there is");
+        return nullptr;
+    }
+    if (!parsed[0] || !parsed[1]) {
+        why = QStringLiteral("the payload does not parse");
+        return nullptr;
+    }
+    if (crc != h.partCrc) {
+        why = QStringLiteral("checksum mismatch");
+        return nullptr;
+    }
+    TraceCodec::setLanes(*trace, std::move(lanes[0]), std::move(lanes[1]));
+    if (QString error = TraceCodec::validate(*trace); !error.isEmpty()) {
+        why = std::move(error);
+        return nullptr;
+    }
+    const qint64 validNs = clock.nsecsElapsed();
+    TraceCodec::buildIndexes(*trace);
+    qCDebug(lcTraceCache,
+            "read %s: %.1f + %.1f MB, read %.0f ms (parts done at %.0f and %.0f ms), "
+            "validate %.0f ms, index %.0f ms",
+            qUtf8Printable(path), double(h.partBytes[0]) / 1e6, double(h.partBytes[1]) / 1e6,
+            double(readNs) / 1e6, double(partNs[0]) / 1e6, double(partNs[1]) / 1e6,
+            double(validNs - readNs) / 1e6, double(clock.nsecsElapsed() - validNs) / 1e6);
+    return trace;
+}
+
+// Deletes the temporary files of writes that never finished, anything but a regular file under
+// an entry's name, then the least recently used entries until the rest fit in `cap`.
+void evictIn(const CacheFolder& dir, const QByteArray& keep, std::uint64_t cap) {
+    const QByteArray suffix = kSuffix.toLatin1();
+    const std::int64_t stale = (QDateTime::currentMSecsSinceEpoch() - 3600 * 1000) * 1'000'000;
+    std::vector<CacheFolderEntry> entries;
+    std::uint64_t total = 0;
+    for (CacheFolderEntry& e : dir.list()) {
+        if (e.name.endsWith(suffix)) {
+            if (!e.regular) {
+                dir.remove(e.name); // a link goes, never its target
+                continue;
+            }
+            total += e.bytes;
+            entries.push_back(std::move(e));
+        } else if (e.name.contains(QByteArray(suffix + '.')) && (!e.regular || e.mtimeNs < stale)) {
+            dir.remove(e.name);
+        }
+    }
+    // Newest first: delete from the back, never `keep` (the entry just written).
+    std::sort(entries.begin(), entries.end(),
+              [](const auto& a, const auto& b) { return a.mtimeNs > b.mtimeNs; });
+    for (auto e = entries.rbegin(); e != entries.rend() && total > cap; ++e) {
+        if (e->name != keep && dir.remove(e->name))
+            total -= e->bytes;
+    }
 }
 
 } // namespace
@@ -90,103 +258,63 @@ std::optional<TraceCacheKey> TraceCache::keyOf(const QString& path) {
 }
 
 QString TraceCache::entryPath(const QString& canonicalPath) const {
-    const QByteArray hash =
-        QCryptographicHash::hash(canonicalPath.toUtf8(), QCryptographicHash::Sha1).toHex();
-    return m_folder % u'/' % QString::fromLatin1(hash.left(32)) % kSuffix;
+    return m_folder % u'/' % QString::fromLatin1(entryName(canonicalPath));
 }
 
 std::unique_ptr<Trace> TraceCache::load(const TraceCacheKey& key, const QString& filePath) const {
+    const auto dir = openFolder(m_folder, false);
+    if (!dir || dir->state() != CacheFolder::State::Usable)
+        return nullptr;
     const QString path = entryPath(key.canonicalPath);
-    QFile f(path);
-    if (!f.open(QIODevice::ReadOnly))
+    const QByteArray name = entryName(key.canonicalPath);
+    const OpenedCacheEntry entry = dir->openEntry(name);
+    if (entry.status == OpenedCacheEntry::Status::NotRegular) {
+        removeEntry(*dir, name, path, QStringLiteral("not a regular file"));
+        return nullptr;
+    }
+    if (entry.status != OpenedCacheEntry::Status::Opened)
         return nullptr; // no entry
-    // Every header field is compared with what it must be; the CRCs cover the two parts.
-    CacheReader in(f, std::uint64_t(f.size()));
-    Header h;
-    if (!in.readPod(h) || h.magic != kMagic) {
-        removeEntry(path, QStringLiteral("not a Strobe cache entry"));
+    QFile f(path);      // the name for messages; the file is the one opened
+    if (!f.open(entry.fd, QIODevice::ReadOnly, QFileDevice::AutoCloseHandle)) {
+        ::close(entry.fd);
         return nullptr;
     }
-    if (h.formatVersion != kFormatVersion || h.layout != TraceCodec::layoutFingerprint()) {
-        removeEntry(path, QStringLiteral("written by another version of Strobe"));
+    // store() never writes an entry bigger than the cap: a bigger one (a sparse file declaring
+    // terabytes) is not read at all.
+    if (entry.bytes > m_capBytes) {
+        removeEntry(*dir, name, path, QStringLiteral("bigger than the cache's cap"));
         return nullptr;
     }
-    QString canonical;
-    if (h.pathUnits <= in.remaining() / sizeof(QChar)) {
-        canonical.resize(qsizetype(h.pathUnits));
-        in.readBytes(canonical.data(), std::size_t(h.pathUnits) * sizeof(QChar));
+    QString why;
+    std::unique_ptr<Trace> trace;
+    try {
+        trace = readEntry(*dir, name, entry, f, key, filePath, why);
+    } catch (const std::bad_alloc&) {
+        why = QStringLiteral("reading it needs more memory than there is");
+    } catch (...) {
+        why = QStringLiteral("it cannot be read");
     }
-    if (!in.ok() || canonical != key.canonicalPath || h.size != key.size ||
-        h.mtimeMs != key.mtimeMs || h.headCrc != key.headCrc || h.tailCrc != key.tailCrc) {
-        removeEntry(path, QStringLiteral("made from another version of the trace file"));
+    if (!trace) {
+        removeEntry(*dir, name, path, why.isEmpty() ? QStringLiteral("it cannot be read") : why);
         return nullptr;
     }
-    const std::uint64_t offset = std::uint64_t(f.size()) - in.remaining();
-    if (h.partBytes[0] > in.remaining() || h.partBytes[1] != in.remaining() - h.partBytes[0]) {
-        removeEntry(path, QStringLiteral("truncated or extended"));
-        return nullptr;
-    }
-    // Both parts at once, each on its own file handle: most of the time goes to faulting in the
-    // new arrays, which two cores do twice as fast.
-    QElapsedTimer clock;
-    clock.start();
-    std::unique_ptr<Trace> trace = TraceCodec::makeTrace(filePath);
-    std::array<std::vector<Lane>, 2> lanes;
-    std::array<bool, 2> parsed{};
-    std::array<std::uint32_t, 2> crc{};
-    std::array<qint64, 2> partNs{};
-    auto readPart = [&](int part) {
-        QFile pf(path);
-        if (!pf.open(QIODevice::ReadOnly) ||
-            !pf.seek(qint64(offset + (part == 1 ? h.partBytes[0] : 0))))
-            return;
-        CacheReader r(pf, h.partBytes[std::size_t(part)]);
-        parsed[std::size_t(part)] =
-            TraceCodec::read(r, part, *trace, lanes[std::size_t(part)]) && r.remaining() == 0;
-        crc[std::size_t(part)] = r.crc();
-        partNs[std::size_t(part)] = clock.nsecsElapsed();
-    };
-    std::thread second(readPart, 1);
-    readPart(0);
-    second.join();
-    const qint64 readNs = clock.nsecsElapsed();
-    if (!parsed[0] || !parsed[1]) {
-        removeEntry(path, QStringLiteral("the payload does not parse"));
-        return nullptr;
-    }
-    if (crc != h.partCrc) {
-        removeEntry(path, QStringLiteral("checksum mismatch"));
-        return nullptr;
-    }
-    TraceCodec::setLanes(*trace, std::move(lanes[0]), std::move(lanes[1]));
-    if (const QString error = TraceCodec::validate(*trace); !error.isEmpty()) {
-        removeEntry(path, error);
-        return nullptr;
-    }
-    const qint64 validNs = clock.nsecsElapsed();
-    TraceCodec::buildIndexes(*trace);
-    qCDebug(lcTraceCache,
-            "read %s: %.1f + %.1f MB, read %.0f ms (parts done at %.0f and %.0f ms), "
-            "validate %.0f ms, index %.0f ms",
-            qUtf8Printable(path), double(h.partBytes[0]) / 1e6, double(h.partBytes[1]) / 1e6,
-            double(readNs) / 1e6, double(partNs[0]) / 1e6, double(partNs[1]) / 1e6,
-            double(validNs - readNs) / 1e6, double(clock.nsecsElapsed() - validNs) / 1e6);
-    f.close();
-    // The entry's modification time is its last use, for eviction.
-    QFile touch(path);
-    if (touch.open(QIODevice::ReadWrite))
-        touch.setFileTime(QDateTime::currentDateTimeUtc(), QFileDevice::FileModificationTime);
+    // The entry's modification time is its last use, for eviction; set on the file opened.
+    ::futimens(f.handle(), nullptr);
     return trace;
 }
 
 bool TraceCache::store(const TraceCacheKey& key, const Trace& trace) const {
     const QString path = entryPath(key.canonicalPath);
+    const QByteArray name = entryName(key.canonicalPath);
     auto failed = [&](const QString& why) {
         qCWarning(lcTraceCache, "cannot write the cache entry %s: %s", qUtf8Printable(path),
                   qUtf8Printable(why));
         return false;
     };
-    if (!QDir().mkpath(m_folder))
+    const auto dir = openFolder(m_folder, true);
+    if (!dir)
+        return false; // untrusted, said once
+    if (dir->state() != CacheFolder::State::Usable)
         return failed(QStringLiteral("cannot create the folder"));
     // Measure first (counting costs nothing), so that an entry bigger than the cap is never
     // written.
@@ -208,9 +336,23 @@ bool TraceCache::store(const TraceCacheKey& key, const Trace& trace) const {
     if (total > m_capBytes)
         return failed(
             QStringLiteral("the entry (%1 bytes) is bigger than the cache's cap").arg(total));
-    QSaveFile file(path); // a temporary file in the folder, renamed on commit
-    if (!file.open(QIODevice::WriteOnly))
+    // A new private file in the folder, renamed over the entry's name when complete: whatever
+    // was under that name (a link too) is replaced, never written through.
+    QByteArray temp;
+    const int fd = dir->createTemporary(name, temp);
+    if (fd < 0)
+        return failed(QString::fromLocal8Bit(std::strerror(errno)));
+    QFile file(path);
+    if (!file.open(fd, QIODevice::WriteOnly, QFileDevice::AutoCloseHandle)) {
+        ::close(fd);
+        dir->remove(temp);
         return failed(file.errorString());
+    }
+    auto abandon = [&](const QString& why) {
+        file.close();
+        dir->remove(temp);
+        return failed(why);
+    };
     auto writeHeader = [&] {
         CacheWriter header(&file);
         header.writePod(h);
@@ -218,41 +360,27 @@ bool TraceCache::store(const TraceCacheKey& key, const Trace& trace) const {
         return header.finish();
     };
     if (!writeHeader()) // again below, with the checksums
-        return failed(file.errorString());
+        return abandon(file.errorString());
     for (int part = 0; part < 2; ++part) {
         CacheWriter out(&file);
         TraceCodec::write(trace, part, split, out);
         if (!out.finish() || out.bytesWritten() != h.partBytes[std::size_t(part)])
-            return failed(file.errorString());
+            return abandon(file.errorString());
         h.partCrc[std::size_t(part)] = out.crc();
     }
-    if (!file.seek(0) || !writeHeader() || !file.commit())
-        return failed(file.errorString());
-    evict(path);
+    if (!file.seek(0) || !writeHeader() || !file.flush())
+        return abandon(file.errorString());
+    if (::fsync(file.handle()) != 0 || !dir->rename(temp, name))
+        return abandon(QString::fromLocal8Bit(std::strerror(errno)));
+    file.close();
+    evictIn(*dir, name, m_capBytes);
     return true;
 }
 
 void TraceCache::evict(const QString& keep) const {
-    QDir dir(m_folder);
-    // Temporary files of writes that never finished (the process died), older than an hour.
-    const QDateTime stale = QDateTime::currentDateTimeUtc().addSecs(-3600);
-    for (const QFileInfo& e :
-         dir.entryInfoList({u'*' % kSuffix % QStringLiteral(".*")}, QDir::Files)) {
-        if (e.lastModified() < stale)
-            QFile::remove(e.absoluteFilePath());
-    }
-    QFileInfoList entries = dir.entryInfoList({u'*' % kSuffix}, QDir::Files, QDir::Time);
-    std::uint64_t total = 0;
-    for (const QFileInfo& e : entries)
-        total += std::uint64_t(e.size());
-    // Newest first: delete from the back, never `keep` (the entry just written).
-    for (qsizetype i = entries.size() - 1; i >= 0 && total > m_capBytes; --i) {
-        const QFileInfo& e = entries[i];
-        if (e.absoluteFilePath() == QFileInfo(keep).absoluteFilePath())
-            continue;
-        if (QFile::remove(e.absoluteFilePath()))
-            total -= std::uint64_t(e.size());
-    }
+    const auto dir = openFolder(m_folder, false);
+    if (dir && dir->state() == CacheFolder::State::Usable)
+        evictIn(*dir, QFile::encodeName(QFileInfo(keep).fileName()), m_capBytes);
 }
 
 } // namespace strobe

@@ -4,6 +4,7 @@
 #include "formats/cache/cachestream.h"
 #include "model/trace.h"
 
+#include <algorithm>
 #include <initializer_list>
 
 namespace strobe {
@@ -138,6 +139,7 @@ bool TraceCodec::readLane(CacheReader& in, Lane& l) {
     in.readVector(l.m_startBase);
     in.readVector(l.m_startOffset);
     in.readVector(l.m_duration);
+    // 16 bytes in memory for 12 stored: sized at once (at most 4/3 of what is left).
     const std::uint64_t longEnds = in.readCount(sizeof(std::uint32_t) + sizeof(TimeNs));
     l.m_longEnds.resize(longEnds);
     for (auto& [index, end] : l.m_longEnds) {
@@ -150,9 +152,9 @@ bool TraceCodec::readLane(CacheReader& in, Lane& l) {
     in.readVector(l.m_nameDict);
     in.readVector(l.m_payload);
     in.readPod(l.m_recordBase);
-    l.m_rowIdx.resize(in.readCount(sizeof(std::uint64_t)));
-    for (auto& row : l.m_rowIdx)
-        in.readVector(row);
+    const std::uint64_t rows = in.readCount(sizeof(std::uint64_t));
+    for (std::uint64_t i = 0; i < rows && in.ok(); ++i)
+        in.readVector(l.m_rowIdx.emplace_back());
     in.readVector(l.m_lastRowMaxEnd);
     l.m_frozen = true;
     return in.ok();
@@ -238,13 +240,18 @@ void TraceCodec::write(const Trace& t, int part, std::uint32_t split, CacheWrite
         writeLane(t.m_lanes[i], out);
 }
 
+// Counts are bounded by the bytes left (CacheReader::readCount), but an element in memory can be
+// bigger than its least stored size (a Lane, a warning's two strings, a row list): those grow
+// one element read at a time, so that a forged count allocates no more than the entry holds.
 bool TraceCodec::read(CacheReader& in, int part, Trace& t, std::vector<Lane>& lanes) {
     if (part == 0) {
         readMeta(in, t.m_meta);
         in.readPod(t.m_counts);
-        t.m_warnings.resize(in.readCount(3 * sizeof(std::uint64_t)));
-        for (TraceWarning& w : t.m_warnings)
+        const std::uint64_t warnings = in.readCount(3 * sizeof(std::uint64_t));
+        for (std::uint64_t i = 0; i < warnings && in.ok(); ++i) {
+            TraceWarning& w = t.m_warnings.emplace_back();
             in.readQString(w.kind) && in.readPod(w.count) && in.readQString(w.message);
+        }
         in.readPod(t.m_range);
         // Interning in order gives every string its old id; a repeated string would not, and
         // fails by the size it leaves.
@@ -285,12 +292,14 @@ bool TraceCodec::read(CacheReader& in, int part, Trace& t, std::vector<Lane>& la
         readSparse(in, t.m_nvtxThread);
         readSparse(in, t.m_nvtxEndThread);
         in.readVector(t.m_syncs);
-        t.m_gpuMemory.resize(in.readCount(sizeof(std::uint32_t) + sizeof(std::uint64_t)));
-        for (GpuMemoryTrack& track : t.m_gpuMemory)
+        const std::uint64_t tracks = in.readCount(sizeof(std::uint32_t) + sizeof(std::uint64_t));
+        for (std::uint64_t i = 0; i < tracks && in.ok(); ++i) {
+            GpuMemoryTrack& track = t.m_gpuMemory.emplace_back();
             in.readPod(track.deviceId) && in.readVector(track.samples);
+        }
     }
     const std::uint64_t n = in.readCount(64); // a lane takes more than 64 bytes
-    lanes.reserve(n);
+    lanes.reserve(std::min<std::uint64_t>(n, 1024));
     for (std::uint64_t i = 0; i < n && in.ok(); ++i)
         readLane(in, lanes.emplace_back(LaneKind::CudaApi, 0));
     return in.ok();
