@@ -61,6 +61,24 @@ RowSummary RowSummary::buildFrom(std::uint32_t n, StartOf startOf, EndOf endOf) 
 
     const bool edges0 = s.edgesKnown(0);
     TimeNs coveredUntil = std::numeric_limits<TimeNs>::min();
+    // Buckets inside an event (not its first or last) are covered whole: their representative
+    // is the first event that covered them so, their extent the whole bucket, and no later event
+    // changes either. Events come in start order, so the buckets so covered from any event's
+    // first bucket on are one run, up to `wholeUntil`: each event visits only its two end
+    // buckets and the inner ones not yet covered whole, and the fresh busy time only where it
+    // lies. Visiting every bucket of every event made a row of n overlapping events cost
+    // O(n * buckets) (a million overlapping kernels: minutes).
+    std::size_t wholeUntil = 0; // buckets below it, from any event's first on, are covered whole
+    const auto visit = [&](std::size_t j, std::uint32_t k, TimeNs a, TimeNs b) {
+        const TimeNs bs = s.m_origin + (TimeNs(j) << s.m_shift), be = bs + width;
+        const TimeNs mine = std::min(b, be) - std::max(a, bs);
+        if (mine > best[j]) {
+            best[j] = mine;
+            level0[j].rep = k;
+        }
+        if (edges0)
+            extendCovered(level0[j], std::max(a, bs) - bs, std::min(b, be) - bs);
+    };
     for (std::uint32_t k = 0; k < n; ++k) {
         const TimeNs a = startOf(k), b = endOf(k);
         const auto first = std::size_t((a - s.m_origin) >> s.m_shift);
@@ -70,21 +88,25 @@ RowSummary RowSummary::buildFrom(std::uint32_t n, StartOf startOf, EndOf endOf) 
             best.resize(last + 1, 0);
         }
         ++level0[first].count;
+        visit(first, k, a, b);
+        for (std::size_t j = std::max(first + 1, wholeUntil); j < last; ++j)
+            visit(j, k, a, b);
+        if (last > first) {
+            visit(last, k, a, b);
+            wholeUntil = std::max(wholeUntil, last);
+        }
         // Busy time counts each nanosecond once, even where zero-length events (1 ns wide)
-        // touch or sit inside their neighbours.
+        // touch or sit inside their neighbours: only [max(a, coveredUntil), b) is fresh, and
+        // those stretches do not overlap from one event to the next.
         const TimeNs newFrom = std::max(a, coveredUntil);
-        for (std::size_t j = first; j <= last; ++j) {
-            const TimeNs bs = s.m_origin + (TimeNs(j) << s.m_shift), be = bs + width;
-            const TimeNs mine = std::min(b, be) - std::max(a, bs);
-            if (mine > best[j]) {
-                best[j] = mine;
-                level0[j].rep = k;
+        if (newFrom < b) {
+            const auto from = std::size_t((newFrom - s.m_origin) >> s.m_shift);
+            for (std::size_t j = from; j <= last; ++j) {
+                const TimeNs bs = s.m_origin + (TimeNs(j) << s.m_shift), be = bs + width;
+                const TimeNs fresh = std::min(b, be) - std::max(newFrom, bs);
+                if (fresh > 0)
+                    level0[j].busy += fresh;
             }
-            const TimeNs fresh = std::min(b, be) - std::max(newFrom, bs);
-            if (fresh > 0)
-                level0[j].busy += fresh;
-            if (edges0)
-                extendCovered(level0[j], std::max(a, bs) - bs, std::min(b, be) - bs);
         }
         coveredUntil = std::max(coveredUntil, b);
     }

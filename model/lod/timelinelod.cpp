@@ -90,6 +90,8 @@ void TimelineLod::build(const std::atomic<bool>& cancelled, const std::function<
             const RowView rv = l.rowView(r);
             if (rv.size() < RowSummary::kMinEvents)
                 continue;
+            if (cancelled.load(std::memory_order_relaxed))
+                return; // a lane of dense rows is a long step of its own
             rows[r] = RowSummary::build(rv);
             rows[r].mapRepresentatives([&](std::uint32_t k) {
                 const std::uint32_t index = rv.laneIndex(k);
@@ -108,7 +110,9 @@ void TimelineLod::build(const std::atomic<bool>& cancelled, const std::function<
         progress();
     if (cancelled.load(std::memory_order_relaxed))
         return;
-    m_util = buildUtilization(t);
+    m_util = buildUtilization(t, &cancelled);
+    if (cancelled.load(std::memory_order_relaxed))
+        return;
     if (m_idleThreshold >= 0) {
         for (const GpuUtilization& u : m_util)
             m_idleGaps.push_back(strobe::idleGaps(u.all.busy(), m_idleThreshold));

@@ -9,29 +9,46 @@
 namespace strobe {
 
 namespace {
-bool isDeviceWorkLane(const Trace& trace, const Lane& lane, std::uint32_t deviceId, BusyWork work) {
+bool countsAs(const Lane& lane, BusyWork work) {
     switch (lane.kind()) {
     case LaneKind::Kernels:
-        if (work == BusyWork::Copies)
-            return false;
-        break;
+        return work != BusyWork::Copies;
     case LaneKind::Memcpy:
     case LaneKind::Memset:
-        if (work == BusyWork::Kernels)
-            return false;
-        break;
+        return work != BusyWork::Kernels;
     default:
         return false;
     }
-    return trace.streams()[lane.owner()].deviceId == deviceId;
 }
 } // namespace
 
+DeviceWorkLanes deviceWorkLanes(const Trace& trace) {
+    DeviceWorkLanes out;
+    for (std::uint32_t li = 0; li < trace.lanes().size(); ++li) {
+        const Lane& lane = trace.lane(li);
+        if (countsAs(lane, BusyWork::All))
+            out[trace.streams()[lane.owner()].deviceId].push_back(li);
+    }
+    return out;
+}
+
 std::vector<TimeRange> busyIntervals(const Trace& trace, std::uint32_t deviceId, BusyWork work) {
+    std::vector<std::uint32_t> lanes;
+    for (std::uint32_t li = 0; li < trace.lanes().size(); ++li) {
+        const Lane& lane = trace.lane(li);
+        if (countsAs(lane, work) && trace.streams()[lane.owner()].deviceId == deviceId)
+            lanes.push_back(li);
+    }
+    return busyIntervals(trace, lanes, work);
+}
+
+std::vector<TimeRange> busyIntervals(const Trace& trace, std::span<const std::uint32_t> lanes,
+                                     BusyWork work) {
     std::vector<TimeRange> all;
     std::vector<std::size_t> runs{0}; // each lane adds one start-sorted run to `all`
-    for (const Lane& lane : trace.lanes()) {
-        if (!isDeviceWorkLane(trace, lane, deviceId, work))
+    for (const std::uint32_t li : lanes) {
+        const Lane& lane = trace.lane(li);
+        if (!countsAs(lane, work))
             continue;
         // Each lane is start-sorted, so merging within it first keeps `all` small.
         TimeRange cur{0, 0};
@@ -193,12 +210,20 @@ std::vector<float> DeviceUtilization::busyFractions(TimeNs start, double nsPerBu
     return out;
 }
 
-std::vector<GpuUtilization> buildUtilization(const Trace& trace) {
+std::vector<GpuUtilization> buildUtilization(const Trace& trace, const std::atomic<bool>* cancel) {
     std::vector<GpuUtilization> out;
     out.reserve(trace.gpus().size());
+    // The lanes of every device found once: asking all the lanes for each GPU's in turn made a
+    // trace of many GPUs quadratic.
+    const DeviceWorkLanes byDevice = deviceWorkLanes(trace);
     for (const GpuInfo& g : trace.gpus()) {
-        std::vector<TimeRange> kernels = busyIntervals(trace, g.id, BusyWork::Kernels);
-        std::vector<TimeRange> copies = busyIntervals(trace, g.id, BusyWork::Copies);
+        if (cancel && cancel->load(std::memory_order_relaxed))
+            return {};
+        const auto it = byDevice.find(g.id);
+        const std::span<const std::uint32_t> lanes =
+            it == byDevice.end() ? std::span<const std::uint32_t>{} : it->second;
+        std::vector<TimeRange> kernels = busyIntervals(trace, lanes, BusyWork::Kernels);
+        std::vector<TimeRange> copies = busyIntervals(trace, lanes, BusyWork::Copies);
         std::vector<TimeRange> all = uniteIntervals(kernels, copies);
         GpuUtilization u;
         u.deviceId = g.id;

@@ -4,7 +4,10 @@
 #include "model/lod/rowsummary.h"
 #include "model/types.h"
 
+#include <atomic>
 #include <cstdint>
+#include <span>
+#include <unordered_map>
 #include <vector>
 
 namespace strobe {
@@ -22,8 +25,17 @@ enum class BusyWork : std::uint8_t {
 
 // Sorted, merged intervals during which device `deviceId` runs at least one operation of `work`
 // on any of its streams. Touching intervals merge; zero-length events count as 1 ns.
+// O(lanes of the trace) to find the device's lanes: for many devices, use deviceWorkLanes once.
 std::vector<TimeRange> busyIntervals(const Trace& trace, std::uint32_t deviceId,
                                      BusyWork work = BusyWork::All);
+// The kernel, memcpy and memset lanes of each device that has any, by device id, each list in
+// lane order.
+using DeviceWorkLanes = std::unordered_map<std::uint32_t, std::vector<std::uint32_t>>;
+DeviceWorkLanes deviceWorkLanes(const Trace& trace);
+// The same as busyIntervals(trace, deviceId, work) for `lanes`, the device's from
+// deviceWorkLanes (lanes of other kinds are skipped).
+std::vector<TimeRange> busyIntervals(const Trace& trace, std::span<const std::uint32_t> lanes,
+                                     BusyWork work);
 
 // The union of two sorted, merged interval lists (touching intervals merge), in O(a + b).
 std::vector<TimeRange> uniteIntervals(const std::vector<TimeRange>& a,
@@ -71,7 +83,9 @@ struct GpuUtilization {
     }
 };
 
-// One GpuUtilization per GPU of the trace, in Trace::gpus() order. Built once per trace.
-std::vector<GpuUtilization> buildUtilization(const Trace& trace);
+// One GpuUtilization per GPU of the trace, in Trace::gpus() order. Built once per trace, in
+// O(events log lanes + lanes); empty once `cancel` is true.
+std::vector<GpuUtilization> buildUtilization(const Trace& trace,
+                                             const std::atomic<bool>* cancel = nullptr);
 
 } // namespace strobe
