@@ -46,13 +46,17 @@ void TraceBuilder::setThreadName(std::uint32_t pid, std::uint32_t tid, StringId 
 }
 
 void TraceBuilder::addGpu(const GpuInfo& gpu) {
-    for (auto& g : m_trace->m_gpus) {
-        if (g.id == gpu.id) {
-            g = gpu;
-            return;
-        }
+    auto& gpus = m_trace->m_gpus;
+    if (auto it = m_gpuIndex.constFind(gpu.id); it != m_gpuIndex.constEnd()) {
+        gpus[it.value()] = gpu;
+        return;
     }
-    m_trace->m_gpus.push_back(gpu);
+    if (gpus.size() >= kMaxGpuDescriptions) {
+        ++m_droppedGpus;
+        return;
+    }
+    m_gpuIndex.insert(gpu.id, std::uint32_t(gpus.size()));
+    gpus.push_back(gpu);
 }
 
 void TraceBuilder::setStreamInfo(std::uint32_t pid, std::uint32_t contextId, std::uint32_t streamId,
@@ -295,11 +299,10 @@ void TraceBuilder::addSync(SyncRecord rec) {
 
 void TraceBuilder::addGpuMemorySample(std::uint32_t deviceId, const GpuMemorySample& sample) {
     auto& tracks = m_trace->m_gpuMemory;
-    auto it = std::find_if(tracks.begin(), tracks.end(),
-                           [&](const GpuMemoryTrack& t) { return t.deviceId == deviceId; });
-    if (it == tracks.end())
-        it = tracks.insert(tracks.end(), GpuMemoryTrack{deviceId, {}});
-    it->samples.push_back(sample);
+    const auto [it, added] = m_gpuMemoryIndex.try_emplace(deviceId, tracks.size());
+    if (added)
+        tracks.push_back(GpuMemoryTrack{deviceId, {}});
+    tracks[it->second].samples.push_back(sample);
 }
 
 void TraceBuilder::finalizeLane(Lane& l) {
@@ -387,9 +390,11 @@ std::unique_ptr<Trace> TraceBuilder::finish(const std::atomic<bool>* cancel, int
             s.priority = it->second.first;
             s.flag = it->second.second;
         }
-        if (!t.gpuById(s.deviceId)) {
+        // Every device that ran work has a GPU, described or not (the cap is on descriptions).
+        if (!m_gpuIndex.contains(s.deviceId)) {
             GpuInfo g;
             g.id = s.deviceId;
+            m_gpuIndex.insert(g.id, std::uint32_t(t.m_gpus.size()));
             t.m_gpus.push_back(g);
         }
     }
@@ -412,6 +417,11 @@ std::unique_ptr<Trace> TraceBuilder::finish(const std::atomic<bool>* cancel, int
          QStringLiteral("%1 events found all ") % QString::number(Lane::kMaxRows) %
              QStringLiteral(" rows of their lane busy; they are drawn overlapping in its last "
                             "row."));
+    warn(QStringLiteral("too-many-gpus"), m_droppedGpus,
+         QStringLiteral("%1 GPU descriptions beyond the first ") %
+             QString::number(kMaxGpuDescriptions) %
+             QStringLiteral(" were dropped; their GPUs are shown without a name or properties."));
+    m_droppedGpus = 0;
     warn(QStringLiteral("time-out-of-range"), m_clampedEvents,
          QStringLiteral("%1 events have times beyond the representable range (2^62 ns, about "
                         "146 years, either side of zero); they were clamped to it."));
@@ -448,6 +458,7 @@ std::unique_ptr<Trace> TraceBuilder::finishGpuPreview(const std::atomic<bool>* c
     copy.m_memsetPid = m_memsetPid;
     copy.m_processNames = m_processNames;
     copy.m_processIndex = m_processIndex;
+    copy.m_gpuIndex = m_gpuIndex;
     copy.m_streamInfo = m_streamInfo;
     std::unique_ptr<Trace> preview = copy.finish(cancel);
     if (preview)

@@ -39,7 +39,10 @@ public:
 
     void setProcessName(std::uint32_t pid, StringId name);
     void setThreadName(std::uint32_t pid, std::uint32_t tid, StringId name);
+    // A later description of the same id replaces the earlier one. Past kMaxGpuDescriptions
+    // distinct GPUs, further descriptions are dropped and counted in one warning.
     void addGpu(const GpuInfo& gpu);
+    static constexpr std::size_t kMaxGpuDescriptions = 4096;
     void setStreamInfo(std::uint32_t pid, std::uint32_t contextId, std::uint32_t streamId,
                        std::optional<std::int32_t> priority, std::uint8_t flag);
 
@@ -126,6 +129,9 @@ private:
     QHash<quint64, StringId> m_threadNames;
     QHash<quint64, std::uint32_t> m_threadIndex;
     QHash<std::uint32_t, std::uint32_t> m_processIndex;
+    QHash<std::uint32_t, std::uint32_t> m_gpuIndex; // device id -> index in the trace's GPUs
+    std::unordered_map<std::uint32_t, std::size_t> m_gpuMemoryIndex; // device id -> track
+    std::uint64_t m_droppedGpus = 0; // descriptions past kMaxGpuDescriptions
     std::map<std::tuple<std::uint32_t, std::uint32_t, std::uint32_t, std::uint32_t>, std::uint32_t>
         m_streamIndex;
     std::map<std::tuple<std::uint32_t, std::uint32_t, std::uint32_t>,

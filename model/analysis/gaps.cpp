@@ -467,13 +467,20 @@ namespace {
 
 // The summary of one device without gap causes; `busyRanges` receives its busy intervals and
 // `copies` its copy intervals.
-DeviceIdleSummary summarize(const Trace& trace, std::uint32_t device, BusyWork busy,
-                            TimeNs threshold, std::vector<TimeRange>& busyRanges,
-                            std::vector<TimeRange>& copies) {
+std::span<const std::uint32_t> lanesOf(const DeviceWorkLanes& lanes, std::uint32_t device) {
+    const auto it = lanes.find(device);
+    return it == lanes.end() ? std::span<const std::uint32_t>{} : it->second;
+}
+
+// `lanes`: the device's work lanes (deviceWorkLanes), found once for all devices: looking for
+// each device's among all the lanes made a trace of 100k busy GPUs take minutes.
+DeviceIdleSummary summarize(const Trace& trace, std::uint32_t device,
+                            std::span<const std::uint32_t> lanes, BusyWork busy, TimeNs threshold,
+                            std::vector<TimeRange>& busyRanges, std::vector<TimeRange>& copies) {
     DeviceIdleSummary sum;
     sum.deviceId = device;
-    std::vector<TimeRange> kernels = busyIntervals(trace, device, BusyWork::Kernels);
-    copies = busyIntervals(trace, device, BusyWork::Copies);
+    std::vector<TimeRange> kernels = busyIntervals(trace, lanes, BusyWork::Kernels);
+    copies = busyIntervals(trace, lanes, BusyWork::Copies);
     sum.kernelNs = totalDuration(kernels);
     sum.copyNs = totalDuration(copies);
     busyRanges = busy == BusyWork::Kernels  ? std::move(kernels)
@@ -501,9 +508,10 @@ std::vector<DeviceIdleSummary> summarizeGpus(const Trace& trace, TimeNs minDurat
                                              BusyWork busy) {
     std::vector<DeviceIdleSummary> out;
     std::vector<TimeRange> busyRanges, copies;
+    const DeviceWorkLanes lanes = deviceWorkLanes(trace);
     for (std::uint32_t device : GapClassifier(trace, busy).devices())
-        out.push_back(
-            summarize(trace, device, busy, std::max<TimeNs>(1, minDuration), busyRanges, copies));
+        out.push_back(summarize(trace, device, lanesOf(lanes, device), busy,
+                                std::max<TimeNs>(1, minDuration), busyRanges, copies));
     return out;
 }
 
@@ -512,9 +520,11 @@ GapAnalysis findGaps(const Trace& trace, TimeNs minDuration, BusyWork busy) {
     out.threshold = std::max<TimeNs>(1, minDuration);
     out.busy = busy;
     GapClassifier classifier(trace, busy);
+    const DeviceWorkLanes lanes = deviceWorkLanes(trace);
     for (std::uint32_t device : classifier.devices()) {
         std::vector<TimeRange> busyRanges, copies;
-        out.devices.push_back(summarize(trace, device, busy, out.threshold, busyRanges, copies));
+        out.devices.push_back(summarize(trace, device, lanesOf(lanes, device), busy, out.threshold,
+                                        busyRanges, copies));
         const DeviceUtilization copyTime(device, std::move(copies));
         for (const TimeRange& r : idleGaps(busyRanges, out.threshold)) {
             GpuGap gap;

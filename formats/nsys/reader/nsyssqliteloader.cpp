@@ -172,7 +172,11 @@ void NsysSqliteLoader::Impl::readGpus() {
         return std::uint64_t(std::max<std::int64_t>(0, st.int64(st.column(G::col(c)))));
     };
     const int cId = st.column(idColumn);
-    while (st.step()) {
+    // A hostile file's table can hold any number of rows: polled as the event tables are (the
+    // builder keeps only kMaxGpuDescriptions of them).
+    for (std::uint64_t row = 0; st.step(); ++row) {
+        if (row % 4096 == 0)
+            checkCancel();
         GpuInfo g;
         g.id = std::uint32_t(st.int64(cId));
         g.name = internName(st.text(st.column(G::col(G::name))));
