@@ -66,7 +66,10 @@ void KinetoJsonLoader::Impl::readDeviceProperties(od::value v) {
         return;
     }
     od::array elements = v.get_array();
+    std::uint64_t seen = 0; // any number of entries: polled as the events are
     for (auto element : elements) {
+        if (seen++ % 4096 == 0)
+            checkCancel();
         od::value gv = take(std::move(element));
         if (gv.type() != od::json_type::object) {
             ++malformed;
