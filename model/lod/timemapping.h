@@ -14,22 +14,24 @@ struct TimeMapping {
     double pxPerNs = 1.0;
 
     static TimeMapping fromRange(TimeRange view, double widthPx) {
-        const TimeNs span = view.end > view.start ? view.duration() : 1; // saturating
-        return TimeMapping{view.start, widthPx > 0 ? widthPx / double(span) : 1.0};
+        const double span = view.end > view.start ? difference(view.end, view.start) : 1.0;
+        return TimeMapping{view.start, widthPx > 0 ? widthPx / span : 1.0};
     }
     double nsPerPx() const { return 1.0 / pxPerNs; }
     // Pixel x of time t (may be negative or beyond the width; no clamping). Exact to the
     // nanosecond while t - viewStart fits int64, computed in doubles where it does not.
-    double toPx(TimeNs t) const {
-        TimeNs d = 0;
-        return (__builtin_sub_overflow(t, viewStart, &d) ? double(t) - double(viewStart)
-                                                         : double(d)) *
-               pxPerNs;
-    }
+    double toPx(TimeNs t) const { return difference(t, viewStart) * pxPerNs; }
     // The time at pixel x, rounded down to whole nanoseconds.
     TimeNs toTime(double x) const { return viewStart + TimeNs(std::floor(x / pxPerNs)); }
     // Duration of `px` pixels in ns (not rounded).
     double toDuration(double px) const { return px / pxPerNs; }
+
+    // a - b, subtracted in integers where that fits int64 (nanosecond precision far from zero)
+    // and in doubles where it does not (a view wider than int64 reaches).
+    static double difference(TimeNs a, TimeNs b) {
+        TimeNs d = 0;
+        return __builtin_sub_overflow(a, b, &d) ? double(a) - double(b) : double(d);
+    }
 };
 
 } // namespace strobe

@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include <limits>
+
 using strobe::TimeMapping;
 using strobe::TimeNs;
 using strobe::TimeRange;
@@ -50,4 +52,20 @@ TEST(TimeMapping, KeepsNanosecondPrecisionFarFromZero) {
 TEST(TimeMapping, EmptyRangeCountsAsOneNanosecond) {
     const TimeMapping m = TimeMapping::fromRange({10, 10}, 100);
     EXPECT_DOUBLE_EQ(m.pxPerNs, 100.0);
+}
+
+// Issue 46 item 4: a view wider than int64 reaches (a hostile trace zoomed out) once made the
+// span and the pixel offsets wrap, so ticks and bars landed anywhere.
+TEST(TimeMapping, AViewSpanningAllOfInt64DoesNotWrap) {
+    constexpr TimeNs kMax = std::numeric_limits<TimeNs>::max();
+    constexpr TimeNs kMin = std::numeric_limits<TimeNs>::min();
+    const TimeMapping m = TimeMapping::fromRange({kMin, kMax}, 1000);
+    EXPECT_GT(m.pxPerNs, 0.0);
+    EXPECT_NEAR(m.toPx(kMin), 0.0, 1e-9);
+    EXPECT_NEAR(m.toPx(0), 500.0, 1e-6);
+    EXPECT_NEAR(m.toPx(kMax), 1000.0, 1e-6);
+    // Exact where the difference fits: the low bits survive.
+    const TimeMapping near = TimeMapping::fromRange({kMax - 10, kMax}, 10);
+    EXPECT_DOUBLE_EQ(near.toPx(kMax - 7), 3.0);
+    EXPECT_LT(near.toPx(kMin), -1e18); // far to the left, not wrapped to the right
 }

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "widgets/timeline/geometry/rulerticks.h"
 
+#include "model/lod/timemapping.h"
+
 #include <QStringBuilder>
 #include <cmath>
 #include <limits>
@@ -56,9 +58,10 @@ RulerTicks computeTicks(TimeRange view, TimeNs origin, int widthPx, int minSpaci
     RulerTicks out;
     if (widthPx <= 0)
         return out;
-    const TimeNs span = std::max<TimeNs>(1, view.duration()); // saturates at INT64_MAX
+    // In doubles: a view from near INT64_MIN to near INT64_MAX spans more than int64 holds.
+    const double span = std::max(1.0, TimeMapping::difference(view.end, view.start));
     const int spacing = std::max(1, minSpacingPx);
-    const double minStep = double(span) / double(widthPx) * double(spacing);
+    const double minStep = span / double(widthPx) * double(spacing);
     // The first of 1, 2, 5, 10, ... 5e18 at least minStep; 1e18 when none is (a view far wider
     // than its pixels allow at this spacing).
     constexpr TimeNs kLargestDecade = 1'000'000'000'000'000'000;

@@ -109,6 +109,15 @@ TEST(RulerTicks, MinorTicksOfAViewSpanningAllOfInt64AreBounded) {
     ASSERT_EQ(r.minorTicks.size(), 93u); // 0, 1e17, ..., 9.2e18; 9.3e18 is past INT64_MAX
     EXPECT_EQ(r.minorTicks.back(), TimeNs(9'200'000'000'000'000'000));
     expectWellFormed(r, view, 0, 1680 / 90 + 2);
+    // From INT64_MIN to INT64_MAX: the step comes from the whole span (in doubles), so the ticks
+    // reach across the view rather than stopping at the cap halfway.
+    const TimeRange all{std::numeric_limits<TimeNs>::min(), kMax};
+    const RulerTicks across = computeTicks(all, 0, 1000, 100);
+    EXPECT_EQ(across.step, TimeNs(2'000'000'000'000'000'000));
+    ASSERT_EQ(across.ticks.size(), 9u); // -8e18, -6e18, ..., 8e18
+    EXPECT_EQ(across.ticks.front(), TimeNs(-8'000'000'000'000'000'000));
+    EXPECT_EQ(across.ticks.back(), TimeNs(8'000'000'000'000'000'000));
+    expectWellFormed(across, all, 0, 12);
     for (const TimeRange v : {TimeRange{kMax - 1000, kMax}, TimeRange{-1, kMax},
                               TimeRange{std::numeric_limits<TimeNs>::min(), kMax}}) {
         for (int width : {1, 360, 1920, 16384}) {
