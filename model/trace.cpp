@@ -11,11 +11,11 @@ Trace::Trace() = default;
 Trace::~Trace() = default;
 
 const GpuInfo* Trace::gpuById(std::uint32_t deviceId) const {
-    for (const auto& g : m_gpus) {
-        if (g.id == deviceId)
-            return &g;
-    }
-    return nullptr;
+    // By bisection: TraceBuilder::finish sorts the GPUs by id, and a scan per lookup made the
+    // per-GPU reports of a trace of 100k GPUs quadratic (strobe-cli info: 8 s of 8.5).
+    const auto it = std::lower_bound(m_gpus.begin(), m_gpus.end(), deviceId,
+                                     [](const GpuInfo& g, std::uint32_t id) { return g.id < id; });
+    return it != m_gpus.end() && it->id == deviceId ? &*it : nullptr;
 }
 
 EventRef Trace::refOfRecord(LaneFamily family, std::uint32_t index) const {

@@ -92,7 +92,7 @@ public:
     const std::vector<ThreadInfo>& threads() const { return m_threads; }
     const std::vector<GpuInfo>& gpus() const { return m_gpus; }
     const std::vector<StreamInfo>& streams() const { return m_streams; }
-    // The GPU with this deviceId, or nullptr.
+    // The GPU with this deviceId, or nullptr; O(log GPUs) (gpus() is sorted by id).
     const GpuInfo* gpuById(std::uint32_t deviceId) const;
 
     const std::vector<Lane>& lanes() const { return m_lanes; }

@@ -92,6 +92,13 @@ TEST(ManyGpus, AHundredThousandBusyDevicesEachGetTheirGpuAndMemoryTrack) {
     ASSERT_EQ(t->gpus().size(), kDevices);
     EXPECT_EQ(t->gpus().back().id, kDevices - 1);
     EXPECT_EQ(warningOf(*t, QStringLiteral("too-many-gpus")), nullptr); // none was described
+    // Looked up by bisection (a scan per lookup made strobe-cli info's per-GPU lines quadratic).
+    for (std::uint32_t d = 0; d < kDevices; d += 997) {
+        const GpuInfo* g = t->gpuById(d);
+        ASSERT_NE(g, nullptr) << d;
+        EXPECT_EQ(g->id, d);
+    }
+    EXPECT_EQ(t->gpuById(kDevices), nullptr);
     ASSERT_EQ(t->gpuMemory().size(), kDevices);
     EXPECT_EQ(t->gpuMemory().back().deviceId, kDevices - 1);
     ASSERT_EQ(t->gpuMemory().back().samples.size(), 2u);
