@@ -63,6 +63,13 @@ Category categoryOf(std::string_view cat) {
 
 } // namespace
 
+void KinetoJsonLoader::Impl::clampTimes(TimeNs& start, TimeNs& end) {
+    const TimeNs s = clampTime(start), e = clampTime(end);
+    clampedTimes += s != start || e != end;
+    start = s;
+    end = e;
+}
+
 StringId KinetoJsonLoader::Impl::internName(std::string_view s) {
     const std::string_view kept = cutName(s);
     longNames += kept.size() < s.size();
@@ -90,10 +97,11 @@ bool hasBackslash(std::string_view s) {
     return false;
 }
 
-// A time member in nanoseconds, into `out`; false when absent, not a number or out of range.
+// A time member in nanoseconds, into `out`; false when absent or not a number. Beyond int64 it
+// saturates: the caller clamps it to the model's range (clampTimes).
 bool timeOf(const RawEvent& e, Field f, TimeNs& out) {
     const std::string_view text = e.number(f);
-    return !text.empty() && parseMicroseconds(text, out);
+    return !text.empty() && parseSaturatedMicroseconds(text, out);
 }
 
 // Counts one skipped event under `kind` (its first 64 bytes: the warning shows fewer);
@@ -190,7 +198,7 @@ void KinetoJsonLoader::Impl::handleComplete(const RawEvent& e) {
     }
     if (e.has(Field::Dur)) {
         const std::string_view d = e.number(Field::Dur);
-        if (d.empty() || !parseMicroseconds(d, dur)) {
+        if (d.empty() || !parseSaturatedMicroseconds(d, dur)) {
             ++malformed;
             return;
         }
@@ -201,11 +209,8 @@ void KinetoJsonLoader::Impl::handleComplete(const RawEvent& e) {
         ++negativeDurations;
         dur = 0;
     }
-    TimeNs end = 0;
-    if (__builtin_add_overflow(start, dur, &end)) {
-        ++malformed;
-        return;
-    }
+    TimeNs end = saturatingAdd(start, dur);
+    clampTimes(start, end);
     const std::string_view nameText = e.string(Field::Name);
     switch (cat) {
     case Category::GpuUserAnnotation:
@@ -284,6 +289,8 @@ void KinetoJsonLoader::Impl::handleInstant(const RawEvent& e) {
         ++malformed;
         return;
     }
+    TimeNs end = ts;
+    clampTimes(ts, end);
     const std::uint32_t pid = wrap32(pidId.number), tid = wrap32(tidNumber);
     const std::string_view name = e.string(Field::Name);
     // The caching allocator's totals after an allocation or free on a GPU (Device Type 1):

@@ -2,6 +2,7 @@
 #include "formats/kineto/kinetoinput.h"
 #include "formats/kineto/bothends.h"
 #include "formats/kineto/prefaulter.h"
+#include "formats/nativepath.h"
 
 #include <QFile>
 #include <QStringBuilder>
@@ -10,10 +11,15 @@
 #include <cerrno>
 #include <cstring>
 #include <libdeflate.h>
+#include <new>
 #include <simdjson.h>
+#include <zlib.h>
 
 #if defined(__unix__)
+#include <fcntl.h>
+#include <poll.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #endif
 
@@ -23,8 +29,6 @@ namespace {
 
 constexpr std::size_t kPadding = simdjson::SIMDJSON_PADDING;
 constexpr std::size_t kChunk = std::size_t(16) << 20;
-// DEFLATE cannot expand data more than about 1032:1; anything claiming more is corrupt.
-constexpr std::size_t kMaxRatio = 1100;
 // Kineto JSON compresses 10 to 30 times; prefaulting stops at this much.
 constexpr std::size_t kLikelyRatio = 64;
 
@@ -117,6 +121,44 @@ QString readPlain(QFile& file, JsonText& out, const std::atomic<bool>* cancel) {
     return {};
 }
 
+std::size_t physicalMemory() {
+#if defined(__unix__)
+    const long pages = sysconf(_SC_PHYS_PAGES), pageSize = sysconf(_SC_PAGESIZE);
+    if (pages > 0 && pageSize > 0)
+        return std::size_t(pages) * std::size_t(pageSize);
+#endif
+    return kMaxJsonBytes;
+}
+
+// What is wrong with the gzip member at `from` of `gz`, which libdeflate refused without saying
+// where: zlib's streaming inflate, into a scratch buffer, finds the byte (an error path only).
+QString gzipProblem(const QByteArray& gz, std::size_t from) {
+    const auto size = std::size_t(gz.size());
+    z_stream z{};
+    if (inflateInit2(&z, 16 + MAX_WBITS) != Z_OK)
+        return QStringLiteral("could not be decompressed: out of memory");
+    z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(gz.constData() + from));
+    z.avail_in = uInt(size - from); // <= kMaxJsonBytes
+    std::unique_ptr<Bytef[]> scratch(new Bytef[1 << 16]);
+    int rc = Z_OK;
+    while (rc == Z_OK) {
+        z.next_out = scratch.get();
+        z.avail_out = 1 << 16;
+        rc = inflate(&z, Z_NO_FLUSH);
+    }
+    const std::size_t at = size - z.avail_in;
+    inflateEnd(&z);
+    if (rc == Z_BUF_ERROR && z.avail_in == 0)
+        return QStringLiteral("is a truncated gzip file: its compressed stream ends early, at "
+                              "byte %1 of %2")
+            .arg(at)
+            .arg(size);
+    return QStringLiteral("is a corrupt gzip file: its compressed data is invalid at byte %1 of "
+                          "%2")
+        .arg(std::min(at + 1, size))
+        .arg(size);
+}
+
 QString inflate(const QByteArray& gz, JsonText& out) {
     const auto inSize = std::size_t(gz.size());
     if (inSize < 18)
@@ -124,7 +166,9 @@ QString inflate(const QByteArray& gz, JsonText& out) {
     // The last member's ISIZE (size mod 2^32) is a good first guess for one-member files.
     std::uint32_t isize = 0;
     std::memcpy(&isize, gz.constData() + inSize - 4, 4);
-    const std::size_t ceiling = std::min<std::size_t>(kMaxJsonBytes, inSize * kMaxRatio);
+    // Past what the file can plausibly hold, or what memory holds, the decompressor stops.
+    const std::size_t plausible = std::max(kMinInflateCeiling, inSize * kMaxInflateRatio);
+    const std::size_t ceiling = std::min({kMaxJsonBytes, plausible, physicalMemory()});
     std::size_t capacity = std::clamp<std::size_t>(isize, 4096, ceiling);
     std::unique_ptr<libdeflate_decompressor, void (*)(libdeflate_decompressor*)> d(
         libdeflate_alloc_decompressor(), libdeflate_free_decompressor);
@@ -157,36 +201,179 @@ QString inflate(const QByteArray& gz, JsonText& out) {
             std::memset(out.bytes.get() + outPos, 0, kPadding);
             return {};
         }
-        if (r != LIBDEFLATE_INSUFFICIENT_SPACE)
-            return QStringLiteral("is a truncated or corrupt gzip file (decompression failed "
-                                  "at compressed byte %1 of %2)")
-                .arg(inPos)
-                .arg(inSize);
-        if (capacity >= ceiling)
-            return capacity >= kMaxJsonBytes
-                       ? tooLarge(capacity)
-                       : QStringLiteral("is a corrupt gzip file (it expands beyond what DEFLATE "
-                                        "can produce from %1 bytes)")
-                             .arg(inSize);
+        if (r != LIBDEFLATE_INSUFFICIENT_SPACE) {
+            out = {};
+            return gzipProblem(gz, inPos);
+        }
+        if (capacity >= ceiling) {
+            out = {};
+            if (ceiling == kMaxJsonBytes)
+                return tooLarge(capacity);
+            if (ceiling == plausible)
+                return QStringLiteral("decompresses to more than %1 times its size (over %2 MB "
+                                      "from %3 KB), more than a trace's JSON text plausibly "
+                                      "holds")
+                    .arg(kMaxInflateRatio)
+                    .arg(ceiling >> 20)
+                    .arg((inSize + 1023) >> 10);
+            return QStringLiteral("is too large to decompress into memory (more than %1 MB)")
+                .arg(ceiling >> 20);
+        }
         capacity = std::min(ceiling, capacity * 2);
     }
 }
 
 } // namespace
 
+namespace {
+
+// Whether the start of decompressed content is binary, not text: a NUL byte, or fewer than 95%
+// of its bytes printable (those from 0x80 count: UTF-8).
+bool looksBinary(const char* p, std::size_t n) {
+    n = std::min<std::size_t>(n, 4096);
+    std::size_t printable = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+        const auto u = static_cast<unsigned char>(p[i]);
+        if (u == 0)
+            return true;
+        printable += u == '\n' || u == '\r' || u == '\t' || (u >= 0x20 && u != 0x7F);
+    }
+    return printable * 100 < n * 95;
+}
+
+// The text read: a byte order mark skipped, decompressed content that is no text refused.
+QString finish(JsonText& out) {
+    if (out.size >= 3 && std::memcmp(out.begin(), "\xEF\xBB\xBF", 3) == 0) {
+        out.skipped = 3;
+        out.size -= 3;
+        out.capacity -= 3;
+    }
+    if (out.compressed && looksBinary(out.begin(), out.size)) {
+        out = {};
+        return QStringLiteral("is a gzip file, but what it decompresses to is binary, not JSON "
+                              "text");
+    }
+    return {};
+}
+
+QString fromMemory(QByteArray&& content, JsonText& out, const std::atomic<bool>* cancel) {
+    if (cancelled(cancel))
+        return QStringLiteral("cancelled");
+    if (isGzip(content.constData(), std::size_t(content.size()))) {
+        const QString problem = inflate(content, out);
+        return problem.isEmpty() ? finish(out) : problem;
+    }
+    const auto size = std::size_t(content.size());
+    if (size > kMaxJsonBytes)
+        return tooLarge(size);
+    content.resize(qsizetype(size + kPadding));
+    std::memset(content.data() + size, 0, kPadding);
+    out.piped = std::move(content);
+    out.size = size;
+    out.capacity = size + kPadding;
+    return finish(out);
+}
+
+} // namespace
+
+#if defined(__unix__)
+QString readPipe(int fd, QByteArray& out, const std::atomic<bool>* cancel, const PipeWait& wait) {
+    using Clock = std::chrono::steady_clock;
+    out.clear();
+    std::size_t size = 0;
+    auto lastData = Clock::now();
+    bool hungUp = false;
+    for (;;) {
+        if (std::size_t(out.size()) - size < (std::size_t(1) << 16)) {
+            const std::size_t grown = std::max<std::size_t>(std::size_t(out.size()) * 2, 1 << 20);
+            if (size > kMaxJsonBytes)
+                return tooLarge(size);
+            try {
+                out.resize(qsizetype(std::min(grown, kMaxJsonBytes + (std::size_t(1) << 20))));
+            } catch (const std::bad_alloc&) {
+                return QStringLiteral("is too large to read into memory (%1 MB)").arg(size >> 20);
+            }
+        }
+        const ssize_t got = ::read(fd, out.data() + size, std::size_t(out.size()) - size);
+        if (got > 0) {
+            size += std::size_t(got);
+            lastData = Clock::now();
+            continue;
+        }
+        // 0 with no writer connected: the end, once data came or a writer hung up; before that
+        // the FIFO may still be waiting for its writer.
+        if (got == 0 && (size > 0 || hungUp))
+            break;
+        if (got < 0 && errno != EAGAIN && errno != EINTR)
+            return QStringLiteral("could not be read: ") %
+                   QString::fromLocal8Bit(std::strerror(errno));
+        if (cancelled(cancel))
+            return QStringLiteral("cancelled");
+        const auto limit = size > 0 ? wait.stall : wait.firstByte;
+        if (Clock::now() - lastData >= limit)
+            return size > 0 ? QStringLiteral("could not be read: its writer stopped for %1 s "
+                                             "before the end")
+                                  .arg(limit.count() / 1000.0)
+                            : QStringLiteral("is a pipe that nothing was written to in %1 s")
+                                  .arg(limit.count() / 1000.0);
+        pollfd p{fd, POLLIN, 0};
+        if (poll(&p, 1, 100) > 0 && (p.revents & POLLHUP))
+            hungUp = true;
+    }
+    out.resize(qsizetype(size));
+    return {};
+}
+#endif
+
+QString jsonTextFrom(QByteArray content, JsonText& out, const std::atomic<bool>* cancel) {
+    return fromMemory(std::move(content), out, cancel);
+}
+
 bool isGzip(const char* head, std::size_t size) {
     return size >= 2 && static_cast<unsigned char>(head[0]) == 0x1f &&
            static_cast<unsigned char>(head[1]) == 0x8b;
 }
 
-QString readJsonText(const QString& path, JsonText& out, const std::atomic<bool>* cancel) {
-    QFile file(path);
+QString readJsonText(const QString& path, JsonText& out, const std::atomic<bool>* cancel,
+                     const PipeWait& wait) {
+    QFile file;
+#if defined(__unix__)
+    // By the name's bytes (formats/nativepath.h), never blocking on a FIFO without a writer.
+    const int fd = openNativeForReading(path);
+    if (fd < 0)
+        return QStringLiteral("cannot be opened: ") % QString::fromLocal8Bit(std::strerror(errno));
+    struct stat st {};
+    if (fstat(fd, &st) != 0 || !(S_ISREG(st.st_mode) || S_ISFIFO(st.st_mode))) {
+        ::close(fd);
+        return QStringLiteral("is not a regular file or a pipe");
+    }
+    if (S_ISFIFO(st.st_mode)) {
+        QByteArray content;
+        const QString problem = readPipe(fd, content, cancel, wait);
+        ::close(fd);
+        if (!problem.isEmpty())
+            return problem;
+        if (content.isEmpty())
+            return QStringLiteral("is an empty pipe: its writer closed it without writing");
+        return fromMemory(std::move(content), out, cancel);
+    }
+    fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+    if (!file.open(fd, QIODevice::ReadOnly, QFileDevice::AutoCloseHandle)) {
+        ::close(fd);
+        return QStringLiteral("cannot be opened: ") % file.errorString();
+    }
+#else
+    (void)wait;
+    file.setFileName(path);
     if (!file.open(QIODevice::ReadOnly))
         return QStringLiteral("cannot be opened: ") % file.errorString();
+#endif
     char head[2] = {0, 0};
     const qint64 n = file.peek(head, 2);
-    if (!isGzip(head, std::size_t(std::max<qint64>(n, 0))))
-        return readPlain(file, out, cancel);
+    if (!isGzip(head, std::size_t(std::max<qint64>(n, 0)))) {
+        const QString problem = readPlain(file, out, cancel);
+        return problem.isEmpty() ? finish(out) : problem;
+    }
     if (std::uint64_t(file.size()) > kMaxJsonBytes)
         return tooLarge(std::uint64_t(file.size()));
     const QByteArray gz = file.readAll();
@@ -194,7 +381,8 @@ QString readJsonText(const QString& path, JsonText& out, const std::atomic<bool>
         return QStringLiteral("could not be read: ") % file.errorString();
     if (cancelled(cancel))
         return QStringLiteral("cancelled");
-    return inflate(gz, out);
+    const QString problem = inflate(gz, out);
+    return problem.isEmpty() ? finish(out) : problem;
 }
 
 } // namespace strobe::kineto

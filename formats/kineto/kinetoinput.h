@@ -2,12 +2,15 @@
 #pragma once
 
 // Reading a Kineto trace's bytes: plain JSON mapped (guardedmapping.h; read where it cannot be),
-// or gzip decompressed in one pass (libdeflate) into one buffer, with the padding simdjson needs.
+// gzip decompressed in one pass (libdeflate) into one buffer, with the padding simdjson needs, or
+// a pipe read to its end first (either kind). A UTF-8 byte order mark before the text is skipped.
 
 #include "formats/kineto/guardedmapping.h"
 
+#include <QByteArray>
 #include <QString>
 #include <atomic>
+#include <chrono>
 #include <cstddef>
 #include <memory>
 
@@ -16,15 +19,32 @@ namespace strobe::kineto {
 // The largest JSON text the reader accepts: simdjson indexes documents with 32-bit offsets.
 inline constexpr std::size_t kMaxJsonBytes = 0xFFFFFFFFu - 4096;
 
+// A gzip file may decompress to at most this many times its size (plus kMinInflateCeiling):
+// real Kineto JSON compresses 10 to 20 times, synthetic traces of repeated events 40 or so, and
+// DEFLATE itself allows 1032 times, which is what a "gzip bomb" uses.
+inline constexpr std::size_t kMaxInflateRatio = 64;
+inline constexpr std::size_t kMinInflateCeiling = std::size_t(256) << 20;
+
+// How long a pipe may keep the reader waiting: for its first byte (a FIFO that no program has
+// opened for writing yet), and between bytes once data came.
+struct PipeWait {
+    std::chrono::milliseconds firstByte{10'000};
+    std::chrono::milliseconds stall{30'000};
+};
+
 // The JSON text: a plain file mapped (where it can be), a gzip file decompressed into memory.
 struct JsonText {
     std::unique_ptr<GuardedMapping> mapping; // the file's pages, or
-    std::unique_ptr<char[]> bytes;           // the text read into memory
-    std::size_t size = 0;                    // JSON bytes
-    std::size_t capacity = 0;                // readable bytes (>= size + simdjson's padding)
+    std::unique_ptr<char[]> bytes;           // the text read into memory, or
+    QByteArray piped;                        // the text as a pipe gave it (padding included)
+    std::size_t size = 0;                    // JSON bytes from begin()
+    std::size_t capacity = 0;                // readable bytes from begin() (>= size + padding)
+    std::size_t skipped = 0;                 // bytes before begin(): a byte order mark
     bool compressed = false;                 // read from gzip
 
-    const char* begin() const { return mapping ? mapping->data() : bytes.get(); }
+    const char* begin() const {
+        return (mapping ? mapping->data() : bytes ? bytes.get() : piped.constData()) + skipped;
+    }
     // True when the mapped file shrank while it was read: the text is not the file's.
     bool damaged() const { return mapping && mapping->damaged(); }
 };
@@ -32,7 +52,20 @@ struct JsonText {
 // Reads `path` into `out`. Returns an empty string on success, otherwise the problem as the end of
 // a sentence that starts with the file's name ("is a truncated gzip file"). Checks `cancel`
 // between chunks; a cancel returns "cancelled".
-QString readJsonText(const QString& path, JsonText& out, const std::atomic<bool>* cancel);
+// A pipe (a FIFO, `<(cat trace.json)`) is read to its end, waiting as `wait` allows; anything else
+// that is not a regular file is refused.
+QString readJsonText(const QString& path, JsonText& out, const std::atomic<bool>* cancel,
+                     const PipeWait& wait = {});
+
+// The same for content already in memory (a pipe that loadTrace read to sniff it): plain JSON
+// or gzip.
+QString jsonTextFrom(QByteArray content, JsonText& out, const std::atomic<bool>* cancel);
+
+#if defined(__unix__)
+// Reads the pipe `fd` (opened O_NONBLOCK) to its end into `out`, at most kMaxJsonBytes. Returns an
+// empty string, "cancelled", or the end of a sentence ("is a pipe that nothing was written to").
+QString readPipe(int fd, QByteArray& out, const std::atomic<bool>* cancel, const PipeWait& wait);
+#endif
 
 #if defined(__unix__)
 // Reads the first `size` bytes of the open file `fd` into `dest`, the calling thread taking 16 MB

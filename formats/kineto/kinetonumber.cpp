@@ -108,6 +108,54 @@ std::optional<std::int64_t> detail::microsecondsToNsGeneral(std::string_view tex
     return v ? std::optional<std::int64_t>(v->value) : std::nullopt;
 }
 
+namespace {
+
+// Whether `text` (blanks around it aside) is a JSON number: -?digits(.digits)?([eE][+-]?digits)?
+bool isJsonNumber(std::string_view text) {
+    while (!text.empty() && isBlank(text.front()))
+        text.remove_prefix(1);
+    while (!text.empty() && isBlank(text.back()))
+        text.remove_suffix(1);
+    std::size_t i = 0;
+    auto digits = [&] {
+        const std::size_t from = i;
+        while (i < text.size() && isDigit(text[i]))
+            ++i;
+        return i > from;
+    };
+    if (i < text.size() && text[i] == '-')
+        ++i;
+    if (!digits())
+        return false;
+    if (i < text.size() && text[i] == '.') {
+        ++i;
+        if (!digits())
+            return false;
+    }
+    if (i < text.size() && (text[i] == 'e' || text[i] == 'E')) {
+        ++i;
+        if (i < text.size() && (text[i] == '+' || text[i] == '-'))
+            ++i;
+        if (!digits())
+            return false;
+    }
+    return i == text.size();
+}
+
+} // namespace
+
+std::optional<std::int64_t> detail::saturatedMicrosecondsToNsGeneral(std::string_view text) {
+    if (const auto v = microsecondsToNsGeneral(text))
+        return v;
+    if (!isJsonNumber(text))
+        return std::nullopt;
+    // A number, but beyond int64 nanoseconds (a tiny one, 1e-400, rounds to zero and fits).
+    const std::size_t sign = text.find_first_not_of(" \t\n\r");
+    return sign != std::string_view::npos && text[sign] == '-'
+               ? std::numeric_limits<std::int64_t>::min()
+               : std::numeric_limits<std::int64_t>::max();
+}
+
 std::optional<std::int64_t> detail::exactIntegerGeneral(std::string_view text) {
     const auto v = scaledDecimal(text, 0);
     return v && v->exact ? std::optional<std::int64_t>(v->value) : std::nullopt;

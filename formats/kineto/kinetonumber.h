@@ -20,6 +20,11 @@ namespace strobe::kineto {
 // fractional digit; nullopt when the text is not a number or the result does not fit int64.
 std::optional<std::int64_t> microsecondsToNs(std::string_view text);
 
+// The same, except that a number beyond int64 nanoseconds saturates (to INT64_MIN or INT64_MAX)
+// instead of failing: a time that far out is clamped, with a warning, not dropped. nullopt only
+// when the text is not a number.
+std::optional<std::int64_t> saturatedMicrosecondsToNs(std::string_view text);
+
 // `text` is a JSON number or the digits of one; returns it when it is an integer (a zero
 // fraction such as "5.0" counts) that fits int64; nullopt otherwise.
 std::optional<std::int64_t> exactInteger(std::string_view text);
@@ -31,6 +36,7 @@ std::optional<double> decimalNumber(std::string_view text);
 namespace detail {
 
 std::optional<std::int64_t> microsecondsToNsGeneral(std::string_view text);
+std::optional<std::int64_t> saturatedMicrosecondsToNsGeneral(std::string_view text);
 std::optional<std::int64_t> exactIntegerGeneral(std::string_view text);
 std::optional<double> decimalNumberGeneral(std::string_view text);
 
@@ -50,6 +56,7 @@ inline const char* trimBlanks(const char* p, const char* end) {
 // The same three, writing the value to `out` and saying whether there was one: what the reader's
 // hot paths use (an optional returned through inlined code costs a store-forwarding stall).
 bool parseMicroseconds(std::string_view text, std::int64_t& out);
+bool parseSaturatedMicroseconds(std::string_view text, std::int64_t& out);
 bool parseInteger(std::string_view text, std::int64_t& out);
 bool parseDecimal(std::string_view text, double& out);
 
@@ -142,6 +149,16 @@ inline bool parseDecimal(std::string_view text, double& out) {
     const double v = double(m) / kPow10[fracDigits];
     out = negative ? -v : v;
     return true;
+}
+
+inline bool parseSaturatedMicroseconds(std::string_view text, std::int64_t& out) {
+    return parseMicroseconds(text, out) ||
+           detail::assign(detail::saturatedMicrosecondsToNsGeneral(text), out);
+}
+
+inline std::optional<std::int64_t> saturatedMicrosecondsToNs(std::string_view text) {
+    std::int64_t v = 0;
+    return parseSaturatedMicroseconds(text, v) ? std::optional<std::int64_t>(v) : std::nullopt;
 }
 
 inline std::optional<std::int64_t> microsecondsToNs(std::string_view text) {

@@ -8,6 +8,7 @@
 #include <QStringBuilder>
 #include <memory>
 #include <thread>
+#include <utility>
 
 namespace strobe {
 
@@ -24,6 +25,7 @@ std::uint32_t u32(std::optional<std::int64_t> v) {
 namespace kineto {
 
 QString simdjsonProblem(simdjson::error_code code) {
+    // In Strobe's words: simdjson's own messages name its internals ("tape", "atom").
     switch (code) {
     case simdjson::UNCLOSED_STRING:
         return QStringLiteral("it ends inside a string (truncated?)");
@@ -32,6 +34,8 @@ QString simdjsonProblem(simdjson::error_code code) {
         return QStringLiteral("it is truncated or its brackets do not match");
     case simdjson::STRING_ERROR:
         return QStringLiteral("it has a string with an invalid escape");
+    case simdjson::UNESCAPED_CHARS:
+        return QStringLiteral("it has a control character inside a string");
     case simdjson::UTF8_ERROR:
         return QStringLiteral("it is not valid UTF-8");
     case simdjson::DEPTH_ERROR:
@@ -40,8 +44,22 @@ QString simdjsonProblem(simdjson::error_code code) {
         return QStringLiteral("it is larger than one JSON document can be");
     case simdjson::MEMALLOC:
         return QStringLiteral("there is not enough memory to parse it");
-    default:
-        return QString::fromUtf8(simdjson::error_message(code));
+    case simdjson::T_ATOM_ERROR:
+    case simdjson::F_ATOM_ERROR:
+    case simdjson::N_ATOM_ERROR:
+        return QStringLiteral("it has a word that is not true, false or null");
+    case simdjson::NUMBER_ERROR:
+    case simdjson::NUMBER_OUT_OF_RANGE:
+        return QStringLiteral("it has a malformed number");
+    case simdjson::EMPTY:
+        return QStringLiteral("it holds no JSON value");
+    case simdjson::TRAILING_CONTENT:
+        return QStringLiteral("there is more text after the top-level value");
+    case simdjson::INCORRECT_TYPE:
+    case simdjson::SCALAR_DOCUMENT_AS_VALUE:
+        return QStringLiteral("a value has another type than its place requires");
+    default: // the parser's own state (out of order, out of bounds...): what the text led to
+        return QStringLiteral("the parser could not make sense of it");
     }
 }
 
@@ -190,6 +208,10 @@ void KinetoJsonLoader::Impl::addWarnings() {
            QStringLiteral("%1 events have a negative duration; they are shown with zero length."));
     b.warn(QStringLiteral("missing-duration"), missingDurations,
            QStringLiteral("%1 complete events have no duration; they are shown with zero length."));
+    // The builder's wording, which its own count of clamped times (none here) would repeat.
+    b.warn(QStringLiteral("time-out-of-range"), clampedTimes,
+           QStringLiteral("%1 events have times beyond the representable range (2^62 ns, about "
+                          "146 years, either side of zero); they were clamped to it."));
     b.warn(QStringLiteral("long-name"), longNames,
            QStringLiteral("%1 names are longer than 64 KiB; they were cut to 64 KiB."));
     std::map<std::string, std::uint64_t> skippedKinds(skippedCategories.begin(),
@@ -214,6 +236,16 @@ void KinetoJsonLoader::Impl::addWarnings() {
 }
 
 namespace {
+
+// " near byte N" (from 1): where the walk was when the parser gave up, when it knows; empty when
+// the text failed before the walk began (stage 1), the place is past its end, or it is the top
+// level's first byte (a document whose brackets do not balance fails there, which says nothing).
+QString whereInText(od::document& doc, const JsonText& text) {
+    const char* at = nullptr;
+    if (doc.current_location().get(at) || at <= text.begin() || at >= text.begin() + text.size)
+        return {};
+    return QStringLiteral(" near byte %1").arg(std::uint64_t(at - text.begin()) + text.skipped + 1);
+}
 
 QString changedWhileRead() {
     return QStringLiteral("changed while it was read: it is now shorter than when it was opened");
@@ -269,6 +301,12 @@ private:
 KinetoJsonLoader::KinetoJsonLoader(const QString& path, const LoadOptions& options)
     : d(std::make_unique<Impl>(path, options)) {}
 
+KinetoJsonLoader::KinetoJsonLoader(const QString& path, const LoadOptions& options,
+                                   QByteArray content)
+    : d(std::make_unique<Impl>(path, options)) {
+    d->content = std::move(content);
+}
+
 KinetoJsonLoader::~KinetoJsonLoader() = default;
 
 LoadResult KinetoJsonLoader::load() {
@@ -276,7 +314,9 @@ LoadResult KinetoJsonLoader::load() {
     Releaser releaser;
     try {
         d->report(0);
-        const QString problem = readJsonText(d->path, d->text, d->options.cancel);
+        const QString problem = d->content ? jsonTextFrom(*std::exchange(d->content, std::nullopt),
+                                                          d->text, d->options.cancel)
+                                           : readJsonText(d->path, d->text, d->options.cancel);
         if (problem == QLatin1String("cancelled"))
             throw Cancelled{};
         if (!problem.isEmpty())
@@ -285,12 +325,17 @@ LoadResult KinetoJsonLoader::load() {
         {
             auto parser = std::make_unique<od::parser>(std::max<std::size_t>(d->text.size, 64));
             std::unique_ptr<Prefaulter> indexPrefaulter = prefaultIndex(*parser, d->text);
+            od::document doc;
+            bool walking = false; // stage 1 is done: the walk knows where it is
             try {
-                od::document doc = parser->iterate(d->text.begin(), d->text.size, d->text.capacity);
-                indexPrefaulter.reset(); // stage 1 is done
+                doc = parser->iterate(d->text.begin(), d->text.size, d->text.capacity);
+                walking = true;
+                indexPrefaulter.reset();
                 d->readDocument(doc);
             } catch (const simdjson::simdjson_error& e) {
-                d->fail(QStringLiteral("is not valid JSON: ") % simdjsonProblem(e.error()));
+                d->fail(QStringLiteral("is not valid JSON") %
+                        (walking ? whereInText(doc, d->text) : QString()) % QStringLiteral(": ") %
+                        simdjsonProblem(e.error()));
             }
             if (d->text.damaged())
                 d->fail(changedWhileRead());

@@ -3,6 +3,7 @@
 
 #include "model/loadoptions.h"
 
+#include <QByteArray>
 #include <memory>
 
 namespace strobe {
@@ -16,6 +17,9 @@ namespace strobe {
 class KinetoJsonLoader {
 public:
     KinetoJsonLoader(const QString& path, const LoadOptions& options);
+    // The same for content already read (a pipe that loadTrace read to sniff it): plain JSON or
+    // gzip; `path` names it in messages.
+    KinetoJsonLoader(const QString& path, const LoadOptions& options, QByteArray content);
     ~KinetoJsonLoader();
     LoadResult load();
 

@@ -303,12 +303,16 @@ struct KinetoJsonLoader::Impl {
     QString path;
     LoadOptions options;
     TraceBuilder builder;
+    std::optional<QByteArray> content; // read already (a pipe), else the file at `path`
     kineto::JsonText text;
 
     // Warnings, counted while reading (on the builder thread while events stream, except
     // parserMalformed: the array elements that are not objects, counted by the parser thread).
     std::uint64_t malformed = 0, negativeDurations = 0, longNames = 0, missingDurations = 0;
     std::uint64_t parserMalformed = 0;
+    // Events with a time beyond the model's range (|t| > kMaxTime), clamped into it: counted in
+    // the builder's own time-out-of-range warning, which the reader adds to.
+    std::uint64_t clampedTimes = 0;
     // category (or phase) -> count; looked up by view, so a skipped event allocates nothing
     std::map<std::string, std::uint64_t, std::less<>> skippedCategories, skippedPhases;
     std::uint64_t gpuUserAnnotations = 0;
@@ -371,6 +375,7 @@ struct KinetoJsonLoader::Impl {
                     std::string_view name);                               // kinetogpu.cpp
     std::uint32_t kernelConfig(const kineto::RawEvent& e, StringId name); // kinetogpu.cpp
     StringId internName(std::string_view s);                              // kinetoevents.cpp
+    void clampTimes(TimeNs& start, TimeNs& end); // into [kMinTime, kMaxTime]; kinetoevents.cpp
     // After the walk, on the parser thread.
     void addStagedEvents(); // kinetogpu.cpp
     void addWarnings();     // kinetoreader.cpp

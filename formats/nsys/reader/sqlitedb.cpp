@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "formats/nsys/reader/sqlitedb.h"
+#include "formats/nativepath.h"
 
 #include <QFileInfo>
 #include <QStringBuilder>
@@ -146,8 +147,10 @@ bool SqliteDb::open(const QString& path, const SqliteGuard& guard, QString* erro
     // readonly_shm=1: a write-ahead log is read through an existing -shm file, never by creating
     // one beside the input. immutable=1 (no locks) only where nobody can be writing the file.
     // The URI form needs the path percent-encoded.
-    QByteArray uri = "file:" + QUrl::toPercentEncoding(path, "/") + "?mode=ro&readonly_shm=1";
-    if (safeToOpenImmutable(path))
+    // By the name's bytes, which need not be UTF-8 (formats/nativepath.h); such a name Qt cannot
+    // stat, so it is never judged safe to open immutable.
+    QByteArray uri = "file:" + nativePath(path).toPercentEncoding("/") + "?mode=ro&readonly_shm=1";
+    if (QFileInfo::exists(path) && safeToOpenImmutable(path))
         uri += "&immutable=1";
     // NOMUTEX: a connection is used by one thread at a time (each loader thread opens its own),
     // and the serialized mode's mutex around every sqlite3_column_* call costs ~10% of a load.

@@ -2,6 +2,7 @@
 // Bad Kineto input: one sentence naming the file and the problem, or counted warnings; never a
 // crash, a hang or unbounded memory.
 #include "formats/kineto/kinetoreader.h"
+#include "formats/kineto/kinetoreaderimpl.h"
 #include "formats/open.h"
 #include "tests/support/gzipbytes.h"
 #include "tests/support/kinetoscan.h"
@@ -12,6 +13,7 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QTemporaryDir>
+#include <set>
 #include <zlib.h>
 
 using namespace strobe;
@@ -65,10 +67,12 @@ TEST_F(KinetoErrors, TruncatedGzipIsOneSentence) {
     QFile src(QString::fromStdString(test::kinetoFixturePath("hta-sampled-rank0.json.gz")));
     ASSERT_TRUE(src.open(QIODevice::ReadOnly));
     const QByteArray whole = src.readAll();
-    const QString e = errorOf(write(QStringLiteral("cut.json.gz"), whole.left(whole.size() / 2)));
-    EXPECT_TRUE(e.startsWith(QStringLiteral("'cut.json.gz' is a truncated or corrupt gzip file")))
-        << e.toStdString();
-    EXPECT_TRUE(e.endsWith(u'.'));
+    const qsizetype half = whole.size() / 2;
+    const QString e = errorOf(write(QStringLiteral("cut.json.gz"), whole.left(half)));
+    // Where it ends, not where its member began (byte 0).
+    EXPECT_EQ(e, QStringLiteral("'cut.json.gz' is a truncated gzip file: its compressed stream "
+                                "ends early, at byte %1 of %1.")
+                     .arg(half));
     EXPECT_TRUE(errorOf(write(QStringLiteral("tiny.gz"), QByteArray("\x1f\x8b\x08", 3)))
                     .startsWith(QStringLiteral("'tiny.gz' is a truncated gzip file")));
 }
@@ -78,8 +82,112 @@ TEST_F(KinetoErrors, CorruptGzipIsOneSentence) {
     for (qsizetype i = 12; i < gz.size() - 8; ++i)
         gz[i] = char(gz[i] ^ 0x5A);
     const QString e = errorOf(write(QStringLiteral("bad.json.gz"), gz));
-    EXPECT_TRUE(e.startsWith(QStringLiteral("'bad.json.gz' is a truncated or corrupt gzip file")))
+    EXPECT_TRUE(e.startsWith(QStringLiteral("'bad.json.gz' is a corrupt gzip file: its compressed "
+                                            "data is invalid at byte ")))
         << e.toStdString();
+    EXPECT_TRUE(e.endsWith(QStringLiteral(" of %1.").arg(gz.size()))) << e.toStdString();
+}
+
+TEST_F(KinetoErrors, AGzipOfBinaryBytesSaysSo) {
+    QByteArray noise(64 << 10, '\0');
+    std::uint64_t x = 88172645463325252ull; // xorshift: incompressible bytes
+    for (char& c : noise) {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        c = char(x);
+    }
+    EXPECT_EQ(errorOf(write(QStringLiteral("noise.json.gz"), gzip(noise))),
+              QStringLiteral("'noise.json.gz' is a gzip file, but what it decompresses to is "
+                             "binary, not JSON text."));
+}
+
+TEST_F(KinetoErrors, AGzipBombStopsAtTheRatioCap) {
+    // 300 MB of blanks in about 300 KB: past the cap (64 times the size, at least 256 MB), the
+    // decompressor stops with one sentence instead of expanding all of it.
+    z_stream z{};
+    ASSERT_EQ(deflateInit2(&z, 9, Z_DEFLATED, 15 + 16, 9, Z_DEFAULT_STRATEGY), Z_OK);
+    const QByteArray blanks(1 << 20, ' ');
+    QByteArray gz, chunk(1 << 16, '\0');
+    for (int mb = 0; mb <= 300; ++mb) {
+        z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(blanks.constData()));
+        z.avail_in = mb < 300 ? uInt(blanks.size()) : 0;
+        do {
+            z.next_out = reinterpret_cast<Bytef*>(chunk.data());
+            z.avail_out = uInt(chunk.size());
+            deflate(&z, mb < 300 ? Z_NO_FLUSH : Z_FINISH);
+            gz.append(chunk.constData(), chunk.size() - qsizetype(z.avail_out));
+        } while (z.avail_out == 0);
+    }
+    deflateEnd(&z);
+    ASSERT_LT(gz.size(), 1 << 20);
+    const QString e = errorOf(write(QStringLiteral("bomb.json.gz"), gz));
+    EXPECT_EQ(e, QStringLiteral("'bomb.json.gz' decompresses to more than 64 times its size (over "
+                                "256 MB from %1 KB), more than a trace's JSON text plausibly "
+                                "holds.")
+                     .arg((gz.size() + 1023) / 1024));
+}
+
+TEST_F(KinetoErrors, AByteOrderMarkBeforeTheTextIsSkipped) {
+    const QByteArray bom("\xEF\xBB\xBF");
+    auto plain = open(write(QStringLiteral("bom.json"), bom + traceWith(kPair)));
+    auto packed = open(write(QStringLiteral("bom.json.gz"), gzip(bom + traceWith(kPair))));
+    ASSERT_TRUE(plain && packed);
+    EXPECT_EQ(plain->kernelCount(), 1u);
+    EXPECT_EQ(packed->kernelCount(), 1u);
+    EXPECT_EQ(packed->kernelAt(0).start, 103000);
+    // Positions in messages still count the file's bytes, the mark included: byte 33 is the '{'
+    // where a comma should be.
+    const QString e = errorOf(write(QStringLiteral("bomcut.json"),
+                                    bom + R"({"traceEvents": [{"ph": "X"} {"ph": "X"}]})"));
+    EXPECT_EQ(e, QStringLiteral("'bomcut.json' is not valid JSON near byte 33: it is truncated or "
+                                "its brackets do not match."))
+        << e.toStdString();
+}
+
+TEST_F(KinetoErrors, ParserProblemsAreInStrobesWords) {
+    // An empty document gave simdjson's "No structural element found" before.
+    EXPECT_EQ(errorOf(write(QStringLiteral("blank.json.gz"), gzip("   \n  "))),
+              QStringLiteral("'blank.json.gz' is not valid JSON: it holds no JSON value."));
+    for (int code = 1; code < int(simdjson::NUM_ERROR_CODES); ++code) {
+        const QString words = kineto::simdjsonProblem(simdjson::error_code(code));
+        EXPECT_NE(words, QString::fromUtf8(simdjson::error_message(simdjson::error_code(code))));
+        EXPECT_TRUE(
+            words.startsWith(QLatin1String("it ")) || words.startsWith(QLatin1String("there ")) ||
+            words.startsWith(QLatin1String("a ")) || words.startsWith(QLatin1String("the ")))
+            << code << ' ' << words.toStdString();
+    }
+}
+
+TEST_F(KinetoErrors, TimesBeyondTheRangeAreClampedNotDropped) {
+    // 1e20 us is past int64 nanoseconds; 5e15 us past the model's 2^62 ns; ts + dur overflows.
+    const QByteArray events = R"(
+        {"ph": "X", "cat": "cpu_op", "name": "far", "pid": 1, "tid": 1, "ts": 1e20, "dur": 1},
+        {"ph": "X", "cat": "cpu_op", "name": "long", "pid": 1, "tid": 2, "ts": 1,
+         "dur": 9223372036854775},
+        {"ph": "X", "cat": "cpu_op", "name": "before", "pid": 1, "tid": 3, "ts": -1e30, "dur": 1},
+        {"ph": "X", "cat": "kernel", "name": "k", "pid": 0, "tid": 7, "ts": 5e15, "dur": 1,
+         "args": {"device": 0, "stream": 7}},
+        {"ph": "i", "s": "t", "name": "mark", "pid": 1, "tid": 1, "ts": 99999999999999999999},
+        {"ph": "X", "cat": "cpu_op", "name": "ok", "pid": 1, "tid": 1, "ts": 1, "dur": 1})";
+    auto t = open(write(QStringLiteral("far.json"), traceWith(events)));
+    ASSERT_TRUE(t);
+    EXPECT_EQ(warningCount(*t, "malformed-event"), 0u);
+    EXPECT_EQ(warningCount(*t, "time-out-of-range"), 5u);
+    EXPECT_EQ(t->counts().cpuOps, 4u);
+    EXPECT_EQ(t->counts().nvtxMarks, 1u);
+    ASSERT_EQ(t->kernelCount(), 1u);
+    EXPECT_EQ(t->kernelAt(0).start, kMaxTime);
+    std::set<std::pair<TimeNs, TimeNs>> spans;
+    for (const Lane& l : t->lanes()) {
+        for (std::uint32_t i = 0; i < l.size(); ++i)
+            spans.emplace(l.start(i), l.end(i));
+    }
+    EXPECT_TRUE(spans.count({kMaxTime, kMaxTime})); // far, and the mark
+    EXPECT_TRUE(spans.count({1000, kMaxTime}));     // long
+    EXPECT_TRUE(spans.count({kMinTime, kMinTime})); // before: -1e30 + 1 us, clamped
+    EXPECT_GE(t->timeRange().start, kMinTime);
+    EXPECT_LE(t->timeRange().end, kMaxTime);
 }
 
 TEST_F(KinetoErrors, GzipAndPlainGiveTheSameTrace) {
