@@ -3,6 +3,7 @@
 
 #include "model/analysis/reporttable.h"
 
+#include "formats/nativepath.h"
 #include "formats/open.h"
 
 #include <QFileInfo>
@@ -62,6 +63,13 @@ bool CliArgs::jsonFormat() {
     if (f != QLatin1String("csv") && f != QLatin1String("json"))
         m_error = QStringLiteral("--format must be csv or json, not '") % f % u'\'';
     return f == QLatin1String("json");
+}
+
+QStringList argumentsFromNative(int argc, char** argv) {
+    QStringList args;
+    for (int i = 1; i < argc; ++i)
+        args << pathFromNative(QByteArray(argv[i]));
+    return args;
 }
 
 int usageError(Io io, const QString& command, const QString& message) {

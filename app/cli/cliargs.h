@@ -37,6 +37,11 @@ private:
     QMap<QString, QString> m_options;
 };
 
+// The command line after the program's name, each argument decoded so that a file name that is
+// not valid UTF-8 still names its file (formats/nativepath.h; QCoreApplication::arguments()
+// replaces such bytes). Call it once the application has removed its own options from argv.
+QStringList argumentsFromNative(int argc, char** argv);
+
 // Reports a usage error the same way for every command and returns 2.
 int usageError(Io io, const QString& command, const QString& message);
 

@@ -142,7 +142,7 @@ int runBreakdown(const QStringList& args, Io io) {
         QString error;
         auto loaded = KernelClassTable::fromFile(*file, &error);
         if (!loaded) {
-            io.err << "strobe-cli breakdown: " << error << '\n';
+            io.err << "strobe-cli breakdown: " << escapeControls(error) << '\n';
             return 1;
         }
         table = std::move(*loaded);

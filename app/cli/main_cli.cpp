@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+#include "app/cli/cliargs.h"
 #include "app/cli/commands.h"
 #include "model/hugepages.h"
 
@@ -18,7 +19,7 @@ int main(int argc, char** argv) {
         QTextStream err(stderr);
         // runCommandLine flushes `out` and turns a failed write into exit status 1.
         const int rc =
-            strobe::cli::runCommandLine(QCoreApplication::arguments().mid(1), {out, err});
+            strobe::cli::runCommandLine(strobe::cli::argumentsFromNative(argc, argv), {out, err});
         err.flush();
         return rc;
     } catch (const std::bad_alloc&) {

@@ -4,6 +4,7 @@
 #include "app/cli/cliargs.h"
 #include "app/cli/commands.h"
 #include "app/cli/render/renderinputs.h"
+#include "model/analysis/reporttable.h"
 #include "model/lod/timelinelod.h"
 #include "model/timeformat.h"
 #include "model/trace.h"
@@ -101,8 +102,9 @@ int runRender(const QStringList& args, Io io) {
         return usageError(io, cmd, QStringLiteral("missing -o OUT.png or -o OUT.svg"));
     const QString suffix = QFileInfo(output).suffix().toLower();
     if (suffix != QLatin1String("png") && suffix != QLatin1String("svg"))
-        return usageError(
-            io, cmd, QStringLiteral("the output must end in .png or .svg, not '") % output % u'\'');
+        return usageError(io, cmd,
+                          QStringLiteral("the output must end in .png or .svg, not '") %
+                              escapeControls(output) % u'\'');
     const auto widthText = a.option(QStringLiteral("width"));
     const auto heightText = a.option(QStringLiteral("height"));
     const auto width = parseSide(widthText, 1920, kMinWidth);
@@ -241,11 +243,12 @@ int runRender(const QStringList& args, Io io) {
         suffix == QLatin1String("svg") ? PictureFormat::Svg : PictureFormat::Png;
     if (const QString error = writeTimelinePicture(output, format, options, traces);
         !error.isEmpty()) {
-        io.err << "strobe-cli render: " << error << '\n';
+        io.err << "strobe-cli render: " << escapeControls(error) << '\n';
         return 1;
     }
-    io.out << "wrote " << output << ": " << *width << 'x' << *height << " px, window ["
-           << window.start << ", " << window.end << ") ns from the trace start\n";
+    io.out << "wrote " << escapeControls(output) << ": " << *width << 'x' << *height
+           << " px, window [" << window.start << ", " << window.end
+           << ") ns from the trace start\n";
     return 0;
 }
 
