@@ -8,7 +8,12 @@
 #include <QStandardPaths>
 #include <QStringBuilder>
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <fcntl.h>
 #include <memory>
+#include <sys/stat.h>
+#include <unistd.h>
 
 namespace strobe {
 
@@ -159,11 +164,24 @@ std::optional<KernelClassTable> KernelClassTable::fromJson(const QByteArray& jso
 }
 
 std::optional<KernelClassTable> KernelClassTable::fromFile(const QString& path, QString* error) {
-    QFile f(path);
-    if (!f.open(QIODevice::ReadOnly)) {
+    // Opened without blocking and read only when it is a regular file: a FIFO given here would
+    // otherwise wait for a writer for ever.
+    const int fd = ::open(QFile::encodeName(path).constData(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    struct stat st {};
+    QString problem;
+    if (fd < 0)
+        problem = QString::fromLocal8Bit(std::strerror(errno));
+    else if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))
+        problem = QStringLiteral("it is not a regular file");
+    QFile f;
+    if (problem.isEmpty() && !f.open(fd, QIODevice::ReadOnly, QFileDevice::AutoCloseHandle))
+        problem = f.errorString();
+    if (!problem.isEmpty()) {
+        if (fd >= 0 && !f.isOpen())
+            ::close(fd);
         if (error)
             *error = QStringLiteral("cannot read kernel class file ") % path %
-                     QStringLiteral(": ") % f.errorString() % u'.';
+                     QStringLiteral(": ") % problem % u'.';
         return std::nullopt;
     }
     QString why;

@@ -9,6 +9,7 @@
 #include "app/gui/traceloadjob.h"
 #include "formats/nsys/synth/sampletrace.h"
 #include "model/timeformat.h"
+#include "widgets/messagebox.h"
 #include "widgets/panels/kerneltablewidget.h"
 #include "widgets/timeline/timelineview.h"
 #include "widgets/viewstate.h"
@@ -169,6 +170,8 @@ void MainWindow::buildStatusBar() {
     m_traceLabel = new QLabel(this);
     m_cursorLabel = new QLabel(this);
     m_rangeLabel = new QLabel(this);
+    for (QLabel* l : {m_traceLabel, m_cursorLabel, m_rangeLabel})
+        l->setTextFormat(Qt::PlainText); // the trace's name is the file's
     m_progress = new QProgressBar(this);
     m_progress->setRange(0, 1000);
     m_progress->setMaximumWidth(220);
@@ -379,9 +382,8 @@ void MainWindow::onLoadFinished(std::shared_ptr<const Trace> trace, const QStrin
 }
 
 void MainWindow::showError(const QString& message) {
-    auto* box = new QMessageBox(QMessageBox::Critical, tr("Cannot open trace"), message,
-                                QMessageBox::Ok, this);
-    box->setAttribute(Qt::WA_DeleteOnClose);
+    QMessageBox* box = plainMessageBox(QMessageBox::Critical, tr("Cannot open trace"), message,
+                                       QMessageBox::Ok, this);
     box->open(); // not exec(): the window and its event loop stay responsive
 }
 

@@ -3,6 +3,7 @@
 // cache folder, after the user agreed; then the export opens like any trace.
 #include "app/gui/mainwindow.h"
 #include "app/gui/nsysexportjob.h"
+#include "widgets/messagebox.h"
 
 #include <QFileInfo>
 #include <QMessageBox>
@@ -22,7 +23,7 @@ bool MainWindow::offerNsysExport(const QString& report) {
         startLoad(cached, name, false);
         return true;
     }
-    auto* box = new QMessageBox(
+    QMessageBox* box = plainMessageBox(
         QMessageBox::Question, tr("Export the report?"),
         tr("'%1' is an Nsight Systems report, which only Nsight Systems can read. Export it to "
            "SQLite with %2 now?\n\nThe export runs in the background and is written to %3; the "
@@ -31,7 +32,6 @@ bool MainWindow::offerNsysExport(const QString& report) {
         QMessageBox::Yes | QMessageBox::No, this);
     box->setObjectName(QStringLiteral("nsysExportQuestion"));
     box->setDefaultButton(QMessageBox::Yes);
-    box->setAttribute(Qt::WA_DeleteOnClose);
     connect(box, &QMessageBox::finished, this, [this, nsys, report](int button) {
         if (button == QMessageBox::Yes)
             startExport(nsys, report);

@@ -5,6 +5,7 @@
 #include <QString>
 #include <memory>
 
+class QFile;
 class QProcess;
 
 namespace strobe {
@@ -45,13 +46,20 @@ signals:
 private:
     void readOutput();
     void onFinished(int exitCode, bool crashed);
+    void killGroup();
+    // nsys's last lines that are not its progress bar, cut and escaped, for the error.
+    QString lastLines() const;
     QString partialPath() const;
+    // nsys's output (its first 4 MiB), kept beside the export when the error shows only part.
+    QString logPath() const;
 
     QString m_nsys;
     QString m_report;
     QString m_output;
     std::unique_ptr<QProcess> m_process;
-    QString m_lastLine;
+    std::unique_ptr<QFile> m_log;
+    QByteArray m_tail; // the last 16 KiB of nsys's output
+    qint64 m_outputBytes = 0;
     bool m_cancelled = false;
     bool m_done = false;
 };

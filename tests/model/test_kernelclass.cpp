@@ -2,8 +2,11 @@
 // The kernel class table: the default rules on real kernel names, user files and their errors.
 #include "model/kernelclass.h"
 
+#include <QFile>
+#include <QStringBuilder>
 #include <QTemporaryDir>
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 
 using namespace strobe;
 
@@ -123,6 +126,20 @@ TEST(KernelClassTable, UnreadableFileNamesThePath) {
     EXPECT_FALSE(KernelClassTable::fromFile(path, &error));
     EXPECT_TRUE(error.contains(QStringLiteral("is unusable: it is not valid JSON")))
         << error.toStdString();
+}
+
+// Issue 46: a FIFO (or a folder) given as the class file is refused at once; opening a FIFO
+// for reading used to wait for a writer for ever.
+TEST(KernelClassTable, AFifoOrAFolderIsRefusedWithoutWaiting) {
+    QTemporaryDir dir;
+    const QString fifo = dir.filePath(QStringLiteral("classes.json"));
+    ASSERT_EQ(::mkfifo(QFile::encodeName(fifo).constData(), 0600), 0);
+    for (const QString& path : {fifo, dir.path()}) {
+        QString error;
+        EXPECT_FALSE(KernelClassTable::fromFile(path, &error));
+        EXPECT_EQ(error, QStringLiteral("cannot read kernel class file ") % path %
+                             QStringLiteral(": it is not a regular file."));
+    }
 }
 
 TEST(KernelClassTable, TheDocsShowTheBuiltInTable) {

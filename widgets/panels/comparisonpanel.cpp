@@ -96,6 +96,7 @@ ComparisonPanel::ComparisonPanel(ViewState* a, ViewState* b, QWidget* parent)
     m_filter->setClearButtonEnabled(true);
     m_summary->setWordWrap(true);
     m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_summary->setTextFormat(Qt::PlainText); // names the traces and their ranges
     auto* exportCsv = new QPushButton(tr("Export CSV…"), this);
 
     auto* bar = new QHBoxLayout;

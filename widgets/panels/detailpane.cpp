@@ -29,6 +29,7 @@ DetailPane::DetailPane(ViewState* state, QWidget* parent)
     bold.setBold(true);
     m_title->setFont(bold);
     m_warnings->setWordWrap(true);
+    m_warnings->setTextFormat(Qt::PlainText); // carries the file's names
     // A wrapped label is as wide as its longest word (an unbreakable name): take what the pane
     // has instead.
     m_warnings->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);

@@ -49,6 +49,7 @@ GapsPanel::GapsPanel(ViewState* state, QWidget* parent)
     , m_task(new BackgroundTask(this)) {
     m_totals->setWordWrap(true);
     m_totals->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_totals->setTextFormat(Qt::PlainText); // names the file's ranges
     m_busyCombo->addItem(tr("Busy: all GPU work"), int(BusyWork::All));
     m_busyCombo->addItem(tr("Busy: kernels only"), int(BusyWork::Kernels));
     m_busyCombo->setToolTip(tr("What keeps a GPU busy. Kernels only: a GPU that only copies "

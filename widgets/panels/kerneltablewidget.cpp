@@ -43,6 +43,7 @@ KernelTableWidget::KernelTableWidget(ViewState* state, QWidget* parent)
     m_range->addItem(tr("Visible range"), int(RangeRestriction::VisibleRange));
     m_range->addItem(tr("Selected range"), int(RangeRestriction::SelectedRange));
     m_configLabel->setVisible(false);
+    m_configLabel->setTextFormat(Qt::PlainText); // names the kernel
     auto* clearConfigs = new QToolButton(this);
     clearConfigs->setText(tr("Show all"));
     clearConfigs->setVisible(false);

@@ -32,6 +32,8 @@ OverviewPanel::OverviewPanel(ViewState* state, QWidget* parent)
     , m_iterations(new QTableView(this))
     , m_task(new BackgroundTask(this)) {
     m_scope->setWordWrap(true);
+    for (QLabel* l : {m_scope, m_iterationTitle})
+        l->setTextFormat(Qt::PlainText); // the iteration range is named by the file
     m_findings->setWordWrap(true);
     m_findings->setTextFormat(Qt::RichText);
     m_findings->setTextInteractionFlags(Qt::TextBrowserInteraction);

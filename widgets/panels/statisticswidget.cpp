@@ -100,6 +100,8 @@ StatisticsWidget::StatisticsWidget(ViewState* state, QWidget* parent)
     , m_kernelTask(new BackgroundTask(this))
     , m_nvtxTask(new BackgroundTask(this))
     , m_memoryTask(new BackgroundTask(this)) {
+    for (QLabel* l : {m_stepLabel, m_nvtxNote, m_status})
+        l->setTextFormat(Qt::PlainText); // range names come from the file
     m_grouping->addItem(tr("By name"), int(KernelGrouping::DemangledName));
     m_grouping->addItem(tr("By base name"), int(KernelGrouping::ShortName));
     m_grouping->addItem(tr("By launch configuration"), int(KernelGrouping::LaunchConfig));

@@ -2,6 +2,7 @@
 #include "widgets/panels/tableexport.h"
 
 #include "model/analysis/tableroles.h"
+#include "widgets/messagebox.h"
 
 #include <QAbstractItemView>
 #include <QApplication>
@@ -65,6 +66,14 @@ int copyRowsToClipboard(const QAbstractItemModel& model, const QList<int>& rows)
     return rows.isEmpty() ? model.rowCount() : int(rows.size());
 }
 
+namespace {
+void cannotWrite(QWidget* parent, const QString& path, const QString& why) {
+    plainMessageBox(QMessageBox::Warning, QObject::tr("Export as CSV"),
+                    QObject::tr("Cannot write %1: %2").arg(path, why), QMessageBox::Ok, parent)
+        ->open();
+}
+} // namespace
+
 bool saveModelAsCsv(QWidget* parent, const QAbstractItemModel& model,
                     const QString& suggestedName) {
     const QString path = QFileDialog::getSaveFileName(
@@ -73,14 +82,12 @@ bool saveModelAsCsv(QWidget* parent, const QAbstractItemModel& model,
         return false;
     QSaveFile file(path);
     if (!file.open(QIODevice::WriteOnly)) {
-        QMessageBox::warning(parent, QObject::tr("Export as CSV"),
-                             QObject::tr("Cannot write %1: %2").arg(path, file.errorString()));
+        cannotWrite(parent, path, file.errorString());
         return false;
     }
     file.write(modelToCsv(model).toUtf8());
     if (!file.commit()) {
-        QMessageBox::warning(parent, QObject::tr("Export as CSV"),
-                             QObject::tr("Cannot write %1: %2").arg(path, file.errorString()));
+        cannotWrite(parent, path, file.errorString());
         return false;
     }
     return true;

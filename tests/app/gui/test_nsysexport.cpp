@@ -10,6 +10,7 @@
 
 #include <QAbstractButton>
 #include <QDir>
+#include <QElapsedTimer>
 #include <QFile>
 #include <QFileInfo>
 #include <QMessageBox>
@@ -20,6 +21,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 
 using namespace strobe;
 
@@ -197,4 +199,75 @@ TEST_F(NsysExportTest, WithoutNsysTheErrorSaysHowToExport) {
     EXPECT_FALSE(spy.at(0).at(0).toBool());
     EXPECT_TRUE(spy.at(0).at(1).toString().contains(
         QStringLiteral("export it first with: nsys export --type sqlite run.nsys-rep")));
+}
+
+// Issue 46: a broken nsys that prints megabytes without a line break. The error shows only the
+// end of its output, cut and escaped; the whole of it (up to 4 MiB) stays in a log that the
+// sentence names.
+TEST_F(NsysExportTest, AFloodOfOutputShowsOnlyItsEndAndKeepsTheRestInALog) {
+    installNsys(QStringLiteral("head -c 10000000 /dev/zero | tr '\\0' 'x'; "
+                               "printf '\\033[31mtail\\033[0m'; exit 4"));
+    const auto [ok, error] = openAnswering(QMessageBox::Yes);
+    EXPECT_FALSE(ok);
+    EXPECT_LT(error.size(), 800) << error.size();
+    EXPECT_TRUE(error.startsWith(QStringLiteral("nsys could not export 'run.nsys-rep' (exit "
+                                                "status 4: …xxx")))
+        << error.left(200).toStdString();
+    EXPECT_TRUE(error.contains(QStringLiteral("\\x1B[31mtail\\x1B[0m")))
+        << error.right(300).toStdString();
+    EXPECT_FALSE(error.contains(QChar(0x1B)));
+    const QString logPath = NsysExportJob::exportPathFor(report).replace(
+        QStringLiteral(".sqlite"), QStringLiteral(".nsys-output.log"));
+    EXPECT_TRUE(error.endsWith(QStringLiteral("; its whole output is in ") % logPath %
+                               QStringLiteral(").")))
+        << error.right(200).toStdString();
+    EXPECT_EQ(QFileInfo(logPath).size(), 4 * 1024 * 1024);
+    QMessageBox* box = window->findChild<QMessageBox*>();
+    ASSERT_NE(box, nullptr);
+    EXPECT_EQ(box->textFormat(), Qt::PlainText);
+}
+
+// Cancel ends nsys's children too: a real nsys starts helper processes, which a kill of nsys
+// alone leaves running.
+TEST_F(NsysExportTest, CancelEndsTheWholeProcessGroup) {
+    const QString pidFile = dir.filePath(QStringLiteral("child.pid"));
+    installNsys(QStringLiteral("sleep 300 & echo $! > '") % pidFile % QStringLiteral("'; wait"));
+    window->openFile(report);
+    ASSERT_TRUE(QTest::qWaitFor([&] { return question() != nullptr; }, 5000));
+    question()->button(QMessageBox::Yes)->click();
+    ASSERT_TRUE(QTest::qWaitFor([&] { return QFileInfo(pidFile).size() > 0; }, 10000));
+    QFile f(pidFile);
+    ASSERT_TRUE(f.open(QIODevice::ReadOnly));
+    const QByteArray pid = f.readAll().trimmed();
+    ASSERT_FALSE(pid.isEmpty());
+    const auto alive = [&] {
+        QFile stat(QStringLiteral("/proc/") % QString::fromLatin1(pid) % QStringLiteral("/stat"));
+        if (!stat.open(QIODevice::ReadOnly))
+            return false;
+        const QByteArray s = stat.readAll();
+        const qsizetype close = s.lastIndexOf(')');
+        return close > 0 && s.size() > close + 2 && s[close + 2] != 'Z'; // a zombie has ended
+    };
+    ASSERT_TRUE(alive());
+    QSignalSpy spy(window.get(), &MainWindow::loadFinished);
+    window->cancelLoading();
+    ASSERT_TRUE(spy.wait(10000));
+    EXPECT_TRUE(QTest::qWaitFor([&] { return !alive(); }, 5000))
+        << "sleep " << pid.constData() << " survived Cancel";
+}
+
+// The window's thread never opens a FIFO for reading (that waits for a writer for ever): the
+// report check reads only regular files, without blocking.
+TEST_F(NsysExportTest, AFifoIsNoReportAndOpeningItDoesNotBlockTheWindow) {
+    const QString fifo = dir.filePath(QStringLiteral("pipe.nsys-rep"));
+    ASSERT_EQ(::mkfifo(QFile::encodeName(fifo).constData(), 0600), 0);
+    const QString plain = dir.filePath(QStringLiteral("pipe"));
+    ASSERT_EQ(::mkfifo(QFile::encodeName(plain).constData(), 0600), 0);
+    QElapsedTimer t;
+    t.start();
+    EXPECT_FALSE(NsysExportJob::isReport(fifo));
+    EXPECT_FALSE(NsysExportJob::isReport(plain));
+    window->openFile(plain);
+    EXPECT_LT(t.elapsed(), 2000);
+    EXPECT_EQ(question(), nullptr);
 }
