@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "app/gui/imageexport.h"
 
+#include "formats/samefile.h"
 #include "model/timeformat.h"
 #include "model/trace.h"
 #include "widgets/timeline/paint/timelinepicture.h"
@@ -38,6 +39,9 @@ QString exportViewImage(TimelineView& view, const QString& title, const QString&
     if (suffix != QLatin1String("png") && suffix != QLatin1String("svg"))
         return QStringLiteral("Export Image saves .png or .svg files, not ") %
                QFileInfo(path).fileName() % u'.';
+    if (isSameFile(path, trace->filePath()))
+        return QStringLiteral("Export Image would overwrite the open trace ") %
+               QFileInfo(path).fileName() % QStringLiteral(": choose another file.");
     if (!view.isLevelOfDetailReady())
         view.waitForLevelOfDetail(); // else the picture would say "Computing utilisation"
     const TimeNs origin = trace->timeRange().start;

@@ -4,6 +4,7 @@
 #include "app/cli/cliargs.h"
 #include "app/cli/commands.h"
 #include "app/cli/render/renderinputs.h"
+#include "formats/samefile.h"
 #include "model/analysis/reporttable.h"
 #include "model/lod/timelinelod.h"
 #include "model/timeformat.h"
@@ -146,6 +147,13 @@ int runRender(const QStringList& args, Io io) {
     QStringList files{a.positional().front()};
     if (const auto other = a.option(QStringLiteral("compare")))
         files << *other;
+    for (const QString& file : files) {
+        if (isSameFile(output, file)) { // before the load: refused at once, nothing written
+            io.err << "strobe-cli render: the output " << escapeControls(output) << " is the trace "
+                   << escapeControls(file) << " itself; write the picture to another file.\n";
+            return 1;
+        }
+    }
     std::vector<std::unique_ptr<Scene>> scenes;
     for (const QString& file : files) {
         auto scene = std::make_unique<Scene>();

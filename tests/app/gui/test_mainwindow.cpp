@@ -522,3 +522,38 @@ TEST_F(MainWindowTest, TheReopenCacheIsUsedOnlyWhenGivenAFolder) {
     ASSERT_TRUE(open(path).first);
     EXPECT_TRUE(QDir(cache.path()).entryList(QDir::Files).isEmpty());
 }
+
+// Issue 46: a file's name reaches the error box as plain text, never as a live link.
+TEST_F(MainWindowTest, AFileNamedLikeHtmlShowsItsNameAsPlainText) {
+    QTemporaryDir files;
+    const QString name =
+        QStringLiteral("<a href=evil.invalid><b>click me.sqlite"); // no slash in a name
+    const QString path = files.filePath(name);
+    QFile f(path);
+    ASSERT_TRUE(f.open(QIODevice::WriteOnly));
+    f.write("not a trace\n");
+    f.close();
+    const auto [ok, error] = open(path);
+    EXPECT_FALSE(ok);
+    QMessageBox* box = errorBox();
+    ASSERT_NE(box, nullptr);
+    EXPECT_EQ(box->textFormat(), Qt::PlainText);
+    EXPECT_TRUE(box->text().contains(name)) << box->text().toStdString();
+}
+
+// Issue 46: Export Image onto the open trace (through a symlink here) is refused, and the trace
+// keeps its bytes.
+TEST_F(MainWindowTest, ExportImageNeverOverwritesTheOpenTrace) {
+    QTemporaryDir files;
+    const QString trace = files.filePath(QStringLiteral("trace.sqlite"));
+    ASSERT_TRUE(QFile::copy(fixture("nsys2024.5-cloverleaf.sqlite"), trace));
+    const auto size = QFileInfo(trace).size();
+    ASSERT_TRUE(open(trace).first);
+    const QString link = files.filePath(QStringLiteral("picture.png"));
+    ASSERT_TRUE(QFile::link(trace, link));
+    EXPECT_EQ(window->exportImage(link),
+              QStringLiteral("Export Image would overwrite the open trace picture.png: choose "
+                             "another file."));
+    EXPECT_EQ(QFileInfo(trace).size(), size);
+    EXPECT_TRUE(QFileInfo(link).isSymLink());
+}
