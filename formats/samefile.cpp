@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "formats/samefile.h"
 
-#include <QFile>
+#include "formats/nativepath.h"
+
 #include <sys/stat.h>
 
 namespace strobe {
@@ -11,8 +12,8 @@ bool isSameFile(const QString& a, const QString& b) {
         return false;
     struct stat sa {
     }, sb{};
-    return ::stat(QFile::encodeName(a).constData(), &sa) == 0 &&
-           ::stat(QFile::encodeName(b).constData(), &sb) == 0 && sa.st_dev == sb.st_dev &&
+    return ::stat(nativePath(a).constData(), &sa) == 0 &&
+           ::stat(nativePath(b).constData(), &sb) == 0 && sa.st_dev == sb.st_dev &&
            sa.st_ino == sb.st_ino;
 }
 
