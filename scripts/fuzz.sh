@@ -2,9 +2,13 @@
 # SPDX-License-Identifier: MIT
 # scripts/fuzz.sh BUILD_DIR [SECONDS]: builds the mutation fuzzer (tests/fuzz) in BUILD_DIR, an
 # already configured build tree (meant: the asan preset, build/asan, so ASan + UBSan watch every
-# round), and runs it for SECONDS (default: $STROBE_FUZZ_SECONDS, else 180). Any sanitizer report
-# stops the run (halt_on_error); exit status 0 only when nothing was found. Failing inputs are
-# kept in the current folder as fuzz-failure-*.sqlite. scripts/test.sh calls it after ctest:
+# round), and runs it for SECONDS (default: $STROBE_FUZZ_SECONDS, else 180). Half the rounds
+# mutate an nsys SQLite seed, half a Kineto JSON one (the shared fixtures, plain and gzip, and a
+# synthetic trace); every round loads the case and runs the CLI commands on it, one in eight also
+# `render` to a temporary PNG (the asan preset builds the painters: they need only Qt Gui). Any
+# sanitizer report stops the run (halt_on_error); exit status 0 only when nothing was found.
+# Failing inputs are kept in the current folder as fuzz-failure-case-N.sqlite, .json or .json.gz.
+# scripts/test.sh calls it after ctest:
 #   cmake --preset asan -DSTROBE_FIXTURES_DIR=... && scripts/fuzz.sh build/asan 180
 set -euo pipefail
 if [[ $# -lt 1 ]]; then
