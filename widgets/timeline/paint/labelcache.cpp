@@ -34,8 +34,12 @@ LabelCache::Entry& LabelCache::entry(const QString& text) {
     return it.value();
 }
 
-void LabelCache::measureCuts(const QString& text, Entry& e) const {
-    // One layout of the whole text: the advance before each position where a cut may go.
+void LabelCache::measureCuts(const QString& whole, Entry& e) const {
+    // One layout of the text: the advance before each position where a cut may go. Only its
+    // first kMaxCutChars characters: a cut further in needs a bar thousands of pixels wide, and
+    // finding each position's advance costs time in the text's length (a hostile trace's 64 KiB
+    // names took seconds a frame).
+    const QString text = whole.left(kMaxCutChars);
     QTextLayout layout(text, m_font);
     layout.beginLayout();
     QTextLine line = layout.createLine();

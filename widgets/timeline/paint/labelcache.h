@@ -37,6 +37,9 @@ public:
     // again.
     std::size_t runCount() const { return m_runs; }
     static constexpr std::size_t kMaxRuns = 20'000;
+    // A name is cut within its first kMaxCutChars characters (where a longer one would be cut
+    // further in, it is cut there, with the ellipsis).
+    static constexpr qsizetype kMaxCutChars = 1024;
 
 private:
     struct Entry {

@@ -82,6 +82,17 @@ TEST(LabelCache, DrawsWhatDrawTextOfTheElidedTextDraws) {
     EXPECT_GT(cache.runCount(), 10u);
 }
 
+// Issue 46: a hostile trace's 64 KiB kernel name. Finding the advance at every cut position
+// of the whole name took seconds a frame (strobe-cli render ran past the fuzzer's 5 s on 50 of
+// them); it is cut within its first LabelCache::kMaxCutChars characters, as Qt would cut it.
+TEST(LabelCache, AHugeNameIsCutAsQtCutsIt) {
+    const QFont font = QGuiApplication::font();
+    LabelCache cache;
+    const QString name = QStringLiteral("kernel_") + QString(64 * 1024, u'x');
+    for (int avail : {30, 200, 410})
+        EXPECT_EQ(cached(cache, font, name, avail), reference(font, name, avail)) << avail;
+}
+
 TEST(LabelCache, AnEllipsisThatDoesNotFitDrawsNothing) {
     const QFont font = QGuiApplication::font();
     LabelCache cache;
