@@ -28,7 +28,7 @@ inline constexpr std::size_t kMinInflateCeiling = std::size_t(256) << 20;
 // How long a pipe may keep the reader waiting: for its first byte (a FIFO that no program has
 // opened for writing yet), and between bytes once data came.
 struct PipeWait {
-    std::chrono::milliseconds firstByte{10'000};
+    std::chrono::milliseconds firstByte{4'000}; // a FIFO nobody writes gets its sentence within 5 s
     std::chrono::milliseconds stall{30'000};
 };
 
