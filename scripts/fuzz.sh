@@ -5,7 +5,9 @@
 # round), and runs it for SECONDS (default: $STROBE_FUZZ_SECONDS, else 180). Half the rounds
 # mutate an nsys SQLite seed, half a Kineto JSON one (the shared fixtures, plain and gzip, and a
 # synthetic trace); every round loads the case and runs the CLI commands on it, one in eight also
-# `render` to a temporary PNG (the asan preset builds the painters: they need only Qt Gui). Any
+# `render` to a temporary PNG (the asan preset builds the painters: they need only Qt Gui); every
+# sixth round damages a reopen-cache entry instead (bit flips, truncation, counts past the end, a
+# symlink or a FIFO in its place) and loads its intact trace again through the cache. Any
 # sanitizer report stops the run (halt_on_error); exit status 0 only when nothing was found.
 # Failing inputs are kept in the current folder as fuzz-failure-case-N.sqlite, .json or .json.gz.
 # scripts/test.sh calls it after ctest:

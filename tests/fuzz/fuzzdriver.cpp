@@ -13,19 +13,23 @@
 // `render` to a temporary PNG (slower: it draws), where the build has the painters. A failure is
 // a crash or sanitizer report (build with the asan preset), a load that takes longer than 5 s, or
 // an error that is not one line naming the file. Rounds stay short: seeds are at most about a
-// megabyte of text.
+// megabyte of text. Every sixth round damages a reopen-cache entry of an intact seed instead
+// (tests/fuzz/cachemutations.h): bit flips, truncation, counts past the end, a symbolic link or a
+// FIFO in the entry's place; the trace must still load, in time, writing nothing through the link.
 //
 //   strobe_fuzz SECONDS [SEED]     exit 0 when nothing was found, 1 otherwise
 #include "app/cli/commands.h"
 #include "formats/kineto/synth/kinetosynth.h"
 #include "formats/open.h"
 #include "tests/fixtures/hostilefixtures.h"
+#include "tests/fuzz/cachemutations.h"
 #include "tests/fuzz/kinetomutations.h"
 
 #include <QCoreApplication>
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
+#include <QLoggingCategory>
 #include <QStringBuilder>
 #include <QTemporaryDir>
 #include <cstdio>
@@ -203,6 +207,8 @@ int main(int argc, char** argv) {
 #else
     QCoreApplication app(argc, argv);
 #endif
+    // The cache says why it ignores each damaged entry: a line a cache round, noise here.
+    QLoggingCategory::setFilterRules(QStringLiteral("strobe.cache=false"));
     const QStringList args = app.arguments();
     if (args.size() < 2) {
         std::fprintf(stderr, "usage: strobe_fuzz SECONDS [SEED]\n");
@@ -227,8 +233,38 @@ int main(int argc, char** argv) {
     QTextStream out(&devNull), err(&devNull);
     QElapsedTimer clock;
     clock.start();
-    int round = 0, problems = 0, kinetoRounds = 0, renders = 0;
+    int round = 0, problems = 0, kinetoRounds = 0, renders = 0, cacheRounds = 0;
     while (clock.elapsed() < qint64(seconds * 1000)) {
+        if (round % 6 == 5) { // a reopen-cache round: an intact trace, its entry damaged
+            const QString dir = work.filePath(QStringLiteral("cache-round-%1").arg(round));
+            QDir().mkpath(dir);
+            const bool json = !kineto.empty() && rng() % 2 == 0;
+            QString trace = dir + QStringLiteral("/trace");
+            bool written = false;
+            if (json) {
+                const strobe::fuzz::KinetoSeed& seed = pick(rng, kineto);
+                trace += seed.gzip ? QStringLiteral(".json.gz") : QStringLiteral(".json");
+                QFile f(trace);
+                const QByteArray bytes = seed.gzip ? strobe::fuzz::gzipBytes(seed.text) : seed.text;
+                written = f.open(QIODevice::WriteOnly) && f.write(bytes) == bytes.size();
+            } else {
+                trace += QStringLiteral(".sqlite");
+                written = QFile::copy(seeds[qsizetype(rng() % std::uint64_t(seeds.size()))], trace);
+            }
+            if (written) {
+                const strobe::fuzz::CacheRound c = strobe::fuzz::cacheRound(trace, dir, rng);
+                if (c.bad) {
+                    ++problems;
+                    std::fprintf(stderr, "fuzz: round %d (cache entry of %s, %s): %s\n", round,
+                                 qPrintable(QFileInfo(trace).fileName()), c.did.c_str(),
+                                 qPrintable(c.problem));
+                }
+                ++cacheRounds;
+            }
+            QDir(dir).removeRecursively();
+            ++round;
+            continue;
+        }
         // Half the rounds on a Kineto seed, half on an nsys one.
         const bool json = !kineto.empty() && rng() % 2 == 0;
         QString seedName, file;
@@ -323,9 +359,9 @@ int main(int argc, char** argv) {
         QFile::remove(path);
         ++round;
     }
-    std::printf("fuzz: %d rounds (%d Kineto, %d rendered) in %.0f s over %lld nsys and %lld "
-                "Kineto seeds, %d problems\n",
-                round, kinetoRounds, renders, double(clock.elapsed()) / 1000.0,
+    std::printf("fuzz: %d rounds (%d Kineto, %d rendered, %d reopen-cache entries damaged) in "
+                "%.0f s over %lld nsys and %lld Kineto seeds, %d problems\n",
+                round, kinetoRounds, renders, cacheRounds, double(clock.elapsed()) / 1000.0,
                 qint64(seeds.size()), qint64(kineto.size()), problems);
     return problems ? 1 : 0;
 }
