@@ -38,7 +38,8 @@ void foldRunsInto(const RowView& row, TimeNs viewStart, double nsPerPx, int widt
     if (widthPx <= 0 || nsPerPx <= 0 || row.size() == 0)
         return;
     const TimeMapping map{viewStart, 1.0 / nsPerPx};
-    const TimeNs viewEnd = viewStart + TimeNs(std::ceil(double(widthPx) * nsPerPx));
+    const TimeNs viewEnd =
+        saturatingAdd(viewStart, TimeMapping::saturatingNs(std::ceil(double(widthPx) * nsPerPx)));
     const std::uint32_t last = row.firstStartingAtOrAfter(viewEnd); // exclusive
     std::uint32_t k = row.firstEndingAfter(viewStart);
     const double lo = -1.0, hi = double(widthPx) + 1.0;
@@ -66,7 +67,8 @@ void foldRunsInto(const RowView& row, TimeNs viewStart, double nsPerPx, int widt
         // minPx of its right edge. In a row only the last of those can be wide.
         std::uint32_t end = k + 1; // exclusive
         while (end < last) {
-            const TimeNs reach = map.viewStart + TimeNs(std::ceil(map.toDuration(right + minPx)));
+            const TimeNs reach = saturatingAdd(
+                map.viewStart, TimeMapping::saturatingNs(std::ceil(map.toDuration(right + minPx))));
             const std::uint32_t j = gallopStartAtOrAfter(row, end, last, reach);
             if (j <= end)
                 break; // the next event starts too far away

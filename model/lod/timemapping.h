@@ -4,6 +4,7 @@
 #include "model/types.h"
 
 #include <cmath>
+#include <limits>
 
 namespace strobe {
 
@@ -22,10 +23,22 @@ struct TimeMapping {
     // nanosecond while t - viewStart fits int64, computed in doubles where it does not.
     double toPx(TimeNs t) const { return difference(t, viewStart) * pxPerNs; }
     // The time at pixel x, rounded down to whole nanoseconds.
-    TimeNs toTime(double x) const { return viewStart + TimeNs(std::floor(x / pxPerNs)); }
+    TimeNs toTime(double x) const {
+        return saturatingAdd(viewStart, saturatingNs(std::floor(x / pxPerNs)));
+    }
     // Duration of `px` pixels in ns (not rounded).
     double toDuration(double px) const { return px / pxPerNs; }
 
+    // `ns` as whole nanoseconds, clamped to the TimeNs range (a double past it, or NaN, would
+    // convert to garbage: undefined behaviour).
+    static TimeNs saturatingNs(double ns) {
+        constexpr double kLimit = 9.2e18; // below 2^63
+        if (!(ns == ns))
+            return 0;
+        return ns >= kLimit    ? std::numeric_limits<TimeNs>::max()
+               : ns <= -kLimit ? std::numeric_limits<TimeNs>::min()
+                               : TimeNs(ns);
+    }
     // a - b, subtracted in integers where that fits int64 (nanosecond precision far from zero)
     // and in doubles where it does not (a view wider than int64 reaches).
     static double difference(TimeNs a, TimeNs b) {

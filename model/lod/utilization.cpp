@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "model/lod/utilization.h"
 
+#include "model/lod/timemapping.h"
 #include "model/trace.h"
 
 #include <algorithm>
@@ -199,10 +200,13 @@ std::vector<float> DeviceUtilization::busyFractions(TimeNs start, double nsPerBu
     TimeNs a = start;
     TimeNs busyBeforeA = before(a);
     for (int i = 0; i < buckets; ++i) {
-        const TimeNs b = start + TimeNs(std::llround(double(i + 1) * nsPerBucket));
+        // Saturating: a view may be wider than int64 reaches (a trace over the clamped range).
+        const TimeNs b = saturatingAdd(
+            start, TimeMapping::saturatingNs(std::round(double(i + 1) * nsPerBucket)));
         if (b > a) {
             const TimeNs busyBeforeB = before(b);
-            out[std::size_t(i)] = float(double(busyBeforeB - busyBeforeA) / double(b - a));
+            out[std::size_t(i)] =
+                float(double(busyBeforeB - busyBeforeA) / TimeMapping::difference(b, a));
             busyBeforeA = busyBeforeB;
             a = b;
         }

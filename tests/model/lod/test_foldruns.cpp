@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: MIT
 #include "model/lod/foldruns.h"
+#include "model/lod/timemapping.h"
 #include "model/tracebuilder.h"
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <limits>
 #include <utility>
 
 using namespace strobe;
@@ -140,4 +143,24 @@ TEST(FoldRuns, EveryVisibleEventIsCoveredExactlyOnce) {
         const auto viewEnd = TimeNs(std::ceil(2000 * nsPerPx));
         EXPECT_EQ(next, row.firstStartingAtOrAfter(viewEnd)) << nsPerPx;
     }
+}
+
+// Issue 46 (found by the fuzzer under UBSan): a view over the whole clamped range, 2^63 ns wide
+// on 800 px. The view's end and each run's reach were viewStart plus a double cast to int64,
+// which overflowed; both saturate, and every event is still drawn, in order, inside the width.
+TEST(FoldRuns, AViewWiderThanInt64ReachesFoldsWithoutOverflow) {
+    auto t = kernelTrace({{kMinTime, kMinTime + 10}, {-5, 5}, {kMaxTime - 10, kMaxTime}});
+    const double nsPerPx = (double(kMaxTime) - double(kMinTime)) / 800.0;
+    const auto got = foldRuns(t->lane(0).rowView(0), kMinTime, nsPerPx, 800, 3.0);
+    ASSERT_EQ(got.size(), 3u);
+    EXPECT_EQ(got[0].first, 0u);
+    EXPECT_EQ(got[2].first, 2u);
+    for (const DrawItem& d : got) {
+        EXPECT_GE(d.x0, -1.0);
+        EXPECT_LE(d.x1, 801.0);
+    }
+    EXPECT_NEAR(got[1].x0, 400.0, 1.0);
+    const TimeMapping unit{0, 1.0};
+    EXPECT_EQ(unit.toTime(1e30), std::numeric_limits<TimeNs>::max());
+    EXPECT_EQ(TimeMapping::saturatingNs(std::nan("")), 0);
 }

@@ -144,3 +144,20 @@ TEST(Utilization, ZoomedOutFractionsComeFromTheSummaryAndKeepEveryBusyColumn) {
     const double want = double(busyByHand(busy, v0, v1));
     EXPECT_NEAR(total, want, want * 0.01); // prorated edges move busy time, never lose it
 }
+
+// Issue 46 (found by the fuzzer under UBSan): the utilisation strip of a view over the whole
+// clamped range, 2^63 ns on 100 columns. Each column's end was the view start plus a double
+// cast to int64, which overflowed past INT64_MAX; it saturates, and the fractions stay right.
+TEST(Utilization, AViewWiderThanInt64ReachesHasItsFractions) {
+    DeviceUtilization u(0, {{kMinTime, 0}});
+    const double nsPerBucket = (double(kMaxTime) - double(kMinTime)) / 100.0;
+    const auto f = u.busyFractions(kMinTime, nsPerBucket * 1.5, 100); // ends far past INT64_MAX
+    ASSERT_EQ(f.size(), 100u);
+    EXPECT_FLOAT_EQ(f[0], 1.0f);
+    EXPECT_FLOAT_EQ(f[32], 1.0f);
+    EXPECT_FLOAT_EQ(f[40], 0.0f);
+    for (float x : f) {
+        EXPECT_GE(x, 0.0f);
+        EXPECT_LE(x, 1.0f);
+    }
+}

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "widgets/timeline/geometry/countercolumns.h"
 
+#include "model/lod/timemapping.h"
+
 #include <algorithm>
 #include <cmath>
 
@@ -10,7 +12,9 @@ std::vector<std::optional<std::uint64_t>> counterColumns(const GpuMemoryTrack& t
                                                          double nsPerColumn, int columns) {
     std::vector<std::optional<std::uint64_t>> out(std::size_t(std::max(0, columns)));
     const auto& s = track.samples;
-    const auto at = [&](int i) { return start + TimeNs(std::floor(double(i) * nsPerColumn)); };
+    const auto at = [&](int i) { // saturating: a view may be wider than int64 reaches
+        return saturatingAdd(start, TimeMapping::saturatingNs(std::floor(double(i) * nsPerColumn)));
+    };
     auto it = s.begin();
     std::optional<std::uint64_t> held; // the counter's value at the current window's start
     for (int i = 0; i < columns; ++i) {
