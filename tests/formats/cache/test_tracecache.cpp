@@ -4,6 +4,7 @@
 #include "formats/cache/tracecache.h"
 #include "formats/open.h"
 #include "model/trace.h"
+#include "tests/formats/cache/cachetesthelpers.h"
 #include "tests/formats/cache/traceequal.h"
 
 #include <QDateTime>
@@ -16,34 +17,6 @@
 
 namespace strobe {
 namespace {
-
-const QString kFixtures = QStringLiteral(STROBE_FIXTURES_DIR);
-const QString kSmallKineto = kFixtures + QStringLiteral("/kineto/small-before-fix.trace.json");
-const QString kSmallNsys = kFixtures + QStringLiteral("/nsys/nsys2025.5-cuda-graphs.sqlite");
-
-LoadResult loadCached(const QString& path, const QString& folder,
-                      std::uint64_t cap = TraceCache::kDefaultCapBytes) {
-    LoadOptions o;
-    o.cacheFolder = folder;
-    o.cacheCapBytes = cap;
-    return loadTrace(path, o);
-}
-
-QString entryOf(const QString& folder, const QString& trace) {
-    return TraceCache(folder).entryPath(QFileInfo(trace).canonicalFilePath());
-}
-
-QByteArray readAll(const QString& path) {
-    QFile f(path);
-    EXPECT_TRUE(f.open(QIODevice::ReadOnly)) << path.toStdString();
-    return f.readAll();
-}
-
-void writeAll(const QString& path, const QByteArray& bytes) {
-    QFile f(path);
-    ASSERT_TRUE(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
-    ASSERT_EQ(f.write(bytes), bytes.size());
-}
 
 // The entry's layout as tracecache.cpp documents it: a 72-byte header (the sizes of the
 // payload's two parts at offsets 48 and 56, their CRC-32s at 64 and 68), the canonical path in
