@@ -5,18 +5,11 @@
 
 namespace strobe {
 
-QString escapeControlsKeepingLines(const QString& text) {
-    QStringList lines = text.split(u'\n');
-    for (QString& line : lines)
-        line = escapeControls(line);
-    return lines.join(u'\n');
-}
-
 QMessageBox* plainMessageBox(QMessageBox::Icon icon, const QString& title, const QString& text,
                              QMessageBox::StandardButtons buttons, QWidget* parent) {
     auto* box = new QMessageBox(icon, title, QString(), buttons, parent);
     box->setTextFormat(Qt::PlainText);
-    box->setText(escapeControlsKeepingLines(text));
+    box->setText(escapeControlsKeepingLineFeeds(text));
     box->setAttribute(Qt::WA_DeleteOnClose);
     return box;
 }

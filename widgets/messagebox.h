@@ -11,7 +11,5 @@ namespace strobe {
 // caller opens it (open(), not exec(), keeps the event loop running). Deleted on close.
 QMessageBox* plainMessageBox(QMessageBox::Icon icon, const QString& title, const QString& text,
                              QMessageBox::StandardButtons buttons, QWidget* parent);
-// `text` with its controls but line feeds escaped (escapeControls, line by line).
-QString escapeControlsKeepingLines(const QString& text);
 
 } // namespace strobe

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "app/gui/nsysexportjob.h"
 
+#include "formats/nativepath.h"
 #include "model/analysis/reporttable.h"
 
 #include <QCryptographicHash>
@@ -13,7 +14,6 @@
 #include <QStandardPaths>
 #include <QStringBuilder>
 #include <csignal>
-#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -30,7 +30,7 @@ constexpr qint64 kLogBytes = 4 * 1024 * 1024;
 // The first 28 bytes of a regular file, read without blocking: the GUI thread calls this, and a
 // FIFO (or a device) opened for reading would wait for a writer for ever.
 QByteArray headerOfRegularFile(const QString& path) {
-    const int fd = ::open(QFile::encodeName(path).constData(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    const int fd = openNativeForReading(path);
     if (fd < 0)
         return {};
     QByteArray head;

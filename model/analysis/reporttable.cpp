@@ -34,6 +34,10 @@ QString escapeControls(const QString& s) {
     return escapeControlsExcept(s, 0xFFFF);
 }
 
+QString escapeControlsKeepingLineFeeds(const QString& s) {
+    return escapeControlsExcept(s, u'\n');
+}
+
 QString csvSafeText(const QString& s) {
     QString t = escapeControlsExcept(s, u'\n'); // a quoted CSV field may hold a line feed
     if (!t.isEmpty() &&

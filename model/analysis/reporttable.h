@@ -54,6 +54,8 @@ struct ReportTable {
 // "\xHH", so escape sequences in a file's names never reach the terminal. `s` itself (shared,
 // not copied) when it has none.
 QString escapeControls(const QString& s);
+// The same, but line feeds stay (a message of several lines shown as plain text).
+QString escapeControlsKeepingLineFeeds(const QString& s);
 // A CSV text cell made safe for spreadsheets (OWASP CSV injection): controls escaped as above
 // except a line feed (RFC 4180 quotes it), and a cell starting with = + - or @ prefixed with a
 // single quote. For text cells only: numbers (negative ones included) are written as they are.
