@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 # Fails when a source file includes a header of a layer it may not use (docs/ARCHITECTURE.md):
-# dependencies point one way, app -> widgets -> model/analysis -> model/lod -> model, and
-# formats/* -> model; model/ and formats/ use no Qt GUI and no Qt at all where the writer and the
-# generators must stay Qt-free for strobe-capture. CMake's link dependencies enforce the same
+# dependencies point one way, app -> widgets -> render -> model/analysis -> model/lod -> model,
+# widgets -> model/itemmodels -> model/reports -> model/analysis, app/cli -> model/reports, and
+# formats/* -> model; only widgets/ (and app/gui) use the item models. model/ and formats/ use no
+# Qt GUI, and no Qt at all where the writer and the generators must stay Qt-free for
+# strobe-capture. CMake's link dependencies enforce the same
 # arrows for symbols; this check also catches header-only reach-arounds.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
@@ -13,21 +15,24 @@ cd "$root"
 rules=(
     "model/lod|model/lod/ model/[a-z_]*\\.h|core"
     "model/analysis|model/analysis/ model/lod/ model/[a-z_]*\\.h|core"
+    "model/reports|model/reports/ model/analysis/ model/lod/ model/[a-z_]*\\.h|core"
+    "model/itemmodels|model/itemmodels/ model/reports/ model/analysis/ model/lod/ model/[a-z_]*\\.h|core"
     "model|model/[a-z_]*\\.h|core"
     "formats/nsys/schema|formats/nsys/schema/|none"
     "formats/nsys/writer|formats/nsys/writer/ formats/nsys/schema/|none"
     "formats/nsys/synth|formats/nsys/synth/ formats/nsys/writer/|none"
     "formats/nsys/reader|formats/nsys/reader/ formats/nsys/schema/ formats/nativepath\\.h model/[a-z_]*\\.h|core"
     "formats/kineto|formats/kineto/ formats/nativepath\\.h model/[a-z_]*\\.h|core"
-    "formats|formats/ model/|core"
-    "widgets/timeline/geometry|widgets/timeline/geometry/ model/|core"
-    "widgets/timeline/paint|widgets/timeline/paint/ widgets/timeline/geometry/ model/|gui"
-    "widgets/timeline|widgets/timeline/ widgets/[a-z_]*\\.h model/|any"
-    "widgets/panels|widgets/panels/ widgets/[a-z_]*\\.h widgets/timeline/paint/ model/|any"
+    "formats|formats/ model/[a-z_]*\\.h model/lod/|core"
+    "render/geometry|render/geometry/ model/[a-z_]*\\.h model/lod/ model/analysis/|core"
+    "render/paint|render/paint/ render/geometry/ model/[a-z_]*\\.h model/lod/ model/analysis/ model/reports/|gui"
+    "render|render/|core"
+    "widgets/timeline|widgets/timeline/ widgets/[a-z_]*\\.h render/ model/|any"
+    "widgets/panels|widgets/panels/ widgets/[a-z_]*\\.h render/paint/ model/|any"
     "widgets|widgets/[a-z_]*\\.h model/|any"
-    "app/cli/render|app/cli/ widgets/timeline/paint/ widgets/timeline/geometry/ formats/ model/|gui"
-    "app/cli|app/cli/ formats/ model/|core"
-    "app/gui|app/gui/ widgets/ formats/ model/|any"
+    "app/cli/render|app/cli/ render/ formats/ model/[a-z_]*\\.h model/lod/ model/analysis/ model/reports/|gui"
+    "app/cli|app/cli/ formats/ model/[a-z_]*\\.h model/lod/ model/analysis/ model/reports/|core"
+    "app/gui|app/gui/ widgets/ render/ formats/ model/|any"
     "capture|capture/ formats/nsys/writer/ formats/nsys/schema/|none"
 )
 qtcore_dir="$(find /usr/include -maxdepth 3 -type d -path '*qt6/QtCore' | head -n 1)"

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "widgets/messagebox.h"
 
-#include "model/analysis/reporttable.h"
+#include "model/reports/reporttable.h"
 
 namespace strobe {
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "app/cli/cliargs.h"
 
-#include "model/analysis/reporttable.h"
+#include "model/reports/reporttable.h"
 
 #include "formats/nativepath.h"
 #include "formats/open.h"

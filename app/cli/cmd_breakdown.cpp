@@ -6,8 +6,8 @@
 #include "app/cli/output.h"
 #include "model/analysis/breakdown.h"
 #include "model/analysis/iterations.h"
-#include "model/analysis/reporttable.h"
 #include "model/gpumemory.h"
+#include "model/reports/reporttable.h"
 #include "model/trace.h"
 
 #include <QStringBuilder>

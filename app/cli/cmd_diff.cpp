@@ -5,7 +5,7 @@
 #include "app/cli/commands.h"
 #include "app/cli/output.h"
 #include "model/analysis/comparison.h"
-#include "model/analysis/comparisonreports.h"
+#include "model/reports/comparisonreports.h"
 #include "model/trace.h"
 
 #include <QStringBuilder>

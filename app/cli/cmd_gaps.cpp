@@ -5,8 +5,8 @@
 #include "app/cli/commands.h"
 #include "app/cli/output.h"
 #include "model/analysis/gaps.h"
-#include "model/analysis/gapsummarytext.h"
-#include "model/analysis/reporttable.h"
+#include "model/reports/gapsummarytext.h"
+#include "model/reports/reporttable.h"
 #include "model/timeformat.h"
 #include "model/trace.h"
 

@@ -3,9 +3,9 @@
 #include "app/cli/commands.h"
 #include "app/cli/output.h"
 #include "model/analysis/gaps.h"
-#include "model/analysis/gapsummarytext.h"
 #include "model/analysis/gpuarchitecture.h"
-#include "model/analysis/reporttable.h"
+#include "model/reports/gapsummarytext.h"
+#include "model/reports/reporttable.h"
 #include "model/timeformat.h"
 #include "model/trace.h"
 

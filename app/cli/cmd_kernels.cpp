@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
-// strobe-cli kernels and kernel-summary: the tables are built by model/analysis/reports.h so
+// strobe-cli kernels and kernel-summary: the tables are built by model/reports/reports.h so
 // that the GUI's exports and these commands agree; formats are documented in docs/CLI.md.
 #include "app/cli/cliargs.h"
 #include "app/cli/commands.h"
 #include "model/analysis/kernelstats.h"
-#include "model/analysis/reports.h"
+#include "model/reports/reports.h"
 #include "model/trace.h"
 
 namespace strobe::cli {

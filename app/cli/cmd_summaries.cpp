@@ -4,7 +4,7 @@
 #include "app/cli/commands.h"
 #include "model/analysis/memorystats.h"
 #include "model/analysis/nvtxstats.h"
-#include "model/analysis/reports.h"
+#include "model/reports/reports.h"
 #include "model/trace.h"
 
 namespace strobe::cli {

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "app/cli/output.h"
 
-#include "model/analysis/reporttable.h"
+#include "model/reports/reporttable.h"
 
 #include <QFileDevice>
 #include <QStringBuilder>

@@ -4,7 +4,7 @@
 #include "formats/samefile.h"
 #include "model/timeformat.h"
 #include "model/trace.h"
-#include "widgets/timeline/paint/timelinepicture.h"
+#include "render/paint/timelinepicture.h"
 #include "widgets/timeline/timelineview.h"
 #include "widgets/viewstate.h"
 

@@ -2,7 +2,7 @@
 #include "app/gui/nsysexportjob.h"
 
 #include "formats/nativepath.h"
-#include "model/analysis/reporttable.h"
+#include "model/reports/reporttable.h"
 
 #include <QCryptographicHash>
 #include <QDateTime>

@@ -6,7 +6,7 @@
 #include "formats/nsys/synth/synthtrace.h"
 #include "formats/open.h"
 #include "model/analysis/comparison.h"
-#include "model/analysis/comparisonmodels.h"
+#include "model/itemmodels/comparisonmodels.h"
 
 #include <QCoreApplication>
 #include <QElapsedTimer>

@@ -3,7 +3,7 @@
 //   bench_kerneltable [ROWS]
 // Prints one line per operation: first sort of a column (builds its permutation), re-sort
 // (cached permutation), and a name filter pass.
-#include "model/analysis/kerneltablemodel.h"
+#include "model/itemmodels/kerneltablemodel.h"
 #include "model/tracebuilder.h"
 
 #include <QCoreApplication>

@@ -7,9 +7,9 @@
 #include "formats/open.h"
 #include "model/lod/timelinelod.h"
 #include "model/trace.h"
-#include "widgets/timeline/geometry/lanelayout.h"
-#include "widgets/timeline/geometry/timelinegeometry.h"
-#include "widgets/timeline/paint/timelinepicture.h"
+#include "render/geometry/lanelayout.h"
+#include "render/geometry/timelinegeometry.h"
+#include "render/paint/timelinepicture.h"
 
 #include <QElapsedTimer>
 #include <QGuiApplication>

@@ -33,8 +33,8 @@
 #include "bench/scale/rawscan.h"
 #include "formats/nsys/synth/synthtrace.h"
 #include "formats/open.h"
-#include "model/analysis/kerneltablemodel.h"
 #include "model/hugepages.h"
+#include "model/itemmodels/kerneltablemodel.h"
 #include "widgets/timeline/timelineview.h"
 #include "widgets/viewstate.h"
 

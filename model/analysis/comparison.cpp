@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
 #include "model/analysis/comparison.h"
 
-#include "model/analysis/formatting.h"
 #include "model/analysis/nvtxstats.h"
 #include "model/analysis/rangegrouping.h"
 #include "model/lod/utilization.h"
+#include "model/valueformat.h"
 
 #include <QStringBuilder>
 #include <algorithm>

@@ -3,7 +3,7 @@
 
 #include "model/analysis/overview.h"
 #include "model/timeformat.h"
-#include "widgets/timeline/paint/timelinecolors.h"
+#include "render/paint/timelinecolors.h"
 
 #include <QHelpEvent>
 #include <QPainter>

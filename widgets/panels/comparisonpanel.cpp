@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "widgets/panels/comparisonpanel.h"
 
-#include "model/analysis/comparisonmodels.h"
-#include "model/analysis/tableroles.h"
+#include "model/itemmodels/comparisonmodels.h"
+#include "model/itemmodels/tableroles.h"
 #include "model/timeformat.h"
 #include "widgets/backgroundtask.h"
 #include "widgets/panels/tablebehaviour.h"

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "model/analysis/eventdetails.h"
+#include "model/reports/eventdetails.h"
 
 #include <QWidget>
 

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 #include "widgets/panels/gapspanel.h"
 
-#include "model/analysis/gapsummarytext.h"
-#include "model/analysis/gaptablemodel.h"
-#include "model/analysis/tableroles.h"
+#include "model/itemmodels/gaptablemodel.h"
+#include "model/itemmodels/tableroles.h"
+#include "model/reports/gapsummarytext.h"
 #include "model/timeformat.h"
 #include "widgets/backgroundtask.h"
 #include "widgets/panels/tablebehaviour.h"

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "widgets/panels/kerneltablewidget.h"
 
-#include "model/analysis/kerneltablemodel.h"
+#include "model/itemmodels/kerneltablemodel.h"
 #include "widgets/backgroundtask.h"
 #include "widgets/panels/namefilteredit.h"
 #include "widgets/panels/tablebehaviour.h"

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "widgets/panels/overviewpanel.h"
 
-#include "model/analysis/iterationtablemodel.h"
-#include "model/analysis/tableroles.h"
+#include "model/itemmodels/iterationtablemodel.h"
+#include "model/itemmodels/tableroles.h"
 #include "model/timeformat.h"
 #include "widgets/backgroundtask.h"
 #include "widgets/panels/breakdownbars.h"

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: MIT
 #include "widgets/panels/statisticswidget.h"
 
-#include "model/analysis/kernelsummarymodel.h"
-#include "model/analysis/memorysummarymodel.h"
-#include "model/analysis/namefilterproxy.h"
-#include "model/analysis/nvtxsummarymodel.h"
-#include "model/analysis/tableroles.h"
+#include "model/itemmodels/kernelsummarymodel.h"
+#include "model/itemmodels/memorysummarymodel.h"
+#include "model/itemmodels/namefilterproxy.h"
+#include "model/itemmodels/nvtxsummarymodel.h"
+#include "model/itemmodels/tableroles.h"
 #include "widgets/backgroundtask.h"
 #include "widgets/panels/namefilteredit.h"
 #include "widgets/panels/tablebehaviour.h"

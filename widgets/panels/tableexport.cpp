@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "widgets/panels/tableexport.h"
 
-#include "model/analysis/tableroles.h"
+#include "model/itemmodels/tableroles.h"
 #include "widgets/messagebox.h"
 
 #include <QAbstractItemView>

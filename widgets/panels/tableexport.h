@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "model/analysis/reporttable.h"
+#include "model/reports/reporttable.h"
 
 #include <QList>
 

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "widgets/timeline/laneheader.h"
 
-#include "widgets/timeline/paint/headerpainter.h"
-#include "widgets/timeline/paint/timelinecolors.h"
+#include "render/paint/headerpainter.h"
+#include "render/paint/timelinecolors.h"
 #include "widgets/timeline/timelineview.h"
 
 #include <QContextMenuEvent>

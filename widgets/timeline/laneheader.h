@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "widgets/timeline/paint/headerpainter.h"
+#include "render/paint/headerpainter.h"
 
 #include <QWidget>
 

@@ -3,11 +3,11 @@
 
 #include "model/analysis/nvtxstats.h"
 #include "model/trace.h"
+#include "render/paint/overlaypainter.h"
 #include "widgets/backgroundtask.h"
 #include "widgets/timeline/eventtooltip.h"
 #include "widgets/timeline/laneheader.h"
 #include "widgets/timeline/navigation.h"
-#include "widgets/timeline/paint/overlaypainter.h"
 #include "widgets/timeline/timelinecanvas.h"
 #include "widgets/timeline/timeruler.h"
 #include "widgets/timeline/utilizationtooltip.h"

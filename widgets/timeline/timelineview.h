@@ -4,11 +4,11 @@
 #include "model/lod/foldruns.h"
 #include "model/lod/timemapping.h"
 #include "model/types.h"
-#include "widgets/timeline/geometry/lanelayout.h"
-#include "widgets/timeline/geometry/timelinegeometry.h"
-#include "widgets/timeline/paint/headerpainter.h"
-#include "widgets/timeline/paint/lanepainter.h"
-#include "widgets/timeline/paint/rulerpainter.h"
+#include "render/geometry/lanelayout.h"
+#include "render/geometry/timelinegeometry.h"
+#include "render/paint/headerpainter.h"
+#include "render/paint/lanepainter.h"
+#include "render/paint/rulerpainter.h"
 
 #include <QRectF>
 #include <QWidget>

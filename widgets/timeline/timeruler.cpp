@@ -2,8 +2,8 @@
 #include "widgets/timeline/timeruler.h"
 
 #include "model/trace.h"
-#include "widgets/timeline/paint/rulerpainter.h"
-#include "widgets/timeline/paint/timelinecolors.h"
+#include "render/paint/rulerpainter.h"
+#include "render/paint/timelinecolors.h"
 #include "widgets/timeline/timelineview.h"
 #include "widgets/viewstate.h"
 

@@ -1,18 +1,18 @@
 // SPDX-License-Identifier: MIT
 // strobe-cli render FILE -o OUT.png|OUT.svg: the timeline as a picture, drawn without a window
-// by the painters of the GUI (widgets/timeline/paint/timelinepicture.h; docs/CLI.md).
+// by the painters of the GUI (render/paint/timelinepicture.h; docs/CLI.md).
 #include "app/cli/cliargs.h"
 #include "app/cli/commands.h"
 #include "app/cli/render/renderinputs.h"
 #include "formats/samefile.h"
-#include "model/analysis/reporttable.h"
 #include "model/lod/timelinelod.h"
+#include "model/reports/reporttable.h"
 #include "model/timeformat.h"
 #include "model/trace.h"
-#include "widgets/timeline/geometry/lanelayout.h"
-#include "widgets/timeline/geometry/timelinegeometry.h"
-#include "widgets/timeline/paint/headerpainter.h"
-#include "widgets/timeline/paint/timelinepicture.h"
+#include "render/geometry/lanelayout.h"
+#include "render/geometry/timelinegeometry.h"
+#include "render/paint/headerpainter.h"
+#include "render/paint/timelinepicture.h"
 
 #include <QFileInfo>
 #include <QGuiApplication>

@@ -2,7 +2,7 @@
 #include "app/cli/render/renderinputs.h"
 
 #include "model/trace.h"
-#include "widgets/timeline/geometry/lanelayout.h"
+#include "render/geometry/lanelayout.h"
 
 #include <QRegularExpression>
 #include <QStringBuilder>

@@ -4,14 +4,14 @@
 // process with no display at all, and every error path.
 #include "formats/open.h"
 #include "model/trace.h"
+#include "render/geometry/lanelayout.h"
+#include "render/geometry/timelinegeometry.h"
+#include "render/paint/headerpainter.h"
+#include "render/paint/lanepainter.h"
+#include "render/paint/rulerpainter.h"
+#include "render/paint/timelinecolors.h"
+#include "render/paint/timelinepicture.h"
 #include "tests/app/cli/clitesthelpers.h"
-#include "widgets/timeline/geometry/lanelayout.h"
-#include "widgets/timeline/geometry/timelinegeometry.h"
-#include "widgets/timeline/paint/headerpainter.h"
-#include "widgets/timeline/paint/lanepainter.h"
-#include "widgets/timeline/paint/rulerpainter.h"
-#include "widgets/timeline/paint/timelinecolors.h"
-#include "widgets/timeline/paint/timelinepicture.h"
 
 #include <QFile>
 #include <QImage>

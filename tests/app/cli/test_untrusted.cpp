@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // strobe-cli on hostile files: escaped text, neutralised CSV formulas, one line per failure,
 // nothing written beside the input, and one sentence when memory runs out.
-#include "model/analysis/reporttable.h"
+#include "model/reports/reporttable.h"
 #include "tests/app/cli/clitesthelpers.h"
 #include "tests/fixtures/hostilefixtures.h"
 

@@ -8,7 +8,7 @@
 // the timeline's workers, so none shows "Computing…".
 #include "app/gui/appsettings.h"
 #include "app/gui/mainwindow.h"
-#include "model/analysis/kerneltablemodel.h"
+#include "model/itemmodels/kerneltablemodel.h"
 #include "model/trace.h"
 #include "tests/support/waitfinished.h"
 #include "widgets/panels/detailpane.h"

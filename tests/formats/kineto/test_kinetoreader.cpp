@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 // The Kineto reader on every real fixture, against an independent DOM scan of the same JSON.
 #include "formats/open.h"
-#include "model/analysis/eventdetails.h"
 #include "model/analysis/nvtxprojection.h"
 #include "model/analysis/occupancy.h"
+#include "model/reports/eventdetails.h"
 #include "tests/support/kinetoscan.h"
 
 #include <gtest/gtest.h>

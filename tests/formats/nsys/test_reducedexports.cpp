@@ -4,8 +4,8 @@
 // warning per table naming the columns. Built from a real fixture in the test, checked against
 // SQL on that fixture.
 #include "formats/open.h"
-#include "model/analysis/eventdetails.h"
-#include "model/analysis/reports.h"
+#include "model/reports/eventdetails.h"
+#include "model/reports/reports.h"
 #include "model/trace.h"
 #include "tests/support/qtprinters.h"
 #include "tests/support/sqlitequery.h"

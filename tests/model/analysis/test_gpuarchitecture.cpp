@@ -3,9 +3,9 @@
 // recorded compute capability or the GPU's name; the real fixtures' TARGET_INFO_GPU rows are the
 // independent reference for the table's values.
 #include "formats/open.h"
-#include "model/analysis/eventdetails.h"
 #include "model/analysis/gpuarchitecture.h"
 #include "model/analysis/occupancy.h"
+#include "model/reports/eventdetails.h"
 #include "model/trace.h"
 #include "tests/support/qtprinters.h"
 #include "tests/support/sqlitequery.h"

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "model/analysis/kernelstats.h"
-#include "model/analysis/reports.h"
+#include "model/reports/reports.h"
 #include "tests/model/analysis/analysistestdata.h"
 
 #include <cmath>

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "model/analysis/memorystats.h"
-#include "model/analysis/reports.h"
+#include "model/reports/reports.h"
 #include "model/tracebuilder.h"
 
 #include <gtest/gtest.h>

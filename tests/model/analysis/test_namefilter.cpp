@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 // The name filter of every table, and the proxy the statistics tabs filter through.
 #include "model/analysis/namefilter.h"
-#include "model/analysis/namefilterproxy.h"
-#include "model/analysis/tableroles.h"
+#include "model/itemmodels/namefilterproxy.h"
+#include "model/itemmodels/tableroles.h"
 
 #include "tests/support/qtprinters.h"
 

@@ -2,8 +2,8 @@
 // NVTX ranges projected onto the GPU: exactly the work launched inside a range on its thread.
 #include "model/analysis/nvtxprojection.h"
 #include "model/analysis/nvtxstats.h"
-#include "model/analysis/nvtxsummarymodel.h"
-#include "model/analysis/tableroles.h"
+#include "model/itemmodels/nvtxsummarymodel.h"
+#include "model/itemmodels/tableroles.h"
 #include "model/tracebuilder.h"
 #include "tests/model/analysis/gaptestdata.h"
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "model/analysis/nvtxstats.h"
-#include "model/analysis/nvtxsummarymodel.h"
-#include "model/analysis/reports.h"
+#include "model/itemmodels/nvtxsummarymodel.h"
+#include "model/reports/reports.h"
 #include "model/tracebuilder.h"
 
 #include <QAbstractItemModelTester>

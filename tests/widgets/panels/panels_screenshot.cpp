@@ -3,7 +3,7 @@
 //   QT_QPA_PLATFORM=offscreen panels_screenshot TRACE OUT.png   (scripts/screenshots.sh)
 // It waits for every panel's worker before each step and before the picture.
 #include "formats/open.h"
-#include "model/analysis/kerneltablemodel.h"
+#include "model/itemmodels/kerneltablemodel.h"
 #include "tests/support/waitfinished.h"
 #include "widgets/panels/detailpane.h"
 #include "widgets/panels/kerneltablewidget.h"

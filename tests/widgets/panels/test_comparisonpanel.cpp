@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The Comparison panel on the known pair: tables, colours, filter, range choice, double-click.
-#include "model/analysis/comparisonmodels.h"
-#include "model/analysis/tableroles.h"
+#include "model/itemmodels/comparisonmodels.h"
+#include "model/itemmodels/tableroles.h"
 #include "tests/model/analysis/comparisontestdata.h"
 #include "tests/support/qtprinters.h"
 #include "tests/widgets/panels/paneltesthelpers.h"

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The GPU gaps panel on the sample trace: rows, sorting, totals, threshold, double-click.
-#include "model/analysis/gaptablemodel.h"
-#include "model/analysis/tableroles.h"
+#include "model/itemmodels/gaptablemodel.h"
+#include "model/itemmodels/tableroles.h"
 #include "tests/model/analysis/gaptestdata.h"
 #include "tests/widgets/panels/paneltesthelpers.h"
 #include "widgets/panels/gapspanel.h"

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-#include "model/analysis/kerneltablemodel.h"
-#include "model/analysis/tableroles.h"
+#include "model/itemmodels/kerneltablemodel.h"
+#include "model/itemmodels/tableroles.h"
 #include "tests/model/analysis/analysistestdata.h"
 #include "tests/support/sqlitequery.h"
 #include "tests/widgets/panels/paneltesthelpers.h"

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 // The Overview panel on the sample trace: what it says, its bars, links, the iteration table and
 // the selected range; on the two-GPU H100 export, one bar and one set of answers per GPU.
-#include "model/analysis/iterationtablemodel.h"
-#include "model/analysis/tableroles.h"
+#include "model/itemmodels/iterationtablemodel.h"
+#include "model/itemmodels/tableroles.h"
 #include "tests/model/analysis/gaptestdata.h"
 #include "tests/widgets/panels/paneltesthelpers.h"
 #include "widgets/panels/breakdownbars.h"

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "model/analysis/tableroles.h"
+#include "model/itemmodels/tableroles.h"
 #include "tests/widgets/panels/paneltesthelpers.h"
 #include "widgets/panels/tableexport.h"
 

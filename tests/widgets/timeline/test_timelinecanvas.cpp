@@ -3,8 +3,8 @@
 // grabbed offscreen, holds a zoomed-in kernel's colour exactly on the span the view's mapping
 // gives it, in the row the view's layout gives it, and the row background around it.
 #include "model/trace.h"
+#include "render/paint/timelinecolors.h"
 #include "tests/widgets/timeline/synthtraces.h"
-#include "widgets/timeline/paint/timelinecolors.h"
 #include "widgets/timeline/timelineview.h"
 #include "widgets/viewstate.h"
 

@@ -1,0 +1,91 @@
+// SPDX-License-Identifier: MIT
+#include "model/itemmodels/comparisonmodels.h"
+
+#include "model/itemmodels/tableroles.h"
+#include "tests/model/analysis/comparisontestdata.h"
+#include "tests/support/qtprinters.h"
+
+#include <QAbstractItemModelTester>
+#include <gtest/gtest.h>
+
+using namespace strobe;
+using fixtures::PairSide;
+
+namespace {
+
+std::shared_ptr<const Comparison> knownPair(bool withRange) {
+    static auto a = test::loadShared(test::pairPath(PairSide::A));
+    static auto b = test::loadShared(test::pairPath(PairSide::B));
+    ComparisonOptions o;
+    o.idleThresholdNs = 1;
+    if (withRange)
+        o.range = QStringLiteral("Iteration");
+    return std::make_shared<const Comparison>(compareTraces(*a, *b, o));
+}
+
+QVariant cell(const QAbstractItemModel& m, int row, int col, int role = Qt::DisplayRole) {
+    return m.data(m.index(row, col), role);
+}
+
+TEST(ComparisonModels, KernelTableUnderTheModelTester) {
+    KernelDiffModel m;
+    QAbstractItemModelTester tester(&m, QAbstractItemModelTester::FailureReportingMode::Fatal);
+    EXPECT_EQ(m.rowCount(), 0);
+    m.setComparison(knownPair(false));
+    ASSERT_EQ(m.rowCount(), 4);
+    EXPECT_EQ(m.columnCount(), 9);
+    EXPECT_EQ(m.headerData(KernelDiffModel::Delta, Qt::Horizontal, Qt::DisplayRole).toString(),
+              QStringLiteral("\u0394 total"));
+    EXPECT_EQ(cell(m, 0, KernelDiffModel::Name).toString(), QStringLiteral("alpha"));
+    EXPECT_EQ(cell(m, 0, KernelDiffModel::Delta, SortRole).toLongLong(), 4000);
+    EXPECT_EQ(cell(m, 0, KernelDiffModel::Delta).toString(), QStringLiteral("+4.000 \u00b5s"));
+    EXPECT_EQ(cell(m, 0, KernelDiffModel::DeltaPercent).toString(), QStringLiteral("+200.0%"));
+    // Slower is +1, faster -1, unchanged 0; only delta cells carry a tone.
+    EXPECT_EQ(cell(m, 0, KernelDiffModel::Delta, DeltaToneRole).toInt(), 1);
+    EXPECT_EQ(cell(m, 1, KernelDiffModel::Delta, DeltaToneRole).toInt(), -1); // gamma removed
+    EXPECT_EQ(cell(m, 1, KernelDiffModel::TotalA, DeltaToneRole).toInt(), 0);
+    EXPECT_EQ(cell(m, 1, KernelDiffModel::Delta).toString(), QStringLiteral("\u2212700 ns"));
+    // A kernel new in B has no percent: "new", empty on export, sorted above every change.
+    EXPECT_EQ(cell(m, 3, KernelDiffModel::DeltaPercent).toString(), QStringLiteral("new"));
+    EXPECT_FALSE(cell(m, 3, KernelDiffModel::DeltaPercent, ExportRole).isValid());
+    EXPECT_GT(cell(m, 3, KernelDiffModel::DeltaPercent, SortRole).toDouble(), 1e100);
+    EXPECT_EQ(m.rowAt(3)->name, QStringLiteral("delta"));
+    EXPECT_EQ(m.rowAt(4), nullptr);
+    // With a range: per-instance columns.
+    m.setComparison(knownPair(true));
+    ASSERT_EQ(m.columnCount(), 11);
+    EXPECT_EQ(cell(m, 0, KernelDiffModel::PerInstanceA, SortRole).toDouble(), 1000.0);
+    EXPECT_EQ(cell(m, 0, KernelDiffModel::PerInstanceB, SortRole).toDouble(), 2000.0);
+    EXPECT_EQ(cell(m, 0, KernelDiffModel::PerInstanceB, DeltaToneRole).toInt(), 1);
+    m.setComparison(nullptr);
+    EXPECT_EQ(m.rowCount(), 0);
+    EXPECT_EQ(m.columnCount(), 0);
+}
+
+TEST(ComparisonModels, RangeAndGpuTablesUnderTheModelTester) {
+    RangeDiffModel ranges;
+    GpuDiffModel gpus;
+    QAbstractItemModelTester t1(&ranges, QAbstractItemModelTester::FailureReportingMode::Fatal);
+    QAbstractItemModelTester t2(&gpus, QAbstractItemModelTester::FailureReportingMode::Fatal);
+    const auto c = knownPair(false);
+    ranges.setComparison(c);
+    gpus.setComparison(c);
+    ASSERT_EQ(ranges.rowCount(), 4);
+    EXPECT_EQ(cell(ranges, 1, RangeDiffModel::Name).toString(), QStringLiteral("aten::mm"));
+    EXPECT_EQ(cell(ranges, 1, RangeDiffModel::CountB, SortRole).toULongLong(), 3u);
+    EXPECT_EQ(cell(ranges, 2, RangeDiffModel::WallA).toString(),
+              QString::number(100.0 * 9000 / 19000, 'f', 1) + u'%');
+    ASSERT_EQ(gpus.rowCount(), 1);
+    EXPECT_EQ(gpus.columnCount(), 11);
+    EXPECT_EQ(cell(gpus, 0, GpuDiffModel::Device).toString(), QStringLiteral("GPU 0"));
+    EXPECT_EQ(cell(gpus, 0, GpuDiffModel::KernelB, ExportRole).toLongLong(), 7800);
+    EXPECT_EQ(cell(gpus, 0, GpuDiffModel::IdleB, SortRole).toLongLong(), 17800);
+    EXPECT_EQ(cell(gpus, 0, GpuDiffModel::IdleB, DeltaToneRole).toInt(), 1); // more idle: worse
+    // More utilisation is better.
+    EXPECT_EQ(cell(gpus, 0, GpuDiffModel::UtilB, DeltaToneRole).toInt(), -1);
+    gpus.setComparison(knownPair(true));
+    EXPECT_EQ(gpus.columnCount(), 13);
+    EXPECT_EQ(cell(gpus, 0, GpuDiffModel::IdlePerInstanceA, SortRole).toDouble(), 4500.0);
+}
+
+} // namespace

@@ -1,0 +1,100 @@
+// SPDX-License-Identifier: MIT
+#include "formats/open.h"
+#include "model/reports/eventdetails.h"
+#include "tests/model/analysis/analysistestdata.h"
+#include "tests/support/sqlitequery.h"
+
+#include <gtest/gtest.h>
+
+using namespace strobe;
+using namespace strobe::test;
+
+namespace {
+
+TEST(EventDetails, KernelShowsLaunchApiOccupancyAndWarnings) {
+    // 2 blocks on a 4-SM GPU; 100 ns kernel after a 500 ns launch call.
+    const auto trace = kernelTrace({{"k", "void k<int>(int)", 10'000, 100, 2}});
+    const EventDetails d = describeEvent(*trace, trace->kernels()[0].self);
+    EXPECT_EQ(d.title, QStringLiteral("Kernel k"));
+    EXPECT_EQ(d.value(QStringLiteral("Kernel"), QStringLiteral("Demangled name")),
+              QStringLiteral("void k<int>(int)"));
+    EXPECT_EQ(d.value(QStringLiteral("Launch configuration"), QStringLiteral("Threads per block")),
+              QStringLiteral("128"));
+    EXPECT_EQ(d.value(QStringLiteral("Launch configuration"), QStringLiteral("Total threads")),
+              QStringLiteral("256"));
+    EXPECT_EQ(d.value(QStringLiteral("Launch API call"), QStringLiteral("API call")),
+              QStringLiteral("cudaLaunchKernel"));
+    EXPECT_EQ(d.value(QStringLiteral("Launch API call"), QStringLiteral("Launch latency")),
+              QStringLiteral("1.000 \u00b5s"));
+    EXPECT_EQ(d.value(QStringLiteral("Device"), QStringLiteral("SM count")), QStringLiteral("4"));
+    // 128 threads = 4 warps, 32 regs: 16 blocks by registers and warps, 32 by the SM -> 64 warps.
+    EXPECT_EQ(d.value(QStringLiteral("Theoretical occupancy"), QStringLiteral("Occupancy")),
+              QStringLiteral("100.0 % (64 of 64 warps per SM)"));
+    ASSERT_EQ(d.warnings.size(), 2);
+    EXPECT_TRUE(d.warnings[0].contains(QStringLiteral("2 blocks")));
+    EXPECT_TRUE(d.warnings[1].contains(QStringLiteral("launch overhead")));
+    const QString text = d.toText();
+    EXPECT_TRUE(text.startsWith(QStringLiteral("Kernel k\n")));
+    EXPECT_TRUE(text.contains(QStringLiteral("  Grid: (2, 1, 1)\n")));
+}
+
+// Kernels of a load without their launch details (the GPU-side preview's quick pass) say the
+// details are still to come, not that the trace recorded none.
+TEST(EventDetails, AKernelReadWithoutItsDetailsSaysTheyAreNotReadYet) {
+    const QString path =
+        QStringLiteral(STROBE_FIXTURES_DIR "/nsys/nsys2026.2-h100-2gpu-nvtx.sqlite");
+    LoadOptions lean;
+    lean.parts = kAllTraceParts & ~TraceParts(TracePart::KernelDetail);
+    const LoadResult quick = loadTrace(path, lean), whole = loadTrace(path);
+    ASSERT_TRUE(quick.ok() && whole.ok());
+    const QString notRead = QStringLiteral("not read yet (it comes with the whole trace)");
+    const EventDetails a = describeEvent(*quick.trace, quick.trace->kernels()[0].self);
+    EXPECT_EQ(
+        a.value(QStringLiteral("Launch configuration"), QStringLiteral("Launch configuration")),
+        notRead);
+    EXPECT_EQ(a.value(QStringLiteral("Theoretical occupancy"), QStringLiteral("Occupancy")),
+              notRead);
+    const EventDetails b = describeEvent(*whole.trace, whole.trace->kernels()[0].self);
+    EXPECT_NE(b.value(QStringLiteral("Launch configuration"), QStringLiteral("Grid")), QString());
+    EXPECT_FALSE(b.toText().contains(notRead));
+}
+
+TEST(EventDetails, ApiCallAndInvalidRef) {
+    const auto trace = kernelTrace({{"k", "k", 10'000, 100000, 400}});
+    const EventRef api = trace->kernels()[0].api;
+    ASSERT_TRUE(api.isValid());
+    const EventDetails d = describeEvent(*trace, api);
+    EXPECT_EQ(d.title, QStringLiteral("CUDA API cudaLaunchKernel"));
+    EXPECT_EQ(d.value(QStringLiteral("Call"), QStringLiteral("Launched GPU work")),
+              QStringLiteral("k"));
+    EXPECT_TRUE(describeEvent(*trace, EventRef{}).isEmpty());
+    EXPECT_TRUE(describeEvent(*trace, trace->kernels()[0].self).warnings.isEmpty());
+}
+
+TEST(EventDetails, EveryEventOfARealTraceIsDescribed) {
+    LoadResult r =
+        loadTrace(QStringLiteral(STROBE_FIXTURES_DIR "/nsys/nsys2026.2-h100-2gpu-nvtx.sqlite"));
+    ASSERT_TRUE(r.ok()) << r.error.toStdString();
+    const Trace& t = *r.trace;
+    for (std::uint32_t l = 0; l < t.lanes().size(); ++l) {
+        const std::uint32_t n = std::min<std::uint32_t>(t.lane(l).size(), 50);
+        for (std::uint32_t i = 0; i < n; ++i) {
+            const EventDetails d = describeEvent(t, EventRef{l, i});
+            EXPECT_FALSE(d.isEmpty()) << t.laneLabel(l).toStdString();
+            EXPECT_FALSE(d.sections.empty());
+        }
+    }
+    const auto memcpy = t.memcpys().front();
+    const EventDetails m = describeEvent(t, memcpy.self);
+    // Bytes over duration from the copy's own row: 1 byte per ns is 1 GB/s.
+    const auto row =
+        test::query(STROBE_FIXTURES_DIR "/nsys/nsys2026.2-h100-2gpu-nvtx.sqlite",
+                    "SELECT bytes, end - start FROM CUPTI_ACTIVITY_KIND_MEMCPY WHERE start = " +
+                        std::to_string(t.lane(memcpy.self.lane).start(memcpy.self.index)));
+    ASSERT_EQ(row.size(), 1u);
+    EXPECT_EQ(m.value(QStringLiteral("Memory copy"), QStringLiteral("Achieved bandwidth")),
+              QString::number(std::stod(row[0][0]) / std::stod(row[0][1]), 'f', 2) +
+                  QStringLiteral(" GB/s"));
+}
+
+} // namespace
