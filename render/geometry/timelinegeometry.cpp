@@ -24,6 +24,7 @@ ViewFrame ViewFrame::make(const LaneLayout* layout, TimeRange view, int width, i
 }
 
 void TimelineGeometry::setTrace(const Trace* trace, std::shared_ptr<const TimelineLod> lod) {
+    Q_ASSERT(!m_frameAlive);
     m_trace = trace;
     m_lod = std::move(lod);
     ++m_generation;
@@ -34,20 +35,22 @@ void TimelineGeometry::setTrace(const Trace* trace, std::shared_ptr<const Timeli
 }
 
 void TimelineGeometry::setProjectedNvtx(const std::vector<ProjectedNvtxLane>* lanes) {
+    Q_ASSERT(!m_frameAlive);
     m_projected = lanes;
     ++m_generation;
     clearRows();
 }
 
-void TimelineGeometry::checkCacheKey(const ViewFrame& frame) const {
+void TimelineGeometry::checkCacheKey(const ViewFrame& frame) {
     const CacheKey key{frame.view, frame.width, m_generation};
     if (!(key == m_key)) {
+        Q_ASSERT(!m_frameAlive); // its rows would be cleared under it
         m_key = key;
         clearRows();
     }
 }
 
-void TimelineGeometry::clearRows() const {
+void TimelineGeometry::clearRows() {
     for (auto& [id, items] : m_rows) {
         items.clear();
         m_spareItems.push_back(std::move(items));
@@ -55,7 +58,7 @@ void TimelineGeometry::clearRows() const {
     m_rows.clear();
 }
 
-std::pair<std::vector<DrawItem>*, bool> TimelineGeometry::rowEntry(std::uint64_t id) const {
+std::pair<std::vector<DrawItem>*, bool> TimelineGeometry::rowEntry(std::uint64_t id) {
     const auto [it, inserted] = m_rows.try_emplace(id);
     if (inserted && !m_spareItems.empty()) {
         it->second = std::move(m_spareItems.back());
@@ -65,7 +68,7 @@ std::pair<std::vector<DrawItem>*, bool> TimelineGeometry::rowEntry(std::uint64_t
 }
 
 const std::vector<DrawItem>& TimelineGeometry::rowItems(const ViewFrame& frame, std::uint32_t lane,
-                                                        std::uint16_t row) const {
+                                                        std::uint16_t row) {
     checkCacheKey(frame);
     const std::uint64_t id = (std::uint64_t(lane) << 16) | row;
     const auto [items, inserted] = rowEntry(id);
@@ -78,7 +81,7 @@ const std::vector<DrawItem>& TimelineGeometry::rowItems(const ViewFrame& frame, 
 }
 
 std::vector<TimelineGeometry::PendingRow>
-TimelineGeometry::claimRows(const ViewFrame& frame, std::span<const RowKey> rows) const {
+TimelineGeometry::claimRows(const ViewFrame& frame, std::span<const RowKey> rows) {
     checkCacheKey(frame);
     std::vector<PendingRow> out;
     if (!m_trace)
@@ -132,7 +135,7 @@ const ProjectedNvtxLane* TimelineGeometry::projectedNvtx(std::uint32_t deviceId)
 
 const std::vector<DrawItem>& TimelineGeometry::projectedItems(const ViewFrame& frame,
                                                               std::uint32_t deviceId,
-                                                              std::uint16_t row) const {
+                                                              std::uint16_t row) {
     checkCacheKey(frame);
     // Bit 63 keeps projected rows apart from trace lanes in the cache.
     const std::uint64_t id = (std::uint64_t(1) << 63) | (std::uint64_t(deviceId) << 16) | row;
@@ -155,8 +158,7 @@ const GpuUtilization* TimelineGeometry::utilization(std::uint32_t deviceId) cons
     return nullptr;
 }
 
-const std::vector<TimeRange>& TimelineGeometry::idleGaps(std::uint32_t deviceId,
-                                                         TimeNs threshold) const {
+const std::vector<TimeRange>& TimelineGeometry::idleGaps(std::uint32_t deviceId, TimeNs threshold) {
     static const std::vector<TimeRange> none;
     const GpuUtilization* u = utilization(deviceId);
     if (!u)
@@ -171,8 +173,7 @@ const std::vector<TimeRange>& TimelineGeometry::idleGaps(std::uint32_t deviceId,
     return entry->second.second;
 }
 
-std::vector<TimeRange> TimelineGeometry::idleMarks(const ViewFrame& frame,
-                                                   std::uint32_t deviceId) const {
+std::vector<TimeRange> TimelineGeometry::idleMarks(const ViewFrame& frame, std::uint32_t deviceId) {
     std::vector<TimeRange> out;
     for (const TimeRange& g : idleGaps(deviceId, frame.idleThreshold)) {
         if (g.start < frame.view.end && g.end > frame.view.start)
@@ -182,7 +183,7 @@ std::vector<TimeRange> TimelineGeometry::idleMarks(const ViewFrame& frame,
 }
 
 std::vector<PixelSpan> TimelineGeometry::idleMarkSpans(const ViewFrame& frame,
-                                                       std::uint32_t deviceId) const {
+                                                       std::uint32_t deviceId) {
     // Zoomed out, thousands of gaps share a pixel: merge those that touch on screen and jump
     // past the ones inside what is already drawn.
     const std::vector<TimeRange>& gaps = idleGaps(deviceId, frame.idleThreshold);
@@ -212,7 +213,7 @@ std::vector<PixelSpan> TimelineGeometry::idleMarkSpans(const ViewFrame& frame,
     return out;
 }
 
-TimelineHit TimelineGeometry::hitTest(const ViewFrame& frame, QPoint pos) const {
+TimelineHit TimelineGeometry::hitTest(const ViewFrame& frame, QPoint pos) {
     TimelineHit hit;
     hit.row = frame.layout ? frame.layout->rowAt(pos.y(), frame.scrollY) : nullptr;
     const bool projected = hit.row && hit.row->kind == LayoutRowKind::ProjectedNvtx;
@@ -246,11 +247,12 @@ TimelineHit TimelineGeometry::hitTest(const ViewFrame& frame, QPoint pos) const 
     return hit;
 }
 
-std::optional<QRectF> TimelineGeometry::eventRect(const ViewFrame& frame, EventRef ref) const {
-    if (!m_trace || !frame.layout || !ref.isValid() || ref.lane >= m_trace->lanes().size() ||
-        ref.index >= m_trace->lane(ref.lane).size())
+std::optional<QRectF> TimelineGeometry::eventRectIn(const Trace* trace, const ViewFrame& frame,
+                                                    EventRef ref) {
+    if (!trace || !frame.layout || !ref.isValid() || ref.lane >= trace->lanes().size() ||
+        ref.index >= trace->lane(ref.lane).size())
         return std::nullopt;
-    const Lane& l = m_trace->lane(ref.lane);
+    const Lane& l = trace->lane(ref.lane);
     const LayoutRow* r = frame.layout->findLaneRow(ref.lane, l.row(ref.index));
     if (!r)
         return std::nullopt;

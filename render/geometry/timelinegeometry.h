@@ -4,6 +4,7 @@
 #include "model/analysis/gaps.h"
 #include "model/analysis/nvtxprojection.h"
 #include "model/lod/foldruns.h"
+#include "model/lod/rowsummary.h"
 #include "model/lod/timelinelod.h"
 #include "model/lod/timemapping.h"
 #include "model/lod/utilization.h"
@@ -63,14 +64,17 @@ struct PixelSpan {
 // What is drawn where on the lane canvas, without any painting: the draw items of each layout
 // row (foldRuns, cached per (visible range, width, data generation); only rows that are asked
 // for are built), which rows are drawn from their RowSummary, the projected NVTX rows, the idle
-// stretches of each GPU, event rectangles and hit-testing. The painter draws from it; hit-tests,
-// tooltips and the overlay query it directly, so what is found under the mouse is what was
-// drawn there.
+// stretches of each GPU, event rectangles and hit-testing. A frame's whole description is built
+// from it (TimelineFrame, timelineframe.h) before anything is painted, and the painters read only
+// that; hit-tests, tooltips and the overlay query the same cache, so what is found under the
+// mouse is what was drawn there.
 //
-// The queries are const: the cache is a memo whose content follows from (trace, level of detail,
-// projected lanes, frame) alone, so filling it changes no answer. It is not thread-safe: one
-// thread (the GUI thread) asks. A reference returned by rowItems or projectedItems stays valid
-// until a query with another range or width, or the next setTrace / setProjectedNvtx.
+// The caches are the geometry's own: every query that may fill one is non-const, and nothing
+// else writes them (a TimelineFrame's row jobs fill the entries it claimed, before the frame is
+// read). It is not thread-safe: one thread (the GUI thread) asks. A reference returned by
+// rowItems or projectedItems stays valid until a query with another range or width, or the next
+// setTrace / setProjectedNvtx; a TimelineFrame holds such references for its lifetime, so no
+// query with another frame may come while one is alive.
 class TimelineGeometry {
 public:
     // Minimum width of an unfolded event; narrower runs fold (see foldRuns).
@@ -88,7 +92,7 @@ public:
     // The draw items of (lane, row) in `frame`'s range; empty for a lane or row that does not
     // exist.
     const std::vector<DrawItem>& rowItems(const ViewFrame& frame, std::uint32_t lane,
-                                          std::uint16_t row) const;
+                                          std::uint16_t row);
     // A row of a lane, as rowItems names it.
     struct RowKey {
         std::uint32_t lane = 0;
@@ -104,9 +108,10 @@ public:
     // Makes the cache entries of those of `rows` that `frame` has not folded yet and returns
     // them, so that a caller can fold them with fillRow on other threads too (each by one
     // thread, before the next query of this geometry); rowItems() then answers them at once.
-    // The class stays single-threaded to its callers: only the entries' contents are written
-    // elsewhere, and unordered_map entries do not move.
-    std::vector<PendingRow> claimRows(const ViewFrame& frame, std::span<const RowKey> rows) const;
+    // TimelineFrame does this for the rows of a frame. The class stays single-threaded to its
+    // callers: only the entries' contents are written elsewhere, and unordered_map entries do not
+    // move.
+    std::vector<PendingRow> claimRows(const ViewFrame& frame, std::span<const RowKey> rows);
     static void fillRow(const ViewFrame& frame, const PendingRow& row);
 
     // The summary level (lane, row) is drawn from in `frame`; nullopt when it is drawn from
@@ -122,26 +127,33 @@ public:
     const ProjectedNvtxLane* projectedNvtx(std::uint32_t deviceId) const;
     // The draw items of row `row` of a device's projected NVTX lane in `frame`'s range.
     const std::vector<DrawItem>& projectedItems(const ViewFrame& frame, std::uint32_t deviceId,
-                                                std::uint16_t row) const;
+                                                std::uint16_t row);
 
     // nullptr while the level of detail is still being built.
     const GpuUtilization* utilization(std::uint32_t deviceId) const;
     // Idle stretches at least `threshold` long of a device, all of them (cached per threshold);
     // empty while its utilisation is being built.
-    const std::vector<TimeRange>& idleGaps(std::uint32_t deviceId, TimeNs threshold) const;
+    const std::vector<TimeRange>& idleGaps(std::uint32_t deviceId, TimeNs threshold);
     // The idle stretches (at least frame.idleThreshold long) that overlap frame.view.
-    std::vector<TimeRange> idleMarks(const ViewFrame& frame, std::uint32_t deviceId) const;
+    std::vector<TimeRange> idleMarks(const ViewFrame& frame, std::uint32_t deviceId);
     // Where the idle marks of `deviceId` are drawn: snapped, at least 1 px wide, clipped to
     // [-1, width + 1], marks that touch on screen merged; ascending.
-    std::vector<PixelSpan> idleMarkSpans(const ViewFrame& frame, std::uint32_t deviceId) const;
+    std::vector<PixelSpan> idleMarkSpans(const ViewFrame& frame, std::uint32_t deviceId);
 
     // The row and drawn item under canvas point `pos`, and the event it stands for.
-    TimelineHit hitTest(const ViewFrame& frame, QPoint pos) const;
+    TimelineHit hitTest(const ViewFrame& frame, QPoint pos);
     // Canvas rectangle of an event (1 px minimum width, its row's full height); nullopt when
     // the event does not exist or its row is not laid out (collapsed or hidden).
-    std::optional<QRectF> eventRect(const ViewFrame& frame, EventRef ref) const;
+    std::optional<QRectF> eventRect(const ViewFrame& frame, EventRef ref) const {
+        return eventRectIn(m_trace, frame, ref);
+    }
+    // The same for `trace` laid out as frame.layout says: what a frame answers without its
+    // geometry.
+    static std::optional<QRectF> eventRectIn(const Trace* trace, const ViewFrame& frame,
+                                             EventRef ref);
 
 private:
+    friend class TimelineFrame; // builds its rows from the caches below
     struct CacheKey {
         TimeRange view;
         int width = 0;
@@ -149,7 +161,7 @@ private:
         bool operator==(const CacheKey&) const = default;
     };
     // Clears the row cache when `frame` asks for another range or width than the cached one.
-    void checkCacheKey(const ViewFrame& frame) const;
+    void checkCacheKey(const ViewFrame& frame);
 
     const Trace* m_trace = nullptr;
     std::shared_ptr<const TimelineLod> m_lod;
@@ -157,17 +169,23 @@ private:
     std::uint64_t m_generation = 0;      // data: trace, level of detail, projected lanes
     std::uint64_t m_traceGeneration = 0; // trace only
 
-    // The memo (see the class comment).
-    mutable CacheKey m_key;
-    mutable std::unordered_map<std::uint64_t, std::vector<DrawItem>> m_rows;
+    // The draw items of the rows asked for in the frame m_key names.
+    CacheKey m_key;
+    std::unordered_map<std::uint64_t, std::vector<DrawItem>> m_rows;
     // The emptied item lists of the last cleared frame, reused by the next one: freeing a
     // frame's lists (megabytes at a middle zoom) made malloc return the heap's top to the
     // kernel and the next frame fault it back in.
-    mutable std::vector<std::vector<DrawItem>> m_spareItems;
+    std::vector<std::vector<DrawItem>> m_spareItems;
     // The cache entry of `id`, and whether it was made now (then empty, to be filled).
-    std::pair<std::vector<DrawItem>*, bool> rowEntry(std::uint64_t id) const;
-    void clearRows() const;
-    mutable std::unordered_map<std::uint32_t, std::pair<TimeNs, std::vector<TimeRange>>> m_gaps;
+    std::pair<std::vector<DrawItem>*, bool> rowEntry(std::uint64_t id);
+    void clearRows();
+    // Idle gaps per device for the threshold they were swept for (when the level of detail has
+    // none for it).
+    std::unordered_map<std::uint32_t, std::pair<TimeNs, std::vector<TimeRange>>> m_gaps;
+    // The summary columns of the last frame's summarised rows, one list per row (TimelineFrame),
+    // kept so that their capacity is reused frame after frame.
+    std::vector<std::vector<SummaryColumn>> m_summaryColumns;
+    bool m_frameAlive = false; // a TimelineFrame holds references into the caches
 };
 
 } // namespace strobe

@@ -3,7 +3,7 @@
 
 #include "model/cudaapi.h"
 #include "model/trace.h"
-#include "render/geometry/timelinegeometry.h"
+#include "render/geometry/timelineframe.h"
 #include "render/paint/paintcontext.h"
 
 #include <QFontMetricsF>
@@ -64,10 +64,10 @@ void offscreenIndicator(QPainter& p, const PaintContext& ctx, QRectF target, con
 }
 } // namespace
 
-void paintOverlay(QPainter& p, const PaintContext& ctx, const TimelineGeometry& geometry,
+void paintOverlay(QPainter& p, const PaintContext& ctx, const TimelineFrame& frame,
                   const OverlayState& state) {
     const Trace* t = ctx.trace;
-    auto eventRect = [&](EventRef ref) { return geometry.eventRect(ctx, ref); };
+    auto eventRect = [&](EventRef ref) { return frame.eventRect(ref); };
     p.save();
     p.setRenderHint(QPainter::Antialiasing, true);
     const QRectF canvasRect(0, 0, ctx.width, ctx.height);

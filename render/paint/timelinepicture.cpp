@@ -3,6 +3,7 @@
 
 #include "model/trace.h"
 #include "render/geometry/lanelayout.h"
+#include "render/geometry/timelineframe.h"
 #include "render/geometry/timelinegeometry.h"
 #include "render/paint/headerpainter.h"
 #include "render/paint/lanepainter.h"
@@ -52,8 +53,11 @@ void paintBand(QPainter& p, const PictureOptions& o, const PictureTrace& t, int 
     p.save();
     p.translate(kLaneHeaderWidth, top);
     p.setClipRect(QRect(0, 0, canvasWidth, height));
+    TimelineFrame::Options frameOptions;
+    frameOptions.summaries = !ctx.oneRectPerItem; // vector output: every item a rectangle
+    const TimelineFrame frame(*t.geometry, ctx, frameOptions);
     LanePainter painter; // paints the band's background too
-    painter.paint(p, ctx, *t.geometry);
+    painter.paint(p, ctx, frame);
     p.restore();
     p.save();
     p.translate(0, top);

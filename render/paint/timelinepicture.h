@@ -18,13 +18,13 @@ namespace strobe {
 class LaneLayout;
 class TimelineGeometry;
 
-// One trace of a timeline picture: its rows as `layout` lays them out, drawn from `geometry`
-// (which holds layout->trace() and its level of detail), with trace time `offset` at time 0 of
-// the picture's shared axis. Several are stacked top to bottom on that one axis, each from its
-// own offset (a comparison: each trace from its own start).
+// One trace of a timeline picture: its rows as `layout` lays them out, drawn from a frame that
+// `geometry` (which holds layout->trace() and its level of detail) builds for the picture, with
+// trace time `offset` at time 0 of the picture's shared axis. Several are stacked top to bottom
+// on that one axis, each from its own offset (a comparison: each trace from its own start).
 struct PictureTrace {
     const LaneLayout* layout = nullptr;
-    const TimelineGeometry* geometry = nullptr;
+    TimelineGeometry* geometry = nullptr; // its caches fill for the picture's frame
     TimeNs offset = 0;
     int scrollY = 0; // content rows scrolled off the top, as in the view
     QString title;   // a band above its lanes naming it; empty: none

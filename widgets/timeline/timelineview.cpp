@@ -3,6 +3,7 @@
 
 #include "model/analysis/nvtxstats.h"
 #include "model/trace.h"
+#include "render/geometry/timelineframe.h"
 #include "render/paint/overlaypainter.h"
 #include "widgets/backgroundtask.h"
 #include "widgets/timeline/eventtooltip.h"
@@ -254,13 +255,14 @@ void TimelineView::paintCanvas(QPainter& p, QSize size, qreal dpr) {
         p.fillRect(QRect(QPoint(0, 0), size), ctx.palette.background);
         return;
     }
-    m_painter.paint(p, ctx, m_geometry); // the background too
-    paintOverlay(p, ctx, m_geometry,
+    const TimelineFrame frame(m_geometry, ctx);
+    m_painter.paint(p, ctx, frame); // the background too
+    paintOverlay(p, ctx, frame,
                  OverlayState{m_hover, m_state->selection(), m_state->selectedRange(),
                               m_state->cursorTime()});
 }
 
-TimelineHit TimelineView::hitTest(QPoint pos) const {
+TimelineHit TimelineView::hitTest(QPoint pos) {
     return m_geometry.hitTest(frame(), pos);
 }
 
@@ -269,7 +271,7 @@ int TimelineView::laneAt(int y) const {
     return r && r->kind == LayoutRowKind::LaneRow ? int(r->lane) : -1;
 }
 
-QString TimelineView::toolTipAt(QPoint pos) const {
+QString TimelineView::toolTipAt(QPoint pos) {
     const TimelineHit hit = hitTest(pos);
     const Trace* t = m_state->trace();
     if (t && hit.row && hit.row->kind == LayoutRowKind::Utilization) {
@@ -293,7 +295,7 @@ QString TimelineView::toolTipAt(QPoint pos) const {
     return eventTooltip(*t, hit.event, m_nvtxNames.get());
 }
 
-std::vector<DrawItem> TimelineView::rowItems(std::uint32_t lane, std::uint16_t row) const {
+std::vector<DrawItem> TimelineView::rowItems(std::uint32_t lane, std::uint16_t row) {
     return m_geometry.rowItems(frame(), lane, row);
 }
 
@@ -301,7 +303,7 @@ std::optional<QRectF> TimelineView::eventRect(EventRef ref) const {
     return m_geometry.eventRect(frame(), ref);
 }
 
-std::vector<TimeRange> TimelineView::idleMarks(std::uint32_t deviceId) const {
+std::vector<TimeRange> TimelineView::idleMarks(std::uint32_t deviceId) {
     return m_geometry.idleMarks(frame(), deviceId);
 }
 

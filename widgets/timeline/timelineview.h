@@ -8,6 +8,7 @@
 #include "render/geometry/timelinegeometry.h"
 #include "render/paint/headerpainter.h"
 #include "render/paint/lanepainter.h"
+#include "render/paint/paintcontext.h"
 #include "render/paint/rulerpainter.h"
 
 #include <QRectF>
@@ -33,7 +34,7 @@ class ViewState;
 // all following one ViewState (owned by the main window). Hit-testing, layout and geometry are
 // methods that work without showing a window (they ask the TimelineGeometry); points are in
 // canvas coordinates (x = 0 is the start of the visible range, y = 0 the top of the lanes, below
-// the ruler). Drawing goes through widgets/timeline/paint, which needs no widget.
+// the ruler). Drawing goes through render/paint, which needs no widget.
 class TimelineView : public QWidget {
     Q_OBJECT
 public:
@@ -57,22 +58,23 @@ public:
     TimeMapping mapping() const;
 
     // Hit-testing.
-    TimelineHit hitTest(QPoint pos) const;
-    EventRef eventAt(QPoint pos) const { return hitTest(pos).event; }
+    // (Non-const: a hit on a row not folded yet in this frame folds it into the geometry's cache.)
+    TimelineHit hitTest(QPoint pos);
+    EventRef eventAt(QPoint pos) { return hitTest(pos).event; }
     // The lane drawn at canvas y, or -1 (group headers, utilisation strips, empty space).
     int laneAt(int y) const;
     const LayoutRow* rowAt(int y) const { return m_layout.rowAt(y, m_scrollY); }
     // An NVTX range's tooltip counts the ranges of its grouped name once the per-name summary,
     // built on a worker after each trace change, has arrived (nvtxNameCountsReady()).
-    QString toolTipAt(QPoint pos) const;
+    QString toolTipAt(QPoint pos);
     bool nvtxNameCountsReady() const;
 
     // Geometry of the current frame.
-    std::vector<DrawItem> rowItems(std::uint32_t lane, std::uint16_t row) const;
+    std::vector<DrawItem> rowItems(std::uint32_t lane, std::uint16_t row);
     // Canvas rectangle of an event (1 px minimum width); nullopt when its row is not shown.
     std::optional<QRectF> eventRect(EventRef ref) const;
     // The idle stretches the utilisation strip of `deviceId` marks in the visible range.
-    std::vector<TimeRange> idleMarks(std::uint32_t deviceId) const;
+    std::vector<TimeRange> idleMarks(std::uint32_t deviceId);
 
     // Navigation (all through ViewState).
     void zoomAt(double x, double factor);
@@ -103,9 +105,11 @@ public:
     // What a picture of the current view draws from (File > Export Image): the geometry of
     // the lanes (with the trace's level of detail) and the palette on screen.
     const TimelineGeometry& geometry() const { return m_geometry; }
+    TimelineGeometry& geometry() { return m_geometry; }
     const TimelinePalette& timelinePalette() const { return m_palette; }
 
-    // Paints lanes and overlays as the canvas would (the benchmark and screenshots use it).
+    // Paints lanes and overlays as the canvas would (the benchmark and screenshots use it): one
+    // TimelineFrame built from the geometry, read by the lane painter and the overlay.
     void paintCanvas(QPainter& p, QSize size, qreal dpr);
     EventRef hovered() const { return m_hover; }
     void setHovered(EventRef ref);
@@ -157,7 +161,7 @@ private:
 
     ViewState* m_state;
     LaneLayout m_layout;
-    TimelineGeometry m_geometry; // what is drawn where; const queries fill its cache
+    TimelineGeometry m_geometry; // what is drawn where, with its caches; frames are built here
     LanePainter m_painter;
     LaneHeader* m_header = nullptr;
     TimeRuler* m_ruler = nullptr;

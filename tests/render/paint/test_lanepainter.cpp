@@ -4,6 +4,7 @@
 #include "model/trace.h"
 #include "render/geometry/lanelayout.h"
 #include "render/geometry/rulerticks.h"
+#include "render/geometry/timelineframe.h"
 #include "render/geometry/timelinegeometry.h"
 #include "render/paint/headerpainter.h"
 #include "render/paint/lanepainter.h"
@@ -55,7 +56,8 @@ struct Scene {
         const PaintContext ctx = context(view, size, dpr, palette);
         image.fill(ctx.palette.background);
         QPainter p(&image);
-        painter.paint(p, ctx, geometry);
+        const TimelineFrame frame(geometry, ctx);
+        painter.paint(p, ctx, frame);
         return image;
     }
     const LayoutRow& row(std::uint32_t lane, std::uint16_t r) const {
@@ -160,7 +162,8 @@ TEST(LanePainter, OverlayDrawsTheCursorOverTheLanes) {
     {
         QPainter p(&withCursor);
         const PaintContext ctx = s.context(view, {1000, 400}, 1.0);
-        paintOverlay(p, ctx, s.geometry, OverlayState{{}, {}, {}, TimeNs(2'000)});
+        const TimelineFrame frame(s.geometry, ctx);
+        paintOverlay(p, ctx, frame, OverlayState{{}, {}, {}, TimeNs(2'000)});
     }
     // t = 2000 is x 200: that column changes from top to bottom, its neighbours do not.
     for (int y = 0; y < 400; y += 37) {

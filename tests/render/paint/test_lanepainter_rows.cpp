@@ -6,6 +6,7 @@
 #include "model/trace.h"
 #include "render/geometry/lanelayout.h"
 #include "render/geometry/rulerticks.h"
+#include "render/geometry/timelineframe.h"
 #include "render/geometry/timelinegeometry.h"
 #include "render/paint/headerpainter.h"
 #include "render/paint/lanepainter.h"
@@ -68,7 +69,8 @@ struct Scene {
                                                   palette, QGuiApplication::font());
         image.fill(under ? QColor::fromRgb(*under) : ctx.palette.background);
         QPainter p(&image);
-        painter.paint(p, ctx, geometry);
+        const TimelineFrame frame(geometry, ctx);
+        painter.paint(p, ctx, frame);
         return image;
     }
     const LayoutRow& row(std::uint32_t lane, std::uint16_t r) const {

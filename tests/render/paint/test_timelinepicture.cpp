@@ -29,7 +29,7 @@ struct Scene {
         layout.setTrace(trace.get());
         geometry.setTrace(trace.get(), lod);
     }
-    PictureTrace picture(TimeNs offset, QString title = {}) const {
+    PictureTrace picture(TimeNs offset, QString title = {}) {
         return PictureTrace{&layout, &geometry, offset, 0, std::move(title)};
     }
 };

@@ -4,7 +4,7 @@
 // ending the program from a pool thread). JobPipeline: each job awaited in turn, the caller
 // running the next ones while a helper holds the one it awaits, and an early exit waiting for
 // the helpers' jobs.
-#include "render/paint/sharework.h"
+#include "render/geometry/sharework.h"
 
 #include <gtest/gtest.h>
 
