@@ -5,7 +5,7 @@
 set -euo pipefail
 
 STROBE_PACKAGES=(
-    build-essential cmake ninja-build ccache pkg-config clang-format file dpkg-dev
+    build-essential cmake ninja-build ccache pkg-config clang-format clang-tidy file dpkg-dev
     qt6-base-dev qt6-svg-dev libqt6svg6 qt6-qpa-plugins libgl-dev fonts-dejavu-core
     libsqlite3-dev sqlite3
     libsimdjson-dev libdeflate-dev zlib1g-dev
