@@ -2,6 +2,7 @@
 #include "model/tracebuilder.h"
 
 #include "model/heappages.h"
+#include "model/loadboundary.h"
 #include "model/runonthreads.h"
 
 #include <QStringBuilder>
@@ -15,10 +16,6 @@ namespace strobe {
 namespace {
 quint64 pairKey(std::uint32_t a, std::uint32_t b) {
     return (quint64(a) << 32) | b;
-}
-
-bool isCancelled(const std::atomic<bool>* cancel) {
-    return cancel && cancel->load(std::memory_order_relaxed);
 }
 } // namespace
 

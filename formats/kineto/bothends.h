@@ -5,6 +5,8 @@
 // from the front and a helper thread from the back until they meet (reading a plain file,
 // reading a mapped one's pages in).
 
+#include "model/loadboundary.h"
+
 #include <algorithm>
 #include <atomic>
 #include <cstddef>
@@ -21,7 +23,7 @@ inline constexpr std::size_t kBothEndsChunk = std::size_t(16) << 20;
 // both threads and is returned; otherwise -1 when `cancel` became true, else 0.
 template <typename Chunk>
 int forEachChunkFromBothEnds(std::size_t size, const std::atomic<bool>* cancel, Chunk&& chunk) {
-    auto cancelled = [cancel] { return cancel && cancel->load(std::memory_order_relaxed); };
+    auto cancelled = [cancel] { return isCancelled(cancel); };
     std::mutex claim;
     std::size_t front = 0, back = (size + kBothEndsChunk - 1) / kBothEndsChunk; // not claimed
     std::atomic<int> failure{0};

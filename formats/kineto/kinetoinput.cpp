@@ -3,6 +3,7 @@
 #include "formats/kineto/bothends.h"
 #include "formats/kineto/prefaulter.h"
 #include "formats/nativepath.h"
+#include "model/loadboundary.h"
 
 #include <QFile>
 #include <QStringBuilder>
@@ -31,10 +32,6 @@ constexpr std::size_t kPadding = simdjson::SIMDJSON_PADDING;
 constexpr std::size_t kChunk = std::size_t(16) << 20;
 // Kineto JSON compresses 10 to 30 times; prefaulting stops at this much.
 constexpr std::size_t kLikelyRatio = 64;
-
-bool cancelled(const std::atomic<bool>* cancel) {
-    return cancel && cancel->load(std::memory_order_relaxed);
-}
 
 QString tooLarge(std::uint64_t bytes) {
     return QStringLiteral("holds %1 MB of JSON, more than the 4 GiB one JSON document can have")
@@ -107,7 +104,7 @@ QString readPlain(QFile& file, JsonText& out, const std::atomic<bool>* cancel) {
 #else
     std::size_t done = 0;
     while (done < size) {
-        if (cancelled(cancel))
+        if (isCancelled(cancel))
             return QStringLiteral("cancelled");
         const auto want = qint64(std::min<std::uint64_t>(kChunk, size - done));
         const qint64 got = file.read(out.bytes.get() + done, want);
@@ -257,7 +254,7 @@ QString finish(JsonText& out) {
 }
 
 QString fromMemory(QByteArray&& content, JsonText& out, const std::atomic<bool>* cancel) {
-    if (cancelled(cancel))
+    if (isCancelled(cancel))
         return QStringLiteral("cancelled");
     if (isGzip(content.constData(), std::size_t(content.size()))) {
         const QString problem = inflate(content, out);
@@ -307,7 +304,7 @@ QString readPipe(int fd, QByteArray& out, const std::atomic<bool>* cancel, const
         if (got < 0 && errno != EAGAIN && errno != EINTR)
             return QStringLiteral("could not be read: ") %
                    QString::fromLocal8Bit(std::strerror(errno));
-        if (cancelled(cancel))
+        if (isCancelled(cancel))
             return QStringLiteral("cancelled");
         const auto limit = size > 0 ? wait.stall : wait.firstByte;
         if (Clock::now() - lastData >= limit)
@@ -379,7 +376,7 @@ QString readJsonText(const QString& path, JsonText& out, const std::atomic<bool>
     const QByteArray gz = file.readAll();
     if (gz.size() != file.size())
         return QStringLiteral("could not be read: ") % file.errorString();
-    if (cancelled(cancel))
+    if (isCancelled(cancel))
         return QStringLiteral("cancelled");
     const QString problem = inflate(gz, out);
     return problem.isEmpty() ? finish(out) : problem;

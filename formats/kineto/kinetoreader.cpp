@@ -74,8 +74,7 @@ void KinetoJsonLoader::Impl::fail(const QString& what) const {
 }
 
 void KinetoJsonLoader::Impl::checkCancel() const {
-    if (options.cancel && options.cancel->load(std::memory_order_relaxed))
-        throw Cancelled{};
+    throwIfCancelled(options.cancel);
 }
 
 void KinetoJsonLoader::Impl::readDeviceProperties(od::value v) {
@@ -310,58 +309,55 @@ KinetoJsonLoader::KinetoJsonLoader(const QString& path, const LoadOptions& optio
 KinetoJsonLoader::~KinetoJsonLoader() = default;
 
 LoadResult KinetoJsonLoader::load() {
-    LoadResult result;
     Releaser releaser;
-    try {
-        d->report(0);
-        const QString problem = d->content ? jsonTextFrom(*std::exchange(d->content, std::nullopt),
-                                                          d->text, d->options.cancel)
-                                           : readJsonText(d->path, d->text, d->options.cancel);
-        if (problem == QLatin1String("cancelled"))
-            throw Cancelled{};
-        if (!problem.isEmpty())
-            d->fail(problem);
-        d->report(50);
-        {
-            auto parser = std::make_unique<od::parser>(std::max<std::size_t>(d->text.size, 64));
-            std::unique_ptr<Prefaulter> indexPrefaulter = prefaultIndex(*parser, d->text);
-            od::document doc;
-            bool walking = false; // stage 1 is done: the walk knows where it is
-            try {
-                doc = parser->iterate(d->text.begin(), d->text.size, d->text.capacity);
-                walking = true;
-                indexPrefaulter.reset();
-                d->readDocument(doc);
-            } catch (const simdjson::simdjson_error& e) {
-                d->fail(QStringLiteral("is not valid JSON") %
-                        (walking ? whereInText(doc, d->text) : QString()) % QStringLiteral(": ") %
-                        simdjsonProblem(e.error()));
+    // What the parser made of a file that shrank under it says nothing about the file.
+    auto reword = [this](const QString& message) {
+        return d->text.damaged() ? d->problem(changedWhileRead()) : message;
+    };
+    return loadAtBoundary(
+        d->fileName(),
+        [this, &releaser] {
+            d->report(0);
+            const QString problem = d->content
+                                        ? jsonTextFrom(*std::exchange(d->content, std::nullopt),
+                                                       d->text, d->options.cancel)
+                                        : readJsonText(d->path, d->text, d->options.cancel);
+            if (problem == QLatin1String("cancelled"))
+                throw LoadCancelled{};
+            if (!problem.isEmpty())
+                d->fail(problem);
+            d->report(50);
+            {
+                auto parser = std::make_unique<od::parser>(std::max<std::size_t>(d->text.size, 64));
+                std::unique_ptr<Prefaulter> indexPrefaulter = prefaultIndex(*parser, d->text);
+                od::document doc;
+                bool walking = false; // stage 1 is done: the walk knows where it is
+                try {
+                    doc = parser->iterate(d->text.begin(), d->text.size, d->text.capacity);
+                    walking = true;
+                    indexPrefaulter.reset();
+                    d->readDocument(doc);
+                } catch (const simdjson::simdjson_error& e) {
+                    d->fail(QStringLiteral("is not valid JSON") %
+                            (walking ? whereInText(doc, d->text) : QString()) %
+                            QStringLiteral(": ") % simdjsonProblem(e.error()));
+                }
+                if (d->text.damaged())
+                    d->fail(changedWhileRead());
+                // The model holds copies of every string it keeps.
+                releaser.release(std::move(d->text), std::move(parser));
             }
-            if (d->text.damaged())
-                d->fail(changedWhileRead());
-            // The model holds copies of every string it keeps.
-            releaser.release(std::move(d->text), std::move(parser));
-        }
-        d->checkCancel();
-        d->addStagedEvents();
-        d->addWarnings();
-        d->report(900);
-        result.trace = d->builder.finish(d->options.cancel);
-        if (!result.trace)
-            throw Cancelled{};
-        d->report(1000);
-    } catch (const LoadFailure& f) {
-        // What the parser made of a file that shrank under it says nothing about the file.
-        result.error = d->text.damaged() ? d->problem(changedWhileRead()) : f.message;
-    } catch (const Cancelled&) {
-        result.cancelled = true;
-        result.error =
-            QStringLiteral("Loading '") % d->fileName() % QStringLiteral("' was cancelled.");
-    } catch (const std::bad_alloc&) {
-        result.error = QStringLiteral("Cannot load '") % d->fileName() %
-                       QStringLiteral("': not enough memory.");
-    }
-    return result;
+            d->checkCancel();
+            d->addStagedEvents();
+            d->addWarnings();
+            d->report(900);
+            std::unique_ptr<Trace> trace = d->builder.finish(d->options.cancel);
+            if (!trace)
+                throw LoadCancelled{};
+            d->report(1000);
+            return trace;
+        },
+        reword);
 }
 
 } // namespace strobe

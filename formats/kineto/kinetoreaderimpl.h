@@ -8,6 +8,7 @@
 #include "formats/kineto/kinetoinput.h"
 #include "formats/kineto/kinetojson.h"
 #include "formats/kineto/kinetoreader.h"
+#include "model/loadboundary.h"
 #include "model/tracebuilder.h"
 
 #include <QFileInfo>
@@ -286,11 +287,6 @@ void readEventObject(od::object obj, RawEvent& e);
 
 // The end of a sentence saying what simdjson found wrong ("it is not valid UTF-8").
 QString simdjsonProblem(simdjson::error_code code);
-
-struct LoadFailure {
-    QString message;
-};
-struct Cancelled {};
 
 } // namespace kineto
 

@@ -9,6 +9,7 @@
 #include "formats/nsys/reader/nsyssqliteloader.h"
 #include "formats/nsys/reader/sqlitedb.h"
 #include "formats/nsys/schema/nsysschema.h"
+#include "model/loadboundary.h"
 #include "model/tracebuilder.h"
 
 #include <QElapsedTimer>
@@ -56,12 +57,6 @@ inline const QString kGpuMemoryTable = qs(schema::GpuMemoryUsage::table);
 inline const QString kNvtxTable = qs(schema::Nvtx::table);
 inline const QString kOsrtTable = qs(schema::Osrt::table);
 
-// Thrown inside the loader only; load() turns it into LoadResult::error.
-struct LoadFailure {
-    QString message;
-};
-struct Cancelled {};
-
 } // namespace nsysload
 
 struct NsysSqliteLoader::Impl {
@@ -87,10 +82,7 @@ struct NsysSqliteLoader::Impl {
     // True when the caller asked for `part` (LoadOptions::parts): its tables are read.
     bool wants(TracePart part) const { return options.parts.testFlag(part); }
 
-    void checkCancel() const {
-        if (options.cancel && options.cancel->load(std::memory_order_relaxed))
-            throw nsysload::Cancelled{};
-    }
+    void checkCancel() const { throwIfCancelled(options.cancel); }
 
     // A name of the file, interned; cut to kMaxNameBytes (model/stringtable.h) when longer.
     std::uint64_t longNames = 0;
@@ -144,13 +136,12 @@ struct NsysSqliteLoader::Impl {
                       const QStringList& optional) {
         QString sql = optionalSelectSql(table, required, optional);
         if (sql.isEmpty())
-            throw nsysload::LoadFailure{
-                u'\'' % fileName() % QStringLiteral("': table ") % table %
-                QStringLiteral(" lacks the required column") %
-                (missingColumns(table, required).size() > 1 ? QStringLiteral("s '")
-                                                            : QStringLiteral(" '")) %
-                missingColumns(table, required).join(QStringLiteral("', '")) %
-                QStringLiteral("'.")};
+            throw LoadFailure{u'\'' % fileName() % QStringLiteral("': table ") % table %
+                              QStringLiteral(" lacks the required column") %
+                              (missingColumns(table, required).size() > 1 ? QStringLiteral("s '")
+                                                                          : QStringLiteral(" '")) %
+                              missingColumns(table, required).join(QStringLiteral("', '")) %
+                              QStringLiteral("'.")};
         return sql;
     }
     QStringList missingColumns(const QString& table, const QStringList& wanted) const {
@@ -220,9 +211,9 @@ struct NsysSqliteLoader::Impl {
 
     template <typename Statement> void checkStatement(const Statement& st, const QString& table) {
         if (st.hasError() || !st.isValid())
-            throw nsysload::LoadFailure{statementProblem(st.errorCode(), table)};
+            throw LoadFailure{statementProblem(st.errorCode(), table)};
     }
-    // Our sentence for a failed statement on `table`; throws Cancelled when that was the cause.
+    // Our sentence for a failed statement on `table`; throws LoadCancelled when that was the cause.
     QString statementProblem(int rc, const QString& table) const {
         checkCancel();
         if (timedOut())
@@ -295,7 +286,7 @@ struct NsysSqliteLoader::Impl {
             return true;
         const QString problem = statementProblem(st.errorCode(), table); // throws on cancel
         if (db.timedOut())
-            throw nsysload::LoadFailure{problem};
+            throw LoadFailure{problem};
         if (isDamageError(st.errorCode()))
             builder.warn(QStringLiteral("skipped-table:") % table, 1,
                          QStringLiteral("Table ") % table %

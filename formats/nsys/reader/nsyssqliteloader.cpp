@@ -328,8 +328,7 @@ NsysSqliteLoader::NsysSqliteLoader(const QString& path, const LoadOptions& optio
 NsysSqliteLoader::~NsysSqliteLoader() = default;
 
 LoadResult NsysSqliteLoader::load() {
-    LoadResult result;
-    try {
+    return loadAtBoundary(d->fileName(), [this] {
         QString error;
         const TraceParts parts = d->options.parts & kAllTraceParts;
         const SqliteGuard guard{d->options.cancel, timeBudget(d->path, d->options),
@@ -446,21 +445,13 @@ LoadResult NsysSqliteLoader::load() {
         // The GPU side alone (the quick pass, strobe-cli's kernel commands) is a fraction of a
         // whole load's memory: its lanes are sorted on every thread the load has.
         const bool gpuSideAlone = !(parts & kCpuTableParts);
-        result.trace = b.finish(d->options.cancel, gpuSideAlone ? d->options.threads : 1);
-        if (!result.trace)
-            throw Cancelled{};
+        std::unique_ptr<Trace> trace =
+            b.finish(d->options.cancel, gpuSideAlone ? d->options.threads : 1);
+        if (!trace)
+            throw LoadCancelled{};
         d->report(1000);
-    } catch (const LoadFailure& f) {
-        result.error = f.message;
-    } catch (const Cancelled&) {
-        result.cancelled = true;
-        result.error =
-            QStringLiteral("Loading '") % d->fileName() % QStringLiteral("' was cancelled.");
-    } catch (const std::bad_alloc&) {
-        result.error = QStringLiteral("Cannot load '") % d->fileName() %
-                       QStringLiteral("': not enough memory.");
-    }
-    return result;
+        return trace;
+    });
 }
 
 } // namespace strobe

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "formats/nsys/reader/sqlitedb.h"
 #include "formats/nativepath.h"
+#include "model/loadboundary.h"
 
 #include <QFileInfo>
 #include <QStringBuilder>
@@ -103,7 +104,7 @@ bool equalsLower(const char* s, std::string_view lower) {
 
 int SqliteDb::progress(void* self) {
     auto* d = static_cast<SqliteDb*>(self);
-    if (d->m_guard.cancel && d->m_guard.cancel->load(std::memory_order_relaxed))
+    if (isCancelled(d->m_guard.cancel))
         return 1;
     if (d->m_guard.budget.count() > 0 && std::chrono::steady_clock::now() > d->m_deadline) {
         d->m_timedOut.store(true, std::memory_order_relaxed);
@@ -468,7 +469,7 @@ void SqliteRowStream::produce(std::size_t index) {
                 finish(std::move(c), rc);
                 return;
             }
-            if (m_cancel && m_cancel->load(std::memory_order_relaxed)) {
+            if (isCancelled(m_cancel)) {
                 finish(std::move(c), SQLITE_DONE);
                 return;
             }
