@@ -22,8 +22,8 @@ std::uint8_t nsysLaunchType(std::uint8_t cuptiLaunchType) {
 }
 
 std::uint8_t nsysMemoryKind(std::uint32_t cuptiKind) {
-    return cuptiKind == CUPTI_ACTIVITY_MEMORY_KIND_UNKNOWN || cuptiKind > 7
-               ? 7
+    return cuptiKind == CUPTI_ACTIVITY_MEMORY_KIND_UNKNOWN || cuptiKind > nsys::kUnknownMemoryKind
+               ? nsys::kUnknownMemoryKind
                : std::uint8_t(cuptiKind - 1);
 }
 

@@ -37,11 +37,11 @@ QString memcpyKindShort(MemcpyKind kind) {
     return pick(labels, std::size_t(kind), "?");
 }
 
-QString memoryKindLabel(std::uint8_t kind) {
+QString memoryKindLabel(MemoryKind kind) {
     static constexpr std::array<const char*, 8> labels{"Pageable",       "Pinned",  "Device",
                                                        "Array",          "Managed", "Device Static",
                                                        "Managed Static", "Unknown"};
-    return pick(labels, kind, "Unknown");
+    return pick(labels, std::size_t(kind), "Unknown");
 }
 
 QString syncTypeLabel(std::uint8_t type) {

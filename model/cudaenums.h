@@ -12,7 +12,7 @@ namespace strobe {
 
 QString memcpyKindLabel(MemcpyKind kind);         // "Host-to-Device"
 QString memcpyKindShort(MemcpyKind kind);         // "HtoD"
-QString memoryKindLabel(std::uint8_t kind);       // ENUM_CUDA_MEM_KIND: "Pageable", "Pinned"...
+QString memoryKindLabel(MemoryKind kind);         // ENUM_CUDA_MEM_KIND: "Pageable", "Pinned"...
 QString syncTypeLabel(std::uint8_t type);         // ENUM_CUPTI_SYNC_TYPE
 QString launchTypeLabel(std::uint8_t type);       // ENUM_CUDA_KERNEL_LAUNCH_TYPE
 QString cacheConfigLabel(std::uint8_t config);    // ENUM_CUDA_FUNC_CACHE_CONFIG

@@ -129,12 +129,24 @@ enum class MemcpyKind : std::uint8_t { // ENUM_CUDA_MEMCPY_OPER
     UnifiedDtoD = 13,
 };
 
+// ENUM_CUDA_MEM_KIND, nsys's numbers; a reader keeps a number it does not know as it is.
+enum class MemoryKind : std::uint8_t {
+    Pageable = 0,
+    Pinned = 1,
+    Device = 2,
+    Array = 3,
+    Managed = 4,
+    DeviceStatic = 5,
+    ManagedStatic = 6,
+    Unknown = 7, // not recorded, or a kind the source names otherwise
+};
+
 struct MemcpyRecord {
     EventRef self;
     std::uint32_t stream = 0; // index into Trace::streams(); for migrations the device's first
     std::uint64_t bytes = 0;
     MemcpyKind copyKind = MemcpyKind::Unknown;
-    std::uint8_t srcKind = 7, dstKind = 7; // ENUM_CUDA_MEM_KIND; 7 = unknown
+    MemoryKind srcKind = MemoryKind::Unknown, dstKind = MemoryKind::Unknown;
     std::optional<std::uint32_t> srcDeviceId, dstDeviceId;
     std::optional<std::uint8_t> migrationCause; // ENUM_CUDA_UNIF_MEM_MIGRATION
     std::optional<std::uint32_t> correlationId;
@@ -146,7 +158,7 @@ struct MemsetRecord {
     std::uint32_t stream = 0;
     std::uint64_t bytes = 0;
     std::uint32_t value = 0;
-    std::uint8_t memKind = 7;
+    MemoryKind memKind = MemoryKind::Unknown;
     std::optional<std::uint32_t> correlationId;
     EventRef api;
 };

@@ -38,28 +38,34 @@ MemcpyKind copyKindOf(std::string_view name) {
     return MemcpyKind::Unknown;
 }
 
-// ENUM_CUDA_MEM_KIND of the names Kineto writes; 7 (unknown) for anything else ("Host").
-std::uint8_t memoryKindOf(std::string_view s) {
-    static const std::pair<std::string_view, std::uint8_t> kKinds[] = {
-        {"Pageable", 0}, {"Pinned", 1},        {"Device", 2},         {"Array", 3},
-        {"Managed", 4},  {"Device Static", 5}, {"Managed Static", 6},
+// The memory kind of the names Kineto writes; Unknown for anything else ("Host").
+MemoryKind memoryKindOf(std::string_view s) {
+    using enum MemoryKind;
+    static const std::pair<std::string_view, MemoryKind> kKinds[] = {
+        {"Pageable", Pageable},
+        {"Pinned", Pinned},
+        {"Device", Device},
+        {"Array", Array},
+        {"Managed", Managed},
+        {"Device Static", DeviceStatic},
+        {"Managed Static", ManagedStatic},
     };
     for (const auto& [k, v] : kKinds) {
         if (s == k)
             return v;
     }
-    return 7;
+    return Unknown;
 }
 
 // The memory kinds in "Memcpy HtoD (Pageable -> Device)" or "Memset (Device)".
-std::pair<std::uint8_t, std::uint8_t> memoryKindsOf(std::string_view name) {
+std::pair<MemoryKind, MemoryKind> memoryKindsOf(std::string_view name) {
     const std::size_t open = name.find('('), close = name.rfind(')');
     if (open == std::string_view::npos || close == std::string_view::npos || close < open)
-        return {7, 7};
+        return {MemoryKind::Unknown, MemoryKind::Unknown};
     const std::string_view inner = name.substr(open + 1, close - open - 1);
     const std::size_t arrow = inner.find(" -> ");
     if (arrow == std::string_view::npos)
-        return {memoryKindOf(inner), 7};
+        return {memoryKindOf(inner), MemoryKind::Unknown};
     return {memoryKindOf(inner.substr(0, arrow)), memoryKindOf(inner.substr(arrow + 4))};
 }
 

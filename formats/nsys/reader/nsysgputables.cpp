@@ -11,6 +11,15 @@ namespace strobe {
 
 using namespace nsysload;
 
+namespace {
+
+// A memory kind column as nsys numbers it (the low byte kept); NULL: not recorded.
+MemoryKind memoryKind(const SqliteRowStream& st, int column) {
+    return st.isNull(column) ? MemoryKind::Unknown : MemoryKind(std::uint8_t(st.int64(column)));
+}
+
+} // namespace
+
 void NsysSqliteLoader::Impl::readKernels() {
     if (!db.hasTable(kKernelTable))
         return;
@@ -149,8 +158,8 @@ void NsysSqliteLoader::Impl::readMemcpys() {
         r.bytes = std::uint64_t(st.int64(cBytes));
         const std::int64_t kind = cKind >= 0 ? st.int64(cKind) : 0; // no copyKind: unknown
         r.copyKind = kind >= 0 && kind <= 13 ? MemcpyKind(kind) : MemcpyKind::Unknown;
-        r.srcKind = st.isNull(src) ? 7 : std::uint8_t(st.int64(src));
-        r.dstKind = st.isNull(dst) ? 7 : std::uint8_t(st.int64(dst));
+        r.srcKind = memoryKind(st, src);
+        r.dstKind = memoryKind(st, dst);
         if (auto v = st.optInt64(srcDev))
             r.srcDeviceId = std::uint32_t(*v);
         if (auto v = st.optInt64(dstDev))
@@ -187,7 +196,7 @@ void NsysSqliteLoader::Impl::readMemsets() {
         MemsetRecord r;
         r.bytes = std::uint64_t(st.int64(cBytes));
         r.value = std::uint32_t(st.int64(value));
-        r.memKind = st.isNull(memKind) ? 7 : std::uint8_t(st.int64(memKind));
+        r.memKind = memoryKind(st, memKind);
         if (auto v = st.optInt64(corr))
             r.correlationId = std::uint32_t(*v);
         builder.addMemset(pidOf(st.int64(gpid)), std::uint32_t(st.int64(cDevice)),

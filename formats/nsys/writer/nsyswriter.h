@@ -70,6 +70,10 @@ struct KernelRow {
     std::uint32_t sharedMemoryExecuted = 0;
     std::optional<std::uint64_t> graphNodeId;
 };
+// ENUM_CUDA_MEM_KIND's Unknown: a copy or memset whose memory kind was not recorded (the
+// model's MemoryKind::Unknown; tests/formats/nsys/test_reducedexports.cpp holds them equal).
+inline constexpr std::uint8_t kUnknownMemoryKind = 7;
+
 struct MemcpyRow {
     std::int64_t start = 0, end = 0;
     std::uint32_t pid = 0, deviceId = 0, contextId = 0, streamId = 0;

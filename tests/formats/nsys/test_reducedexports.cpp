@@ -3,6 +3,7 @@
 // columns that only add detail still load; what is missing reads as unknown, with one counted
 // warning per table naming the columns. Built from a real fixture in the test, checked against
 // SQL on that fixture.
+#include "formats/nsys/writer/nsyswriter.h"
 #include "formats/open.h"
 #include "model/reports/eventdetails.h"
 #include "model/reports/reports.h"
@@ -18,6 +19,9 @@
 #include <tuple>
 
 using namespace strobe;
+
+// What the writer (and strobe-capture) writes for an unknown memory kind reads back as unknown.
+static_assert(nsys::kUnknownMemoryKind == std::uint8_t(MemoryKind::Unknown));
 
 namespace {
 
@@ -125,6 +129,8 @@ TEST_F(ReducedExport, MemcpysWithoutCopyKindOrBytesHaveAnUnknownDirection) {
     for (const MemcpyRecord& m : r.trace->memcpys()) {
         EXPECT_EQ(m.copyKind, MemcpyKind::Unknown);
         EXPECT_EQ(m.bytes, 0u);
+        EXPECT_EQ(m.srcKind, MemoryKind::Unknown);
+        EXPECT_EQ(m.dstKind, MemoryKind::Unknown);
     }
     const TraceWarning* w =
         warning(*r.trace, QStringLiteral("missing-columns:CUPTI_ACTIVITY_KIND_MEMCPY"));
