@@ -11,6 +11,9 @@ namespace strobe {
 
 namespace {
 
+using Kind = ComparisonTableModel::Kind;
+using ColumnSpec = ComparisonTableModel::ColumnSpec;
+
 int sign(double v) {
     return v > 0 ? 1 : (v < 0 ? -1 : 0);
 }
@@ -34,6 +37,79 @@ QVariant optionalPercent(std::optional<double> p) {
     return p ? QVariant(*p) : QVariant();
 }
 
+// How a pair's B column is coloured: not at all, by the sign of B - A (more is worse), or by its
+// opposite (more is better).
+enum class Tone : std::uint8_t { None, MoreIsWorse, MoreIsBetter };
+
+// `get` of a row's side A or B.
+template <typename Get> auto onSide(Get get) {
+    return [get](const auto& row, bool b) { return get(b ? row.b : row.a); };
+}
+
+// The columns "<header> A" and "<header> B" of `rows`: `value(row, isB)` is the raw value
+// (qulonglong, qlonglong or double). The columns capture the shared rows by pointer:
+// setComparison rebuilds them with the comparison.
+template <typename Row, typename Value>
+void addPair(std::vector<ColumnSpec>& cols, const std::vector<Row>* rows, const QString& header,
+             Kind kind, Value value, Tone tone = Tone::None) {
+    std::function<int(std::size_t)> toneOfB;
+    if (tone != Tone::None) {
+        const int more = tone == Tone::MoreIsWorse ? 1 : -1;
+        toneOfB = [rows, value, more](std::size_t r) {
+            const Row& row = (*rows)[r];
+            return more * sign(double(value(row, true) - value(row, false)));
+        };
+    }
+    for (const bool b : {false, true})
+        cols.push_back({header % (b ? QStringLiteral(" B") : QStringLiteral(" A")), kind,
+                        [rows, value, b](std::size_t r) { return QVariant(value((*rows)[r], b)); },
+                        b ? toneOfB : std::function<int(std::size_t)>{}});
+}
+
+// With a range, the pair "<header> A", "<header> B": `total(side)` per instance of the range on
+// that side, more being worse. Without one, nothing.
+template <typename Row, typename Total>
+void addPerInstancePair(std::vector<ColumnSpec>& cols, const Comparison& c,
+                        const std::vector<Row>* rows, const QString& header, Total total) {
+    if (!c.hasRange())
+        return;
+    const Comparison* cp = &c;
+    addPair(
+        cols, rows, header, Kind::Mean,
+        [cp, total](const Row& row, bool b) {
+            return (b ? cp->b : cp->a).perInstance(double(total(b ? row.b : row.a)));
+        },
+        Tone::MoreIsWorse);
+}
+
+// The kernel and the range tables (CountedDiffModel::Column): the name, counts, totals, the
+// change, the rows' own pair and, with a range, the totals per instance.
+template <typename Row, typename Own>
+std::vector<ColumnSpec> countedColumns(const Comparison& c, const std::vector<Row>* rows,
+                                       const QString& nameHeader, QString Row::*name,
+                                       const QString& ownHeader, Kind ownKind, Own own) {
+    auto delta = [rows](std::size_t r) { return sign(double((*rows)[r].delta())); };
+    std::vector<ColumnSpec> cols{
+        {nameHeader,
+         Kind::Text,
+         [rows, name](std::size_t r) { return QVariant((*rows)[r].*name); },
+         {}}};
+    addPair(cols, rows, QStringLiteral("Count"), Kind::Count,
+            onSide([](const auto& s) { return qulonglong(s.count); }));
+    addPair(cols, rows, QStringLiteral("Total"), Kind::Duration,
+            onSide([](const auto& s) { return qlonglong(s.total); }));
+    cols.push_back({QStringLiteral("\u0394 total"), Kind::SignedDuration,
+                    [rows](std::size_t r) { return QVariant(qlonglong((*rows)[r].delta())); },
+                    delta});
+    cols.push_back({QStringLiteral("\u0394 %"), Kind::SignedPercent,
+                    [rows](std::size_t r) { return optionalPercent((*rows)[r].deltaPercent()); },
+                    delta});
+    addPair(cols, rows, ownHeader, ownKind, onSide(own));
+    addPerInstancePair(cols, c, rows, QStringLiteral("Per instance"),
+                       [](const auto& s) { return s.total; });
+    return cols;
+}
+
 } // namespace
 
 void ComparisonTableModel::setComparison(std::shared_ptr<const Comparison> comparison) {
@@ -42,7 +118,6 @@ void ComparisonTableModel::setComparison(std::shared_ptr<const Comparison> compa
     m_columns = m_c ? columns(*m_c) : std::vector<ColumnSpec>{};
     endResetModel();
 }
-
 int ComparisonTableModel::rowCount(const QModelIndex& parent) const {
     return parent.isValid() || !m_c ? 0 : int(rows(*m_c));
 }
@@ -112,176 +187,39 @@ const KernelDiffRow* KernelDiffModel::rowAt(int row) const {
     return &c->kernels[std::size_t(row)];
 }
 
-// The columns capture the shared comparison by pointer: setComparison rebuilds them with it.
-std::vector<ComparisonTableModel::ColumnSpec> KernelDiffModel::columns(const Comparison& c) const {
-    const auto* k = &c.kernels;
-    auto delta = [k](std::size_t r) { return sign(double((*k)[r].delta())); };
-    std::vector<ColumnSpec> cols{
-        {QStringLiteral("Kernel"),
-         Kind::Text,
-         [k](std::size_t r) { return QVariant((*k)[r].name); },
-         {}},
-        {QStringLiteral("Count A"),
-         Kind::Count,
-         [k](std::size_t r) { return QVariant(qulonglong((*k)[r].a.count)); },
-         {}},
-        {QStringLiteral("Count B"),
-         Kind::Count,
-         [k](std::size_t r) { return QVariant(qulonglong((*k)[r].b.count)); },
-         {}},
-        {QStringLiteral("Total A"),
-         Kind::Duration,
-         [k](std::size_t r) { return QVariant(qlonglong((*k)[r].a.total)); },
-         {}},
-        {QStringLiteral("Total B"),
-         Kind::Duration,
-         [k](std::size_t r) { return QVariant(qlonglong((*k)[r].b.total)); },
-         {}},
-        {QStringLiteral("\u0394 total"), Kind::SignedDuration,
-         [k](std::size_t r) { return QVariant(qlonglong((*k)[r].delta())); }, delta},
-        {QStringLiteral("\u0394 %"), Kind::SignedPercent,
-         [k](std::size_t r) { return optionalPercent((*k)[r].deltaPercent()); }, delta},
-        {QStringLiteral("Median A"),
-         Kind::Mean,
-         [k](std::size_t r) { return QVariant((*k)[r].a.median); },
-         {}},
-        {QStringLiteral("Median B"),
-         Kind::Mean,
-         [k](std::size_t r) { return QVariant((*k)[r].b.median); },
-         {}},
-    };
-    if (c.hasRange()) {
-        const Comparison* cp = &c;
-        cols.push_back({QStringLiteral("Per instance A"),
-                        Kind::Mean,
-                        [k, cp](std::size_t r) {
-                            return QVariant(cp->a.perInstance(double((*k)[r].a.total)));
-                        },
-                        {}});
-        cols.push_back({QStringLiteral("Per instance B"), Kind::Mean,
-                        [k, cp](std::size_t r) {
-                            return QVariant(cp->b.perInstance(double((*k)[r].b.total)));
-                        },
-                        [k, cp](std::size_t r) {
-                            return sign(cp->b.perInstance(double((*k)[r].b.total)) -
-                                        cp->a.perInstance(double((*k)[r].a.total)));
-                        }});
-    }
-    return cols;
+std::vector<ColumnSpec> KernelDiffModel::columns(const Comparison& c) const {
+    return countedColumns(c, &c.kernels, QStringLiteral("Kernel"), &KernelDiffRow::name,
+                          QStringLiteral("Median"), Kind::Mean,
+                          [](const KernelSide& s) { return s.median; });
 }
 
-std::vector<ComparisonTableModel::ColumnSpec> RangeDiffModel::columns(const Comparison& c) const {
-    const auto* g = &c.ranges;
-    auto delta = [g](std::size_t r) { return sign(double((*g)[r].delta())); };
-    std::vector<ColumnSpec> cols{
-        {QStringLiteral("Range"),
-         Kind::Text,
-         [g](std::size_t r) { return QVariant((*g)[r].range); },
-         {}},
-        {QStringLiteral("Count A"),
-         Kind::Count,
-         [g](std::size_t r) { return QVariant(qulonglong((*g)[r].a.count)); },
-         {}},
-        {QStringLiteral("Count B"),
-         Kind::Count,
-         [g](std::size_t r) { return QVariant(qulonglong((*g)[r].b.count)); },
-         {}},
-        {QStringLiteral("Total A"),
-         Kind::Duration,
-         [g](std::size_t r) { return QVariant(qlonglong((*g)[r].a.total)); },
-         {}},
-        {QStringLiteral("Total B"),
-         Kind::Duration,
-         [g](std::size_t r) { return QVariant(qlonglong((*g)[r].b.total)); },
-         {}},
-        {QStringLiteral("\u0394 total"), Kind::SignedDuration,
-         [g](std::size_t r) { return QVariant(qlonglong((*g)[r].delta())); }, delta},
-        {QStringLiteral("\u0394 %"), Kind::SignedPercent,
-         [g](std::size_t r) { return optionalPercent((*g)[r].deltaPercent()); }, delta},
-        {QStringLiteral("Wall % A"),
-         Kind::Percent,
-         [g](std::size_t r) { return QVariant((*g)[r].a.wallPercent); },
-         {}},
-        {QStringLiteral("Wall % B"),
-         Kind::Percent,
-         [g](std::size_t r) { return QVariant((*g)[r].b.wallPercent); },
-         {}},
-    };
-    if (c.hasRange()) {
-        const Comparison* cp = &c;
-        cols.push_back({QStringLiteral("Per instance A"),
-                        Kind::Mean,
-                        [g, cp](std::size_t r) {
-                            return QVariant(cp->a.perInstance(double((*g)[r].a.total)));
-                        },
-                        {}});
-        cols.push_back({QStringLiteral("Per instance B"), Kind::Mean,
-                        [g, cp](std::size_t r) {
-                            return QVariant(cp->b.perInstance(double((*g)[r].b.total)));
-                        },
-                        [g, cp](std::size_t r) {
-                            return sign(cp->b.perInstance(double((*g)[r].b.total)) -
-                                        cp->a.perInstance(double((*g)[r].a.total)));
-                        }});
-    }
-    return cols;
+std::vector<ColumnSpec> RangeDiffModel::columns(const Comparison& c) const {
+    return countedColumns(c, &c.ranges, QStringLiteral("Range"), &RangeDiffRow::range,
+                          QStringLiteral("Wall %"), Kind::Percent,
+                          [](const RangeSide& s) { return s.wallPercent; });
 }
 
-std::vector<ComparisonTableModel::ColumnSpec> GpuDiffModel::columns(const Comparison& c) const {
+std::vector<ColumnSpec> GpuDiffModel::columns(const Comparison& c) const {
     const auto* g = &c.gpus;
-    auto ns = [g](TimeNs GpuSide::*m, bool b) {
-        return [g, m, b](std::size_t r) {
-            return QVariant(qlonglong(((*g)[r].*(b ? &GpuDiffRow::b : &GpuDiffRow::a)).*m));
-        };
-    };
-    auto gaps = [g](bool b) {
-        return [g, b](std::size_t r) {
-            return QVariant(qulonglong(b ? (*g)[r].b.gaps : (*g)[r].a.gaps));
-        };
-    };
-    auto util = [g](bool b) {
-        return [g, b](std::size_t r) {
-            return QVariant(b ? (*g)[r].b.utilizationPercent : (*g)[r].a.utilizationPercent);
-        };
-    };
-    std::vector<ColumnSpec> cols{
-        {QStringLiteral("GPU"),
-         Kind::Text,
-         [g](std::size_t r) {
-             return QVariant(QStringLiteral("GPU ") % QString::number((*g)[r].deviceId));
-         },
-         {}},
-        {QStringLiteral("Kernels A"), Kind::Duration, ns(&GpuSide::kernelBusy, false), {}},
-        {QStringLiteral("Kernels B"), Kind::Duration, ns(&GpuSide::kernelBusy, true), {}},
-        {QStringLiteral("Copies A"), Kind::Duration, ns(&GpuSide::copyBusy, false), {}},
-        {QStringLiteral("Copies B"), Kind::Duration, ns(&GpuSide::copyBusy, true), {}},
-        {QStringLiteral("Idle A"), Kind::Duration, ns(&GpuSide::idle, false), {}},
-        {QStringLiteral("Idle B"), Kind::Duration, ns(&GpuSide::idle, true),
-         [g](std::size_t r) { return sign(double((*g)[r].b.idle - (*g)[r].a.idle)); }},
-        {QStringLiteral("Gaps A"), Kind::Count, gaps(false), {}},
-        {QStringLiteral("Gaps B"), Kind::Count, gaps(true), {}},
-        {QStringLiteral("Utilisation A"), Kind::Percent, util(false), {}},
-        // More utilisation is better: the tone is the opposite sign of the change.
-        {QStringLiteral("Utilisation B"), Kind::Percent, util(true),
-         [g](std::size_t r) {
-             return -sign((*g)[r].b.utilizationPercent - (*g)[r].a.utilizationPercent);
-         }},
-    };
-    if (c.hasRange()) {
-        const Comparison* cp = &c;
-        cols.push_back(
-            {QStringLiteral("Idle per instance A"),
-             Kind::Mean,
-             [g, cp](std::size_t r) { return QVariant(cp->a.perInstance(double((*g)[r].a.idle))); },
-             {}});
-        cols.push_back(
-            {QStringLiteral("Idle per instance B"), Kind::Mean,
-             [g, cp](std::size_t r) { return QVariant(cp->b.perInstance(double((*g)[r].b.idle))); },
-             [g, cp](std::size_t r) {
-                 return sign(cp->b.perInstance(double((*g)[r].b.idle)) -
-                             cp->a.perInstance(double((*g)[r].a.idle)));
-             }});
-    }
+    std::vector<ColumnSpec> cols{{QStringLiteral("GPU"),
+                                  Kind::Text,
+                                  [g](std::size_t r) {
+                                      return QVariant(QStringLiteral("GPU ") %
+                                                      QString::number((*g)[r].deviceId));
+                                  },
+                                  {}}};
+    addPair(cols, g, QStringLiteral("Kernels"), Kind::Duration,
+            onSide([](const GpuSide& s) { return qlonglong(s.kernelBusy); }));
+    addPair(cols, g, QStringLiteral("Copies"), Kind::Duration,
+            onSide([](const GpuSide& s) { return qlonglong(s.copyBusy); }));
+    addPair(cols, g, QStringLiteral("Idle"), Kind::Duration,
+            onSide([](const GpuSide& s) { return qlonglong(s.idle); }), Tone::MoreIsWorse);
+    addPair(cols, g, QStringLiteral("Gaps"), Kind::Count,
+            onSide([](const GpuSide& s) { return qulonglong(s.gaps); }));
+    addPair(cols, g, QStringLiteral("Utilisation"), Kind::Percent,
+            onSide([](const GpuSide& s) { return s.utilizationPercent; }), Tone::MoreIsBetter);
+    addPerInstancePair(cols, c, g, QStringLiteral("Idle per instance"),
+                       [](const GpuSide& s) { return s.idle; });
     return cols;
 }
 

@@ -26,7 +26,7 @@ public:
     QVariant data(const QModelIndex& index, int role) const override;
     QVariant headerData(int section, Qt::Orientation o, int role) const override;
 
-protected:
+    // A column: its header, how its raw value reads, the value and its tone.
     enum class Kind : std::uint8_t {
         Text,
         Count,
@@ -42,6 +42,8 @@ protected:
         std::function<QVariant(std::size_t)> value; // raw: QString, qulonglong, qlonglong, double
         std::function<int(std::size_t)> tone;       // empty: not coloured
     };
+
+protected:
     virtual std::size_t rows(const Comparison& c) const = 0;
     virtual std::vector<ColumnSpec> columns(const Comparison& c) const = 0;
 
@@ -50,9 +52,10 @@ private:
     std::vector<ColumnSpec> m_columns;
 };
 
-// Kernel, Count A, Count B, Total A, Total B, Delta, Delta %, Median A, Median B
-// [, Per instance A, Per instance B]
-class KernelDiffModel final : public ComparisonTableModel {
+// The kernel and the range tables, one column list (comparisonmodels.cpp's countedColumns): the
+// name, Count A, Count B, Total A, Total B, Delta, Delta %, the table's own pair [, Per instance
+// A, Per instance B].
+class CountedDiffModel : public ComparisonTableModel {
 public:
     enum Column {
         Name,
@@ -62,12 +65,19 @@ public:
         TotalB,
         Delta,
         DeltaPercent,
-        MedianA,
-        MedianB,
+        OwnA,
+        OwnB,
         PerInstanceA,
         PerInstanceB
     };
     using ComparisonTableModel::ComparisonTableModel;
+};
+
+// Kernels: the own pair is Median A, Median B.
+class KernelDiffModel final : public CountedDiffModel {
+public:
+    enum : int { MedianA = OwnA, MedianB = OwnB };
+    using CountedDiffModel::CountedDiffModel;
     // The kernel row at `row` (model order), or nullptr.
     const KernelDiffRow* rowAt(int row) const;
 
@@ -76,24 +86,11 @@ protected:
     std::vector<ColumnSpec> columns(const Comparison& c) const override;
 };
 
-// Range, Count A, Count B, Total A, Total B, Delta, Delta %, Wall % A, Wall % B
-// [, Per instance A, Per instance B]
-class RangeDiffModel final : public ComparisonTableModel {
+// Ranges: the own pair is Wall % A, Wall % B.
+class RangeDiffModel final : public CountedDiffModel {
 public:
-    enum Column {
-        Name,
-        CountA,
-        CountB,
-        TotalA,
-        TotalB,
-        Delta,
-        DeltaPercent,
-        WallA,
-        WallB,
-        PerInstanceA,
-        PerInstanceB
-    };
-    using ComparisonTableModel::ComparisonTableModel;
+    enum : int { WallA = OwnA, WallB = OwnB };
+    using CountedDiffModel::CountedDiffModel;
 
 protected:
     std::size_t rows(const Comparison& c) const override { return c.ranges.size(); }

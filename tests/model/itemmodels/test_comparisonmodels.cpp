@@ -89,3 +89,68 @@ TEST(ComparisonModels, RangeAndGpuTablesUnderTheModelTester) {
 }
 
 } // namespace
+
+namespace {
+
+// Each column's header, the type of its raw value and its tones down the rows ("0+-"), one line
+// a column: what the shared column list must give each table, letter for letter.
+QStringList columnsOf(const QAbstractItemModel& m) {
+    QStringList out;
+    for (int col = 0; col < m.columnCount(); ++col) {
+        QString tones;
+        for (int row = 0; row < m.rowCount(); ++row) {
+            const int t = cell(m, row, col, DeltaToneRole).toInt();
+            tones += t > 0 ? u'+' : (t < 0 ? u'-' : u'0');
+        }
+        const int align = cell(m, 0, col, Qt::TextAlignmentRole).toInt();
+        out << m.headerData(col, Qt::Horizontal, Qt::DisplayRole).toString() % u' ' %
+                   QString::fromLatin1(cell(m, 0, col, ExportRole).typeName()) % u' ' %
+                   (align & Qt::AlignLeft ? u'L' : u'R') % u' ' % tones;
+    }
+    return out;
+}
+
+} // namespace
+
+TEST(ComparisonModels, EachTableHasItsColumnsTypesAndTones) {
+    const auto c = knownPair(true);
+    KernelDiffModel kernels;
+    RangeDiffModel ranges;
+    GpuDiffModel gpus;
+    kernels.setComparison(c);
+    ranges.setComparison(c);
+    gpus.setComparison(c);
+    EXPECT_EQ(
+        columnsOf(kernels),
+        QStringList(
+            {QStringLiteral("Kernel QString L 0000"), QStringLiteral("Count A qulonglong R 0000"),
+             QStringLiteral("Count B qulonglong R 0000"),
+             QStringLiteral("Total A qlonglong R 0000"), QStringLiteral("Total B qlonglong R 0000"),
+             QStringLiteral("\u0394 total qlonglong R +-++"),
+             QStringLiteral("\u0394 % double R +-++"), QStringLiteral("Median A double R 0000"),
+             QStringLiteral("Median B double R 0000"),
+             QStringLiteral("Per instance A double R 0000"),
+             QStringLiteral("Per instance B double R +-0+")}));
+    // Row 0 of the ranges is new in B: its percent has no value.
+    EXPECT_EQ(
+        columnsOf(ranges),
+        QStringList(
+            {QStringLiteral("Range QString L 0000"), QStringLiteral("Count A qulonglong R 0000"),
+             QStringLiteral("Count B qulonglong R 0000"),
+             QStringLiteral("Total A qlonglong R 0000"), QStringLiteral("Total B qlonglong R 0000"),
+             QStringLiteral("\u0394 total qlonglong R ++00"), QStringLiteral("\u0394 %  R ++00"),
+             QStringLiteral("Wall % A double R 0000"), QStringLiteral("Wall % B double R 0000"),
+             QStringLiteral("Per instance A double R 0000"),
+             QStringLiteral("Per instance B double R +0--")}));
+    EXPECT_EQ(
+        columnsOf(gpus),
+        QStringList(
+            {QStringLiteral("GPU QString L 0"), QStringLiteral("Kernels A qlonglong R 0"),
+             QStringLiteral("Kernels B qlonglong R 0"), QStringLiteral("Copies A qlonglong R 0"),
+             QStringLiteral("Copies B qlonglong R 0"), QStringLiteral("Idle A qlonglong R 0"),
+             QStringLiteral("Idle B qlonglong R +"), QStringLiteral("Gaps A qulonglong R 0"),
+             QStringLiteral("Gaps B qulonglong R 0"), QStringLiteral("Utilisation A double R 0"),
+             QStringLiteral("Utilisation B double R -"),
+             QStringLiteral("Idle per instance A double R 0"),
+             QStringLiteral("Idle per instance B double R +")}));
+}
