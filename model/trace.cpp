@@ -176,6 +176,25 @@ QString Trace::gpuLabel(std::uint32_t deviceId) const {
     return s;
 }
 
+QString Trace::threadLabel(std::uint32_t thread, ThreadLabelForm form) const {
+    if (thread >= m_threads.size())
+        return QStringLiteral("unknown");
+    const ThreadInfo& t = m_threads[thread];
+    const QString name = t.name != kNoString ? string(t.name) : QStringLiteral("Thread");
+    const QString label = name % QStringLiteral(" [") % QString::number(t.tid) % u']';
+    if (form == ThreadLabelForm::NameAndTid)
+        return label;
+    return label % QStringLiteral(" (pid ") % QString::number(t.pid) % u')';
+}
+
+QString Trace::processLabel(std::uint32_t process) const {
+    if (process >= m_processes.size())
+        return QStringLiteral("unknown");
+    const ProcessInfo& p = m_processes[process];
+    const QString name = p.name != kNoString ? string(p.name) : QStringLiteral("Process");
+    return name % QStringLiteral(" [") % QString::number(p.pid) % u']';
+}
+
 QString Trace::laneKindLabel(std::uint32_t laneIdx) const {
     const Lane& l = m_lanes[laneIdx];
     QString kind = kindLabel(l.kind());
@@ -188,29 +207,17 @@ QString Trace::laneKindLabel(std::uint32_t laneIdx) const {
 QString Trace::laneLabel(std::uint32_t laneIdx) const {
     const Lane& l = m_lanes[laneIdx];
     const QString kind = laneKindLabel(laneIdx);
-    switch (l.kind()) {
-    case LaneKind::CudaApi:
-    case LaneKind::Osrt:
-    case LaneKind::Nvtx:
-    case LaneKind::CpuOps:
-    case LaneKind::Python: {
-        const ThreadInfo& t = m_threads[l.owner()];
-        const QString name = t.name != kNoString ? string(t.name) : QStringLiteral("Thread");
-        return name % QStringLiteral(" [") % QString::number(t.tid) % QStringLiteral("] / ") % kind;
-    }
-    case LaneKind::NvtxStartEnd: {
-        const ProcessInfo& p = m_processes[l.owner()];
-        const QString name = p.name != kNoString ? string(p.name) : QStringLiteral("Process");
-        return name % QStringLiteral(" [") % QString::number(p.pid) % QStringLiteral("] / ") % kind;
-    }
-    case LaneKind::Kernels:
-    case LaneKind::Memcpy:
-    case LaneKind::Memset: {
+    switch (ownerOf(l.kind())) {
+    case LaneOwner::Thread:
+        return threadLabel(l.owner()) % QStringLiteral(" / ") % kind;
+    case LaneOwner::Process:
+        return processLabel(l.owner()) % QStringLiteral(" / ") % kind;
+    case LaneOwner::Stream: {
         const StreamInfo& s = m_streams[l.owner()];
         return gpuLabel(s.deviceId) % QStringLiteral(" / Stream ") % QString::number(s.streamId) %
                QStringLiteral(" / ") % kind;
     }
-    case LaneKind::Uvm:
+    case LaneOwner::Device:
         return gpuLabel(l.owner()) % QStringLiteral(" / ") % kind;
     }
     return kind;

@@ -155,6 +155,16 @@ public:
     QString laneKindLabel(std::uint32_t lane) const;
     // "GPU 0 (NVIDIA H100 80GB HBM3)", or "GPU 0" when the export did not name it.
     QString gpuLabel(std::uint32_t deviceId) const;
+    // Which parts threadLabel gives: the lane headers and gap sentences say "python [4242]",
+    // the event details add the process, "python [4242] (pid 4242)".
+    enum class ThreadLabelForm : std::uint8_t { NameAndTid, WithPid };
+    // Thread `thread` (index into threads()) for people: its name ("Thread" when unnamed) and
+    // tid, in `form`; "unknown" for an index past threads().
+    QString threadLabel(std::uint32_t thread,
+                        ThreadLabelForm form = ThreadLabelForm::NameAndTid) const;
+    // Process `process` (index into processes()): "python [4242]", "Process [4242]" when
+    // unnamed; "unknown" for an index past processes().
+    QString processLabel(std::uint32_t process) const;
 
     std::size_t memoryBytes() const;
     // Where memoryBytes() goes: one row per lane kind (the lanes' own storage) and per record

@@ -72,6 +72,37 @@ inline constexpr bool isGpuLane(LaneKind k) {
     return k >= LaneKind::Kernels;
 }
 
+// What a lane's owner() indexes, by its kind: the one place that says which kinds belong to a
+// thread, a process, a stream or a device.
+enum class LaneOwner : std::uint8_t {
+    Thread,  // an index into Trace::threads()
+    Process, // an index into Trace::processes()
+    Stream,  // an index into Trace::streams()
+    Device,  // a device id (GpuInfo::id), looked up by value
+};
+inline constexpr LaneOwner ownerOf(LaneKind k) {
+    switch (k) {
+    case LaneKind::CudaApi:
+    case LaneKind::Osrt:
+    case LaneKind::Nvtx:
+    case LaneKind::CpuOps:
+    case LaneKind::Python:
+        return LaneOwner::Thread;
+    case LaneKind::NvtxStartEnd:
+        return LaneOwner::Process;
+    case LaneKind::Kernels:
+    case LaneKind::Memcpy:
+    case LaneKind::Memset:
+        return LaneOwner::Stream;
+    case LaneKind::Uvm:
+        break;
+    }
+    return LaneOwner::Device;
+}
+static_assert(ownerOf(LaneKind::Python) == LaneOwner::Thread &&
+                  ownerOf(LaneKind::Kernels) == LaneOwner::Stream,
+              "a thread's lanes are the CPU kinds before Kernels (isGpuLane)");
+
 // Lanes whose events' records share one table of the Trace.
 enum class LaneFamily : std::uint8_t { Kernels, Memcpys, Memsets, ApiCalls, Osrt, Nvtx, CpuOps };
 inline constexpr std::size_t kLaneFamilies = 7;

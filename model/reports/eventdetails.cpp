@@ -47,12 +47,7 @@ QString num(std::uint64_t v) {
 }
 
 QString threadLabel(const Trace& t, std::uint32_t threadIndex) {
-    if (threadIndex >= t.threads().size())
-        return QStringLiteral("unknown");
-    const ThreadInfo& th = t.threads()[threadIndex];
-    const QString name = th.name != kNoString ? t.string(th.name) : QStringLiteral("Thread");
-    return name % QStringLiteral(" [") % num(th.tid) % QStringLiteral("] (pid ") % num(th.pid) %
-           u')';
+    return t.threadLabel(threadIndex, Trace::ThreadLabelForm::WithPid);
 }
 
 QString bytesText(std::uint64_t b) {

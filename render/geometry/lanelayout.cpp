@@ -46,12 +46,7 @@ void LaneLayout::buildGroups() {
         return idx;
     };
     auto processGroup = [&](std::uint32_t p) {
-        return group(GroupKind::Process, p, std::nullopt, [&]() -> QString {
-            const ProcessInfo& pi = t.processes()[p];
-            const QString name =
-                pi.name != kNoString ? t.string(pi.name) : QStringLiteral("Process");
-            return name % QStringLiteral(" [") % QString::number(pi.pid) % u']';
-        });
+        return group(GroupKind::Process, p, std::nullopt, [&] { return t.processLabel(p); });
     };
     auto gpuGroup = [&](std::uint32_t deviceId) {
         const std::uint32_t g =
@@ -63,31 +58,20 @@ void LaneLayout::buildGroups() {
     for (std::uint32_t li = 0; li < t.lanes().size(); ++li) {
         const Lane& l = t.lane(li);
         std::uint32_t g = 0;
-        switch (l.kind()) {
-        case LaneKind::CudaApi:
-        case LaneKind::Osrt:
-        case LaneKind::Nvtx:
-        case LaneKind::CpuOps:
-        case LaneKind::Python: {
-            const ThreadInfo& th = t.threads()[l.owner()];
-            const std::uint32_t p = processGroup(th.process);
-            g = group(GroupKind::Thread, l.owner(), p, [&]() -> QString {
-                const QString name =
-                    th.name != kNoString ? t.string(th.name) : QStringLiteral("Thread");
-                return name % QStringLiteral(" [") % QString::number(th.tid) % u']';
-            });
+        switch (ownerOf(l.kind())) {
+        case LaneOwner::Thread: {
+            const std::uint32_t p = processGroup(t.threads()[l.owner()].process);
+            g = group(GroupKind::Thread, l.owner(), p, [&] { return t.threadLabel(l.owner()); });
             if (l.kind() != LaneKind::Osrt && !l.isEmpty())
                 m_groups[g].interesting = m_groups[p].interesting = true;
             break;
         }
-        case LaneKind::NvtxStartEnd:
+        case LaneOwner::Process:
             g = processGroup(l.owner());
             if (!l.isEmpty())
                 m_groups[g].interesting = true;
             break;
-        case LaneKind::Kernels:
-        case LaneKind::Memcpy:
-        case LaneKind::Memset: {
+        case LaneOwner::Stream: {
             const StreamInfo& s = t.streams()[l.owner()];
             const std::uint32_t gpu = gpuGroup(s.deviceId);
             g = group(GroupKind::Stream, l.owner(), gpu, [&]() -> QString {
@@ -96,7 +80,7 @@ void LaneLayout::buildGroups() {
             });
             break;
         }
-        case LaneKind::Uvm:
+        case LaneOwner::Device:
             g = gpuGroup(l.owner());
             break;
         }
