@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "formats/nsys/synth/sampletrace.h"
 
+#include "formats/nsys/synth/synthrows.h"
 #include "formats/nsys/synth/synthtrace.h"
 #include "formats/nsys/writer/nsyswriter.h"
 
@@ -117,26 +118,7 @@ private:
         meta.sessionStartUtcNs = 1767225600000000000; // 2026-01-01T00:00:00Z
         meta.command = {"python", "train.py", "--epochs", "2", "--batch-size", "64"};
         m_w.setMetadata(meta);
-        nsys::GpuRow g;
-        g.id = kDevice;
-        g.name = "NVIDIA H100 80GB HBM3";
-        g.smCount = 132;
-        g.computeMajor = 9;
-        g.computeMinor = 0;
-        g.maxThreadsPerBlock = 1024;
-        g.maxRegistersPerBlock = 65536;
-        g.maxRegistersPerSm = 65536;
-        g.maxShmemPerBlock = 49152;
-        g.maxShmemPerBlockOptin = 227 * 1024;
-        g.maxShmemPerSm = 228 * 1024;
-        g.threadsPerWarp = 32;
-        g.maxWarpsPerSm = 64;
-        g.maxBlocksPerSm = 32;
-        g.totalMemory = 85031714816;
-        g.memoryBandwidth = 3352320000000;
-        g.clockRate = 1980000000;
-        g.busLocation = "0000:18:00.0";
-        m_w.addGpu(g);
+        m_w.addGpu(synth::h100Gpu(kDevice));
         m_w.addProcess({kPid, "python train.py"});
         m_w.addThread({kPid, kMainTid, "MainThread"});
         m_w.addThread({kPid, kLoaderTid, "DataLoader"});
@@ -236,17 +218,15 @@ private:
 
     std::uint32_t api(Thread& t, const char* name, std::int64_t medianNs,
                       std::uint8_t eventClass = 0) {
-        nsys::ApiCallRow r;
-        r.start = t.now;
-        r.end = t.now + m_rng.heavyTailNs(double(medianNs), 0.2);
-        r.pid = kPid;
-        r.tid = t.tid;
-        r.correlationId = ++m_correlation;
-        r.name = name;
-        r.eventClass = eventClass;
-        m_w.addApiCall(r);
-        t.now = r.end + m_rng.range(1000, 4000);
-        return r.correlationId;
+        const std::uint32_t correlationId = ++m_correlation;
+        synth::writeApiCall(m_w, m_rng, {.sigma = 0.2, .pauseMin = 1000, .pauseMax = 4000},
+                            {.pid = kPid,
+                             .tid = t.tid,
+                             .correlationId = correlationId,
+                             .name = name,
+                             .eventClass = eventClass},
+                            t.now, medianNs);
+        return correlationId;
     }
 
     std::int64_t gpuStart(const Thread& t, std::uint32_t stream) {

@@ -2,6 +2,7 @@
 // The synthetic generator's primitive events: API calls with their kernels, copies and
 // memsets; unified-memory migrations; syncs; OS runtime calls; NVTX ranges.
 #include "formats/nsys/synth/synthgenerator.h"
+#include "formats/nsys/synth/synthrows.h"
 
 #include <algorithm>
 #include <cmath>
@@ -10,18 +11,16 @@ namespace strobe::synth::detail {
 
 std::uint32_t Generator::api(Thread& t, const char* name, std::int64_t medianNs,
                              std::uint8_t eventClass) {
-    nsys::ApiCallRow r;
-    r.start = t.now;
-    r.end = t.now + m_rng.heavyTailNs(double(medianNs), 0.25);
-    r.pid = m_pid;
-    r.tid = t.tid;
-    r.correlationId = ++m_correlation;
-    r.name = name;
-    r.eventClass = eventClass;
-    m_w.addApiCall(r);
+    const std::uint32_t correlationId = ++m_correlation;
+    writeApiCall(m_w, m_rng, {.sigma = 0.25, .pauseMin = 800, .pauseMax = 4000},
+                 {.pid = m_pid,
+                  .tid = t.tid,
+                  .correlationId = correlationId,
+                  .name = name,
+                  .eventClass = eventClass},
+                 t.now, medianNs);
     count(m_stats.apiCalls);
-    t.now = r.end + m_rng.range(800, 4000);
-    return r.correlationId;
+    return correlationId;
 }
 
 // The API call ends after the GPU work is queued; GPU start waits for the stream.
@@ -107,8 +106,8 @@ void Generator::uvmMigrations(std::int64_t at, std::uint8_t copyKind, int n) {
         m.correlationId = 0;
         m.bytes = bytes;
         m.copyKind = copyKind;
-        m.srcKind = 7;
-        m.dstKind = 7;
+        m.srcKind = nsys::kUnknownMemoryKind;
+        m.dstKind = nsys::kUnknownMemoryKind;
         m.migrationCause = copyKind == 11 ? 2 : 4; // page fault / eviction
         m.virtualAddress = 0x7f6a00000000ull + (m_step * 64 + std::uint64_t(i)) * 65536;
         m_w.addMemcpy(m);

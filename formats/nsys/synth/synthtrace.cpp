@@ -2,6 +2,7 @@
 // The synthetic training job, rank by rank and step by step: which phases a step has and what
 // each launches. The events themselves are written in synthevents.cpp.
 #include "formats/nsys/synth/synthgenerator.h"
+#include "formats/nsys/synth/synthrows.h"
 
 #include <algorithm>
 
@@ -46,28 +47,8 @@ void Generator::describeTarget() {
     meta.command = {"torchrun",    "--nproc-per-node=2", "train.py", "--model",
                     "convnet-vit", "--batch-size",       "256"};
     m_w.setMetadata(meta);
-    for (std::uint32_t gpu = 0; gpu < 2; ++gpu) {
-        nsys::GpuRow g;
-        g.id = gpu;
-        g.name = "NVIDIA H100 80GB HBM3";
-        g.smCount = 132;
-        g.computeMajor = 9;
-        g.computeMinor = 0;
-        g.maxThreadsPerBlock = 1024;
-        g.maxRegistersPerBlock = 65536;
-        g.maxRegistersPerSm = 65536;
-        g.maxShmemPerBlock = 49152;
-        g.maxShmemPerBlockOptin = 232448;
-        g.maxShmemPerSm = 233472;
-        g.threadsPerWarp = 32;
-        g.maxWarpsPerSm = 64;
-        g.maxBlocksPerSm = 32;
-        g.totalMemory = 85031714816;
-        g.memoryBandwidth = 3352320000000;
-        g.clockRate = 1980000000;
-        g.busLocation = gpu == 0 ? "0000:18:00.0" : "0000:2a:00.0";
-        m_w.addGpu(g);
-    }
+    for (std::uint32_t gpu = 0; gpu < 2; ++gpu)
+        m_w.addGpu(h100Gpu(gpu));
 }
 
 void Generator::runProcess(std::uint32_t rank, std::uint64_t budget) {

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The synthetic trace generator and the embedded sample, read back with plain SQL.
 #include "formats/nsys/synth/sampletrace.h"
+#include "formats/nsys/synth/synthrows.h"
 #include "formats/nsys/synth/synthtrace.h"
 #include "tests/support/sqlitequery.h"
 
@@ -9,6 +10,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <map>
+#include <tuple>
 
 using namespace strobe;
 using strobe::test::query;
@@ -354,4 +356,44 @@ TEST_F(SampleTrace, ConvolutionsAndGemmsDominateAndStreamsOverlap) {
                           "CUPTI_ACTIVITY_KIND_KERNEL b ON a.streamId = 13 AND b.streamId = 7 AND "
                           "a.start < b.end AND b.start < a.end"),
               20);
+}
+
+TEST(SynthRows, TheH100IsOnTheFirstBusOrTheSecond) {
+    const nsys::GpuRow first = synth::h100Gpu(0), second = synth::h100Gpu(1);
+    EXPECT_EQ(first.id, 0u);
+    EXPECT_EQ(second.id, 1u);
+    EXPECT_EQ(first.busLocation, "0000:18:00.0");
+    EXPECT_EQ(second.busLocation, "0000:2a:00.0");
+    EXPECT_EQ(synth::h100Gpu(5).busLocation, "0000:2a:00.0");
+    EXPECT_EQ(first.name, "NVIDIA H100 80GB HBM3");
+    EXPECT_EQ(std::tie(first.smCount, first.computeMajor, first.computeMinor,
+                       first.maxShmemPerBlockOptin, first.maxShmemPerSm),
+              std::make_tuple(132u, 9u, 0u, 232448u, 233472u));
+    EXPECT_EQ(std::tie(first.totalMemory, first.memoryBandwidth, first.clockRate),
+              std::make_tuple(std::uint64_t(85031714816), std::uint64_t(3352320000000),
+                              std::uint64_t(1980000000)));
+}
+
+TEST(SynthRows, AnApiCallStartsAtTheClockAndMovesItPastItsEnd) {
+    TempDir dir;
+    const std::string path = dir.file("api.sqlite");
+    std::string error;
+    auto w = nsys::Writer::create(path, nsys::SchemaFlavor::V3_13, &error);
+    ASSERT_TRUE(w) << error;
+    w->addProcess({7, "p"});
+    w->addThread({7, 8, "t"});
+    synth::Rng rng(99), oracle(99);
+    std::int64_t now = 5000;
+    synth::writeApiCall(*w, rng, {.sigma = 0.25, .pauseMin = 800, .pauseMax = 4000},
+                        {.pid = 7, .tid = 8, .correlationId = 41, .name = "cudaMalloc_v3020"}, now,
+                        20000);
+    // The length first, then the pause: the order a seed's trace depends on.
+    const std::int64_t end = 5000 + oracle.heavyTailNs(20000, 0.25);
+    const std::int64_t pause = oracle.range(800, 4000);
+    EXPECT_EQ(now, end + pause);
+    ASSERT_TRUE(w->commit(&error)) << error;
+    EXPECT_EQ(query(path, "SELECT r.start, r.end, r.correlationId, s.value FROM "
+                          "CUPTI_ACTIVITY_KIND_RUNTIME r JOIN StringIds s ON s.id = r.nameId"),
+              (std::vector<std::vector<std::string>>{
+                  {"5000", std::to_string(end), "41", "cudaMalloc_v3020"}}));
 }
