@@ -68,6 +68,7 @@ std::string fromWide(const wchar_t* s) {
     if (!s)
         return out;
     for (; *s; ++s) {
+        // NOLINTNEXTLINE(bugprone-signed-char-misuse): wchar_t is 32-bit UTF-32 here, not a char
         const auto c = std::uint32_t(*s);
         if (c < 0x80) {
             out += char(c);

@@ -126,11 +126,9 @@ void Recorder::finish(const char* why, bool incomplete) {
     m_pendingSyncs.clear();
     m_pendingSyncCount = 0;
 
-    auto info = [this](const char* key, std::string value) {
-        m_captureInfo.try_emplace(key, std::move(value));
-    };
-    info("STROBE_CUDA_TRACE",
-         m_config.traceCuda ? "not initialised (no CUDA call was made)" : "not requested");
+    m_captureInfo.try_emplace("STROBE_CUDA_TRACE", m_config.traceCuda
+                                                       ? "not initialised (no CUDA call was made)"
+                                                       : "not requested");
     m_captureInfo["STROBE_CAPTURE_END"] = why;
     m_captureInfo["STROBE_TRACE_INCOMPLETE"] = incomplete ? "1" : "0";
     m_captureInfo["STROBE_RECORDS_SKIPPED_ZERO_START"] = std::to_string(m_counts.skippedZeroStart);

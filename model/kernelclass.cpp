@@ -62,7 +62,8 @@ std::optional<std::vector<std::string>> patternList(const QJsonValue& v, const Q
         return std::nullopt;
     }
     std::vector<std::string> out;
-    for (const QJsonValue& p : v.toArray()) {
+    const QJsonArray patterns = v.toArray(); // const: iterating it never detaches
+    for (const auto& p : patterns) {
         if (!p.isString() || p.toString().isEmpty()) {
             *error = where % QStringLiteral(" holds something that is not a non-empty string.");
             return std::nullopt;
@@ -145,7 +146,8 @@ std::optional<KernelClassTable> KernelClassTable::fromJson(const QByteArray& jso
         return std::nullopt;
     }
     int row = 0;
-    for (const QJsonValue& v : classes.toArray()) {
+    const QJsonArray entries = classes.toArray();
+    for (const auto& v : entries) {
         const QString where = QStringLiteral("classes[") % QString::number(row++) % u']';
         const QJsonObject o = v.toObject();
         const auto cls = kernelClassFromKey(o.value(QLatin1String("class")).toString());

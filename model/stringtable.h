@@ -15,7 +15,7 @@ namespace strobe {
 // The longest name a reader keeps: kernel names of heavily templated code run to a few KiB, and
 // a file's longer ones are cut (with a counted warning) so that no table or report of the trace
 // repeats megabytes per event.
-inline constexpr std::size_t kMaxNameBytes = 64 * 1024;
+inline constexpr std::size_t kMaxNameBytes = std::size_t{64} * 1024;
 
 // `s`, or its first `maxBytes` bytes without cutting a UTF-8 sequence.
 inline std::string_view cutName(std::string_view s, std::size_t maxBytes = kMaxNameBytes) {

@@ -318,7 +318,7 @@ void MainWindow::onPreview(std::shared_ptr<const Trace> gpuSide) {
     updateStatus();
 }
 
-void MainWindow::onLoadFinished(std::shared_ptr<const Trace> trace, const QString& error,
+void MainWindow::onLoadFinished(const std::shared_ptr<const Trace>& trace, const QString& error,
                                 bool cancelled) {
     auto* job = qobject_cast<TraceLoadJob*>(sender());
     if (!job || job != m_job.get())

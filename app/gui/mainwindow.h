@@ -95,7 +95,8 @@ private:
     void rebuildRecentMenu();
     void startLoad(const QString& path, const QString& title, bool isSample);
     void onPreview(std::shared_ptr<const Trace> gpuSide);
-    void onLoadFinished(std::shared_ptr<const Trace> trace, const QString& error, bool cancelled);
+    void onLoadFinished(const std::shared_ptr<const Trace>& trace, const QString& error,
+                        bool cancelled);
     void showError(const QString& message);
     // For an .nsys-rep: opens its earlier export, or asks to run nsys; false when nsys is not on
     // the PATH (the loader then says how to export by hand).

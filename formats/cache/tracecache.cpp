@@ -158,7 +158,8 @@ std::unique_ptr<Trace> readEntry(const CacheFolder& dir, const QByteArray& name,
                     return;
                 pf = &own;
             }
-            if (!pf->seek(qint64(offset + (part == 1 ? h.partBytes[0] : 0))))
+            const std::uint64_t at = offset + (part == 1 ? h.partBytes[0] : 0);
+            if (!pf->seek(qint64(at)))
                 return;
             CacheReader r(*pf, h.partBytes[p]);
             parsed[p] = TraceCodec::read(r, part, *trace, lanes[p]) && r.remaining() == 0;
@@ -206,7 +207,8 @@ std::unique_ptr<Trace> readEntry(const CacheFolder& dir, const QByteArray& name,
 // an entry's name, then the least recently used entries until the rest fit in `cap`.
 void evictIn(const CacheFolder& dir, const QByteArray& keep, std::uint64_t cap) {
     const QByteArray suffix = kSuffix.toLatin1();
-    const std::int64_t stale = (QDateTime::currentMSecsSinceEpoch() - 3600 * 1000) * 1'000'000;
+    const std::int64_t stale =
+        (QDateTime::currentMSecsSinceEpoch() - qint64{3600} * 1000) * 1'000'000;
     std::vector<CacheFolderEntry> entries;
     std::uint64_t total = 0;
     for (CacheFolderEntry& e : dir.list()) {

@@ -27,7 +27,7 @@ struct TraceCacheKey {
 class TraceCache {
 public:
     static constexpr std::uint64_t kDefaultCapBytes = std::uint64_t(2) << 30;
-    static constexpr std::int64_t kHashedBytes = 64 * 1024;
+    static constexpr std::int64_t kHashedBytes = std::int64_t{64} * 1024;
 
     TraceCache(QString folder, std::uint64_t capBytes = kDefaultCapBytes);
 
