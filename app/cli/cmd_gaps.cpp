@@ -6,6 +6,7 @@
 #include "app/cli/output.h"
 #include "model/analysis/gaps.h"
 #include "model/reports/gapsummarytext.h"
+#include "model/reports/gaptext.h"
 #include "model/reports/reporttable.h"
 #include "model/timeformat.h"
 #include "model/trace.h"
@@ -23,7 +24,7 @@ const QStringList& gapColumns() {
     return columns;
 }
 
-ReportTable gapsReport(const GapAnalysis& analysis) {
+ReportTable gapsReport(const Trace& trace, const GapAnalysis& analysis) {
     ReportTable t;
     t.columns = gapColumns();
     for (const GpuGap& g : analysis.gaps) {
@@ -31,14 +32,15 @@ ReportTable gapsReport(const GapAnalysis& analysis) {
                           ReportCell::number(std::int64_t(g.range.start)),
                           ReportCell::number(std::int64_t(g.range.end)),
                           ReportCell::number(std::int64_t(g.duration())),
-                          ReportCell::string(gapCauseKey(g.cause)), ReportCell::string(g.detail)});
+                          ReportCell::string(gapCauseKey(g.cause)),
+                          ReportCell::string(gapDetailText(trace, g))});
     }
     return t;
 }
 
 // {"busy", "threshold_ns", "devices": [per GPU], "gaps": [the CSV's rows]}: the idle stretches
 // at the trace's ends are fields of their GPU, never gaps.
-void writeGapsJson(QTextStream& out, const GapAnalysis& a) {
+void writeGapsJson(QTextStream& out, const Trace& trace, const GapAnalysis& a) {
     JsonWriter j(out);
     j.beginObject();
     j.field(QStringLiteral("busy"), busyWorkKey(a.busy));
@@ -82,7 +84,7 @@ void writeGapsJson(QTextStream& out, const GapAnalysis& a) {
         j.field(QStringLiteral("end_ns"), std::int64_t(g.range.end));
         j.field(QStringLiteral("duration_ns"), std::int64_t(g.duration()));
         j.field(QStringLiteral("cause"), gapCauseKey(g.cause));
-        j.field(QStringLiteral("detail"), g.detail);
+        j.field(QStringLiteral("detail"), gapDetailText(trace, g));
         j.endObject();
     }
     j.endArray();
@@ -106,7 +108,7 @@ void writeGapsText(QTextStream& out, const Trace& trace, const GapAnalysis& a) {
             const GpuGap& g = a.gaps[next];
             out << "  gap at " << formatTimestamp(g.range.start, trace.timeRange().start) << ", "
                 << formatDuration(g.duration()) << ", " << gapCauseKey(g.cause) << ": "
-                << escapeControls(g.detail) << '\n';
+                << escapeControls(gapDetailText(trace, g)) << '\n';
         }
         out << "  " << idleAfterLine(d) << '\n';
     }
@@ -151,11 +153,11 @@ int runGaps(const QStringList& args, Io io) {
         return 1;
     const GapAnalysis analysis = findGaps(*trace, minNs, busy);
     if (format == QLatin1String("json"))
-        writeGapsJson(io.out, analysis);
+        writeGapsJson(io.out, *trace, analysis);
     else if (format == QLatin1String("text"))
         writeGapsText(io.out, *trace, analysis);
     else
-        writeCsv(io.out, gapsReport(analysis));
+        writeCsv(io.out, gapsReport(*trace, analysis));
     return 0;
 }
 

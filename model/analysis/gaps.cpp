@@ -1,13 +1,10 @@
 // SPDX-License-Identifier: MIT
 #include "model/analysis/gaps.h"
 
-#include "model/analysis/nvtxstats.h"
 #include "model/analysis/waitcalls.h"
 #include "model/cudaapi.h"
 #include "model/lod/utilization.h"
-#include "model/timeformat.h"
 
-#include <QStringBuilder>
 #include <algorithm>
 #include <map>
 #include <set>
@@ -31,24 +28,6 @@ QString gapCauseKey(GapCause cause) {
         break;
     }
     return QStringLiteral("unknown");
-}
-
-QString gapCauseLabel(GapCause cause) {
-    switch (cause) {
-    case GapCause::LaunchOverhead:
-        return QStringLiteral("Launch overhead");
-    case GapCause::Sync:
-        return QStringLiteral("Synchronisation");
-    case GapCause::CpuBusy:
-        return QStringLiteral("CPU busy");
-    case GapCause::CpuWait:
-        return QStringLiteral("CPU waiting");
-    case GapCause::NoCpuActivity:
-        return QStringLiteral("No CPU activity");
-    case GapCause::Unknown:
-        break;
-    }
-    return QStringLiteral("Unknown");
 }
 
 QString busyWorkKey(BusyWork work) {
@@ -79,11 +58,6 @@ TimeNs overlap(TimeNs s, TimeNs e, TimeRange g) {
 
 bool coversHalf(TimeNs covered, TimeRange g) {
     return covered * 2 >= g.duration();
-}
-
-QString percentOf(TimeNs part, TimeRange g) {
-    const double p = g.duration() > 0 ? 100.0 * double(part) / double(g.duration()) : 0.0;
-    return QString::number(std::min(100.0, p), 'f', 0) % u'%';
 }
 
 // Everything the classification looks up per gap, gathered once per trace.
@@ -165,19 +139,6 @@ private:
     // Threads of the processes that use the device, `first` (if any) in front.
     std::vector<std::uint32_t> processThreads(std::uint32_t device,
                                               std::optional<std::uint32_t> first) const;
-    QString threadName(std::uint32_t thread) const {
-        const ThreadInfo& th = m_t.threads()[thread];
-        const QString name = th.name != kNoString ? m_t.string(th.name) : QStringLiteral("Thread");
-        return name % QStringLiteral(" [") % QString::number(th.tid) % u']';
-    }
-    QString eventName(EventRef ref) const {
-        const Lane& l = m_t.lane(ref.lane);
-        return cudaapi::displayName(m_t.string(l.nameId(ref.index)));
-    }
-    QString nvtxName(EventRef ref) const {
-        const Lane& l = m_t.lane(ref.lane);
-        return nvtxRangeName(m_t, l.domain(), l.nameId(ref.index));
-    }
     EventRef innermostNvtxAt(std::uint32_t thread, TimeNs t) const;
 
     const Trace& m_t;
@@ -257,7 +218,7 @@ void GapClassifier::classify(GpuGap& gap) {
     gap.thread = th;
     if (th)
         gap.enclosingNvtx = innermostNvtxAt(*th, g.start + g.duration() / 2);
-    const QString dur = formatDuration(g.duration());
+    GapEvidence& ev = gap.evidence;
 
     // 1. Launch overhead: the call that launched the next work was running for half the gap.
     if (launch.isValid()) {
@@ -267,10 +228,10 @@ void GapClassifier::classify(GpuGap& gap) {
         if (s < g.end && coversHalf(covered, g)) {
             gap.cause = GapCause::LaunchOverhead;
             gap.event = launch;
-            gap.detail = threadName(*th) % QStringLiteral(" was in ") % eventName(launch) %
-                         QStringLiteral(" for ") % percentOf(covered, g) %
-                         QStringLiteral(" of the gap: ") % formatDuration(g.end - s) %
-                         QStringLiteral(" from the call to the start of the work it launched.");
+            ev.rule = GapRule::LaunchOverhead;
+            ev.call = launch;
+            ev.callCoveredNs = covered;
+            ev.callStart = s;
             return;
         }
     }
@@ -299,10 +260,9 @@ void GapClassifier::classify(GpuGap& gap) {
         gap.cause = GapCause::Sync;
         gap.thread = wait.thread;
         gap.event = wait.ref;
-        gap.detail = threadName(wait.thread) % QStringLiteral(" waited in ") % eventName(wait.ref) %
-                     QStringLiteral(" for ") % percentOf(wait.covered, g) %
-                     QStringLiteral(" of the gap (") % dur %
-                     QStringLiteral(") while the GPU idled.");
+        ev.rule = GapRule::SyncWait;
+        ev.call = wait.ref;
+        ev.callCoveredNs = wait.covered;
         return;
     }
 
@@ -379,31 +339,27 @@ void GapClassifier::classify(GpuGap& gap) {
             // Not busy but blocked: the wait is what to look at, the range is context.
             gap.cause = GapCause::CpuWait;
             gap.event = call;
-            QString s = QStringLiteral("CPU waiting in ") % eventName(call) % QStringLiteral(": ") %
-                        threadName(*th) % QStringLiteral(" was in it for ") %
-                        percentOf(callCovered, g) % QStringLiteral(" of the gap");
-            if (range.isValid())
-                s = s % QStringLiteral(", in NVTX range \"") % nvtxName(range) %
-                    QStringLiteral("\" for ") % percentOf(rangeCovered, g);
-            gap.detail = s % QStringLiteral(", launching no GPU work for ") % dur % u'.';
+            ev.rule = GapRule::CpuWait;
+            ev.call = call;
+            ev.callCoveredNs = callCovered;
+            if (range.isValid()) {
+                ev.nvtxRange = range;
+                ev.rangeCoveredNs = rangeCovered;
+            }
             return;
         }
         if (range.isValid() || call.isValid()) {
             gap.cause = GapCause::CpuBusy;
             gap.event = range.isValid() ? range : call;
-            QString s = threadName(*th) % QStringLiteral(" was ");
+            ev.rule = GapRule::CpuBusy;
             if (range.isValid()) {
-                s = s % QStringLiteral("in NVTX range \"") % nvtxName(range) %
-                    QStringLiteral("\" for ") % percentOf(rangeCovered, g) %
-                    QStringLiteral(" of the gap");
-                if (call.isValid())
-                    s = s % QStringLiteral(", in ") % eventName(call) % QStringLiteral(" for ") %
-                        percentOf(callCovered, g);
-            } else {
-                s = s % QStringLiteral("in ") % eventName(call) % QStringLiteral(" for ") %
-                    percentOf(callCovered, g) % QStringLiteral(" of the gap");
+                ev.nvtxRange = range;
+                ev.rangeCoveredNs = rangeCovered;
             }
-            gap.detail = s % QStringLiteral(", launching no GPU work for ") % dur % u'.';
+            if (call.isValid()) {
+                ev.call = call;
+                ev.callCoveredNs = callCovered;
+            }
             return;
         }
     }
@@ -412,11 +368,9 @@ void GapClassifier::classify(GpuGap& gap) {
     if (drain.ref.isValid()) {
         gap.cause = GapCause::Sync;
         gap.event = drain.ref;
-        gap.detail = threadName(*th) % QStringLiteral(" waited in ") % eventName(drain.ref) %
-                     QStringLiteral(" until the GPU drained; it returned ") %
-                     formatDuration(drain.covered - g.start) %
-                     QStringLiteral(" into the gap and the next work started ") %
-                     formatDuration(g.end - drain.covered) % QStringLiteral(" later.");
+        ev.rule = GapRule::SyncDrain;
+        ev.call = drain.ref;
+        ev.returnedAt = drain.covered;
         return;
     }
 
@@ -432,23 +386,15 @@ void GapClassifier::classify(GpuGap& gap) {
         }
     }
     gap.event = launch.isValid() ? launch : gap.after;
-    const QString next = launch.isValid() ? threadName(*th) %
-                                                QStringLiteral(" launched the next "
-                                                               "work with ") %
-                                                eventName(launch) % u'.'
-                                          : QStringLiteral("No launch call of the next work was "
-                                                           "recorded.");
+    ev.call = launch;
     if (calls == 0) {
         gap.cause = GapCause::NoCpuActivity;
-        gap.detail = QStringLiteral("No CUDA API call on the CPU side for ") % dur %
-                     QStringLiteral(". ") % next;
+        ev.rule = GapRule::NoCpuActivity;
         return;
     }
     gap.cause = GapCause::Unknown;
-    gap.detail =
-        QString::number(calls) %
-        (calls == 1 ? QStringLiteral(" CUDA API call") : QStringLiteral(" CUDA API calls")) %
-        QStringLiteral(" during the gap, none of which explains it. ") % next;
+    ev.rule = GapRule::OtherCalls;
+    ev.otherCalls = calls;
 }
 
 // In a kernels-only analysis a gap may be full of copies: say how much, since that is often why.
@@ -457,8 +403,7 @@ void noteCopies(GpuGap& gap, BusyWork busy, const DeviceUtilization& copies) {
         return;
     const TimeNs c = copies.busyTime(gap.range.start, gap.range.end);
     if (c > 0)
-        gap.detail = gap.detail % QStringLiteral(" Copies ran for ") % percentOf(c, gap.range) %
-                     QStringLiteral(" of the gap.");
+        gap.evidence.copyNs = c;
 }
 
 } // namespace
@@ -543,7 +488,7 @@ GpuGap explainGap(const Trace& trace, std::uint32_t deviceId, TimeRange range, B
     gap.deviceId = deviceId;
     gap.range = range;
     if (range.duration() <= 0)
-        return gap; // nothing to explain; cause unknown, no detail
+        return gap; // nothing to explain; cause unknown, rule None
     GapClassifier(trace, busy).classify(gap);
     noteCopies(gap, busy,
                DeviceUtilization(deviceId, busyIntervals(trace, deviceId, BusyWork::Copies)));

@@ -2,7 +2,8 @@
 #pragma once
 
 // GPU idle gaps and why they happened. The definition and the cause rules are documented in
-// docs/GAPS.md; the GUI's gaps panel and `strobe-cli gaps` both print what findGaps returns.
+// docs/GAPS.md; the GUI's gaps panel and `strobe-cli gaps` both print what findGaps returns,
+// in the words of model/reports/gaptext.h.
 
 #include "model/lod/utilization.h"
 #include "model/trace.h"
@@ -19,16 +20,46 @@ enum class GapCause : std::uint8_t {
     LaunchOverhead, // the call launching the next work ran through at least half of the gap
     Sync,           // a synchronisation call waited through the gap or drained the GPU before it
     CpuBusy,        // the launching thread was in an NVTX range, OS runtime or other CUDA call
-    CpuWait,        // ... and the OS runtime call covering the gap was a wait (isOsWaitCall)
+    CpuWait,        // rule 3: the blocking OS runtime call `call` covered half the gap
     NoCpuActivity,  // no CUDA API call of the device's processes during the gap
     Unknown,
 };
 
 // Stable lowercase key for machine-readable output: "launch-overhead", "sync", "cpu-busy",
-// "cpu-wait", "no-cpu-activity", "unknown".
+// "cpu-wait", "no-cpu-activity", "unknown". The label for people is model/reports'
+// gapCauseLabel.
 QString gapCauseKey(GapCause cause);
-// Short label for people: "Launch overhead", "Synchronisation", ...
-QString gapCauseLabel(GapCause cause);
+
+// Which of findGaps' rules explained a gap (docs/GAPS.md): a cause can fire through more than
+// one rule (Sync: a wait through the gap, or a drain before it), and each rule measures
+// different things.
+enum class GapRule : std::uint8_t {
+    None,           // nothing explained: an empty range given to explainGap
+    LaunchOverhead, // rule 1: `call` launched the next work and ran through half the gap
+    SyncWait,       // rule 2: the sync call `call` covered half the gap
+    CpuWait,        // rule 3: the blocking OS runtime call `call` covered half the gap
+    CpuBusy,        // rule 3: `nvtxRange` and/or `call` (OS runtime or CUDA) covered half the gap
+    SyncDrain,      // rule 4: the sync call `call` drained the GPU and returned at `returnedAt`
+    NoCpuActivity,  // rule 5: no CUDA call of the device's processes; `call`: the next launch
+    OtherCalls,     // none: `otherCalls` CUDA calls explain nothing; `call`: the next launch
+};
+
+// What the rule that fired measured: the numbers and events a sentence about the gap needs
+// (model/reports' gapDetailText), typed. Covered times are the parts of the gap inside the event.
+struct GapEvidence {
+    GapRule rule = GapRule::None;
+    // LaunchOverhead: the launch; SyncWait, SyncDrain: the sync call; CpuWait: the OS wait;
+    // CpuBusy: the OS runtime or CUDA call, if any; NoCpuActivity, OtherCalls: the call that
+    // launched the next work (invalid: none recorded).
+    EventRef call;
+    TimeNs callCoveredNs = 0;
+    EventRef nvtxRange; // CpuBusy, CpuWait: the deepest NVTX range covering half the gap
+    TimeNs rangeCoveredNs = 0;
+    TimeNs callStart = 0;         // LaunchOverhead: when the launch call began
+    TimeNs returnedAt = 0;        // SyncDrain: when the sync call returned (inside the gap)
+    std::uint64_t otherCalls = 0; // OtherCalls: CUDA calls during the gap, the launch aside
+    std::optional<TimeNs> copyNs; // kernels-only analyses: copy time inside the gap, when > 0
+};
 
 // The idle threshold the GUI and strobe-cli use until the user picks another: GPU idle stretches
 // shorter than 100 us are launch jitter rather than something to explain.
@@ -45,7 +76,7 @@ struct GpuGap {
     EventRef enclosingNvtx; // innermost NVTX range of the launching thread at the gap's middle
     EventRef before;        // a GPU operation ending where the gap starts
     EventRef after;         // a GPU operation starting where the gap ends
-    QString detail;         // one sentence naming thread and event
+    GapEvidence evidence;   // what the rule measured; `thread` is the thread it names
     TimeNs duration() const { return range.duration(); }
 };
 

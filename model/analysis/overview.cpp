@@ -2,69 +2,48 @@
 #include "model/analysis/overview.h"
 
 #include "model/analysis/nvtxstats.h"
-#include "model/timeformat.h"
 
-#include <QCoreApplication>
-#include <QStringBuilder>
+#include <array>
 #include <map>
 
 namespace strobe {
 
 namespace {
 
-QString tr(const char* s) {
-    return QCoreApplication::translate("Overview", s);
-}
-
-// Below this share of its span idle, a GPU counts as kept busy.
-constexpr double kStarvedPercent = 10.0;
-
 OverviewFinding idleFinding(const Trace& t, const GpuBreakdown& b, const GapAnalysis& gaps,
                             std::optional<TimeRange> window) {
-    std::map<QString, TimeNs> byCause; // enclosing NVTX range, or the cause's label
-    std::uint64_t count = 0;
-    TimeNs gapTotal = 0;
+    std::map<QString, TimeNs> byRange; // gaps inside an NVTX range, by its name
+    std::array<TimeNs, std::size_t(GapCause::Unknown) + 1> byCause{}; // the others
+    OverviewFinding f;
+    f.question = FindingQuestion::Starved;
+    f.gpu = b;
+    f.target = FindingTarget::Gaps;
+    f.gapThreshold = gaps.threshold;
     for (const GpuGap& g : gaps.gaps) {
         if (g.deviceId != b.deviceId)
             continue;
         if (window && (g.range.end <= window->start || g.range.start >= window->end))
             continue;
-        QString key = gapCauseLabel(g.cause);
         if (g.enclosingNvtx.isValid()) {
             const Lane& l = t.lane(g.enclosingNvtx.lane);
-            key = nvtxRangeName(t, l.domain(), l.nameId(g.enclosingNvtx.index));
+            byRange[nvtxRangeName(t, l.domain(), l.nameId(g.enclosingNvtx.index))] += g.duration();
+        } else {
+            byCause[std::size_t(g.cause)] += g.duration();
         }
-        byCause[key] += g.duration();
-        gapTotal += g.duration();
-        ++count;
+        f.gapTotal += g.duration();
+        ++f.gapCount;
     }
-    OverviewFinding f;
-    f.question = tr("Is the GPU starved?");
-    f.target = FindingTarget::Gaps;
+    for (const auto& [name, ns] : byRange)
+        f.idleShares.push_back({name, GapCause::Unknown, ns});
+    for (std::size_t c = 0; c < byCause.size(); ++c) {
+        if (byCause[c] > 0)
+            f.idleShares.push_back({std::nullopt, GapCause(c), byCause[c]});
+    }
     const double idlePct =
         b.span.duration() > 0 ? 100.0 * double(b.idle) / double(b.span.duration()) : 0.0;
-    QString s = tr("GPU %1 idle %2 of its span (%3 gaps of at least %4")
-                    .arg(b.deviceId)
-                    .arg(percentText(b.idle, b.span.duration()))
-                    .arg(count)
-                    .arg(formatDuration(gaps.threshold));
-    auto top = byCause.end();
-    for (auto it = byCause.begin(); it != byCause.end(); ++it) {
-        if (top == byCause.end() || it->second > top->second)
-            top = it;
-    }
-    if (top != byCause.end())
-        s = s % tr("; top cause: %1, %2 of the gap time")
-                    .arg(top->first, percentText(top->second, gapTotal));
-    s += QStringLiteral(").");
-    if (idlePct < kStarvedPercent)
-        s = s % u' ' % tr("The GPU is kept busy: the host is not what limits it.");
-    else if (top != byCause.end())
-        s = s % u' ' %
-            tr("The host starves the GPU: while \"%1\" runs, no work reaches it.").arg(top->first);
-    else
-        s = s % u' ' % tr("The idle time is before the first or after the last work.");
-    f.text = s;
+    f.answer = idlePct < kStarvedPercent ? FindingAnswer::KeptBusy
+               : f.gapCount > 0          ? FindingAnswer::HostStarves
+                                         : FindingAnswer::IdleOutsideGaps;
     return f;
 }
 
@@ -72,12 +51,14 @@ OverviewFinding idleFinding(const Trace& t, const GpuBreakdown& b, const GapAnal
 // the GPU; its longest launch for the detail pane.
 OverviewFinding fillFinding(const Trace& t, const GpuBreakdown& b, std::optional<TimeRange> w) {
     OverviewFinding f;
-    f.question = tr("Do the kernels fill the GPU?");
+    f.question = FindingQuestion::Fill;
+    f.gpu = b;
     const GpuInfo* gpu = t.gpuById(b.deviceId);
     if (!gpu || gpu->smCount == 0) {
-        f.text = tr("GPU %1: the trace does not record the SM count.").arg(b.deviceId);
+        f.answer = FindingAnswer::NoSmCount;
         return f;
     }
+    f.smCount = gpu->smCount;
     struct Use {
         TimeNs time = 0;
         std::uint64_t launches = 0;
@@ -128,90 +109,59 @@ OverviewFinding fillFinding(const Trace& t, const GpuBreakdown& b, std::optional
             best = it;
     }
     if (best == uses.end()) {
-        f.text = tr("GPU %1: every kernel launches at least one block per SM (%2 SMs).")
-                     .arg(b.deviceId)
-                     .arg(gpu->smCount);
+        f.answer = FindingAnswer::EveryKernelFills;
         return f;
     }
-    const KernelConfig& c = t.kernelConfigs()[best->first];
+    f.answer = FindingAnswer::Underfilled;
     f.target = FindingTarget::Kernel;
     f.event = best->second.longest;
     f.configs = {best->first};
-    f.text = tr("%1: %2 blocks on %3 SMs (%8 of the GPU's warp slots), %4 launches, %5 (%6 of "
-                "compute on GPU %7): most SMs sit idle while it runs.")
-                 .arg(t.string(c.shortName))
-                 .arg(blocksOf(best->first))
-                 .arg(gpu->smCount)
-                 .arg(best->second.launches)
-                 .arg(formatDuration(best->second.time))
-                 .arg(percentText(best->second.time, b.compute))
-                 .arg(b.deviceId)
-                 .arg(QString::number(100.0 * fill(best->first), 'f', 1) % QStringLiteral(" %"));
+    f.blocks = blocksOf(best->first);
+    f.launches = best->second.launches;
+    f.kernelNs = best->second.time;
+    f.warpSlotFraction = fill(best->first);
     return f;
 }
 
 OverviewFinding commFinding(const Trace& t, const KernelClassTable& table, const GpuBreakdown& b) {
     OverviewFinding f;
-    f.question = tr("Is communication expensive?");
+    f.question = FindingQuestion::Communication;
+    f.gpu = b;
     if (b.communication == 0) {
-        f.text = tr("GPU %1 runs no communication (NCCL) kernels.").arg(b.deviceId);
+        f.answer = FindingAnswer::NoCommunication;
         return f;
     }
     for (std::uint32_t i = 0; i < t.kernelConfigs().size(); ++i) {
         if (table.isCommunication(t.strings().view(t.kernelConfigs()[i].shortName)))
             f.configs.push_back(i);
     }
+    f.answer = FindingAnswer::Communication;
     f.target = FindingTarget::Communication;
-    f.text = tr("GPU %1: communication %2 of the span, %3 exposed (%4 of it hidden under "
-                "compute).")
-                 .arg(b.deviceId)
-                 .arg(percentText(b.communication, b.span.duration()),
-                      percentText(b.exposedCommunication, b.span.duration()),
-                      QString::number(b.overlapPercent(), 'f', 1) % QStringLiteral(" %"));
     return f;
 }
 
 OverviewFinding memoryFinding(const Trace& t, const GpuBreakdown& b,
                               std::optional<TimeRange> window) {
     OverviewFinding f;
-    f.question = tr("Is GPU memory the limit?");
-    const QString copies = tr("copies and memsets take %1 of the span (%2 under no kernel).")
-                               .arg(percentText(b.memory, b.span.duration()),
-                                    percentText(b.memoryOnly, b.span.duration()));
+    f.question = FindingQuestion::Memory;
+    f.gpu = b;
     const GpuMemoryTrack* track = t.gpuMemoryOf(b.deviceId);
     const GpuMemorySample* peak = track ? track->peak(window) : nullptr;
     if (!peak) {
-        f.text = tr("GPU %1: %2 The trace records no GPU memory use: profile with nsys "
-                    "--cuda-memory-usage=true or torch.profiler(profile_memory=True) to see the "
-                    "peak.")
-                     .arg(b.deviceId)
-                     .arg(copies);
+        f.answer = FindingAnswer::NoMemoryRecord;
         return f;
     }
     const GpuInfo* gpu = t.gpuById(b.deviceId);
-    const QString total =
-        gpu && gpu->totalMemory > 0
-            ? tr(" of %1 (%2)")
-                  .arg(formatBytes(gpu->totalMemory),
-                       QString::number(100.0 * double(peak->allocated) / double(gpu->totalMemory),
-                                       'f', 1) %
-                           QStringLiteral(" %"))
-            : QString();
+    if (gpu && gpu->totalMemory > 0)
+        f.totalMemory = gpu->totalMemory;
+    f.answer = FindingAnswer::MemoryPeak;
     f.target = FindingTarget::Moment;
     f.time = peak->time;
-    f.text = tr("GPU %1: peak GPU memory %2%3 allocated, at %4; %5")
-                 .arg(b.deviceId)
-                 .arg(formatBytes(peak->allocated), total,
-                      formatTimestamp(peak->time, t.timeRange().start), copies);
+    f.peakAllocated = peak->allocated;
     return f;
 }
 
 } // namespace
-
-QString percentText(TimeNs part, TimeNs whole) {
-    const double p = whole > 0 ? 100.0 * double(part) / double(whole) : 0.0;
-    return QString::number(p, 'f', 1) % QStringLiteral(" %");
-}
 
 Overview buildOverview(const Trace& trace, const KernelClassTable& table,
                        std::optional<TimeRange> window, TimeNs gapThreshold) {
@@ -230,7 +180,7 @@ Overview buildOverview(const Trace& trace, const KernelClassTable& table,
     for (const GpuBreakdown& b : o.gpus)
         o.findings.push_back(memoryFinding(trace, b, window));
     if (const auto iterations = detectIterationRange(trace)) {
-        o.iterationLabel = iterations->name;
+        o.iterationName = iterations->name;
         for (std::size_t i = 0; i < iterations->instances.size(); ++i) {
             const TimeRange r = iterations->instances[i];
             o.iterations.push_back({i, r, source.breakdown(r)});

@@ -1,10 +1,9 @@
 // SPDX-License-Identifier: MIT
 #include "model/itemmodels/gaptablemodel.h"
 
-#include "model/cudaapi.h"
-
 #include "model/analysis/nvtxstats.h"
 #include "model/itemmodels/tableroles.h"
+#include "model/reports/gaptext.h"
 #include "model/timeformat.h"
 #include "model/trace.h"
 
@@ -16,7 +15,19 @@ void GapTableModel::reset(const Trace* trace, const GapAnalysis* analysis) {
     beginResetModel();
     m_trace = trace;
     m_analysis = analysis;
+    const std::size_t rows = analysis ? analysis->gaps.size() : 0;
+    m_details.assign(rows, QString());
+    m_detailMade.assign(rows, false);
     endResetModel();
+}
+
+const QString& GapTableModel::detail(int row) const {
+    const auto r = std::size_t(row);
+    if (!m_detailMade[r]) {
+        m_details[r] = gapDetailText(*m_trace, m_analysis->gaps[r]);
+        m_detailMade[r] = true;
+    }
+    return m_details[r];
 }
 
 int GapTableModel::rowCount(const QModelIndex& parent) const {
@@ -43,7 +54,7 @@ QVariant GapTableModel::data(const QModelIndex& index, int role) const {
         return col == Start || col == Duration ? QVariant(int(Qt::AlignRight | Qt::AlignVCenter))
                                                : QVariant(int(Qt::AlignLeft | Qt::AlignVCenter));
     if (role == Qt::ToolTipRole)
-        return g.detail;
+        return detail(index.row());
     const bool raw = role == SortRole || role == ExportRole;
     if (!raw && role != Qt::DisplayRole)
         return {};
@@ -59,15 +70,11 @@ QVariant GapTableModel::data(const QModelIndex& index, int role) const {
     case Cause:
         if (raw && role == ExportRole)
             return gapCauseKey(g.cause);
-        if (g.cause == GapCause::CpuWait && g.event.isValid()) // "CPU waiting in poll"
-            return QString(gapCauseLabel(g.cause) % QStringLiteral(" in ") %
-                           cudaapi::displayName(
-                               m_trace->string(m_trace->lane(g.event.lane).nameId(g.event.index))));
-        return gapCauseLabel(g.cause);
+        return gapCauseText(*m_trace, g); // "CPU waiting in poll"
     case NvtxRange:
         return nvtxName(g);
     case Detail:
-        return g.detail;
+        return detail(index.row());
     case ColumnCount:
         break;
     }
@@ -89,7 +96,7 @@ bool GapTableModel::lessThan(int column, int a, int b) const {
     case NvtxRange:
         return nvtxName(x) < nvtxName(y);
     case Detail:
-        return x.detail < y.detail;
+        return detail(a) < detail(b);
     case ColumnCount:
         break;
     }

@@ -4,6 +4,7 @@
 #include "model/analysis/gaps.h"
 
 #include <QAbstractTableModel>
+#include <vector>
 
 namespace strobe {
 
@@ -31,9 +32,13 @@ public:
 
 private:
     QString nvtxName(const GpuGap& g) const;
+    // Row `row`'s gapDetailText, made on first use: a view shows a few rows of many.
+    const QString& detail(int row) const;
 
     const Trace* m_trace = nullptr;
     const GapAnalysis* m_analysis = nullptr;
+    mutable std::vector<QString> m_details;
+    mutable std::vector<bool> m_detailMade;
 };
 
 } // namespace strobe

@@ -2,6 +2,7 @@
 #include "model/itemmodels/iterationtablemodel.h"
 
 #include "model/itemmodels/tableroles.h"
+#include "model/reports/overviewtext.h"
 #include "model/timeformat.h"
 
 #include <QStringBuilder>
@@ -56,7 +57,7 @@ QVariant IterationTableModel::data(const QModelIndex& index, int role) const {
     switch (col) {
     case Iteration:
         return raw ? QVariant(qulonglong(it))
-                   : QVariant(m_overview->iterationLabel % QStringLiteral(" #") %
+                   : QVariant(m_overview->iterationName % QStringLiteral(" #") %
                               QString::number(iter.index));
     case Device:
         return raw ? QVariant(qulonglong(b.deviceId))

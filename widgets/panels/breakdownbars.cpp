@@ -2,6 +2,7 @@
 #include "widgets/panels/breakdownbars.h"
 
 #include "model/analysis/overview.h"
+#include "model/reports/overviewtext.h"
 #include "model/timeformat.h"
 #include "render/paint/timelinecolors.h"
 

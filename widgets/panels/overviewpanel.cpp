@@ -3,6 +3,7 @@
 
 #include "model/itemmodels/iterationtablemodel.h"
 #include "model/itemmodels/tableroles.h"
+#include "model/reports/overviewtext.h"
 #include "model/timeformat.h"
 #include "widgets/backgroundtask.h"
 #include "widgets/panels/breakdownbars.h"
@@ -132,16 +133,16 @@ void OverviewPanel::showOverview(std::shared_ptr<const Trace> trace, Overview re
     else
         m_scope->setText(tr("Whole trace: each GPU from its first to its last work."));
     QString html;
-    QString lastQuestion;
+    std::optional<FindingQuestion> lastQuestion;
     for (std::size_t i = 0; i < m_overview.findings.size(); ++i) {
         const OverviewFinding& f = m_overview.findings[i];
         if (f.question != lastQuestion)
-            html = html % QStringLiteral("<p><b>") % f.question.toHtmlEscaped() %
-                   QStringLiteral("</b><br>");
+            html = html % QStringLiteral("<p><b>") %
+                   findingQuestionText(f.question).toHtmlEscaped() % QStringLiteral("</b><br>");
         else
             html += QStringLiteral("<br>");
         lastQuestion = f.question;
-        html += f.text.toHtmlEscaped();
+        html += findingText(*m_trace, f).toHtmlEscaped();
         if (f.target != FindingTarget::None) {
             const QString link = f.target == FindingTarget::Gaps     ? tr("show the gaps")
                                  : f.target == FindingTarget::Kernel ? tr("show the kernel")
@@ -158,7 +159,7 @@ void OverviewPanel::showOverview(std::shared_ptr<const Trace> trace, Overview re
                  "step N).")
             : tr("%1 iterations (%2 ranges); double-click one to zoom to it.")
                   .arg(m_overview.iterations.size())
-                  .arg(m_overview.iterationLabel));
+                  .arg(m_overview.iterationName));
     m_iterations->setVisible(!m_overview.iterations.empty());
     emit ready();
 }

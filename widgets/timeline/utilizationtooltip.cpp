@@ -2,6 +2,7 @@
 #include "widgets/timeline/utilizationtooltip.h"
 
 #include "model/analysis/gaps.h"
+#include "model/reports/gaptext.h"
 #include "model/timeformat.h"
 #include "model/trace.h"
 
@@ -63,8 +64,8 @@ QString utilizationTooltip(const Trace& trace, const GpuUtilization& u,
     s = s % QStringLiteral("\nIdle ") % formatDuration(gap->duration()) % QStringLiteral(" from ") %
         formatTimestamp(gap->start, origin) % QStringLiteral(" (a gap: at least ") %
         formatDuration(threshold) % QStringLiteral(")\nCause: ") % gapCauseLabel(g.cause);
-    if (!g.detail.isEmpty())
-        s = s % u'\n' % g.detail;
+    if (const QString detail = gapDetailText(trace, g); !detail.isEmpty())
+        s = s % u'\n' % detail;
     return s;
 }
 

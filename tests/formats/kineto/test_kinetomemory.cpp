@@ -4,6 +4,7 @@
 #include "app/cli/commands.h"
 #include "formats/open.h"
 #include "model/analysis/overview.h"
+#include "model/reports/overviewtext.h"
 #include "model/timeformat.h"
 #include "tests/support/kinetoscan.h"
 
@@ -47,10 +48,11 @@ TEST(KinetoMemory, LanePeakIsTheLargestTotalAllocatedOfTheFile) {
                                 [](const auto& x) { return x.target == FindingTarget::Moment; });
     ASSERT_NE(f, o.findings.end());
     EXPECT_EQ(f->time, track.peak()->time);
-    EXPECT_TRUE(f->text.contains(QStringLiteral("peak GPU memory ") +
-                                 formatBytes(std::uint64_t(peak.begin()->second)) +
-                                 QStringLiteral(" of ")))
-        << f->text.toStdString();
+    const QString text = findingText(*r.trace, *f);
+    EXPECT_TRUE(text.contains(QStringLiteral("peak GPU memory ") +
+                              formatBytes(std::uint64_t(peak.begin()->second)) +
+                              QStringLiteral(" of ")))
+        << text.toStdString();
 
     // strobe-cli breakdown --format json carries the peak of the GPU that recorded it.
     QString out, err;
@@ -87,7 +89,8 @@ TEST(KinetoMemory, ATraceWithoutMemoryEventsSaysHowToRecordThem) {
     const Overview o = buildOverview(*r.trace, KernelClassTable::defaults(), std::nullopt, 100'000);
     bool says = false;
     for (const OverviewFinding& f : o.findings)
-        says |= f.text.contains(QStringLiteral("torch.profiler(profile_memory=True)"));
+        says |= findingText(*r.trace, f)
+                    .contains(QStringLiteral("torch.profiler(profile_memory=True)"));
     EXPECT_TRUE(says);
 }
 

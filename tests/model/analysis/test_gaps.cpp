@@ -3,6 +3,7 @@
 // trace built to show it, and the sample's data-loading gaps.
 #include "model/analysis/gaps.h"
 #include "model/analysis/nvtxstats.h"
+#include "model/reports/gaptext.h"
 #include "model/tracebuilder.h"
 #include "tests/model/analysis/gaptestdata.h"
 
@@ -46,7 +47,7 @@ TEST_P(FixtureGaps, EqualBruteForceUnion) {
         }
         for (const GpuGap& g : a.gaps) {
             EXPECT_GE(g.duration(), threshold);
-            EXPECT_FALSE(g.detail.isEmpty());
+            EXPECT_FALSE(gapDetailText(*r.trace, g).isEmpty());
             EXPECT_TRUE(g.after.isValid());
             EXPECT_TRUE(g.before.isValid());
         }
@@ -126,8 +127,10 @@ TEST(GapCauses, LaunchOverhead) {
     EXPECT_EQ(t.trace->partnerOf(g.event), g.after);
     ASSERT_TRUE(g.thread);
     EXPECT_EQ(t.trace->threads()[*g.thread].tid, 101u);
-    EXPECT_TRUE(g.detail.contains(QStringLiteral("Main [101]"))) << g.detail.toStdString();
-    EXPECT_TRUE(g.detail.contains(QStringLiteral("cudaLaunchKernel"))) << g.detail.toStdString();
+    EXPECT_TRUE(gapDetailText(*t.trace, g).contains(QStringLiteral("Main [101]")))
+        << gapDetailText(*t.trace, g).toStdString();
+    EXPECT_TRUE(gapDetailText(*t.trace, g).contains(QStringLiteral("cudaLaunchKernel")))
+        << gapDetailText(*t.trace, g).toStdString();
 }
 
 TEST(GapCauses, SyncWait) {
@@ -138,7 +141,7 @@ TEST(GapCauses, SyncWait) {
     EXPECT_EQ(g.cause, GapCause::Sync);
     EXPECT_EQ(gapCauseKey(g.cause), QStringLiteral("sync"));
     EXPECT_EQ(t.eventName(g.event), QStringLiteral("cudaStreamSynchronize_v3020"));
-    EXPECT_TRUE(g.detail.contains(QStringLiteral("cudaStreamSynchronize")));
+    EXPECT_TRUE(gapDetailText(*t.trace, g).contains(QStringLiteral("cudaStreamSynchronize")));
 }
 
 TEST(GapCauses, SyncRecordMarksAnyCallAsSync) {
@@ -163,7 +166,8 @@ TEST(GapCauses, SyncDrainedThenUnrecordedWork) {
     const GpuGap g = t.finish();
     EXPECT_EQ(g.cause, GapCause::Sync);
     EXPECT_EQ(t.eventName(g.event), QStringLiteral("cudaDeviceSynchronize_v3020"));
-    EXPECT_TRUE(g.detail.contains(QStringLiteral("drained"))) << g.detail.toStdString();
+    EXPECT_TRUE(gapDetailText(*t.trace, g).contains(QStringLiteral("drained")))
+        << gapDetailText(*t.trace, g).toStdString();
     EXPECT_EQ(t.eventName(g.enclosingNvtx), QStringLiteral("Iteration"));
 }
 
@@ -178,8 +182,10 @@ TEST(GapCauses, CpuBusyInNvtxRangeAndOsrtCall) {
     EXPECT_EQ(gapCauseKey(g.cause), QStringLiteral("cpu-busy"));
     EXPECT_EQ(t.eventName(g.event), QStringLiteral("Data Load"));
     EXPECT_EQ(t.eventName(g.enclosingNvtx), QStringLiteral("Data Load"));
-    EXPECT_TRUE(g.detail.contains(QStringLiteral("\"Data Load\""))) << g.detail.toStdString();
-    EXPECT_TRUE(g.detail.contains(QStringLiteral("write"))) << g.detail.toStdString();
+    EXPECT_TRUE(gapDetailText(*t.trace, g).contains(QStringLiteral("\"Data Load\"")))
+        << gapDetailText(*t.trace, g).toStdString();
+    EXPECT_TRUE(gapDetailText(*t.trace, g).contains(QStringLiteral("write")))
+        << gapDetailText(*t.trace, g).toStdString();
 }
 
 TEST(GapCauses, CpuBusyInOsrtCallOnly) {
@@ -201,10 +207,11 @@ TEST(GapCauses, CpuWaitWhenTheCoveringOsrtCallBlocks) {
         EXPECT_EQ(gapCauseKey(g.cause), QStringLiteral("cpu-wait"));
         EXPECT_EQ(gapCauseLabel(g.cause), QStringLiteral("CPU waiting"));
         EXPECT_EQ(t.eventName(g.event), QString::fromLatin1(call));
-        EXPECT_EQ(g.detail, QStringLiteral("CPU waiting in ") % QString::fromLatin1(call) %
-                                QStringLiteral(": Main [101] was in it for 78% of the gap, "
-                                               "launching no GPU work for 490.0 \u00b5s."))
-            << g.detail.toStdString();
+        EXPECT_EQ(gapDetailText(*t.trace, g),
+                  QStringLiteral("CPU waiting in ") % QString::fromLatin1(call) %
+                      QStringLiteral(": Main [101] was in it for 78% of the gap, "
+                                     "launching no GPU work for 490.0 \u00b5s."))
+            << gapDetailText(*t.trace, g).toStdString();
     }
 }
 
@@ -217,10 +224,12 @@ TEST(GapCauses, CpuWaitNamesTheRangeAsContext) {
     EXPECT_EQ(g.cause, GapCause::CpuWait);
     EXPECT_EQ(t.eventName(g.event), QStringLiteral("pthread_cond_wait"));
     EXPECT_EQ(t.eventName(g.enclosingNvtx), QStringLiteral("Data Load"));
-    EXPECT_TRUE(g.detail.startsWith(QStringLiteral("CPU waiting in pthread_cond_wait: ")))
-        << g.detail.toStdString();
-    EXPECT_TRUE(g.detail.contains(QStringLiteral("in NVTX range \"Data Load\" for 96%")))
-        << g.detail.toStdString();
+    EXPECT_TRUE(
+        gapDetailText(*t.trace, g).startsWith(QStringLiteral("CPU waiting in pthread_cond_wait: ")))
+        << gapDetailText(*t.trace, g).toStdString();
+    EXPECT_TRUE(
+        gapDetailText(*t.trace, g).contains(QStringLiteral("in NVTX range \"Data Load\" for 96%")))
+        << gapDetailText(*t.trace, g).toStdString();
 }
 
 TEST(GapCauses, ABusyCallCoveringMoreThanAWaitIsCpuBusy) {
@@ -255,7 +264,8 @@ TEST(GapCauses, Unknown) {
     const GpuGap g = t.finish();
     EXPECT_EQ(g.cause, GapCause::Unknown);
     EXPECT_EQ(gapCauseKey(g.cause), QStringLiteral("unknown"));
-    EXPECT_TRUE(g.detail.startsWith(QStringLiteral("1 CUDA API call"))) << g.detail.toStdString();
+    EXPECT_TRUE(gapDetailText(*t.trace, g).startsWith(QStringLiteral("1 CUDA API call")))
+        << gapDetailText(*t.trace, g).toStdString();
 }
 
 TEST(GapCauses, LongCudaCallIsCpuBusy) {
@@ -288,14 +298,15 @@ TEST(SampleGaps, DataLoadStarvesTheGpu) {
             continue;
         // MainThread waits in pthread_cond_wait for the DataLoader inside "Data Load".
         const Lane& l = trace->lane(g.event.lane);
-        EXPECT_EQ(g.cause, GapCause::CpuWait) << g.detail.toStdString();
+        EXPECT_EQ(g.cause, GapCause::CpuWait) << gapDetailText(*trace, g).toStdString();
         EXPECT_EQ(trace->string(l.nameId(g.event.index)), QStringLiteral("pthread_cond_wait"));
         EXPECT_EQ(l.kind(), LaneKind::Osrt);
         EXPECT_EQ(trace->string(trace->lane(g.enclosingNvtx.lane).nameId(g.enclosingNvtx.index)),
                   QStringLiteral("Data Load"));
-        EXPECT_TRUE(g.detail.startsWith(QStringLiteral("CPU waiting in pthread_cond_wait: "
-                                                       "MainThread")))
-            << g.detail.toStdString();
+        EXPECT_TRUE(
+            gapDetailText(*trace, g).startsWith(QStringLiteral("CPU waiting in pthread_cond_wait: "
+                                                               "MainThread")))
+            << gapDetailText(*trace, g).toStdString();
         ++dataLoad;
     }
     // 20 iterations; the first loads data before the GPU's first work.
@@ -404,8 +415,9 @@ TEST(GapSummary, BusyKernelsTreatsCopiesAsIdle) {
     // The gap's neighbours are kernels, never the copy.
     EXPECT_EQ(t->lane(kernels.gaps[0].after.lane).kind(), LaneKind::Kernels);
     EXPECT_EQ(t->lane(kernels.gaps[0].before.lane).kind(), LaneKind::Kernels);
-    EXPECT_TRUE(kernels.gaps[0].detail.endsWith(QStringLiteral(" Copies ran for 100% of the gap.")))
-        << kernels.gaps[0].detail.toStdString();
+    EXPECT_TRUE(gapDetailText(*t, kernels.gaps[0])
+                    .endsWith(QStringLiteral(" Copies ran for 100% of the gap.")))
+        << gapDetailText(*t, kernels.gaps[0]).toStdString();
     EXPECT_EQ(kernels.devices[0].idleNs, 800'000);
     EXPECT_EQ(kernels.devices[0].busyNs, 200'000);
     EXPECT_EQ(kernels.devices[0].kernelNs, 200'000);
@@ -450,12 +462,13 @@ TEST(GapSummary, ExplainGapGivesWhatFindGapsGives) {
     const GpuGap found = t.finish();
     const GpuGap explained = explainGap(*t.trace, 0, found.range);
     EXPECT_EQ(explained.cause, found.cause);
-    EXPECT_EQ(explained.detail, found.detail);
+    EXPECT_EQ(gapDetailText(*t.trace, explained), gapDetailText(*t.trace, found));
     EXPECT_EQ(explained.event, found.event);
     // An empty range is not explained, and does not crash.
     const GpuGap none = explainGap(*t.trace, 0, {5, 5});
     EXPECT_EQ(none.cause, GapCause::Unknown);
-    EXPECT_TRUE(none.detail.isEmpty());
+    EXPECT_EQ(none.evidence.rule, GapRule::None);
+    EXPECT_TRUE(gapDetailText(*t.trace, none).isEmpty());
     // A device without work: no neighbours, cause from the CPU side only.
     EXPECT_FALSE(explainGap(*t.trace, 9, {0, 1000}).after.isValid());
 }

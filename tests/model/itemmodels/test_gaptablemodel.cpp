@@ -2,6 +2,7 @@
 // The gaps table model on the sample trace, under QAbstractItemModelTester.
 #include "model/itemmodels/gaptablemodel.h"
 #include "model/itemmodels/tableroles.h"
+#include "model/reports/gaptext.h"
 #include "tests/model/analysis/gaptestdata.h"
 
 #include <QAbstractItemModelTester>
@@ -46,7 +47,7 @@ TEST_F(GapTableModelTest, RowsAreTheGapsWithRawValuesForSortAndExport) {
         ASSERT_EQ(g.cause, GapCause::CpuWait);
         EXPECT_EQ(raw(GapTableModel::Cause, Qt::DisplayRole).toString(),
                   QStringLiteral("CPU waiting in pthread_cond_wait"));
-        EXPECT_EQ(raw(GapTableModel::Detail, Qt::DisplayRole).toString(), g.detail);
+        EXPECT_EQ(raw(GapTableModel::Detail, Qt::DisplayRole).toString(), gapDetailText(*trace, g));
         EXPECT_EQ(raw(GapTableModel::Device, Qt::DisplayRole).toString(),
                   QStringLiteral("GPU %1").arg(g.deviceId));
     }

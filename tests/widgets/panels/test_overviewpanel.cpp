@@ -3,6 +3,7 @@
 // the selected range; on the two-GPU H100 export, one bar and one set of answers per GPU.
 #include "model/itemmodels/iterationtablemodel.h"
 #include "model/itemmodels/tableroles.h"
+#include "model/reports/overviewtext.h"
 #include "tests/model/analysis/gaptestdata.h"
 #include "tests/widgets/panels/paneltesthelpers.h"
 #include "widgets/panels/breakdownbars.h"
