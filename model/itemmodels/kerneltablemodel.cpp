@@ -7,7 +7,6 @@
 #include <QStringBuilder>
 #include <QTimer>
 #include <algorithm>
-#include <numeric>
 
 namespace strobe {
 
@@ -19,132 +18,12 @@ std::int64_t product(const std::array<std::int32_t, 3>& d) {
 
 } // namespace
 
-KernelTableData gatherKernelTableData(std::shared_ptr<const Trace> trace) {
-    KernelTableData d;
-    d.trace = std::move(trace);
-    if (!d.trace)
-        return d;
-    const Trace& t = *d.trace;
-    const std::size_t n = t.kernelCount();
-    d.start.resize(n);
-    d.end.resize(n);
-    for (std::size_t k = 0; k < n; ++k) {
-        const EventRef self = t.kernelRef(k);
-        const Lane& lane = t.lane(self.lane);
-        d.start[k] = lane.start(self.index);
-        d.end[k] = lane.end(self.index);
-    }
-    return d;
-}
-
-std::vector<std::uint32_t> kernelPermutation(const KernelTableData& data, int column,
-                                             bool demangled) {
-    using Column = KernelTableModel::Column;
-    const std::size_t n = data.start.size();
-    std::vector<std::uint32_t> perm(n);
-    if (column == Column::Start || !data.trace) { // kernels are stored in start order
-        std::iota(perm.begin(), perm.end(), 0u);
-        return perm;
-    }
-    const Trace& t = *data.trace;
-    const auto& configs = t.kernelConfigs();
-    std::vector<std::int64_t> configKey(configs.size());
-    if (column == Column::Name) {
-        // Rank of each configuration's name: one string sort over the few configurations.
-        std::vector<std::uint32_t> order(configs.size());
-        std::iota(order.begin(), order.end(), 0u);
-        std::vector<QString> names(configs.size());
-        for (std::size_t c = 0; c < configs.size(); ++c)
-            names[c] = t.string(demangled ? configs[c].demangledName : configs[c].shortName);
-        std::stable_sort(order.begin(), order.end(), [&](auto a, auto b) {
-            return QString::compare(names[a], names[b], Qt::CaseInsensitive) < 0;
-        });
-        for (std::size_t r = 0; r < order.size(); ++r)
-            configKey[order[r]] = std::int64_t(r);
-    }
-    std::vector<std::pair<std::int64_t, std::uint32_t>> keyed(n);
-    for (std::uint32_t k = 0; k < n; ++k) {
-        const std::uint32_t config = t.kernelConfigIndex(k);
-        const KernelConfig& c = configs[config];
-        const StreamInfo& s = t.streams()[t.kernelStreamIndex(k)];
-        std::int64_t key = 0;
-        switch (Column(column)) {
-        case Column::Name:
-            key = configKey[config];
-            break;
-        case Column::Duration:
-            key = data.end[k] - data.start[k];
-            break;
-        case Column::End:
-            key = data.end[k];
-            break;
-        case Column::Device:
-            key = s.deviceId;
-            break;
-        case Column::Stream:
-            key = (std::int64_t(s.deviceId) << 32) | s.streamId;
-            break;
-        case Column::Grid:
-            key = product(c.grid);
-            break;
-        case Column::Block:
-            key = product(c.block);
-            break;
-        case Column::Registers:
-            key = c.registersPerThread;
-            break;
-        case Column::SharedMemory:
-            key = std::int64_t(c.staticSharedBytes) + c.dynamicSharedBytes;
-            break;
-        case Column::CorrelationId: {
-            const auto corr = t.kernels()[k].correlationId;
-            key = corr ? std::int64_t(*corr) : -1;
-            break;
-        }
-        case Column::Start:
-        case Column::ColumnCount:
-            break;
-        }
-        keyed[k] = {key, k};
-    }
-    std::sort(keyed.begin(), keyed.end()); // ties by kernel index, i.e. by start
-    for (std::size_t i = 0; i < n; ++i)
-        perm[i] = keyed[i].second;
-    return perm;
-}
-
-KernelRows computeKernelRows(KernelRowQuery query) {
-    KernelRows out;
-    const KernelTableData* d = query.data.get();
-    const std::size_t n = d ? d->start.size() : 0;
-    if (d && n > 0 && (!query.permutation || query.permutation->size() != n))
-        query.permutation = std::make_shared<const std::vector<std::uint32_t>>(
-            kernelPermutation(*d, query.column, query.demangled));
-    out.rowOf.assign(n, -1);
-    if (n > 0) {
-        const std::vector<std::uint32_t>& perm = *query.permutation;
-        const Trace& trace = *d->trace;
-        const auto& range = query.range;
-        auto consider = [&](std::uint32_t k) {
-            const std::uint32_t config = trace.kernelConfigIndex(k);
-            if (config >= query.configPass.size() || !query.configPass[config])
-                return;
-            if (range &&
-                (d->start[k] >= range->end || effectiveEnd(d->start[k], d->end[k]) <= range->start))
-                return;
-            out.rowOf[k] = std::int32_t(out.rows.size());
-            out.rows.push_back(k);
-        };
-        out.rows.reserve(perm.size());
-        if (query.order == Qt::AscendingOrder)
-            std::for_each(perm.begin(), perm.end(), consider);
-        else
-            std::for_each(perm.rbegin(), perm.rend(), consider);
-        out.rows.shrink_to_fit();
-    }
-    out.query = std::move(query);
-    return out;
-}
+static_assert(kKernelSortKeys == KernelTableModel::ColumnCount);
+static_assert(KernelTableModel::sortKeyOf(KernelTableModel::Name) == KernelSortKey::Name &&
+              KernelTableModel::sortKeyOf(KernelTableModel::Start) == KernelSortKey::Start &&
+              KernelTableModel::sortKeyOf(KernelTableModel::Grid) == KernelSortKey::Grid &&
+              KernelTableModel::sortKeyOf(KernelTableModel::CorrelationId) ==
+                  KernelSortKey::CorrelationId);
 
 KernelTableModel::KernelTableModel(QObject* parent)
     : QAbstractTableModel(parent) {}
@@ -214,30 +93,14 @@ void KernelTableModel::setShowDemangled(bool demangled) {
 }
 
 void KernelTableModel::computeNameMatches() {
-    const Trace* t = trace();
-    m_configPass.assign(t ? t->kernelConfigs().size() : 0, 1);
-    if (!m_configFilter.empty()) {
-        std::fill(m_configPass.begin(), m_configPass.end(), 0);
-        for (std::uint32_t c : m_configFilter) {
-            if (c < m_configPass.size())
-                m_configPass[c] = 1;
-        }
-    }
-    if (m_nameFilter.isOpen())
-        return;
-    // Names are per configuration, and configurations are few: match each once.
-    for (std::size_t c = 0; c < m_configPass.size(); ++c) {
-        if (!m_configPass[c])
-            continue;
-        m_configPass[c] = m_nameFilter.matches(displayName(t->kernelConfigs()[c]));
-    }
+    m_configPass = kernelConfigPass(trace(), m_configFilter, m_nameFilter, m_demangled);
 }
 
 KernelRowQuery KernelTableModel::rowQuery() const {
     KernelRowQuery q;
     q.data = m_data;
-    q.column = m_sortColumn;
-    q.order = m_sortOrder;
+    q.key = sortKeyOf(m_sortColumn);
+    q.descending = m_sortOrder == Qt::DescendingOrder;
     q.demangled = m_demangled;
     q.configPass = m_configPass;
     q.range = m_range;
@@ -260,7 +123,7 @@ bool KernelTableModel::applyRows(KernelRows rows) {
     if (q.request != m_request || q.data != m_data)
         return false;
     if (q.permutation)
-        m_perm[permutationSlot(q.column, q.demangled)] = q.permutation;
+        m_perm[permutationSlot(int(q.key), q.demangled)] = q.permutation;
     beginResetModel();
     m_rows.swap(rows.rows);
     m_rowOf.swap(rows.rowOf);

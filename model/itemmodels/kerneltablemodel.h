@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "model/analysis/kernelquery.h"
 #include "model/analysis/namefilter.h"
 #include "model/trace.h"
 
@@ -13,46 +14,10 @@
 
 namespace strobe {
 
-// Per-kernel times the table sorts and filters by, gathered once per trace (O(kernels)).
-// Immutable once built: worker threads share it.
-struct KernelTableData {
-    std::shared_ptr<const Trace> trace;
-    std::vector<TimeNs> start, end; // per kernel
-};
-
-// Gathers `trace`'s kernel times; safe on any thread. Empty data for a null trace.
-KernelTableData gatherKernelTableData(std::shared_ptr<const Trace> trace);
-
-using KernelPermutation = std::shared_ptr<const std::vector<std::uint32_t>>;
-
-// A snapshot of everything the table's rows depend on, by value, so that a worker thread can
-// compute them (computeKernelRows) while the model keeps showing the previous rows.
-struct KernelRowQuery {
-    std::shared_ptr<const KernelTableData> data;
-    int column = 0; // KernelTableModel::Column
-    Qt::SortOrder order = Qt::AscendingOrder;
-    bool demangled = false;
-    std::vector<std::uint8_t> configPass; // per config: passes the name and config filters
-    std::optional<TimeRange> range;
-    KernelPermutation permutation; // `column`'s cached ascending order; null: computed
-    std::uint64_t request = 0;     // which request of the model this answers
-};
-
-struct KernelRows {
-    KernelRowQuery query;            // with the permutation filled in
-    std::vector<std::uint32_t> rows; // visible kernels in display order
-    std::vector<std::int32_t> rowOf; // per kernel: row, or -1
-};
-
-// The kernels in ascending order of `column` (ties by start); O(n log n), safe on any thread.
-std::vector<std::uint32_t> kernelPermutation(const KernelTableData& data, int column,
-                                             bool demangled);
-// Sorts (when the query carries no permutation) and filters; safe on any thread.
-KernelRows computeKernelRows(KernelRowQuery query);
-
-// One row per kernel launch of a trace, filtered and sorted without QVariant comparisons:
-// every column's order is a permutation of the kernels computed once (on first use) and reused,
-// so re-sorting or re-filtering a million rows is one linear pass. By default every change
+// One row per kernel launch of a trace, filtered and sorted without QVariant comparisons by
+// model/analysis/kernelquery.h: every column's order is a permutation of the kernels computed
+// once (on first use) and kept here, so re-sorting or re-filtering a million rows is one linear
+// pass. By default every change
 // computes the rows inline; with setDeferredRows(true) a change only emits rowsRequested() and
 // the owner computes rowQuery() elsewhere (computeKernelRows) and hands it back (applyRows).
 class KernelTableModel : public QAbstractTableModel {
@@ -72,6 +37,8 @@ public:
         CorrelationId,
         ColumnCount
     };
+    // The query's sort key of a column (they come in the same order).
+    static constexpr KernelSortKey sortKeyOf(int column) { return KernelSortKey(column); }
 
     explicit KernelTableModel(QObject* parent = nullptr);
     ~KernelTableModel() override;
