@@ -1,15 +1,31 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-// Every mouse and keyboard control of the window, in one list: the F1 dialog shows it and
-// docs/TIMELINE.md's table is generated from it (keyBindingsMarkdown), so they cannot drift
-// apart; tests check that the keys listed do what the list says.
+// Every mouse and keyboard control of the window, in one list: the F1 dialog shows it,
+// docs/TIMELINE.md's table is generated from it (keyBindingsMarkdown) and the lane canvas takes
+// its keys from it (timelineKeyAction), so they cannot drift apart; tests check that the keys
+// listed do what the list says.
 
 #include <QKeySequence>
 #include <QList>
 #include <QString>
+#include <optional>
 
 namespace strobe {
+
+// What a key on the lane canvas does (the view carries it out).
+enum class TimelineAction {
+    ZoomIn,
+    ZoomOut,
+    PanLeft,
+    PanRight,
+    ScrollUp,   // by three quarters of the canvas
+    ScrollDown, // by three quarters of the canvas
+    FitAll,
+    UndoZoom,
+    ZoomToMeasuredRange,
+    ClearSelection, // the measured range and the selected event
+};
 
 struct KeyBinding {
     enum class Scope {
@@ -20,11 +36,17 @@ struct KeyBinding {
     const char* action;   // untranslated; translate in context "strobe::KeyBinding"
     const char* mouse;    // empty when no mouse gesture does it
     const char* keyboard; // the keys as people read them; empty when none
-    // The keys that `keyboard` names, for the tests (each one appears in it).
+    // The keys that `keyboard` names (each one appears in it).
     QList<QKeySequence> keys;
+    // Timeline scope: what each of `keys` does on the lane canvas, one per key.
+    QList<TimelineAction> actions;
 };
 
 const QList<KeyBinding>& keyBindings();
+
+// The action the lane canvas takes on `key` (a Qt::Key, modifiers ignored), from the Timeline
+// bindings of the list; nullopt: the canvas does not handle it.
+std::optional<TimelineAction> timelineKeyAction(int key);
 
 // A binding's texts as shown: translated, in the order action, mouse, keyboard.
 QString keyBindingText(const char* text);

@@ -1,8 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "widgets/timeline/timelinecanvas.h"
 
-#include "widgets/timeline/timelineview.h"
-#include "widgets/viewstate.h"
 #include "widgets/workerpriority.h"
 
 #include <QHelpEvent>
@@ -18,14 +16,12 @@ namespace strobe {
 
 namespace {
 constexpr double kWheelZoomStep = 0.8; // span factor per wheel notch
-constexpr double kKeyZoomStep = 0.7;
-constexpr double kKeyPanFraction = 0.15; // of the width per key press
 constexpr int kDragThresholdPx = 3;
 } // namespace
 
-TimelineCanvas::TimelineCanvas(TimelineView* view)
-    : QWidget(view)
-    , m_view(view) {
+TimelineCanvas::TimelineCanvas(Hooks hooks, QWidget* parent)
+    : QWidget(parent)
+    , m_hooks(std::move(hooks)) {
     setMouseTracking(true);
     setFocusPolicy(Qt::StrongFocus);
     setAttribute(Qt::WA_OpaquePaintEvent);
@@ -33,7 +29,7 @@ TimelineCanvas::TimelineCanvas(TimelineView* view)
 
 void TimelineCanvas::paintEvent(QPaintEvent*) {
     QPainter p(this);
-    m_view->paintCanvas(p, size(), devicePixelRatioF());
+    m_hooks.paint(p, size(), devicePixelRatioF());
     // Held for the first frame of a new trace: released once the whole window has painted
     // (its headers and ruler come after this canvas).
     if (isBackgroundWorkHeld())
@@ -59,27 +55,25 @@ void TimelineCanvas::mouseMoveEvent(QMouseEvent* event) {
         }
         if (m_dragging) {
             // One undo step for the whole drag: only its first move is recorded.
-            m_view->panPixels(double(m_lastPos.x() - pos.x()), starting);
+            emit panRequested(double(m_lastPos.x() - pos.x()), starting);
             m_lastPos = pos;
         }
     }
-    m_view->setPointer(pos.x(), pos.y());
+    emit pointerMoved(pos.x(), pos.y());
 }
 
 void TimelineCanvas::mouseReleaseEvent(QMouseEvent* event) {
     if (event->button() != Qt::LeftButton || !m_pressPos)
         return QWidget::mouseReleaseEvent(event);
     if (!m_dragging)
-        m_view->viewState()->setSelection(m_view->eventAt(event->position().toPoint()));
+        emit clicked(event->position().toPoint());
     m_pressPos.reset();
     m_dragging = false;
     unsetCursor();
 }
 
 void TimelineCanvas::mouseDoubleClickEvent(QMouseEvent* event) {
-    const EventRef ref = m_view->eventAt(event->position().toPoint());
-    if (ref.isValid())
-        m_view->revealEvent(ref);
+    emit doubleClicked(event->position().toPoint());
 }
 
 void TimelineCanvas::wheelEvent(QWheelEvent* event) {
@@ -88,71 +82,32 @@ void TimelineCanvas::wheelEvent(QWheelEvent* event) {
     if (event->modifiers() & Qt::ShiftModifier) {
         // Shift+wheel pans; some platforms turn it into a horizontal delta already.
         const int d = angle.y() != 0 ? angle.y() : angle.x();
-        m_view->panPixels(-double(d) / 120.0 * width() * 0.1);
+        emit panRequested(-double(d) / 120.0 * width() * 0.1, false);
     } else if (angle.x() != 0 && std::abs(angle.x()) > std::abs(angle.y())) {
-        m_view->panPixels(-double(angle.x()) / 120.0 * width() * 0.1);
+        emit panRequested(-double(angle.x()) / 120.0 * width() * 0.1, false);
     } else if (angle.y() != 0) {
-        m_view->zoomAt(x, std::pow(kWheelZoomStep, double(angle.y()) / 120.0));
+        emit zoomRequested(x, std::pow(kWheelZoomStep, double(angle.y()) / 120.0));
     }
     event->accept();
 }
 
 void TimelineCanvas::keyPressEvent(QKeyEvent* event) {
-    const double w = width();
-    switch (event->key()) {
-    case Qt::Key_W:
-    case Qt::Key_Up:
-        m_view->zoomAt(m_view->keyboardZoomAnchor(), kKeyZoomStep);
-        break;
-    case Qt::Key_S:
-    case Qt::Key_Down:
-        m_view->zoomAt(m_view->keyboardZoomAnchor(), 1.0 / kKeyZoomStep);
-        break;
-    case Qt::Key_A:
-    case Qt::Key_Left:
-        m_view->panPixels(-w * kKeyPanFraction);
-        break;
-    case Qt::Key_D:
-    case Qt::Key_Right:
-        m_view->panPixels(w * kKeyPanFraction);
-        break;
-    case Qt::Key_Home:
-    case Qt::Key_F:
-        m_view->fitAll();
-        break;
-    case Qt::Key_Backspace:
-        m_view->undoZoom();
-        break;
-    case Qt::Key_Z:
-    case Qt::Key_Return:
-    case Qt::Key_Enter:
-        m_view->zoomToSelectedRange();
-        break;
-    case Qt::Key_PageUp:
-        m_view->setScrollY(m_view->scrollY() - height() * 3 / 4);
-        break;
-    case Qt::Key_PageDown:
-        m_view->setScrollY(m_view->scrollY() + height() * 3 / 4);
-        break;
-    case Qt::Key_Escape:
-        m_view->viewState()->setSelection({});
-        m_view->viewState()->setSelectedRange(std::nullopt);
-        break;
-    default:
+    const std::optional<TimelineAction> action = timelineKeyAction(event->key());
+    if (!action)
         return QWidget::keyPressEvent(event);
-    }
+    emit actionRequested(*action);
     event->accept();
 }
 
 void TimelineCanvas::leaveEvent(QEvent* event) {
-    m_view->setPointer(std::nullopt);
+    emit pointerMoved(std::nullopt, std::nullopt);
     QWidget::leaveEvent(event);
 }
 
 bool TimelineCanvas::event(QEvent* event) {
     if (event->type() == QEvent::ToolTip) {
         auto* help = static_cast<QHelpEvent*>(event);
-        const QString text = m_view->toolTipAt(help->pos());
+        const QString text = m_hooks.toolTip(help->pos());
         if (text.isEmpty())
             QToolTip::hideText();
         else

@@ -29,9 +29,12 @@ TimelineView::TimelineView(ViewState* state, QWidget* parent)
     , m_state(state) {
     m_lodTask = new BackgroundTask(this);
     m_nvtxNamesTask = new BackgroundTask(this);
-    m_header = new LaneHeader(this);
-    m_ruler = new TimeRuler(this);
-    m_canvas = new TimelineCanvas(this);
+    m_header = new LaneHeader(m_layout, this);
+    m_ruler = new TimeRuler(m_state, this);
+    m_canvas = new TimelineCanvas(
+        {[this](QPainter& p, QSize size, qreal dpr) { paintCanvas(p, size, dpr); },
+         [this](QPoint pos) { return toolTipAt(pos); }},
+        this);
     m_vbar = new QScrollBar(Qt::Vertical, this);
     m_palette = TimelinePalette::forPalette(palette());
     setFocusProxy(m_canvas);
@@ -41,6 +44,7 @@ TimelineView::TimelineView(ViewState* state, QWidget* parent)
         m_scrollY = v;
         repaintAll();
     });
+    connectChildren();
     connect(m_state, &ViewState::traceAboutToChange, this, [this] {
         // The new trace's first frame before the panels' work (and this view's own) takes a
         // core; the canvas's next paint releases it (a hidden canvas paints nothing: no hold).
@@ -66,6 +70,76 @@ TimelineView::~TimelineView() {
     if (m_lodCancel)
         m_lodCancel->store(true); // a build still running stops early; nobody reads it
     releaseBackgroundWork();      // a hold for a frame this view will not paint
+}
+
+void TimelineView::connectChildren() {
+    // The canvas, the header and the ruler signal what the user asks for; the view carries it
+    // out on the view state and the layout.
+    connect(m_canvas, &TimelineCanvas::panRequested, this, &TimelineView::panPixels);
+    connect(m_canvas, &TimelineCanvas::zoomRequested, this, &TimelineView::zoomAt);
+    connect(m_canvas, &TimelineCanvas::pointerMoved, this,
+            [this](std::optional<double> x, std::optional<int> y) { setPointer(x, y); });
+    connect(m_canvas, &TimelineCanvas::clicked, this,
+            [this](QPoint pos) { m_state->setSelection(eventAt(pos)); });
+    connect(m_canvas, &TimelineCanvas::doubleClicked, this, [this](QPoint pos) {
+        const EventRef ref = eventAt(pos);
+        if (ref.isValid())
+            revealEvent(ref);
+    });
+    connect(m_canvas, &TimelineCanvas::actionRequested, this, &TimelineView::runAction);
+    connect(m_header, &LaneHeader::groupExpandRequested, this, &TimelineView::setGroupExpanded);
+    connect(m_header, &LaneHeader::laneHideRequested, this, &TimelineView::setLaneHidden);
+    connect(m_header, &LaneHeader::lanePinRequested, this, &TimelineView::setLanePinned);
+    connect(m_header, &LaneHeader::showAllLanesRequested, this, &TimelineView::showAllLanes);
+    connect(m_header, &LaneHeader::hideIdleLanesRequested, this, &TimelineView::setHideIdleLanes);
+    connect(m_header, &LaneHeader::allGroupsExpandRequested, this, [this](bool expanded) {
+        m_layout.setAllExpanded(expanded);
+        setHideIdleLanes(hideIdleLanes()); // relayout and repaint
+    });
+    connect(m_header, &LaneHeader::scrollRequested, this, &TimelineView::setScrollY);
+    connect(m_ruler, &TimeRuler::pointerMoved, this,
+            [this](std::optional<double> x) { setPointer(x); });
+    connect(m_ruler, &TimeRuler::zoomToMeasuredRangeRequested, this,
+            &TimelineView::zoomToSelectedRange);
+}
+
+void TimelineView::runAction(TimelineAction action) {
+    constexpr double kKeyZoomStep = 0.7;
+    constexpr double kKeyPanFraction = 0.15; // of the width per key press
+    const double w = m_canvas->width();
+    switch (action) {
+    case TimelineAction::ZoomIn:
+        zoomAt(keyboardZoomAnchor(), kKeyZoomStep);
+        break;
+    case TimelineAction::ZoomOut:
+        zoomAt(keyboardZoomAnchor(), 1.0 / kKeyZoomStep);
+        break;
+    case TimelineAction::PanLeft:
+        panPixels(-w * kKeyPanFraction);
+        break;
+    case TimelineAction::PanRight:
+        panPixels(w * kKeyPanFraction);
+        break;
+    case TimelineAction::ScrollUp:
+        setScrollY(scrollY() - m_canvas->height() * 3 / 4);
+        break;
+    case TimelineAction::ScrollDown:
+        setScrollY(scrollY() + m_canvas->height() * 3 / 4);
+        break;
+    case TimelineAction::FitAll:
+        fitAll();
+        break;
+    case TimelineAction::UndoZoom:
+        undoZoom();
+        break;
+    case TimelineAction::ZoomToMeasuredRange:
+        zoomToSelectedRange();
+        break;
+    case TimelineAction::ClearSelection:
+        m_state->setSelection({});
+        m_state->setSelectedRange(std::nullopt);
+        break;
+    }
 }
 
 QWidget* TimelineView::canvas() const {
@@ -223,6 +297,7 @@ void TimelineView::updateScrollBar() {
     m_vbar->setSingleStep(LaneLayout::kRowHeight);
     m_scrollY = std::clamp(m_scrollY, 0, max);
     m_vbar->setValue(m_scrollY);
+    m_header->setScrollY(m_scrollY);
 }
 
 void TimelineView::setScrollY(int y) {
@@ -233,6 +308,7 @@ void TimelineView::setScrollY(int y) {
 }
 
 void TimelineView::repaintAll() {
+    m_header->setScrollY(m_scrollY);
     m_canvas->update();
     m_ruler->update();
     m_header->update();

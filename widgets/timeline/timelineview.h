@@ -10,6 +10,7 @@
 #include "render/paint/lanepainter.h"
 #include "render/paint/paintcontext.h"
 #include "render/paint/rulerpainter.h"
+#include "widgets/timeline/keybindings.h"
 
 #include <QRectF>
 #include <QWidget>
@@ -158,6 +159,10 @@ private:
     void startLevelOfDetail();
     void followPointer();
     void startNvtxNameCounts();
+    // Wires the canvas', the header's and the ruler's requests to the view.
+    void connectChildren();
+    // Carries out a key of the list of controls pressed on the canvas.
+    void runAction(TimelineAction action);
 
     ViewState* m_state;
     LaneLayout m_layout;

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
 #include "widgets/timeline/timeruler.h"
 
+#include "model/lod/timemapping.h"
 #include "model/trace.h"
 #include "render/paint/rulerpainter.h"
 #include "render/paint/timelinecolors.h"
-#include "widgets/timeline/timelineview.h"
 #include "widgets/viewstate.h"
 
 #include <QMouseEvent>
@@ -13,20 +13,20 @@
 
 namespace strobe {
 
-TimeRuler::TimeRuler(TimelineView* view)
-    : QWidget(view)
-    , m_view(view) {
+TimeRuler::TimeRuler(ViewState* state, QWidget* parent)
+    : QWidget(parent)
+    , m_state(state) {
     setMouseTracking(true);
     setCursor(Qt::IBeamCursor);
 }
 
 TimeNs TimeRuler::timeAt(double x) const {
-    return TimeMapping::fromRange(m_view->viewState()->visibleRange(), width()).toTime(x);
+    return TimeMapping::fromRange(m_state->visibleRange(), width()).toTime(x);
 }
 
 void TimeRuler::paintEvent(QPaintEvent*) {
     QPainter p(this);
-    const ViewState* state = m_view->viewState();
+    const ViewState* state = m_state;
     std::optional<RulerContent> content;
     if (const Trace* trace = state->trace())
         content = RulerContent{state->visibleRange(), trace->timeRange().start,
@@ -42,8 +42,8 @@ void TimeRuler::mousePressEvent(QMouseEvent* event) {
 
 void TimeRuler::mouseMoveEvent(QMouseEvent* event) {
     const TimeNs t = timeAt(event->position().x());
-    ViewState* state = m_view->viewState();
-    m_view->setPointer(event->position().x());
+    ViewState* state = m_state;
+    emit pointerMoved(event->position().x());
     if (m_dragStart && (event->buttons() & Qt::LeftButton) && t != *m_dragStart)
         state->setSelectedRange(TimeRange{std::min(t, *m_dragStart), std::max(t, *m_dragStart)});
 }
@@ -54,7 +54,7 @@ void TimeRuler::mouseReleaseEvent(QMouseEvent* event) {
     const TimeNs t = timeAt(event->position().x());
     // A click without a drag outside the measured range clears it (inside: keep it, so that a
     // double-click can zoom to it).
-    ViewState* state = m_view->viewState();
+    ViewState* state = m_state;
     const TimeMapping map = TimeMapping::fromRange(state->visibleRange(), width());
     const auto r = state->selectedRange();
     if (std::abs(map.toPx(t) - map.toPx(*m_dragStart)) < 2 && r && (t < r->start || t >= r->end))
@@ -63,12 +63,12 @@ void TimeRuler::mouseReleaseEvent(QMouseEvent* event) {
 }
 
 void TimeRuler::leaveEvent(QEvent* event) {
-    m_view->setPointer(std::nullopt);
+    emit pointerMoved(std::nullopt);
     QWidget::leaveEvent(event);
 }
 
 void TimeRuler::mouseDoubleClickEvent(QMouseEvent*) {
-    m_view->zoomToSelectedRange();
+    emit zoomToMeasuredRangeRequested();
 }
 
 } // namespace strobe

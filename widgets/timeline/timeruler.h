@@ -8,15 +8,21 @@
 
 namespace strobe {
 
-class TimelineView;
+class ViewState;
 
 // The time axis above the lanes: adaptive ticks and units relative to the trace start, the time
 // under the cursor, and a drag that measures a range (ViewState::setSelectedRange); a
-// double-click zooms to the measured range.
+// double-click asks to zoom to the measured range. It reads and sets `state` (owned by its
+// owner) and signals where the mouse is.
 class TimeRuler final : public QWidget {
     Q_OBJECT
 public:
-    explicit TimeRuler(TimelineView* view);
+    TimeRuler(ViewState* state, QWidget* parent);
+
+signals:
+    // The mouse is at canvas x `x` (the ruler and the lanes share it); nullopt: it left.
+    void pointerMoved(std::optional<double> x);
+    void zoomToMeasuredRangeRequested();
 
 protected:
     void paintEvent(QPaintEvent* event) override;
@@ -29,7 +35,7 @@ protected:
 private:
     TimeNs timeAt(double x) const;
 
-    TimelineView* m_view;
+    ViewState* m_state;
     std::optional<TimeNs> m_dragStart;
 };
 

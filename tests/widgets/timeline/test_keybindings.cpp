@@ -88,6 +88,28 @@ TEST(KeyBindings, TheCanvasHandlesExactlyTheListedKeys) {
     }
 }
 
+// The canvas takes what a key does from the list: one action per key of a Timeline binding.
+TEST(KeyBindings, EachTimelineKeyNamesTheActionTheCanvasTakes) {
+    for (const KeyBinding& b : keyBindings()) {
+        if (b.scope == KeyBinding::Scope::Timeline)
+            EXPECT_EQ(b.actions.size(), b.keys.size()) << b.action;
+        else
+            EXPECT_TRUE(b.actions.isEmpty()) << b.action;
+    }
+    using A = TimelineAction;
+    EXPECT_EQ(timelineKeyAction(Qt::Key_W), A::ZoomIn);
+    EXPECT_EQ(timelineKeyAction(Qt::Key_Down), A::ZoomOut);
+    EXPECT_EQ(timelineKeyAction(Qt::Key_Left), A::PanLeft);
+    EXPECT_EQ(timelineKeyAction(Qt::Key_D), A::PanRight);
+    EXPECT_EQ(timelineKeyAction(Qt::Key_PageDown), A::ScrollDown);
+    EXPECT_EQ(timelineKeyAction(Qt::Key_F), A::FitAll);
+    EXPECT_EQ(timelineKeyAction(Qt::Key_Backspace), A::UndoZoom);
+    EXPECT_EQ(timelineKeyAction(Qt::Key_Enter), A::ZoomToMeasuredRange);
+    EXPECT_EQ(timelineKeyAction(Qt::Key_Escape), A::ClearSelection);
+    EXPECT_EQ(timelineKeyAction(Qt::Key_C), std::nullopt); // Ctrl+C is the window's
+    EXPECT_EQ(timelineKeyAction(Qt::Key_X), std::nullopt);
+}
+
 // The list says W / S zoom at the mouse when it is over the lanes or the ruler, else at the
 // middle (issue #14 item 14; Perfetto does the same).
 TEST(KeyBindings, KeyboardZoomAnchorsAtTheMouse) {

@@ -30,7 +30,7 @@ struct Fixture {
         return -1;
     }
     // The tooltip at the pixel column holding time t.
-    QString tipAt(TimeNs t, std::uint32_t device = 0) const {
+    QString tipAt(TimeNs t, std::uint32_t device = 0) {
         return view.toolTipAt(QPoint(int(view.mapping().toPx(t)), stripY(device)));
     }
 };
