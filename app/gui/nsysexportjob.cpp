@@ -24,8 +24,8 @@ namespace {
 // What the error shows of nsys's output: its last lines, each cut, and what the log keeps.
 constexpr int kShownLines = 3;
 constexpr int kShownLineChars = 240;
-constexpr qsizetype kTailBytes = 16 * 1024;
-constexpr qint64 kLogBytes = 4 * 1024 * 1024;
+constexpr qsizetype kTailBytes = qsizetype{16} * 1024;
+constexpr qint64 kLogBytes = qint64{4} * 1024 * 1024;
 
 // The first 28 bytes of a regular file, read without blocking: the GUI thread calls this, and a
 // FIFO (or a device) opened for reading would wait for a writer for ever.

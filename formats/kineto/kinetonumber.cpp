@@ -66,7 +66,8 @@ std::optional<Scaled> scaledDecimal(std::string_view text, int scale) {
         return std::nullopt;
 
     // The digits intDigits + fracDigits with the decimal point after `point` of them.
-    const long long total = static_cast<long long>(intDigits.size() + fracDigits.size());
+    const long long total =
+        static_cast<long long>(intDigits.size()) + static_cast<long long>(fracDigits.size());
     const long long point = static_cast<long long>(intDigits.size()) + exponent + scale;
     auto digit = [&](long long k) -> int {
         if (k < 0 || k >= total)

@@ -29,7 +29,7 @@ LabelCache::Entry& LabelCache::entry(const QString& text) {
         Entry e;
         e.width = QFontMetrics(m_font).horizontalAdvance(text);
         e.rightToLeft = text.isRightToLeft();
-        it = m_entries.insert(text, std::move(e));
+        it = m_entries.insert(text, e); // (QHash::insert copies: a move would not happen)
     }
     return it.value();
 }

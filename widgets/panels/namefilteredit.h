@@ -26,7 +26,7 @@ public:
     QCheckBox* regexBox() const { return m_regex; }
 
 signals:
-    void filterChanged(const NameFilter& filter);
+    void filterChanged(const strobe::NameFilter& filter); // (qualified for moc's type names)
 
 private:
     QLineEdit* m_edit;
