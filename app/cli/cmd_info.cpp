@@ -5,6 +5,7 @@
 #include "model/analysis/gaps.h"
 #include "model/analysis/gpuarchitecture.h"
 #include "model/reports/gapsummarytext.h"
+#include "model/reports/labels.h"
 #include "model/reports/reporttable.h"
 #include "model/timeformat.h"
 #include "model/trace.h"
@@ -138,7 +139,7 @@ void writeJson(const Trace& t, const QString& path, QTextStream& out) {
         else
             j.null();
         j.field(QStringLiteral("occupancy_limits"), gpuLimitsSourceKey(limits.source));
-        j.field(QStringLiteral("occupancy_limits_note"), limits.note);
+        j.field(QStringLiteral("occupancy_limits_note"), gpuLimitsNote(limits));
         const auto it = work.find(g.id);
         const DeviceIdleSummary d = it != work.end() ? it->second : DeviceIdleSummary{};
         if (t.metadata().loadedParts != kAllTraceParts) { // not computed (gpuWork)
@@ -273,7 +274,7 @@ void writeText(const Trace& t, const QString& path, QTextStream& out) {
         }
         out << "  occupancy limits "
             << (limits.source == GpuLimitsSource::Unknown ? QStringLiteral("unknown: ") : QString())
-            << e(limits.note) << '\n';
+            << e(gpuLimitsNote(limits)) << '\n';
     }
     out << "Lanes (" << t.lanes().size() << "):\n";
     for (std::uint32_t i = 0; i < t.lanes().size(); ++i)

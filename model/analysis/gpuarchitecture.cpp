@@ -158,46 +158,40 @@ QString gpuLimitsSourceKey(GpuLimitsSource source) {
 }
 
 GpuLimits resolveGpuLimits(const Trace& trace, const GpuInfo& gpu) {
-    GpuLimits out{gpu, GpuLimitsSource::Trace, QStringLiteral("from the trace")};
+    GpuLimits out{gpu, GpuLimitsSource::Trace, GpuLimitsBasis::Trace, {}, {}};
     if (hasTraceLimits(gpu))
         return out;
-    auto fromTable = [&](ComputeCapability cc, const QString& why) {
+    auto fromTable = [&](ComputeCapability cc, GpuLimitsBasis basis) {
         const ArchitectureLimits* a = architectureLimits(cc);
         if (!a)
             return false;
         applyTable(out.gpu, *a);
         out.source = GpuLimitsSource::ArchitectureTable;
-        out.note = QStringLiteral("from the architecture table (compute capability ") %
-                   cc.toString() % why % u')';
+        out.basis = basis;
+        out.capability = cc;
         return true;
     };
     const ComputeCapability recorded{gpu.computeMajor, gpu.computeMinor};
     if (gpu.computeMajor > 0) {
-        if (fromTable(recorded, QString()))
+        if (fromTable(recorded, GpuLimitsBasis::RecordedCapability))
             return out;
         out.source = GpuLimitsSource::Unknown;
-        out.note = QStringLiteral("the trace records compute capability ") % recorded.toString() %
-                   QStringLiteral(" but no limits, and Strobe's architecture table covers only "
-                                  "5.0 to 12.1");
+        out.basis = GpuLimitsBasis::CapabilityNotInTable;
+        out.capability = recorded;
         return out;
     }
     for (const StringId id : {gpu.name, gpu.chipName}) {
         const std::string_view name = trace.strings().view(id);
         if (const auto cc = computeCapabilityOfName(name);
-            cc &&
-            fromTable(*cc, QStringLiteral(", from the name '") %
-                               QString::fromUtf8(name.data(), qsizetype(name.size())) % u'\''))
+            cc && fromTable(*cc, GpuLimitsBasis::CapabilityOfName)) {
+            out.name = QString::fromUtf8(name.data(), qsizetype(name.size()));
             return out;
+        }
     }
     out.source = GpuLimitsSource::Unknown;
     const std::string_view name = trace.strings().view(gpu.name);
-    out.note = name.empty()
-                   ? QStringLiteral("the trace records no limits, compute capability or name for "
-                                    "this GPU")
-                   : QStringLiteral("the trace records no limits or compute capability for this "
-                                    "GPU, and its name '") %
-                         QString::fromUtf8(name.data(), qsizetype(name.size())) %
-                         QStringLiteral("' is not in Strobe's table of GPU names");
+    out.basis = name.empty() ? GpuLimitsBasis::NothingRecorded : GpuLimitsBasis::NameNotInTable;
+    out.name = QString::fromUtf8(name.data(), qsizetype(name.size()));
     return out;
 }
 

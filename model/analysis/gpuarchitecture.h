@@ -57,15 +57,25 @@ enum class GpuLimitsSource : std::uint8_t {
     Trace,             // the trace recorded them (nsys TARGET_INFO_GPU, Kineto deviceProperties)
     ArchitectureTable, // architectureTable(), by a compute capability the trace recorded or
                        // one derived from the GPU's name
-    Unknown,           // neither: see GpuLimits::note
+    Unknown,           // neither: see GpuLimits::basis
+};
+
+// How resolveGpuLimits found the limits, or what it missed (model/reports' gpuLimitsNote says it).
+enum class GpuLimitsBasis : std::uint8_t {
+    Trace,                // the trace records them all
+    RecordedCapability,   // the table, by the compute capability the trace records
+    CapabilityOfName,     // the table, by the capability `name` implies
+    CapabilityNotInTable, // unknown: the recorded capability is outside the table
+    NameNotInTable,       // unknown: no limits or capability, and `name` is not a known GPU
+    NothingRecorded,      // unknown: no limits, capability or name
 };
 
 struct GpuLimits {
     GpuInfo gpu; // the trace's GPU; with source ArchitectureTable its limits are the table's
     GpuLimitsSource source = GpuLimitsSource::Unknown;
-    // One phrase: "from the trace", "from the architecture table (compute capability 9.0, from
-    // the name 'NVIDIA H100 80GB HBM3')", or for Unknown what is missing.
-    QString note;
+    GpuLimitsBasis basis = GpuLimitsBasis::Trace;
+    ComputeCapability capability; // the one looked up in the table (or not found there)
+    QString name; // CapabilityOfName: the name it came from; NameNotInTable: the GPU's name
 };
 
 // The limits for occupancy on `gpu` (whose strings live in `trace`): the trace's own when it has

@@ -55,28 +55,6 @@ QString memoryDirectionKey(MemoryDirection d) {
     return QStringLiteral("other");
 }
 
-QString memoryDirectionLabel(MemoryDirection d) {
-    switch (d) {
-    case MemoryDirection::HostToDevice:
-        return QStringLiteral("Host to device");
-    case MemoryDirection::DeviceToHost:
-        return QStringLiteral("Device to host");
-    case MemoryDirection::DeviceToDevice:
-        return QStringLiteral("Device to device");
-    case MemoryDirection::PeerToPeer:
-        return QStringLiteral("Peer to peer");
-    case MemoryDirection::HostToHost:
-        return QStringLiteral("Host to host");
-    case MemoryDirection::UnifiedMemory:
-        return QStringLiteral("Unified memory");
-    case MemoryDirection::Memset:
-        return QStringLiteral("Memset");
-    case MemoryDirection::Other:
-        break;
-    }
-    return QStringLiteral("Other");
-}
-
 std::vector<MemorySummaryRow> summarizeMemory(const Trace& trace) {
     constexpr std::size_t kDirections = std::size_t(MemoryDirection::Other) + 1;
     std::array<MemorySummaryRow, kDirections> acc{};

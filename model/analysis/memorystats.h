@@ -22,8 +22,8 @@ enum class MemoryDirection : std::uint8_t {
 };
 
 MemoryDirection memoryDirection(MemcpyKind kind);
-QString memoryDirectionKey(MemoryDirection d);   // "host-to-device": the CLI's key
-QString memoryDirectionLabel(MemoryDirection d); // "Host to device": for people
+QString memoryDirectionKey(MemoryDirection d); // "host-to-device": the CLI's key
+// ("Host to device", for people: model/reports' memoryDirectionLabel)
 
 struct MemorySummaryRow {
     MemoryDirection direction = MemoryDirection::Other;

@@ -18,24 +18,6 @@ std::uint64_t roundUp(std::uint64_t v, std::uint64_t unit) {
 
 } // namespace
 
-QString occupancyLimitLabel(OccupancyLimit limit) {
-    switch (limit) {
-    case OccupancyLimit::None:
-        return QStringLiteral("unknown");
-    case OccupancyLimit::Registers:
-        return QStringLiteral("registers");
-    case OccupancyLimit::SharedMemory:
-        return QStringLiteral("shared memory");
-    case OccupancyLimit::Warps:
-        return QStringLiteral("warps per SM");
-    case OccupancyLimit::Blocks:
-        return QStringLiteral("blocks per SM");
-    case OccupancyLimit::BlockSize:
-        return QStringLiteral("block exceeds a per-block limit");
-    }
-    return {};
-}
-
 OccupancyResult computeOccupancy(const GpuInfo& gpu, const KernelConfig& config) {
     OccupancyResult r;
     if (gpu.maxWarpsPerSm == 0 || gpu.maxRegistersPerSm == 0 || gpu.threadsPerWarp == 0)

@@ -18,7 +18,7 @@ enum class OccupancyLimit : std::uint8_t {
     BlockSize,    // the launch cannot run: the block exceeds a per-block limit
 };
 
-QString occupancyLimitLabel(OccupancyLimit limit);
+// Its label for people: model/reports' occupancyLimitLabel.
 
 struct OccupancyResult {
     bool valid = false; // false when the GPU's limits are unknown

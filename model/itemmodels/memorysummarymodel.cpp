@@ -2,6 +2,7 @@
 #include "model/itemmodels/memorysummarymodel.h"
 
 #include "model/itemmodels/tableroles.h"
+#include "model/reports/labels.h"
 #include "model/valueformat.h"
 
 namespace strobe {

@@ -7,6 +7,7 @@
 #include "model/analysis/occupancy.h"
 #include "model/cudaapi.h"
 #include "model/cudaenums.h"
+#include "model/reports/labels.h"
 #include "model/valueformat.h"
 
 #include <QStringBuilder>
@@ -203,12 +204,12 @@ void describeKernel(const Trace& t, std::uint32_t k, EventDetails& out) {
                                                      : QStringLiteral("registers per thread")) %
                  u')'});
     } else if (!o.valid) {
-        occ.items.push_back(
-            {QStringLiteral("Occupancy"), QStringLiteral("unknown (") % limits.note % u')'});
+        occ.items.push_back({QStringLiteral("Occupancy"),
+                             QStringLiteral("unknown (") % gpuLimitsNote(limits) % u')'});
     } else if (o.limit == OccupancyLimit::BlockSize) {
         occ.items.push_back({QStringLiteral("Occupancy"), QStringLiteral("0 %")});
         occ.items.push_back({QStringLiteral("Limited by"), occupancyLimitLabel(o.limit)});
-        occ.items.push_back({QStringLiteral("GPU limits"), limits.note});
+        occ.items.push_back({QStringLiteral("GPU limits"), gpuLimitsNote(limits)});
     } else {
         auto blocks = [](std::uint32_t b) {
             return b == std::numeric_limits<std::uint32_t>::max() ? QStringLiteral("no limit")
@@ -225,7 +226,7 @@ void describeKernel(const Trace& t, std::uint32_t k, EventDetails& out) {
             {QStringLiteral("Blocks per SM by shared memory"), blocks(o.blocksBySharedMemory)},
             {QStringLiteral("Blocks per SM by warps"), blocks(o.blocksByWarps)},
             {QStringLiteral("Blocks per SM limit"), blocks(o.blocksBySmLimit)},
-            {QStringLiteral("GPU limits"), limits.note},
+            {QStringLiteral("GPU limits"), gpuLimitsNote(limits)},
         };
     }
     out.sections.push_back(std::move(occ));

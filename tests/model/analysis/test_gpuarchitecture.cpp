@@ -6,6 +6,7 @@
 #include "model/analysis/gpuarchitecture.h"
 #include "model/analysis/occupancy.h"
 #include "model/reports/eventdetails.h"
+#include "model/reports/labels.h"
 #include "model/trace.h"
 #include "tests/support/qtprinters.h"
 #include "tests/support/sqlitequery.h"
@@ -161,7 +162,7 @@ TEST(GpuArchitecture, ReducedGpuTableGivesTheSameOccupancy) {
             ASSERT_TRUE(reduced.ok()) << reduced.error.toStdString();
             const GpuLimits l = resolveGpuLimits(*reduced.trace, reduced.trace->gpus()[0]);
             EXPECT_EQ(l.source, GpuLimitsSource::ArchitectureTable) << f << ' ' << keep;
-            EXPECT_TRUE(l.note.startsWith(QStringLiteral("from the architecture table")));
+            EXPECT_TRUE(gpuLimitsNote(l).startsWith(QStringLiteral("from the architecture table")));
             const auto got = occupancies(*reduced.trace);
             ASSERT_EQ(got.size(), reference.size());
             for (std::size_t i = 0; i < got.size(); ++i)
@@ -206,16 +207,18 @@ TEST(GpuArchitecture, UnknownNamesAndCapabilitiesSayWhatIsMissing) {
     ASSERT_TRUE(odd.ok());
     GpuLimits l = resolveGpuLimits(*odd.trace, odd.trace->gpus()[0]);
     EXPECT_EQ(l.source, GpuLimitsSource::Unknown);
-    EXPECT_EQ(l.note, QStringLiteral("the trace records no limits or compute capability for this "
-                                     "GPU, and its name 'Mystery Accelerator' is not in Strobe's "
-                                     "table of GPU names"));
+    EXPECT_EQ(gpuLimitsNote(l),
+              QStringLiteral("the trace records no limits or compute capability for this "
+                             "GPU, and its name 'Mystery Accelerator' is not in Strobe's "
+                             "table of GPU names"));
     const LoadResult old =
         loadTrace(withGpuTable(dir, f, "id, 3 AS computeMajor, 5 AS computeMinor"));
     ASSERT_TRUE(old.ok());
     l = resolveGpuLimits(*old.trace, old.trace->gpus()[0]);
     EXPECT_EQ(l.source, GpuLimitsSource::Unknown);
-    EXPECT_EQ(l.note, QStringLiteral("the trace records compute capability 3.5 but no limits, and "
-                                     "Strobe's architecture table covers only 5.0 to 12.1"));
+    EXPECT_EQ(gpuLimitsNote(l),
+              QStringLiteral("the trace records compute capability 3.5 but no limits, and "
+                             "Strobe's architecture table covers only 5.0 to 12.1"));
     EXPECT_EQ(gpuLimitsSourceKey(l.source), QStringLiteral("unknown"));
     EXPECT_FALSE(computeOccupancy(l.gpu, old.trace->kernelConfigs()[0]).valid);
 }
