@@ -39,22 +39,20 @@ void MainWindow::buildViews() {
     overview->raise();
     connect(m_state, &ViewState::traceChanged, overview, [overview] { overview->raise(); });
     connect(overviewPanel, &OverviewPanel::gapsRequested, gaps, [gaps] { gaps->raise(); });
-    connect(overviewPanel, &OverviewPanel::kernelFilterRequested, this,
-            [this, kernels](const QString& label, const std::vector<std::uint32_t>& configs) {
-                m_kernelTable->showOnlyConfigs(label, configs);
-                kernels->raise();
-            });
+    // An Overview finding's link, or a summary row's double-click, filters the kernel table to
+    // that kernel and shows it.
+    auto showKernels = [this, kernels](const QString& label,
+                                       const std::vector<std::uint32_t>& configs) {
+        m_kernelTable->showOnlyConfigs(label, configs);
+        kernels->raise();
+    };
+    connect(overviewPanel, &OverviewPanel::kernelFilterRequested, this, showKernels);
     QDockWidget* details =
         addDock(m_details, tr("Details"), QStringLiteral("detailsDock"), Qt::RightDockWidgetArea);
     // Room for the detail pane's values and ~12 table rows; a saved layout overrides this.
     resizeDocks({details}, {440}, Qt::Horizontal);
     resizeDocks({overview}, {320}, Qt::Vertical);
-    // A summary row's double-click filters the kernel table to that kernel.
-    connect(m_statistics, &StatisticsWidget::kernelFilterRequested, this,
-            [this, kernels](const QString& label, const std::vector<std::uint32_t>& configs) {
-                m_kernelTable->showOnlyConfigs(label, configs);
-                kernels->raise();
-            });
+    connect(m_statistics, &StatisticsWidget::kernelFilterRequested, this, showKernels);
 }
 
 } // namespace strobe

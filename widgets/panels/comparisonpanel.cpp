@@ -138,12 +138,7 @@ QTableView* ComparisonPanel::addTable(QSortFilterProxyModel* proxy, const QStrin
     auto* view = new QTableView(this);
     view->setModel(proxy);
     makeSortable(view, -1, Qt::AscendingOrder); // the comparison's order: |delta| descending
-    view->setSelectionBehavior(QAbstractItemView::SelectRows);
-    view->setAlternatingRowColors(true);
-    view->setWordWrap(false);
-    view->verticalHeader()->hide();
-    view->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
-    view->verticalHeader()->setDefaultSectionSize(fontMetrics().height() + 6);
+    setUpTable(view);
     view->horizontalHeader()->setDefaultSectionSize(96);
     m_tabs->addTab(view, title);
     return view;

@@ -67,13 +67,7 @@ GapsPanel::GapsPanel(ViewState* state, QWidget* parent)
     m_proxy->setSortRole(SortRole);
     m_view->setModel(m_proxy);
     makeSortable(m_view, GapTableModel::Duration, Qt::DescendingOrder);
-    m_view->setSelectionBehavior(QAbstractItemView::SelectRows);
-    m_view->setSelectionMode(QAbstractItemView::ExtendedSelection);
-    m_view->setAlternatingRowColors(true);
-    m_view->setWordWrap(false);
-    m_view->verticalHeader()->hide();
-    m_view->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
-    m_view->verticalHeader()->setDefaultSectionSize(fontMetrics().height() + 6);
+    setUpTable(m_view);
     m_view->horizontalHeader()->setStretchLastSection(true);
     m_view->horizontalHeader()->resizeSection(GapTableModel::Device, 60);
     m_view->horizontalHeader()->resizeSection(GapTableModel::Start, 100);

@@ -61,14 +61,7 @@ KernelTableWidget::KernelTableWidget(ViewState* state, QWidget* parent)
 
     m_view->setSourceModel(m_model);
     makeSortable(m_view, KernelTableModel::Start, Qt::AscendingOrder);
-    m_view->setSelectionBehavior(QAbstractItemView::SelectRows);
-    m_view->setSelectionMode(QAbstractItemView::ExtendedSelection);
-    m_view->setAlternatingRowColors(true);
-    m_view->setWordWrap(false);
-    m_view->verticalHeader()->hide();
-    // Fixed row heights keep a million rows cheap to lay out and scroll.
-    m_view->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
-    m_view->verticalHeader()->setDefaultSectionSize(fontMetrics().height() + 6);
+    setUpTable(m_view);
     fitColumns(m_view, KernelTableModel::Name); // the headers now, the rows when they arrive
 
     auto* layout = new QVBoxLayout(this);

@@ -43,10 +43,7 @@ OverviewPanel::OverviewPanel(ViewState* state, QWidget* parent)
     m_proxy->setSortRole(SortRole);
     m_iterations->setModel(m_proxy);
     makeSortable(m_iterations, IterationTableModel::Iteration, Qt::AscendingOrder);
-    m_iterations->setSelectionBehavior(QAbstractItemView::SelectRows);
-    m_iterations->setAlternatingRowColors(true);
-    m_iterations->verticalHeader()->hide();
-    m_iterations->verticalHeader()->setDefaultSectionSize(fontMetrics().height() + 6);
+    setUpTable(m_iterations, {.wrapText = true, .fixedRows = false});
     m_iterations->horizontalHeader()->setStretchLastSection(true);
     m_iterations->setMinimumHeight(6 * (fontMetrics().height() + 6));
 

@@ -40,10 +40,7 @@ StatisticsWidget::Table addTable(QWidget* page, QAbstractItemModel* model, const
     auto* view = t.view = new QTableView(page);
     view->setModel(proxy);
     makeSortable(view, -1, Qt::AscendingOrder); // model order: by total, descending
-    view->setSelectionBehavior(QAbstractItemView::SelectRows);
-    view->setAlternatingRowColors(true);
-    view->setWordWrap(false);
-    view->verticalHeader()->hide();
+    setUpTable(view, {.oneLineRows = false, .fixedRows = false});
     view->horizontalHeader()->setStretchLastSection(true);
     view->horizontalHeader()->resizeSection(0, 420);
     auto* save = new QPushButton(QObject::tr("Export CSV…"), page);

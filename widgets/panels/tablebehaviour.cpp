@@ -17,6 +17,19 @@ constexpr int kHiddenRows = 40;  // rows a hidden view measures
 constexpr int kSpreadRows = 200; // rows spread over the table that every view measures too
 } // namespace
 
+void setUpTable(QTableView* view, const TableLook& look) {
+    view->setSelectionBehavior(QAbstractItemView::SelectRows);
+    view->setSelectionMode(QAbstractItemView::ExtendedSelection); // QTableView's own default too
+    view->setAlternatingRowColors(true);
+    view->setWordWrap(look.wrapText);
+    QHeaderView* rows = view->verticalHeader();
+    rows->hide();
+    if (look.fixedRows)
+        rows->setSectionResizeMode(QHeaderView::Fixed);
+    if (look.oneLineRows)
+        rows->setDefaultSectionSize(view->fontMetrics().height() + 6);
+}
+
 void makeSortable(QTableView* view, int column, Qt::SortOrder order) {
     // Connected after sorting is turned on (which connects the view's own sortByColumn), so that
     // this runs once the view has sorted.

@@ -13,6 +13,17 @@ class ViewState;
 // How every table of the panels behaves, in one place so that they all agree (docs/KERNELS.md,
 // "Sorting").
 
+// How a table shows its rows. Every table selects whole rows, several at once (to copy or export
+// them), alternates the rows' colours and has no row numbers; these say the rest.
+struct TableLook {
+    bool wrapText = false;   // false: a cell's text stays on one line (elided)
+    bool oneLineRows = true; // rows one text line high: the font's height + 6
+    bool fixedRows = true;   // rows the user cannot resize: a million stay cheap to lay out
+};
+
+// Sets `view` up as `look` says.
+void setUpTable(QTableView* view, const TableLook& look = {});
+
 // Turns sorting on with `column` and `order` first (-1: the model's own order). A first click on
 // a column sorts in the order its model gives for Qt::InitialSortOrderRole (initialSortOrder:
 // largest first for quantities, names A to Z), a second click reverses it. Every sort shows the
