@@ -1,0 +1,136 @@
+// SPDX-License-Identifier: MIT
+#include "bench/scale/scalegui.h"
+
+#include "app/gui/appsettings.h"
+#include "app/gui/mainwindow.h"
+#include "bench/scale/procstatus.h"
+#include "bench/scale/scalecommon.h"
+#include "widgets/timeline/timelineview.h"
+#include "widgets/viewstate.h"
+
+#include <QApplication>
+#include <QEventLoop>
+#include <QTemporaryDir>
+#include <QTimer>
+#include <algorithm>
+#include <cstdio>
+#include <functional>
+
+namespace strobe::bench {
+namespace {
+
+// Calls `painted` after each paint of the watched widget (the window's own, in its repaint).
+class PaintWatcher : public QObject {
+public:
+    PaintWatcher(QWidget* widget, std::function<void()> painted)
+        : m_painted(std::move(painted)) {
+        widget->installEventFilter(this);
+    }
+
+protected:
+    bool eventFilter(QObject* watched, QEvent* event) override {
+        if (event->type() != QEvent::Paint)
+            return false;
+        watched->event(event); // the widget paints now, and is not sent the event again
+        m_painted();
+        return true;
+    }
+
+private:
+    std::function<void()> m_painted;
+};
+
+} // namespace
+
+GuiResult measureGui(const QString& path, const QString& cacheFolder) {
+    GuiResult g;
+    QTemporaryDir dir;
+    AppSettings settings(dir.filePath(QStringLiteral("strobe.ini")));
+    MainWindow window(&settings);
+    window.setTraceCache(cacheFolder, LoadOptions().cacheCapBytes);
+    window.resize(kCanvas + QSize(TimelineView::kHeaderWidth + 400, 400));
+    window.show();
+    QApplication::processEvents();
+
+    QElapsedTimer clock;
+    QElapsedTimer sinceTick;
+    const StealClock steal;
+    double stealAtTick = 0;
+    std::vector<double> lateness;
+    lateness.reserve(1 << 16);
+    QTimer ticker;
+    ticker.setTimerType(Qt::PreciseTimer);
+    ticker.setInterval(1);
+    QObject::connect(&ticker, &QTimer::timeout, [&] {
+        const double gapMs = double(sinceTick.nsecsElapsed()) / 1e6;
+        const double stealNow = steal.ms();
+        const double stolen = stealNow - stealAtTick;
+        g.maxGapMs = std::max(g.maxGapMs, gapMs);
+        ++g.ticks;
+        if (stolen <= 0)
+            g.maxGapUnpausedMs = std::max(g.maxGapUnpausedMs, gapMs);
+        else
+            ++g.pausedTicks;
+        if (gapMs > kReportedStallMs)
+            g.stalls.push_back({seconds(clock), gapMs, stolen});
+        if (g.loadS < 0)
+            lateness.push_back(std::max(0.0, gapMs - 1.0));
+        stealAtTick = stealNow;
+        sinceTick.restart();
+    });
+    QEventLoop loop;
+    // First paint: the end of the window's first paint of its timeline after a trace (the
+    // GPU-side preview of a big trace, or the whole trace) reached it. GPU picture: the end of
+    // the first such paint of a trace with every GPU row (the GPU-side preview or the whole
+    // trace), after the early preview of the GPU side's first rows.
+    const PaintWatcher watcher(window.timeline()->canvas(), [&] {
+        const Trace* t = window.viewState()->trace();
+        if (!t || !clock.isValid())
+            return;
+        if (g.firstPaintS < 0)
+            g.firstPaintS = seconds(clock);
+        if (g.gpuPictureS < 0 && t->metadata().stage != TraceStage::GpuSideBegun)
+            g.gpuPictureS = seconds(clock);
+    });
+    QObject::connect(&window, &MainWindow::loadFinished, [&](bool ok, const QString& error) {
+        g.loadS = seconds(clock);
+        g.ok = ok;
+        if (!ok) {
+            std::fprintf(stderr, "GUI load failed: %s\n", qPrintable(error));
+            loop.quit();
+            return;
+        }
+        QTimer::singleShot(500, &loop, &QEventLoop::quit); // let deferred rebuilds run
+    });
+    ticker.start();
+    stealAtTick = steal.ms();
+    sinceTick.start();
+    clock.start();
+    window.openFile(path);
+    loop.exec();
+    ticker.stop();
+    g.lateP50Ms = percentile(lateness, 50);
+    g.lateP99Ms = percentile(lateness, 99);
+    return g;
+}
+
+void printGui(const GuiResult& g) {
+    std::printf("gui: loaded in %.3f s, first paint at %.3f s, GPU picture at %.3f s, longest GUI "
+                "stall %.1f ms (%.1f ms where the host paused none of this machine's CPUs), "
+                "1 ms timer late by p50 %.2f ms, p99 %.2f ms during the load\n",
+                g.loadS, g.firstPaintS, g.gpuPictureS, g.maxGapMs, g.maxGapUnpausedMs, g.lateP50Ms,
+                g.lateP99Ms);
+    std::printf("the host took CPU time from this machine in %llu of %llu timer intervals\n",
+                static_cast<unsigned long long>(g.pausedTicks),
+                static_cast<unsigned long long>(g.ticks));
+    std::printf("gui stalls over %.0f ms:", kReportedStallMs);
+    for (const Stall& s : g.stalls) {
+        std::printf(" %.1f ms ending at %.3f s", s.ms, s.endS);
+        if (s.stealMs > 0)
+            std::printf(" (the host took %.0f ms of CPU time meanwhile)", s.stealMs);
+        std::printf(";");
+    }
+    std::printf("%s\n", g.stalls.empty() ? " none" : "");
+}
+
+} // namespace strobe::bench
