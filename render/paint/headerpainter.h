@@ -39,7 +39,8 @@ private:
 // Draws the lane name column into [0, size) of `p`: group names with their expand/collapse
 // arrows, lane names (pinned ones in their own colour), row bands matching the lanes, for
 // `layout` scrolled down by `scrollY`. `baseFont` is the widget's (or application's) font.
-// `labels`, where given, keeps the names shaped between paints.
+// `labels`, where given, keeps the names shaped between paints: the only state of this pass,
+// owned by its caller, and text, not geometry (the rows are the layout's).
 void paintLaneHeader(QPainter& p, QSize size, const LaneLayout& layout, int scrollY,
                      const TimelinePalette& palette, const QFont& baseFont,
                      HeaderLabels* labels = nullptr);

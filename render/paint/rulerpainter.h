@@ -41,7 +41,8 @@ RulerLabels layoutRulerLabels(const RulerContent& content, int width, const QFon
 
 // Draws the time ruler into [0, size) of `p`: its background and, when there is `content`
 // (a trace), the ticks, labels, measured range and cursor time. `baseFont` is the widget's (or
-// application's) font; labels use 85 % of it.
+// application's) font; labels use 85 % of it. A pass that keeps no state: the ticks are computed
+// from `content` on each paint (computeTicks), the ruler is one short line of text.
 void paintTimeRuler(QPainter& p, QSize size, const TimelinePalette& palette, const QFont& baseFont,
                     const std::optional<RulerContent>& content);
 
