@@ -2,6 +2,7 @@
 // strobe-capture: runs a program with libstrobe-inject.so injected through the CUDA and NVTX
 // injection variables, forwards SIGINT/SIGTERM, and passes the program's exit status through.
 
+#include "capture/captureclock.h"
 #include "capture/captureoptions.h"
 
 #include <cerrno>
@@ -34,12 +35,6 @@ volatile sig_atomic_t g_child = 0;
 void forwardSignal(int sig, siginfo_t* info, void*) {
     if (g_child > 0 && info && info->si_code <= 0)
         ::kill(pid_t(g_child), sig);
-}
-
-long long clockNs(clockid_t clock) {
-    timespec ts{};
-    ::clock_gettime(clock, &ts);
-    return static_cast<long long>(ts.tv_sec) * 1000000000LL + ts.tv_nsec;
 }
 
 std::string launcherDirectory(const char* argv0) {

@@ -29,12 +29,6 @@ std::optional<std::int64_t> envInt(const char* name) {
     return n;
 }
 
-std::int64_t realtimeNs() {
-    timespec ts{};
-    ::clock_gettime(CLOCK_REALTIME, &ts);
-    return std::int64_t(ts.tv_sec) * 1000000000LL + ts.tv_nsec;
-}
-
 int statusSocket() {
     const auto fd = envInt(kEnvStatusFd);
     struct stat st {};
@@ -44,12 +38,6 @@ int statusSocket() {
 }
 
 } // namespace
-
-std::int64_t monotonicNs() {
-    timespec ts{};
-    ::clock_gettime(CLOCK_MONOTONIC, &ts);
-    return std::int64_t(ts.tv_sec) * 1000000000LL + ts.tv_nsec;
-}
 
 std::optional<CaptureConfig> configFromEnvironment() {
     const char* output = std::getenv(kEnvOutput);

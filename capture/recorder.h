@@ -11,6 +11,7 @@
 // shifts them so that t = 0 is the launcher's start, like nsys's session time.
 
 #include "capture/activityparser.h"
+#include "capture/captureclock.h"
 #include "capture/driverfilter.h"
 #include "formats/nsys/writer/nsyswriter.h"
 
@@ -42,8 +43,6 @@ struct CaptureConfig {
 // Reads the STROBE_CAPTURE_* variables. None when the output is unset or when this process is
 // not the one the launcher started (a child of it inherits the environment but is not recorded).
 std::optional<CaptureConfig> configFromEnvironment();
-
-std::int64_t monotonicNs();
 
 // Counted anomalies, written to META_DATA_CAPTURE and summarised on stderr.
 struct RecorderCounts {
