@@ -60,4 +60,26 @@ inline std::unique_ptr<Trace> kernelTrace(const std::vector<KernelSpec>& kernels
     return b.finish();
 }
 
+// Memcpys of each direction and one memset on device 0, stream 7, with their bytes.
+inline std::unique_ptr<Trace> memoryTrace() {
+    TraceBuilder b(QStringLiteral("synthetic"));
+    const StringId name = b.intern("[CUDA memcpy]");
+    auto copy = [&](MemcpyKind kind, TimeNs start, TimeNs duration, std::uint64_t bytes) {
+        MemcpyRecord r;
+        r.copyKind = kind;
+        r.bytes = bytes;
+        b.addMemcpy(1, 0, 1, 7, start, start + duration, name, r);
+    };
+    copy(MemcpyKind::HtoD, 0, 1000, 10'000);    // 10 GB/s
+    copy(MemcpyKind::HtoD, 2000, 1000, 30'000); // 30 GB/s
+    copy(MemcpyKind::DtoH, 4000, 500, 1000);    // 2 GB/s
+    copy(MemcpyKind::PtoP, 5000, 100, 5000);    // 50 GB/s
+    copy(MemcpyKind::UnifiedHtoD, 6000, 10, 4096);
+    copy(MemcpyKind::UnifiedDtoH, 7000, 0, 4096); // zero duration: no bandwidth
+    MemsetRecord m;
+    m.bytes = 800;
+    b.addMemset(1, 0, 1, 7, 8000, 8100, b.intern("[CUDA memset]"), m);
+    return b.finish();
+}
+
 } // namespace strobe::test

@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: MIT
 #include "model/analysis/kernelstats.h"
-#include "model/reports/reports.h"
 #include "tests/model/analysis/analysistestdata.h"
 
 #include <cmath>
@@ -104,32 +103,6 @@ TEST(KernelStats, ByLaunchConfigSplitsGrids) {
 TEST(KernelStats, EmptyTrace) {
     const auto trace = kernelTrace({});
     EXPECT_TRUE(summarizeKernels(*trace, KernelGrouping::DemangledName).empty());
-    const ReportTable t = kernelSummaryReport({});
-    EXPECT_EQ(toCsv(t), QStringLiteral("name,time_percent,total_ns,instances,avg_ns,median_ns,"
-                                       "min_ns,max_ns,stddev_ns\r\n"));
-}
-
-TEST(KernelStats, ReportFormatsDecimalsAndQuotes) {
-    const auto trace =
-        kernelTrace({{"k", "void k<int, 2>(int)", 0, 3}, {"k", "void k<int, 2>(int)", 10, 4}});
-    const QString csv =
-        toCsv(kernelSummaryReport(summarizeKernels(*trace, KernelGrouping::DemangledName)));
-    // Name with a comma is quoted; 2 decimals for the percentage, 1 for avg/median/stddev.
-    EXPECT_EQ(csv.split(QStringLiteral("\r\n"))[1],
-              QStringLiteral("\"void k<int, 2>(int)\",100.00,7,2,3.5,3.5,3,4,0.7"));
-}
-
-TEST(KernelStats, KernelListHasApiCallWithoutVersionSuffix) {
-    const auto trace = kernelTrace({{"k", "k", 5000, 10}});
-    const ReportTable t = kernelListReport(*trace);
-    EXPECT_TRUE(t.rows.empty()) << "streamed, never materialised";
-    ASSERT_EQ(t.rowCount(), 1u);
-    std::vector<ReportCell> row;
-    t.fillRow(0, row);
-    ASSERT_EQ(row.size(), std::size_t(t.columns.size()));
-    EXPECT_EQ(row[17].text, QStringLiteral("cudaLaunchKernel"));
-    EXPECT_EQ(row[18].text, QStringLiteral("101"));
-    EXPECT_EQ(row[3].text, QStringLiteral("10"));
 }
 
 } // namespace

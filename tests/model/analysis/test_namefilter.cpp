@@ -1,13 +1,10 @@
 // SPDX-License-Identifier: MIT
-// The name filter of every table, and the proxy the statistics tabs filter through.
+// The name filter of every table (the proxy the statistics tabs filter through:
+// tests/model/itemmodels/test_namefilterproxy.cpp).
 #include "model/analysis/namefilter.h"
-#include "model/itemmodels/namefilterproxy.h"
-#include "model/itemmodels/tableroles.h"
 
 #include "tests/support/qtprinters.h"
 
-#include <QAbstractItemModelTester>
-#include <QStringListModel>
 #include <gtest/gtest.h>
 
 using namespace strobe;
@@ -42,26 +39,6 @@ TEST(NameFilter, EmptyAndInvalidLetEverythingThrough) {
     EXPECT_TRUE(bad.matches(QStringLiteral("x")));
     // The same text as plain text is valid and matches literally.
     EXPECT_TRUE(NameFilter(QStringLiteral("aten::(mm"), false).isValid());
-}
-
-TEST(NameFilterProxy, KeepsTheRowsWhoseFirstColumnMatches) {
-    QStringListModel source(
-        {QStringLiteral("aten::mm"), QStringLiteral("aten::relu"), QStringLiteral("aten::bmm")});
-    NameFilterProxy proxy;
-    QAbstractItemModelTester tester(&proxy, QAbstractItemModelTester::FailureReportingMode::Fatal);
-    proxy.setSourceModel(&source);
-    EXPECT_EQ(proxy.sortRole(), int(SortRole));
-    EXPECT_EQ(proxy.rowCount(), 3);
-    EXPECT_TRUE(proxy.setNameFilter(NameFilter(QStringLiteral("MM"), false)));
-    ASSERT_EQ(proxy.rowCount(), 2);
-    EXPECT_EQ(proxy.index(0, 0).data().toString(), QStringLiteral("aten::mm"));
-    EXPECT_EQ(proxy.index(1, 0).data().toString(), QStringLiteral("aten::bmm"));
-    EXPECT_TRUE(proxy.setNameFilter(NameFilter(QStringLiteral("^aten::mm$"), true)));
-    EXPECT_EQ(proxy.rowCount(), 1);
-    EXPECT_FALSE(proxy.setNameFilter(NameFilter(QStringLiteral("("), true)));
-    EXPECT_EQ(proxy.rowCount(), 3); // an invalid pattern hides nothing
-    EXPECT_TRUE(proxy.setNameFilter(NameFilter()));
-    EXPECT_EQ(proxy.rowCount(), 3);
 }
 
 } // namespace
