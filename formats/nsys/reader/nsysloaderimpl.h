@@ -7,7 +7,7 @@
 // NVTX, OS runtime calls). Not part of the model's API.
 
 #include "formats/nsys/reader/nsyssqliteloader.h"
-#include "formats/nsys/reader/sqlitedb.h"
+#include "formats/nsys/reader/sqliterowstream.h"
 #include "formats/nsys/schema/nsysschema.h"
 #include "model/loadboundary.h"
 #include "model/tracebuilder.h"

@@ -2,7 +2,7 @@
 // SqliteRowStream gives the rows of a query in the same order and with the same cells whoever
 // steps it: the reading thread, one worker, or two workers reading rowid stripes in turn, and
 // whatever the table's rowids are (sparse, negative, at int64's ends, absent).
-#include "formats/nsys/reader/sqlitedb.h"
+#include "formats/nsys/reader/sqliterowstream.h"
 
 #include <QFile>
 #include <QTemporaryDir>

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // SqliteDb's guards: what a connection to an untrusted file may and may not do.
 #include "formats/nsys/reader/sqlitedb.h"
+#include "formats/nsys/reader/sqlitestatement.h"
 #include "tests/fixtures/hostilefixtures.h"
 
 #include <gtest/gtest.h>
