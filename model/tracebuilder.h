@@ -98,6 +98,8 @@ public:
     static void markGpuPreview(Trace& t, TraceStage stage, std::optional<TimeRange> extent);
 
 private:
+    // The key of a (pid, tid) pair in the builder's hash maps.
+    static quint64 pairKey(std::uint32_t a, std::uint32_t b) { return (quint64(a) << 32) | b; }
     struct PendingWarning {
         std::uint64_t count = 0;
         QString message;
