@@ -238,12 +238,8 @@ void TraceBuilder::orderLanes() {
         std::tuple<int, std::uint64_t, std::uint64_t, std::uint64_t, int, std::string_view> k{};
         const int kind = int(l.kind());
         const auto domain = t.m_strings.view(l.domain());
-        switch (l.kind()) {
-        case LaneKind::CudaApi:
-        case LaneKind::Osrt:
-        case LaneKind::Nvtx:
-        case LaneKind::CpuOps:
-        case LaneKind::Python: {
+        switch (ownerOf(l.kind())) {
+        case LaneOwner::Thread: {
             const ThreadInfo& th = t.m_threads[l.owner()];
             // Python frames and framework operators sit above the API calls they make.
             const int rank = l.kind() == LaneKind::Python   ? -2
@@ -253,18 +249,16 @@ void TraceBuilder::orderLanes() {
             return std::make_tuple(0, std::uint64_t(th.pid), std::uint64_t(th.tid != th.pid),
                                    std::uint64_t(th.tid), rank, domain);
         }
-        case LaneKind::NvtxStartEnd:
+        case LaneOwner::Process:
             return std::make_tuple(0, std::uint64_t(t.m_processes[l.owner()].pid), std::uint64_t(2),
                                    std::uint64_t(0), kind, domain);
-        case LaneKind::Kernels:
-        case LaneKind::Memcpy:
-        case LaneKind::Memset: {
+        case LaneOwner::Stream: {
             const StreamInfo& s = t.m_streams[l.owner()];
             return std::make_tuple(1, std::uint64_t(s.deviceId),
                                    (std::uint64_t(s.contextId) << 32) | s.pid,
                                    std::uint64_t(s.streamId), kind, domain);
         }
-        case LaneKind::Uvm:
+        case LaneOwner::Device:
             return std::make_tuple(1, std::uint64_t(l.owner()), ~std::uint64_t(0),
                                    ~std::uint64_t(0), kind, domain);
         }

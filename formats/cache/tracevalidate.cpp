@@ -171,26 +171,20 @@ QString TraceCodec::validateLane(const Trace& t, std::uint32_t li) {
                 return laneError(li, "name string out of range");
         }
     }
-    switch (l.m_kind) {
-    case LaneKind::CudaApi:
-    case LaneKind::Osrt:
-    case LaneKind::Nvtx:
-    case LaneKind::CpuOps:
-    case LaneKind::Python:
+    switch (ownerOf(l.m_kind)) {
+    case LaneOwner::Thread:
         if (l.m_owner >= t.m_threads.size())
             return laneError(li, "thread out of range");
         break;
-    case LaneKind::NvtxStartEnd:
+    case LaneOwner::Process:
         if (l.m_owner >= t.m_processes.size())
             return laneError(li, "process out of range");
         break;
-    case LaneKind::Kernels:
-    case LaneKind::Memcpy:
-    case LaneKind::Memset:
+    case LaneOwner::Stream:
         if (l.m_owner >= t.m_streams.size())
             return laneError(li, "stream out of range");
         break;
-    case LaneKind::Uvm: // owner is a device id, looked up by value
+    case LaneOwner::Device: // a device id, looked up by value
         break;
     }
     // Records: a run of the family's table from recordBase (its extent is checked with the
