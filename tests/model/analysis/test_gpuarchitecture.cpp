@@ -5,9 +5,9 @@
 #include "formats/open.h"
 #include "model/analysis/gpuarchitecture.h"
 #include "model/analysis/occupancy.h"
-#include "model/reports/eventdetails.h"
 #include "model/reports/labels.h"
 #include "model/trace.h"
+#include "tests/model/analysis/gputabledata.h"
 #include "tests/support/qtprinters.h"
 #include "tests/support/sqlitequery.h"
 
@@ -17,6 +17,7 @@
 #include <QTemporaryDir>
 
 using namespace strobe;
+using namespace strobe::test;
 
 namespace {
 
@@ -27,21 +28,6 @@ const char* const kWithGpuTable[] = {
 
 std::int64_t gpuValue(const std::string& path, const std::string& column) {
     return test::queryInt(path, "SELECT " + column + " FROM TARGET_INFO_GPU LIMIT 1");
-}
-
-// A copy of `fixture` whose TARGET_INFO_GPU keeps only `keep` (empty: the table is dropped).
-QString withGpuTable(const QTemporaryDir& dir, const std::string& fixture,
-                     const std::string& keep) {
-    const QString copy = dir.filePath(QString::fromStdString(fixture));
-    QFile::remove(copy);
-    EXPECT_TRUE(QFile::copy(QString::fromStdString(test::fixturePath(fixture)), copy));
-    QFile::setPermissions(copy, QFileDevice::ReadOwner | QFileDevice::WriteOwner);
-    test::exec(copy.toStdString(),
-               keep.empty() ? std::string("DROP TABLE TARGET_INFO_GPU;")
-                            : "CREATE TABLE g AS SELECT " + keep +
-                                  " FROM TARGET_INFO_GPU; DROP TABLE TARGET_INFO_GPU; ALTER "
-                                  "TABLE g RENAME TO TARGET_INFO_GPU;");
-    return copy;
 }
 
 std::vector<OccupancyResult> occupancies(const Trace& t) {
@@ -169,35 +155,6 @@ TEST(GpuArchitecture, ReducedGpuTableGivesTheSameOccupancy) {
                 ASSERT_TRUE(sameOccupancy(got[i], reference[i])) << f << ' ' << keep << ' ' << i;
         }
     }
-}
-
-TEST(GpuArchitecture, DetailPaneMarksTheTableAndSaysWhatIsMissing) {
-    QTemporaryDir dir;
-    const std::string f = "nsys2024.5-cloverleaf.sqlite";
-    const LoadResult named = loadTrace(withGpuTable(dir, f, "id, name"));
-    ASSERT_TRUE(named.ok());
-    const EventDetails d = describeEvent(*named.trace, named.trace->kernels()[0].self);
-    EXPECT_EQ(d.value(QStringLiteral("Theoretical occupancy"), QStringLiteral("GPU limits")),
-              QStringLiteral("from the architecture table (compute capability 8.0, from the "
-                             "name 'NVIDIA A100-SXM4-80GB')"));
-    EXPECT_TRUE(d.value(QStringLiteral("Theoretical occupancy"), QStringLiteral("Occupancy"))
-                    .endsWith(QStringLiteral(" of 64 warps per SM)")));
-    EXPECT_EQ(d.value(QStringLiteral("Device"), QStringLiteral("Compute capability")),
-              QStringLiteral("8.0 (from the GPU's name)"));
-
-    const LoadResult full = loadTrace(QString::fromStdString(test::fixturePath(f)));
-    const EventDetails fd = describeEvent(*full.trace, full.trace->kernels()[0].self);
-    EXPECT_EQ(fd.value(QStringLiteral("Theoretical occupancy"), QStringLiteral("Occupancy")),
-              d.value(QStringLiteral("Theoretical occupancy"), QStringLiteral("Occupancy")));
-    EXPECT_EQ(fd.value(QStringLiteral("Theoretical occupancy"), QStringLiteral("GPU limits")),
-              QStringLiteral("from the trace"));
-
-    const LoadResult none = loadTrace(withGpuTable(dir, f, ""));
-    ASSERT_TRUE(none.ok());
-    const EventDetails nd = describeEvent(*none.trace, none.trace->kernels()[0].self);
-    EXPECT_EQ(nd.value(QStringLiteral("Theoretical occupancy"), QStringLiteral("Occupancy")),
-              QStringLiteral("unknown (the trace records no limits, compute capability or name "
-                             "for this GPU)"));
 }
 
 TEST(GpuArchitecture, UnknownNamesAndCapabilitiesSayWhatIsMissing) {

@@ -2,71 +2,16 @@
 // NVTX ranges projected onto the GPU: exactly the work launched inside a range on its thread.
 #include "model/analysis/nvtxprojection.h"
 #include "model/analysis/nvtxstats.h"
-#include "model/itemmodels/nvtxsummarymodel.h"
-#include "model/itemmodels/tableroles.h"
 #include "model/tracebuilder.h"
 #include "tests/model/analysis/gaptestdata.h"
+#include "tests/model/analysis/nvtxtestdata.h"
 
-#include <QAbstractItemModelTester>
 #include <gtest/gtest.h>
 
 using namespace strobe;
+using namespace strobe::test;
 
 namespace {
-
-// Thread 101: NVTX "Forward" [1000, 10000) with "inner" [3000, 6000) inside. Launch calls on
-// 101 at 2000 (k1), 4000 (k2, on GPU 1), 5000 (k3), 9000 (k4) are inside Forward, 12000 (k5)
-// after it; thread 102 launches k6 at 4500, inside Forward's time but not its thread.
-struct ProjectionTrace {
-    std::unique_ptr<Trace> trace;
-    std::map<std::string, EventRef> kernels; // by name
-    EventRef forward, inner;
-
-    ProjectionTrace() {
-        TraceBuilder b(QStringLiteral("projection"));
-        for (std::uint32_t id : {0u, 1u}) {
-            GpuInfo g;
-            g.id = id;
-            b.addGpu(g);
-        }
-        std::uint32_t corr = 0;
-        auto launch = [&](const char* name, std::uint32_t tid, TimeNs api, TimeNs start, TimeNs dur,
-                          std::uint32_t device = 0) {
-            ApiCallRecord a;
-            a.correlationId = ++corr;
-            b.addApiCall(100, tid, api, api + 300, b.intern("cudaLaunchKernel_v7000"), a);
-            KernelConfig c;
-            c.shortName = b.intern(name);
-            b.addKernel(100, device, 1, 7, start, start + dur, c, corr, std::nullopt);
-        };
-        launch("k1", 101, 2000, 20'000, 1000);
-        launch("k2", 101, 4000, 21'000, 2000, 1);
-        launch("k3", 101, 5000, 23'000, 500);
-        launch("k4", 101, 9000, 30'000, 4000);
-        launch("k5", 101, 12'000, 40'000, 1000);
-        launch("k6", 102, 4500, 50'000, 1000);
-        NvtxRecord outer;
-        b.addNvtx(100, 101, kNoString, 1000, 10'000, b.intern("Forward"), outer, std::nullopt);
-        NvtxRecord in;
-        in.depth = 1;
-        b.addNvtx(100, 101, kNoString, 3000, 6000, b.intern("inner"), in, std::nullopt);
-        trace = b.finish();
-        for (std::uint32_t k = 0; k < trace->kernelCount(); ++k) {
-            const KernelLaunch kl = trace->kernelAt(k);
-            kernels[trace->string(kl.config->shortName).toStdString()] = kl.record.self;
-        }
-        for (std::uint32_t li = 0; li < trace->lanes().size(); ++li) {
-            const Lane& l = trace->lane(li);
-            for (std::uint32_t i = 0; l.kind() == LaneKind::Nvtx && i < l.size(); ++i)
-                (trace->string(l.nameId(i)) == QStringLiteral("Forward") ? forward : inner) = {li,
-                                                                                               i};
-        }
-    }
-    TimeRange span(const char* k) const {
-        const EventRef r = kernels.at(k);
-        return {trace->lane(r.lane).start(r.index), trace->lane(r.lane).end(r.index)};
-    }
-};
 
 TEST(NvtxProjection, HoldsExactlyTheKernelsLaunchedInside) {
     ProjectionTrace p;
@@ -146,25 +91,6 @@ TEST(NvtxProjection, ProjectedRangesAreLabelledByGroupedName) {
     EXPECT_EQ(raw[0].label(raw[0].lane.payload(0)), QStringLiteral("aten::mm, op_id = 1"));
     EXPECT_EQ(raw[0].label(raw[0].lane.payload(1)),
               QStringLiteral("aten::mm, seq = 2, op_id = 3, sizes = [[4, 4]]"));
-}
-
-TEST(NvtxProjection, SummaryModelGpuColumns) {
-    ProjectionTrace p;
-    NvtxSummaryModel model;
-    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::Fatal);
-    model.setTrace(std::shared_ptr<const Trace>(std::move(p.trace)));
-    ASSERT_EQ(model.rowCount(), 2);
-    EXPECT_EQ(model.columnCount(), int(NvtxSummaryModel::ColumnCount));
-    const NvtxSummaryRow& forward = model.summary().rows[0];
-    ASSERT_EQ(forward.range, QStringLiteral("Forward"));
-    EXPECT_EQ(forward.gpuOps, 4u);
-    EXPECT_EQ(forward.gpuTime, 7500);
-    EXPECT_EQ(model.data(model.index(0, NvtxSummaryModel::GpuOps), Qt::DisplayRole).toString(),
-              QStringLiteral("4"));
-    EXPECT_EQ(model.data(model.index(0, NvtxSummaryModel::AvgGpuSpan), SortRole).toDouble(),
-              14'000.0);
-    EXPECT_EQ(model.headerData(NvtxSummaryModel::GpuTime, Qt::Horizontal).toString(),
-              QStringLiteral("GPU time"));
 }
 
 TEST(NvtxProjection, SampleForwardLaunchesItsKernels) {

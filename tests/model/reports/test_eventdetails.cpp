@@ -2,6 +2,7 @@
 #include "formats/open.h"
 #include "model/reports/eventdetails.h"
 #include "tests/model/analysis/analysistestdata.h"
+#include "tests/model/analysis/gputabledata.h"
 #include "tests/support/sqlitequery.h"
 
 #include <gtest/gtest.h>
@@ -95,6 +96,35 @@ TEST(EventDetails, EveryEventOfARealTraceIsDescribed) {
     EXPECT_EQ(m.value(QStringLiteral("Memory copy"), QStringLiteral("Achieved bandwidth")),
               QString::number(std::stod(row[0][0]) / std::stod(row[0][1]), 'f', 2) +
                   QStringLiteral(" GB/s"));
+}
+
+TEST(EventDetails, DetailPaneMarksTheGpuTableAndSaysWhatIsMissing) {
+    QTemporaryDir dir;
+    const std::string f = "nsys2024.5-cloverleaf.sqlite";
+    const LoadResult named = loadTrace(withGpuTable(dir, f, "id, name"));
+    ASSERT_TRUE(named.ok());
+    const EventDetails d = describeEvent(*named.trace, named.trace->kernels()[0].self);
+    EXPECT_EQ(d.value(QStringLiteral("Theoretical occupancy"), QStringLiteral("GPU limits")),
+              QStringLiteral("from the architecture table (compute capability 8.0, from the "
+                             "name 'NVIDIA A100-SXM4-80GB')"));
+    EXPECT_TRUE(d.value(QStringLiteral("Theoretical occupancy"), QStringLiteral("Occupancy"))
+                    .endsWith(QStringLiteral(" of 64 warps per SM)")));
+    EXPECT_EQ(d.value(QStringLiteral("Device"), QStringLiteral("Compute capability")),
+              QStringLiteral("8.0 (from the GPU's name)"));
+
+    const LoadResult full = loadTrace(QString::fromStdString(test::fixturePath(f)));
+    const EventDetails fd = describeEvent(*full.trace, full.trace->kernels()[0].self);
+    EXPECT_EQ(fd.value(QStringLiteral("Theoretical occupancy"), QStringLiteral("Occupancy")),
+              d.value(QStringLiteral("Theoretical occupancy"), QStringLiteral("Occupancy")));
+    EXPECT_EQ(fd.value(QStringLiteral("Theoretical occupancy"), QStringLiteral("GPU limits")),
+              QStringLiteral("from the trace"));
+
+    const LoadResult none = loadTrace(withGpuTable(dir, f, ""));
+    ASSERT_TRUE(none.ok());
+    const EventDetails nd = describeEvent(*none.trace, none.trace->kernels()[0].self);
+    EXPECT_EQ(nd.value(QStringLiteral("Theoretical occupancy"), QStringLiteral("Occupancy")),
+              QStringLiteral("unknown (the trace records no limits, compute capability or name "
+                             "for this GPU)"));
 }
 
 } // namespace

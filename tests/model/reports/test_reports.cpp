@@ -4,6 +4,9 @@
 #include "model/reports/reports.h"
 
 #include "tests/model/analysis/analysistestdata.h"
+#include "tests/model/analysis/nvtxtestdata.h"
+
+#include <QTextStream>
 
 #include <gtest/gtest.h>
 
@@ -48,6 +51,26 @@ TEST(MemoryReports, Columns) {
                                        "peak_bandwidth_gbps\r"));
     EXPECT_EQ(lines[1], QStringLiteral("host-to-device,2,40000,2000,20.000,30.000\r"));
     EXPECT_EQ(lines[5], QStringLiteral("memset,1,800,100,8.000,8.000\r"));
+}
+
+TEST(NvtxReports, ReportUsesStyleKeys) {
+    const auto trace = nvtxTrace();
+    const QStringList lines = toCsv(nvtxSummaryReport(summarizeNvtx(*trace))).split(u'\n');
+    EXPECT_EQ(lines[1], QStringLiteral("step,pushpop,2,400,200.0,200.0,100,300,141.4\r"));
+    EXPECT_EQ(lines[2], QStringLiteral("step,startend,1,50,50.0,50.0,50,50,0.0\r"));
+    EXPECT_EQ(lines[3], QStringLiteral("MPI:MPI_Send,pushpop,1,10,10.0,10.0,10,10,0.0\r"));
+}
+
+TEST(NvtxReports, JsonIsAnArrayOfObjects) {
+    const auto trace = nvtxTrace();
+    QString out;
+    QTextStream s(&out);
+    writeJson(s, nvtxSummaryReport(summarizeNvtx(*trace)));
+    s.flush();
+    EXPECT_TRUE(out.startsWith(QStringLiteral("[\n {\"range\": \"step\", \"style\": \"pushpop\", "
+                                              "\"instances\": 2, \"total_ns\": 400, \"avg_ns\": "
+                                              "200.0,")));
+    EXPECT_TRUE(out.endsWith(QStringLiteral("}\n]\n")));
 }
 
 } // namespace
