@@ -181,7 +181,8 @@ QString Trace::threadLabel(std::uint32_t thread, ThreadLabelForm form) const {
         return QStringLiteral("unknown");
     const ThreadInfo& t = m_threads[thread];
     const QString name = t.name != kNoString ? string(t.name) : QStringLiteral("Thread");
-    const QString label = name % QStringLiteral(" [") % QString::number(t.tid) % u']';
+    // (not const: returned by move)
+    QString label = name % QStringLiteral(" [") % QString::number(t.tid) % u']';
     if (form == ThreadLabelForm::NameAndTid)
         return label;
     return label % QStringLiteral(" (pid ") % QString::number(t.pid) % u')';
@@ -206,7 +207,7 @@ QString Trace::laneKindLabel(std::uint32_t laneIdx) const {
 
 QString Trace::laneLabel(std::uint32_t laneIdx) const {
     const Lane& l = m_lanes[laneIdx];
-    const QString kind = laneKindLabel(laneIdx);
+    QString kind = laneKindLabel(laneIdx); // (not const: the last return moves it)
     switch (ownerOf(l.kind())) {
     case LaneOwner::Thread:
         return threadLabel(l.owner()) % QStringLiteral(" / ") % kind;

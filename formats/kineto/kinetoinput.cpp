@@ -29,7 +29,6 @@ namespace strobe::kineto {
 namespace {
 
 constexpr std::size_t kPadding = simdjson::SIMDJSON_PADDING;
-constexpr std::size_t kChunk = std::size_t(16) << 20;
 // Kineto JSON compresses 10 to 30 times; prefaulting stops at this much.
 constexpr std::size_t kLikelyRatio = 64;
 
@@ -102,6 +101,7 @@ QString readPlain(QFile& file, JsonText& out, const std::atomic<bool>* cancel) {
     }
     const std::size_t done = std::size_t(size);
 #else
+    constexpr std::size_t kChunk = std::size_t(16) << 20;
     std::size_t done = 0;
     while (done < size) {
         if (isCancelled(cancel))
@@ -263,7 +263,7 @@ QString fromMemory(QByteArray&& content, JsonText& out, const std::atomic<bool>*
     const auto size = std::size_t(content.size());
     if (size > kMaxJsonBytes)
         return tooLarge(size);
-    content.resize(qsizetype(size + kPadding));
+    content.resize(qsizetype(size) + qsizetype(kPadding));
     std::memset(content.data() + size, 0, kPadding);
     out.piped = std::move(content);
     out.size = size;
@@ -310,9 +310,9 @@ QString readPipe(int fd, QByteArray& out, const std::atomic<bool>* cancel, const
         if (Clock::now() - lastData >= limit)
             return size > 0 ? QStringLiteral("could not be read: its writer stopped for %1 s "
                                              "before the end")
-                                  .arg(limit.count() / 1000.0)
+                                  .arg(double(limit.count()) / 1000.0)
                             : QStringLiteral("is a pipe that nothing was written to in %1 s")
-                                  .arg(limit.count() / 1000.0);
+                                  .arg(double(limit.count()) / 1000.0);
         pollfd p{fd, POLLIN, 0};
         if (poll(&p, 1, 100) > 0 && (p.revents & POLLHUP))
             hungUp = true;
@@ -346,7 +346,7 @@ QString readJsonText(const QString& path, JsonText& out, const std::atomic<bool>
     }
     if (S_ISFIFO(st.st_mode)) {
         QByteArray content;
-        const QString problem = readPipe(fd, content, cancel, wait);
+        QString problem = readPipe(fd, content, cancel, wait); // (not const: returned by move)
         ::close(fd);
         if (!problem.isEmpty())
             return problem;

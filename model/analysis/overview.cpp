@@ -80,10 +80,12 @@ OverviewFinding fillFinding(const Trace& t, const GpuBreakdown& b, std::optional
         if (w && (e <= w->start || s >= w->end))
             continue;
         Use& u = uses[config];
-        u.time += e - s;
+        // Durations and their sum saturate (types.h): a hostile file's clamped times reach 2^62.
+        const TimeNs d = saturatingSub(e, s);
+        u.time = saturatingAdd(u.time, d);
         ++u.launches;
-        if (e - s > u.longestNs) {
-            u.longestNs = e - s;
+        if (d > u.longestNs) {
+            u.longestNs = d;
             u.longest = self;
         }
     }

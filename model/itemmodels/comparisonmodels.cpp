@@ -151,7 +151,7 @@ QVariant ComparisonTableModel::data(const QModelIndex& index, int role) const {
     default:
         return {};
     }
-    const QVariant v = col.value(row);
+    QVariant v = col.value(row); // (not const: returned by move)
     switch (col.kind) {
     case Kind::Text:
     case Kind::Count:

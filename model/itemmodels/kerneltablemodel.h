@@ -49,6 +49,8 @@ public:
     // trace clears the config filter and, with deferred rows, empties the table until its rows
     // arrive.
     void setData(std::shared_ptr<const KernelTableData> data);
+    // (QAbstractItemModel's setData(index, value, role) stays visible beside this one.)
+    using QAbstractTableModel::setData;
     const Trace* trace() const { return m_data ? m_data->trace.get() : nullptr; }
 
     void setDeferredRows(bool deferred) { m_deferRows = deferred; }

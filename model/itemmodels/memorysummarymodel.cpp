@@ -10,7 +10,7 @@ namespace strobe {
 MemorySummaryModel::MemorySummaryModel(QObject* parent)
     : QAbstractTableModel(parent) {}
 
-void MemorySummaryModel::setTrace(std::shared_ptr<const Trace> trace) {
+void MemorySummaryModel::setTrace(const std::shared_ptr<const Trace>& trace) {
     setPrecomputed(trace ? summarizeMemory(*trace) : std::vector<MemorySummaryRow>{});
 }
 

@@ -23,7 +23,7 @@ public:
     };
 
     explicit MemorySummaryModel(QObject* parent = nullptr);
-    void setTrace(std::shared_ptr<const Trace> trace);
+    void setTrace(const std::shared_ptr<const Trace>& trace);
     // Shows `rows` = summarizeMemory(trace) computed elsewhere.
     void setPrecomputed(std::vector<MemorySummaryRow> rows);
     const std::vector<MemorySummaryRow>& rows() const { return m_rows; }

@@ -122,7 +122,7 @@ QString gapCauseText(const Trace& trace, const GpuGap& gap) {
 QString gapDetailText(const Trace& trace, const GpuGap& gap) {
     if (gap.evidence.rule == GapRule::None)
         return {};
-    const QString s = ruleText(trace, gap);
+    QString s = ruleText(trace, gap); // (not const: returned by move)
     if (!gap.evidence.copyNs)
         return s;
     return s % QStringLiteral(" Copies ran for ") % percentOf(*gap.evidence.copyNs, gap.range) %

@@ -75,14 +75,15 @@ void paintMemoryCounterRow(QPainter& p, const PaintContext& ctx, const FrameRow&
     }
     const double px = double(peak->time - ctx.view.start) / ctx.nsPerPx;
     const QString label = QStringLiteral("peak ") % formatBytes(peak->allocated);
+    const int labelHeight = row.height / 2 + 2; // whole pixels, in both boxes
     p.setPen(ctx.palette.text);
     if (px >= 0 && px < ctx.width) {
         p.fillRect(QRectF(ctx.snap(px), y, 1, row.height), ctx.palette.selection);
-        p.drawText(QRectF(ctx.snap(px) + 3, y, 200, row.height / 2 + 2),
-                   Qt::AlignLeft | Qt::AlignVCenter, label);
+        p.drawText(QRectF(ctx.snap(px) + 3, y, 200, labelHeight), Qt::AlignLeft | Qt::AlignVCenter,
+                   label);
     } else {
-        p.drawText(QRect(4, y, ctx.width - 8, row.height / 2 + 2),
-                   Qt::AlignRight | Qt::AlignVCenter, label);
+        p.drawText(QRect(4, y, ctx.width - 8, labelHeight), Qt::AlignRight | Qt::AlignVCenter,
+                   label);
     }
 }
 

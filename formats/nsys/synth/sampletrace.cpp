@@ -141,7 +141,7 @@ private:
         // (Fixed: from pinned memory.)
         const std::uint8_t host = m_fixed ? 6 : 0;
         copy(m_main, kCopy, 1, host, 2, 64ull * 3 * 224 * 224 * 2);
-        copy(m_main, kCopy, 1, host, 2, 64 * 8);
+        copy(m_main, kCopy, 1, host, 2, 64ull * 8);
         api(m_main, "cudaStreamWaitEvent_v3020", 2000);
         m_free[kCompute] = std::max(m_free[kCompute], m_free[kCopy]);
 

@@ -96,7 +96,7 @@ void Generator::memset(Thread& t, std::uint32_t stream, std::uint64_t bytes) {
 void Generator::uvmMigrations(std::int64_t at, std::uint8_t copyKind, int n) {
     for (int i = 0; i < n && budgetLeft(kStepReserve + 1); ++i) {
         MemcpyRow m;
-        m.start = at + i * 9000;
+        m.start = at + std::int64_t{i} * 9000;
         const std::uint64_t bytes = i % 2 ? 61440 : 4096;
         m.end = m.start + 1800 + std::int64_t(bytes / 10);
         m.pid = m_pid;

@@ -102,7 +102,7 @@ void Generator::runStep() {
 
     // The batch: pinned images and pageable labels on the copy stream; compute waits.
     copy(m_main, kCopyStream, 1, 1, 2, 256ull * 3 * 64 * 64 * 2);
-    copy(m_main, kCopyStream, 1, 0, 2, 256 * 8);
+    copy(m_main, kCopyStream, 1, 0, 2, 256ull * 8);
     api(m_main, "cudaEventRecord_v3020", 2500);
     api(m_main, "cudaStreamWaitEvent_v3020", 2000);
     m_streamFree[kComputeStream] =
@@ -235,8 +235,8 @@ void Generator::optimizer() {
         const std::int64_t base = std::max(m_streamFree[kSideStream], m_main.now + 5000);
         for (int i = 0; i < 3; ++i) {
             KernelRow k = m_kernelTemplates[AddKernel];
-            k.start = base + i * 4000;
-            k.end = k.start + 30000 - i * 3000;
+            k.start = base + std::int64_t{i} * 4000;
+            k.end = k.start + 30000 - std::int64_t{i} * 3000;
             launchAt(m_main, k, kSideStream);
             m_streamFree[kSideStream] = std::max(m_streamFree[kSideStream], k.end);
         }
@@ -260,7 +260,7 @@ void Generator::runOps(Thread& t, const Op (&ops)[N], std::uint32_t stream) {
 } // namespace detail
 
 bool writeSynthTrace(const std::string& path, const SynthOptions& options, std::string* error,
-                     std::function<void(double)> progress, SynthStats* stats) {
+                     const std::function<void(double)>& progress, SynthStats* stats) {
     auto writer = nsys::Writer::create(path, options.flavor, error);
     if (!writer)
         return false;

@@ -74,6 +74,6 @@ struct SynthStats {
 // Writes the trace to `path` (via a temporary file renamed at the end). `progress` receives
 // 0..1, monotonic. False with `error` (one sentence naming the path) on failure.
 bool writeSynthTrace(const std::string& path, const SynthOptions& options, std::string* error,
-                     std::function<void(double)> progress = {}, SynthStats* stats = nullptr);
+                     const std::function<void(double)>& progress = {}, SynthStats* stats = nullptr);
 
 } // namespace strobe::synth
