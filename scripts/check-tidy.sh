@@ -50,7 +50,8 @@ printf '%s\n' "${files[@]}" | xargs -P "$jobs" -I{} sh -c '
 # A header's finding is reported by every source that includes it: print each once, relative
 # to the root.
 findings="$(cat "$out"/*.log | grep -E '^/[^:]+:[0-9]+:[0-9]+: (warning|error): ' |
-    sed -E "s#^$root/##; s#^([^:]+:[0-9]+):[0-9]+: (warning|error): #\1: #" | sort -u -t: -k1,1 -k2,2n -k3)"
+    sed -E "s#^$root/##; s#^([^:]+:[0-9]+):[0-9]+: (warning|error): #\1: #; s#,-warnings-as-errors\]\$#]#" |
+    sort -u -t: -k1,1 -k2,2n -k3)"
 seconds=$((SECONDS - start))
 if [ -n "$findings" ]; then
     echo "$findings"
