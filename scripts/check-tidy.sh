@@ -49,7 +49,7 @@ printf '%s\n' "${files[@]}" | xargs -P "$jobs" -I{} sh -c '
 
 # A header's finding is reported by every source that includes it: print each once, relative
 # to the root.
-findings="$(cat "$out"/*.log | grep -E '^/[^:]+:[0-9]+:[0-9]+: (warning|error): ' |
+findings="$(cat "$out"/*.log | { grep -E '^/[^:]+:[0-9]+:[0-9]+: (warning|error): ' || true; } |
     sed -E "s#^$root/##; s#^([^:]+:[0-9]+):[0-9]+: (warning|error): #\1: #; s#,-warnings-as-errors\]\$#]#" |
     sort -u -t: -k1,1 -k2,2n -k3)"
 seconds=$((SECONDS - start))
