@@ -3,11 +3,13 @@
 # ./scripts/test.sh: installs what is missing, then runs every check CI runs, through the CMake
 # presets (CMakePresets.json):
 #   1. formatting (.clang-format) and the layer rules (scripts/check-layers.sh);
-#   2. the release preset: build with warnings as errors, every GoogleTest suite through ctest,
-#      and the .deb package check;
-#   3. the asan preset: the model, formats and CLI suites again under AddressSanitizer and
-#      UndefinedBehaviorSanitizer (any report fails the run), then the mutation fuzzer over the
-#      fixtures and hand-made hostile databases for three minutes (scripts/fuzz.sh).
+#   2. the release preset: build with warnings as errors, clang-tidy over the product code
+#      (scripts/check-tidy.sh, .clang-tidy: any finding fails), every GoogleTest suite through
+#      ctest, the documentation claims and the .deb package check;
+#   3. the asan preset: every suite again, the widget, render and main-window ones included,
+#      under AddressSanitizer and UndefinedBehaviorSanitizer (any report fails the run), then the
+#      mutation fuzzer over the fixtures and hand-made hostile databases for three minutes
+#      (scripts/fuzz.sh).
 # STROBE_SKIP_ASAN=1 skips step 3 (for a quick local run; CI never sets it).
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
@@ -35,6 +37,9 @@ if ! grep -q '^strobe-capture' <(cmake --build --preset release --target help); 
 fi
 cmake --build --preset release -j "$jobs"
 
+echo "== clang-tidy over the product code (.clang-tidy)"
+"$root/scripts/check-tidy.sh" "$root/build/release"
+
 echo "== Release preset: unit and integration tests"
 ctest --preset release -j "$jobs"
 
@@ -45,7 +50,7 @@ echo "== Package (.deb) check"
 "$root/scripts/check-package.sh" "$root/build/release"
 
 if [ "${STROBE_SKIP_ASAN:-0}" != 1 ]; then
-    echo "== Asan preset: model, formats and CLI suites under ASan + UBSan (build/asan)"
+    echo "== Asan preset: every suite, the GUI ones included, under ASan + UBSan (build/asan)"
     cmake --preset asan | tail -n 2
     cmake --build --preset asan -j "$jobs"
     ctest --preset asan -j "$jobs"
