@@ -26,7 +26,10 @@ ShortcutsDialog::ShortcutsDialog(QWidget* parent)
             m_table->setItem(i, column++, new QTableWidgetItem(keyBindingText(text)));
     }
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
-    m_table->resizeRowsToContents();
+    // Rows follow the columns' widths: sized once here, before the dialog had its width, each
+    // row kept the height of its text wrapped in a column a few words wide (one about 320 px
+    // for two lines, issue 44).
+    m_table->verticalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Close, this);
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
     auto* layout = new QVBoxLayout(this);

@@ -7,10 +7,13 @@
 #include "widgets/timeline/keybindings.h"
 
 #include <QAction>
+#include <QCoreApplication>
 #include <QShortcut>
 #include <QTableWidget>
 #include <QTemporaryDir>
 #include <gtest/gtest.h>
+
+#include <algorithm>
 
 using namespace strobe;
 
@@ -32,6 +35,29 @@ TEST(ShortcutsDialog, ShowsEveryBindingOfTheList) {
     const QString all = keyboard.join(u'\n');
     for (const char* k : {"Z or Enter", "Esc", "Page Up / Page Down"})
         EXPECT_TRUE(all.contains(QLatin1String(k))) << k;
+}
+
+// Issue 44, item 12: rows were sized before the dialog had its width (one row about 320 px for
+// two lines). Shown at its size, every row fits its wrapped text in at most three lines, and
+// holds at least one.
+TEST(ShortcutsDialog, RowsAreAtMostThreeLinesHigh) {
+    ShortcutsDialog d;
+    d.show();
+    QCoreApplication::processEvents();
+    const QTableWidget* t = d.table();
+    const int line = t->fontMetrics().lineSpacing();
+    int tallest = 0;
+    for (int i = 0; i < t->rowCount(); ++i) {
+        EXPECT_GE(t->rowHeight(i), line) << i;
+        EXPECT_LE(t->rowHeight(i), 3 * line + 8)
+            << "row " << i << ": " << t->item(i, 0)->text().toStdString();
+        tallest = std::max(tallest, t->rowHeight(i));
+    }
+    // A wider dialog never makes rows taller.
+    d.resize(d.width() + 300, d.height());
+    QCoreApplication::processEvents();
+    for (int i = 0; i < t->rowCount(); ++i)
+        EXPECT_LE(t->rowHeight(i), tallest) << i;
 }
 
 TEST(ShortcutsDialog, WindowKeysAreShortcutsOfTheMainWindow) {
