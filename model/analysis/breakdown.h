@@ -5,6 +5,7 @@
 // The definitions are in docs/BREAKDOWN.md; the Overview panel and `strobe-cli breakdown` print
 // what computeBreakdown returns.
 
+#include "model/analysis/intervalset.h"
 #include "model/kernelclass.h"
 #include "model/trace.h"
 
@@ -44,9 +45,6 @@ struct GpuBreakdown {
     double overlapPercent() const;
     TimeNs classTime(KernelClass c) const { return classes[std::size_t(c)]; }
 };
-
-// Sorted, disjoint, non-touching intervals.
-using IntervalSet = std::vector<TimeRange>;
 
 // The GPU work of a trace sorted into categories once, so that a breakdown of any window
 // costs O(log n + intervals in the window). Holds no reference to the trace.

@@ -1,0 +1,360 @@
+// SPDX-License-Identifier: MIT
+#include "model/analysis/steps.h"
+
+#include "model/analysis/intervalset.h"
+#include "model/analysis/iterations.h"
+
+#include <algorithm>
+#include <limits>
+
+namespace strobe {
+
+QString stepCategoryKey(StepCategory c) {
+    switch (c) {
+    case StepCategory::Kernel:
+        return QStringLiteral("kernel");
+    case StepCategory::Memcpy:
+        return QStringLiteral("memcpy");
+    case StepCategory::Memset:
+        return QStringLiteral("memset");
+    case StepCategory::Communication:
+        return QStringLiteral("communication");
+    case StepCategory::Runtime:
+        return QStringLiteral("runtime");
+    case StepCategory::DataLoader:
+        return QStringLiteral("dataloader");
+    case StepCategory::CpuExec:
+        return QStringLiteral("cpu_exec");
+    case StepCategory::Other:
+        break;
+    }
+    return QStringLiteral("other");
+}
+
+namespace {
+
+constexpr TimeNs kNoTime = std::numeric_limits<TimeNs>::max();
+
+// TensorBoard's NcclOpNameSet and GlooOpNameSet.
+bool isCollectiveName(QStringView name) {
+    static const char16_t* const kOps[] = {u"broadcast", u"reduce", u"all_reduce", u"all_gather",
+                                           u"reduce_scatter"};
+    for (const QStringView lib : {QStringView(u"nccl:"), QStringView(u"gloo:")}) {
+        if (!name.startsWith(lib))
+            continue;
+        const QStringView op = name.mid(lib.size());
+        for (const char16_t* k : kOps)
+            if (op == QStringView(k))
+                return true;
+    }
+    return false;
+}
+
+// TensorBoard's data-loading ranges; in nsys exports, also NVTX ranges that name data loading
+// (docs/OPERATORS.md lists the patterns).
+bool isDataLoaderName(QStringView name, bool kineto) {
+    if ((name.startsWith(u"enumerate(DataLoader)#") && name.endsWith(u".__next__")) ||
+        name.startsWith(u"enumerate(DataPipe)#"))
+        return true;
+    if (kineto)
+        return false;
+    for (const QStringView p :
+         {QStringView(u"dataloader"), QStringView(u"data loader"), QStringView(u"data_loader"),
+          QStringView(u"data loading"), QStringView(u"data_loading"), QStringView(u"load batch"),
+          QStringView(u"load_batch"), QStringView(u"next batch"), QStringView(u"next_batch"),
+          QStringView(u"fetch batch"), QStringView(u"fetch_batch")})
+        if (name.contains(p, Qt::CaseInsensitive))
+            return true;
+    return false;
+}
+
+// "550" for "ProfilerStep#550"; the trailing number of other names, else "".
+QString stepNumber(QStringView name) {
+    const qsizetype hash = name.lastIndexOf(u'#');
+    if (hash >= 0)
+        return name.mid(hash + 1).toString();
+    qsizetype i = name.size();
+    while (i > 0 && name[i - 1].isDigit())
+        --i;
+    return name.mid(i).toString();
+}
+
+// A CUDA call and the GPU work it launched.
+struct CallSpan {
+    TimeNs start = 0, end = 0;
+    TimeNs devStart = kNoTime, devEnd = std::numeric_limits<TimeNs>::min();
+    std::uint32_t launched = 0;
+};
+
+struct HostStep {
+    TimeRange host;
+    EventRef event;
+    QString name;
+};
+
+class StepComputation {
+public:
+    StepComputation(const Trace& t, const OperatorForest& f)
+        : m_t(t)
+        , m_f(f)
+        , m_kineto(t.metadata().format == QLatin1String("kineto-json")) {}
+
+    StepBreakdown run(const AnalysisCancel& cancelled);
+
+private:
+    void collectRoles();
+    void findSteps(StepBreakdown& out);
+    void moveToDevice(StepBreakdown& out);
+
+    const Trace& m_t;
+    const OperatorForest& m_f;
+    const bool m_kineto;
+    std::array<std::vector<TimeRange>, kStepCategoryCount - 1> m_roles;
+    std::vector<HostStep> m_steps;
+    std::vector<CallSpan> m_calls; // sorted by start
+    TimeRange m_cpuExtent{kNoTime, std::numeric_limits<TimeNs>::min()};
+    // The end of every GPU operation, for the first step's start.
+    std::vector<TimeNs> m_gpuEnds;
+};
+
+void StepComputation::collectRoles() {
+    auto role = [&](StepCategory c) -> std::vector<TimeRange>& { return m_roles[std::size_t(c)]; };
+    const auto& lanes = m_t.lanes();
+    // Each counted CUDA call's place in m_calls, by lane and index.
+    std::vector<std::int64_t> callBase(lanes.size(), -1);
+    for (std::uint32_t l = 0; l < lanes.size(); ++l) {
+        const Lane& lane = lanes[l];
+        switch (lane.kind()) {
+        case LaneKind::CudaApi: {
+            callBase[l] = std::int64_t(m_calls.size());
+            for (std::uint32_t i = 0; i < lane.size(); ++i) {
+                CallSpan c;
+                c.start = lane.start(i);
+                c.end = lane.end(i);
+                // TensorBoard reads runtime calls, not driver calls; nsys: every CUDA call.
+                if (m_kineto && m_t.apiCalls()[lane.payload(i)].eventClass != 0)
+                    c.start = kNoTime; // marked: not a runtime call
+                else
+                    role(StepCategory::Runtime).push_back({c.start, c.end});
+                m_calls.push_back(c);
+            }
+            break;
+        }
+        case LaneKind::CpuOps:
+        case LaneKind::Nvtx:
+            for (std::uint32_t i = 0; i < lane.size(); ++i) {
+                if (lane.kind() == LaneKind::Nvtx) {
+                    const std::uint32_t rec = lane.payload(i);
+                    if (m_t.nvtxStyle(rec) != NvtxStyle::PushPop || !m_t.nvtxHasEnd(rec))
+                        continue;
+                }
+                const TimeRange r{lane.start(i), lane.end(i)};
+                const QString name = m_t.string(lane.nameId(i));
+                if (name.startsWith(u"ProfilerStep#")) {
+                    m_steps.push_back({r, EventRef{l, i}, stepNumber(name)});
+                } else if (isDataLoaderName(name, m_kineto)) {
+                    role(StepCategory::DataLoader).push_back(r);
+                } else if (isCollectiveName(name)) {
+                    role(StepCategory::Communication).push_back(r);
+                } else {
+                    role(StepCategory::CpuExec).push_back(r);
+                }
+                if (lane.kind() == LaneKind::CpuOps || name.startsWith(u"ProfilerStep#")) {
+                    m_cpuExtent.start = std::min(m_cpuExtent.start, r.start);
+                    m_cpuExtent.end = std::max(m_cpuExtent.end, r.end);
+                }
+            }
+            break;
+        default:
+            break;
+        }
+    }
+    // GPU work: its role, and its launching call's device span.
+    auto launchedBy = [&](EventRef api) -> CallSpan* {
+        if (!api.isValid() || api.lane >= callBase.size() || callBase[api.lane] < 0)
+            return nullptr;
+        CallSpan& c = m_calls[std::size_t(callBase[api.lane]) + api.index];
+        return c.start == kNoTime ? nullptr : &c;
+    };
+    auto gpu = [&](StepCategory c, EventRef self, EventRef api) {
+        const Lane& lane = m_t.lane(self.lane);
+        const TimeRange r{lane.start(self.index), lane.end(self.index)};
+        role(c).push_back(r);
+        CallSpan* call = launchedBy(api);
+        if (call) {
+            call->devStart = std::min(call->devStart, r.start);
+            call->devEnd = std::max(call->devEnd, r.end);
+            ++call->launched;
+        }
+        m_gpuEnds.push_back(r.end);
+    };
+    const auto kernels = m_t.kernels();
+    const auto& owners = m_f.owners().kernels;
+    for (std::size_t k = 0; k < m_t.kernelCount(); ++k) {
+        const KernelRecord rec = kernels[k];
+        const std::uint32_t owner = k < owners.size() ? owners[k] : kNoOpNode;
+        const bool collective = owner != kNoOpNode && isCollectiveName(m_f.nameOf(owner));
+        gpu(collective ? StepCategory::Communication : StepCategory::Kernel, rec.self, rec.api);
+    }
+    for (const MemcpyRecord& m : m_t.memcpys())
+        if (m_t.lane(m.self.lane).kind() == LaneKind::Memcpy) // migrations are not stream work
+            gpu(StepCategory::Memcpy, m.self, m.api);
+    for (const MemsetRecord& m : m_t.memsets())
+        gpu(StepCategory::Memset, m.self, m.api);
+    // Calls by start, counted ones only.
+    std::erase_if(m_calls, [](const CallSpan& c) { return c.start == kNoTime; });
+    std::stable_sort(m_calls.begin(), m_calls.end(),
+                     [](const CallSpan& a, const CallSpan& b) { return a.start < b.start; });
+}
+
+void StepComputation::findSteps(StepBreakdown& out) {
+    if (!m_steps.empty()) {
+        out.source = StepSource::ProfilerSteps;
+        out.family = QStringLiteral("ProfilerStep");
+        std::stable_sort(m_steps.begin(), m_steps.end(), [](const HostStep& a, const HostStep& b) {
+            return a.host.start < b.host.start;
+        });
+        return;
+    }
+    if (const auto iterations = detectIterationRange(m_t); iterations) {
+        const RangeInstances found = findRangeInstances(m_t, iterations->name);
+        if (!found.instances.empty()) {
+            out.source = StepSource::Iterations;
+            out.family = iterations->name;
+            int n = 0;
+            for (const TimeRange& r : found.instances)
+                m_steps.push_back({r, EventRef{}, QString::number(n++)});
+            return;
+        }
+    }
+    out.source = StepSource::WholeTrace;
+    TimeRange whole = m_cpuExtent.start <= m_cpuExtent.end ? m_cpuExtent : m_t.timeRange();
+    m_steps.push_back({whole, EventRef{}, QStringLiteral("0")});
+}
+
+// TensorBoard's _find_device_steps and _update_steps_duration: a step ends when the GPU work
+// its CPU side launched ends, and starts no earlier than the previous step's end.
+void StepComputation::moveToDevice(StepBreakdown& out) {
+    const std::size_t n = m_steps.size();
+    std::vector<TimeRange> device(n, TimeRange{kNoTime, std::numeric_limits<TimeNs>::min()});
+    std::vector<std::uint64_t> matched(n, 0);
+    std::size_t s = 0, c = 0;
+    std::uint64_t matchedTotal = 0;
+    TimeRange current{kNoTime, std::numeric_limits<TimeNs>::min()};
+    while (s < n && c < m_calls.size()) {
+        const TimeRange host = m_steps[s].host;
+        const CallSpan& call = m_calls[c];
+        if (call.start < host.start) {
+            ++c;
+        } else if (call.end <= host.end) {
+            if (call.launched > 0) {
+                current.start = std::min(current.start, call.devStart);
+                current.end = std::max(current.end, call.devEnd);
+                matched[s] += call.launched;
+                matchedTotal += call.launched;
+            }
+            ++c;
+        } else if (call.start < host.end) {
+            ++c;
+        } else {
+            device[s++] = current;
+            current = {kNoTime, std::numeric_limits<TimeNs>::min()};
+        }
+    }
+    while (s < n) {
+        device[s++] = current;
+        current = {kNoTime, std::numeric_limits<TimeNs>::min()};
+    }
+    if (matchedTotal > 0) {
+        TimeNs prevEnd = m_steps[0].host.start;
+        if (device[0].start != kNoTime) {
+            // GPU work no step launched that ended before the first step's GPU work began.
+            // (TensorBoard checks every device node not matched to a step; those that were
+            // matched all end at or after device[0].start, so the test below suffices.)
+            for (const TimeNs end : m_gpuEnds)
+                if (end < device[0].start)
+                    prevEnd = std::max(prevEnd, end);
+        }
+        for (std::size_t i = 0; i < n; ++i) {
+            const TimeNs start = std::max(prevEnd, m_steps[i].host.start);
+            TimeNs end = m_steps[i].host.end;
+            if (device[i].start == kNoTime)
+                end = std::max(end, start);
+            else
+                end = std::max(std::max(end, device[i].end), start);
+            device[i] = {start, end};
+            prevEnd = end;
+        }
+        if (n > 1) {
+            std::size_t last = n;
+            while (last-- > 0)
+                if (matched[last] > 0)
+                    break;
+            std::size_t keep = last + 1;
+            if (last > 0 && double(matched[last - 1]) * 0.8 > double(matched[last]))
+                keep = last;
+            out.droppedTailSteps = std::uint32_t(n - keep);
+            m_steps.resize(keep);
+            device.resize(keep);
+            matched.resize(keep);
+        }
+    } else {
+        for (std::size_t i = 0; i < n; ++i)
+            device[i] = m_steps[i].host;
+    }
+    for (std::size_t i = 0; i < m_steps.size(); ++i) {
+        StepTimes st;
+        st.name = m_steps[i].name;
+        st.event = m_steps[i].event;
+        st.host = m_steps[i].host;
+        st.range = device[i];
+        out.steps.push_back(st);
+        if (matched[i] == 0)
+            ++out.stepsWithoutGpuWork;
+    }
+}
+
+StepBreakdown StepComputation::run(const AnalysisCancel& cancelled) {
+    StepBreakdown out;
+    collectRoles();
+    if (cancelled && cancelled())
+        return out;
+    findSteps(out);
+    moveToDevice(out);
+    if (out.steps.empty() || (cancelled && cancelled()))
+        return out;
+    // TensorBoard's Statistics.create_from_range: each role takes what the roles before it
+    // left of the steps; Other is what is left at the end.
+    std::vector<TimeRange> stepRanges;
+    for (const StepTimes& st : out.steps)
+        stepRanges.push_back(st.range);
+    IntervalSet unclaimed = merged(stepRanges);
+    std::array<IntervalSet, kStepCategoryCount> cost;
+    for (std::size_t c = 0; c + 1 < kStepCategoryCount; ++c) {
+        cost[c] = intersection(unclaimed, merged(std::move(m_roles[c])));
+        unclaimed = difference(unclaimed, cost[c]);
+    }
+    cost[kStepCategoryCount - 1] = std::move(unclaimed);
+    for (StepTimes& st : out.steps)
+        for (std::size_t c = 0; c < kStepCategoryCount; ++c)
+            st.time[c] = length(clipped(cost[c], st.range));
+    for (const StepTimes& st : out.steps) {
+        for (std::size_t c = 0; c < kStepCategoryCount; ++c)
+            out.average[c] += double(st.time[c]);
+        out.averageTotal += double(st.total());
+    }
+    const auto steps = double(out.steps.size());
+    for (double& a : out.average)
+        a /= steps;
+    out.averageTotal /= steps;
+    return out;
+}
+
+} // namespace
+
+StepBreakdown computeStepBreakdown(const Trace& trace, const OperatorForest& forest,
+                                   const AnalysisCancel& cancelled) {
+    return StepComputation(trace, forest).run(cancelled);
+}
+
+} // namespace strobe
