@@ -326,6 +326,24 @@ QString jsonTextFrom(QByteArray content, JsonText& out, const std::atomic<bool>*
     return fromMemory(std::move(content), out, cancel);
 }
 
+QString binaryContentProblem(const JsonText& text) {
+    const char* p = text.begin();
+    for (std::size_t i = 0; i < text.size; ++i) {
+        const auto u = static_cast<unsigned char>(p[i]);
+        if (u >= 0x20 || u == '\n' || u == '\r' || u == '\t')
+            continue;
+        // A stray control byte in a string is a JSON error of its own, not binary content.
+        if (!looksBinary(p + i, text.size - i))
+            continue;
+        const QString where =
+            QStringLiteral("binary from byte %1 of %2 on, not JSON text").arg(i).arg(text.size);
+        return text.compressed
+                   ? QStringLiteral("is a gzip file, but what it decompresses to is ") % where
+                   : QStringLiteral("is ") % where;
+    }
+    return {};
+}
+
 bool isGzip(const char* head, std::size_t size) {
     return size >= 2 && static_cast<unsigned char>(head[0]) == 0x1f &&
            static_cast<unsigned char>(head[1]) == 0x8b;

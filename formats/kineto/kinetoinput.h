@@ -76,6 +76,12 @@ QString readPipe(int fd, QByteArray& out, const std::atomic<bool>* cancel, const
 int readFromBothEnds(int fd, char* dest, std::size_t size, const std::atomic<bool>* cancel);
 #endif
 
+// Where `text` turns binary (a control byte other than tab, newline or carriage return, with
+// binary bytes after it: looksBinary over the next 4 KiB), as the end of a sentence that starts
+// with the file's name ("is binary from byte 5120 of 21504 on, not JSON text"); empty when it
+// does not. For the parser's error path only: it reads the whole text.
+QString binaryContentProblem(const JsonText& text);
+
 // True when `head` starts with the gzip magic bytes.
 bool isGzip(const char* head, std::size_t size);
 

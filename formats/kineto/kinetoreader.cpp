@@ -338,6 +338,10 @@ LoadResult KinetoJsonLoader::load() {
                     indexPrefaulter.reset();
                     d->readDocument(doc);
                 } catch (const simdjson::simdjson_error& e) {
+                    // Text that turns binary past the first 4 KiB: say so, not the parser's
+                    // symptom ("it ends inside a string").
+                    if (const QString binary = binaryContentProblem(d->text); !binary.isEmpty())
+                        d->fail(binary);
                     d->fail(QStringLiteral("is not valid JSON") %
                             (walking ? whereInText(doc, d->text) : QString()) %
                             QStringLiteral(": ") % simdjsonProblem(e.error()));

@@ -102,6 +102,42 @@ TEST_F(KinetoErrors, AGzipOfBinaryBytesSaysSo) {
                              "binary, not JSON text."));
 }
 
+// Issue 44, item 15: text that turns binary past the first 4 KiB (a JSON head, then noise) was
+// read as JSON and blamed on the parser ("it ends inside a string (truncated?)" when the noise
+// holds an odd number of quotes). It says where the content turns binary, gzip or not.
+TEST_F(KinetoErrors, TextThatTurnsBinaryLaterSaysWhere) {
+    QByteArray events;
+    for (int i = 0; i < 40; ++i)
+        events += QByteArray(kPair) + ",\n";
+    QByteArray content = QByteArray(R"({"schemaVersion": 1, "traceEvents": [)") + events;
+    ASSERT_GT(content.size(), 4096);
+    const qsizetype head = content.size();
+    std::uint64_t x = 88172645463325252ull;
+    QByteArray noise(16 << 10, '\0');
+    for (qsizetype i = 1; i < noise.size(); ++i) { // byte 0 stays NUL: binary from `head` on
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        noise[i] = char(x);
+    }
+    noise[1] = '"'; // an odd number of quotes whatever the rest holds
+    content += noise;
+    EXPECT_EQ(errorOf(write(QStringLiteral("mixed.json.gz"), gzip(content))),
+              QStringLiteral("'mixed.json.gz' is a gzip file, but what it decompresses to is "
+                             "binary from byte %1 of %2 on, not JSON text.")
+                  .arg(head)
+                  .arg(content.size()));
+    EXPECT_EQ(errorOf(write(QStringLiteral("mixed.json"), content)),
+              QStringLiteral("'mixed.json' is binary from byte %1 of %2 on, not JSON text.")
+                  .arg(head)
+                  .arg(content.size()));
+    // One stray control character in a string is a JSON error, not binary content.
+    QByteArray stray = traceWith(kPair);
+    stray.replace("cudaLaunchKernel", "cudaLaunch\x01Kernel");
+    const QString e = errorOf(write(QStringLiteral("stray.json"), stray));
+    EXPECT_TRUE(e.startsWith(QStringLiteral("'stray.json' is not valid JSON"))) << e.toStdString();
+}
+
 TEST_F(KinetoErrors, AGzipBombStopsAtTheRatioCap) {
     // 300 MB of blanks in about 300 KB: past the cap (64 times the size, at least 256 MB), the
     // decompressor stops with one sentence instead of expanding all of it.
