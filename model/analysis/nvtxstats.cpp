@@ -28,6 +28,35 @@ QString nvtxRangeName(const Trace& trace, StringId domain, StringId text) {
     return trace.string(domain) % u':' % trace.string(text);
 }
 
+namespace {
+
+// The time covered by at least one of the ranges: nested instances and those on other threads
+// count once.
+TimeNs coveredTime(const Trace& trace, const std::vector<EventRef>& instances) {
+    std::vector<TimeRange> spans;
+    spans.reserve(instances.size());
+    for (const EventRef& r : instances) {
+        const Lane& lane = trace.lane(r.lane);
+        spans.push_back({lane.start(r.index), lane.end(r.index)});
+    }
+    std::sort(spans.begin(), spans.end(),
+              [](const TimeRange& a, const TimeRange& b) { return a.start < b.start; });
+    TimeNs covered = 0;
+    std::optional<TimeRange> run;
+    for (const TimeRange& s : spans) {
+        if (run && s.start <= run->end) {
+            run->end = std::max(run->end, s.end);
+            continue;
+        }
+        if (run)
+            covered += run->end - run->start;
+        run = s;
+    }
+    return run ? covered + (run->end - run->start) : covered;
+}
+
+} // namespace
+
 NvtxSummary summarizeNvtx(const Trace& trace, RangeNaming naming) {
     NvtxSummary out;
     out.naming = naming;
@@ -73,7 +102,8 @@ NvtxSummary summarizeNvtx(const Trace& trace, RangeNaming naming) {
     for (std::size_t g = 0; g < out.rows.size(); ++g) {
         out.rows[g].stats = durationStats(durations[g]);
         out.rows[g].wallPercent =
-            wall > 0 ? 100.0 * double(out.rows[g].stats.total) / double(wall) : 0.0;
+            wall > 0 ? 100.0 * double(coveredTime(trace, out.rows[g].instances)) / double(wall)
+                     : 0.0;
     }
     std::vector<std::size_t> order(out.rows.size());
     std::iota(order.begin(), order.end(), std::size_t(0));

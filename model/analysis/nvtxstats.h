@@ -20,7 +20,9 @@ struct NvtxSummaryRow {
     NvtxStyle style = NvtxStyle::PushPop;
     std::uint64_t rawNames = 0; // distinct recorded names in the row (1 for RangeNaming::Raw)
     DurationStats stats;
-    double wallPercent = 0; // total / duration of the trace, 0..100 (nested ranges may exceed it)
+    // The share of the trace's duration covered by at least one instance, 0..100: nested and
+    // overlapping instances (other threads, other ranks) count once, unlike stats.total.
+    double wallPercent = 0;
     std::vector<EventRef> instances; // in lane order
     // GPU work launched inside the instances (filled by addGpuProjection; see nvtxprojection.h).
     std::uint64_t gpuOps = 0;

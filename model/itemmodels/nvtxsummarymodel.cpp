@@ -96,12 +96,17 @@ QVariant NvtxSummaryModel::data(const QModelIndex& index, int role) const {
 QVariant NvtxSummaryModel::headerData(int section, Qt::Orientation orientation, int role) const {
     if (orientation == Qt::Horizontal && role == Qt::InitialSortOrderRole)
         return initialSortOrder(section != Range && section != Style);
+    if (orientation == Qt::Horizontal && role == Qt::ToolTipRole && section == WallPercent)
+        return QStringLiteral("Share of the trace's wall time during which at least one instance "
+                              "runs: nested and overlapping instances (other threads, other "
+                              "ranks) count once, so it never exceeds 100 %.");
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole || section < 0 ||
         section >= ColumnCount)
         return QAbstractTableModel::headerData(section, orientation, role);
     static const char* const names[] = {
-        "Range",   "Style",   "Instances",   "Total",   "Average",  "Median",      "Minimum",
-        "Maximum", "Std dev", "Wall time %", "GPU ops", "GPU time", "Avg GPU span"};
+        "Range",   "Style",    "Instances",   "Total",   "Average",
+        "Median",  "Minimum",  "Maximum",     "Std dev", "Wall time % (union)",
+        "GPU ops", "GPU time", "Avg GPU span"};
     return QString::fromLatin1(names[section]);
 }
 

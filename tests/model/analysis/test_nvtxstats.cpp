@@ -29,6 +29,32 @@ TEST(NvtxStats, GroupsByQualifiedNameAndStyle) {
     EXPECT_NEAR(s.rows[0].wallPercent, 40.0, 1e-9);
 }
 
+// Issue 44, item 6: "Wall time %" summed every instance, nested ones and those on other threads
+// included (121 % for aten::to on a real trace). It is the share of the trace covered by at
+// least one instance: here [0, 600) and [100, 300) nested on thread 1 and [500, 900) on thread 2
+// cover [0, 900) of the trace's [0, 1000): 90 %, not (600 + 200 + 400) / 1000 = 120 %.
+TEST(NvtxStats, WallPercentIsTheShareOfTheUnionOfInstances) {
+    TraceBuilder b(QStringLiteral("overlapping"));
+    NvtxRecord pp;
+    const StringId to = b.intern("aten::to"), step = b.intern("step");
+    b.addNvtx(1, 1, kNoString, 0, 600, to, pp, std::nullopt);
+    b.addNvtx(1, 1, kNoString, 100, 300, to, pp, std::nullopt);
+    b.addNvtx(1, 2, kNoString, 500, 900, to, pp, std::nullopt);
+    b.addNvtx(1, 3, kNoString, 0, 1000, step, pp, std::nullopt);
+    b.addNvtx(1, 3, kNoString, 400, 450, b.intern("tiny"), pp, std::nullopt);
+    const auto trace = b.finish();
+    const NvtxSummary s = summarizeNvtx(*trace);
+    ASSERT_EQ(s.rows.size(), 3u);
+    EXPECT_EQ(s.rows[0].range, QStringLiteral("aten::to"));
+    EXPECT_EQ(s.rows[0].stats.total, 1200); // the total still sums every instance
+    EXPECT_DOUBLE_EQ(s.rows[0].wallPercent, 90.0);
+    EXPECT_EQ(s.rows[1].range, QStringLiteral("step"));
+    EXPECT_DOUBLE_EQ(s.rows[1].wallPercent, 100.0);
+    EXPECT_DOUBLE_EQ(s.rows[2].wallPercent, 5.0);
+    for (const NvtxSummaryRow& r : s.rows)
+        EXPECT_LE(r.wallPercent, 100.0) << r.range.toStdString();
+}
+
 // The NVTX lane events of `trace` by their recorded text.
 std::map<QString, EventRef> rangesByText(const Trace& t) {
     std::map<QString, EventRef> out;

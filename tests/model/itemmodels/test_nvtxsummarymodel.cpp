@@ -29,6 +29,16 @@ TEST(NvtxSummaryModel, SummaryModelSaysWhatAGroupedRowMerges) {
     EXPECT_EQ(model.rowCount(), 5);
 }
 
+// Issue 44, item 6: the column says its share is of the union of the instances.
+TEST(NvtxSummaryModel, WallColumnSaysItIsTheUnion) {
+    NvtxSummaryModel model;
+    EXPECT_EQ(model.headerData(NvtxSummaryModel::WallPercent, Qt::Horizontal).toString(),
+              QStringLiteral("Wall time % (union)"));
+    EXPECT_TRUE(model.headerData(NvtxSummaryModel::WallPercent, Qt::Horizontal, Qt::ToolTipRole)
+                    .toString()
+                    .contains(QStringLiteral("count once")));
+}
+
 TEST(NvtxSummaryModel, GpuColumns) {
     ProjectionTrace p;
     NvtxSummaryModel model;
