@@ -63,10 +63,34 @@ template <typename Fn> void forEachRange(const Trace& trace, Fn&& fn) {
     }
 }
 
+// The trailing number of a range's name ("550" of "ProfilerStep#550"), or "".
+QString trailingNumber(QStringView name) {
+    qsizetype i = name.size();
+    while (i > 0 && name[i - 1].isDigit())
+        --i;
+    return name.mid(i).toString();
+}
+
+// Sorts the instances by start (longer first), their labels with them (an instance without a
+// label is numbered by its position), and merges them into windows.
 void mergeWindows(RangeInstances& r) {
-    std::sort(r.instances.begin(), r.instances.end(), [](const TimeRange& x, const TimeRange& y) {
+    std::vector<std::size_t> order(r.instances.size());
+    for (std::size_t i = 0; i < order.size(); ++i)
+        order[i] = i;
+    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+        const TimeRange& x = r.instances[a];
+        const TimeRange& y = r.instances[b];
         return x.start != y.start ? x.start < y.start : x.end > y.end;
     });
+    std::vector<TimeRange> instances;
+    std::vector<QString> labels;
+    for (std::size_t k = 0; k < order.size(); ++k) {
+        instances.push_back(r.instances[order[k]]);
+        const QString label = order[k] < r.labels.size() ? r.labels[order[k]] : QString();
+        labels.push_back(label.isEmpty() ? QString::number(k) : label);
+    }
+    r.instances = std::move(instances);
+    r.labels = std::move(labels);
     for (const TimeRange& t : r.instances) {
         const TimeRange w{t.start, effectiveEnd(t.start, t.end)};
         if (!r.windows.empty() && w.start <= r.windows.back().end)
@@ -82,10 +106,13 @@ RangeInstances findRangeInstances(const Trace& trace, const QString& name) {
     RangeInstances exact, prefix;
     exact.name = prefix.name = name;
     forEachRange(trace, [&](const Lane& lane, std::uint32_t, std::uint32_t i, const QString& n) {
-        if (n == name)
+        if (n == name) {
             exact.instances.push_back({lane.start(i), lane.end(i)});
-        else if (exact.instances.empty() && n.startsWith(name))
+            exact.labels.push_back(trailingNumber(n));
+        } else if (exact.instances.empty() && n.startsWith(name)) {
             prefix.instances.push_back({lane.start(i), lane.end(i)});
+            prefix.labels.push_back(trailingNumber(n));
+        }
     });
     RangeInstances& out = exact.instances.empty() ? prefix : exact;
     mergeWindows(out);
@@ -99,6 +126,7 @@ std::optional<RangeInstances> detectIterationRange(const Trace& trace) {
         QRegularExpression::CaseInsensitiveOption);
     struct Family {
         std::vector<TimeRange> ranges;
+        std::vector<QString> labels;
         std::uint16_t minDepth = 0xFFFF;
     };
     // (lane, family name) -> its ranges on that lane (a lane is one thread and domain).
@@ -112,6 +140,7 @@ std::optional<RangeInstances> detectIterationRange(const Trace& trace) {
             return;
         Family& f = families[{li, family}];
         f.ranges.push_back({lane.start(i), lane.end(i)});
+        f.labels.push_back(m.captured(2));
         f.minDepth = std::min(f.minDepth, depthOf(trace, lane, i));
     });
     const std::pair<std::uint32_t, QString>* best = nullptr;
@@ -140,6 +169,7 @@ std::optional<RangeInstances> detectIterationRange(const Trace& trace) {
     out.name = best->second;
     out.detected = true;
     out.instances = families.at(*best).ranges;
+    out.labels = families.at(*best).labels;
     mergeWindows(out);
     return out;
 }

@@ -18,6 +18,9 @@ struct RangeInstances {
     QString name;                     // what was asked for, or what detection chose
     bool detected = false;            // chosen by detectIterationRange rather than by the user
     std::vector<TimeRange> instances; // by start; ranges without an end are left out
+    // Per instance, the number its name carries, as the trace numbers it ("550" for
+    // ProfilerStep#550); its position from 0 when the name carries none.
+    std::vector<QString> labels;
     // Union of the instances, sorted and merged (nested or overlapping instances count once).
     std::vector<TimeRange> windows;
     TimeNs windowTotal() const;

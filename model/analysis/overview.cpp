@@ -185,7 +185,7 @@ Overview buildOverview(const Trace& trace, const KernelClassTable& table,
         o.iterationName = iterations->name;
         for (std::size_t i = 0; i < iterations->instances.size(); ++i) {
             const TimeRange r = iterations->instances[i];
-            o.iterations.push_back({i, r, source.breakdown(r)});
+            o.iterations.push_back({i, iterations->labels[i], r, source.breakdown(r)});
         }
     }
     return o;

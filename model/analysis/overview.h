@@ -87,6 +87,7 @@ struct OverviewFinding {
 
 struct IterationBreakdown {
     std::size_t index = 0; // in start order, from 0
+    QString label;         // as the trace numbers it ("550" for ProfilerStep#550)
     TimeRange range;       // the instance's own [start, end)
     std::vector<GpuBreakdown> gpus;
 };

@@ -217,15 +217,11 @@ void StepComputation::findSteps(StepBreakdown& out) {
         return;
     }
     if (const auto iterations = detectIterationRange(m_t); iterations) {
-        const RangeInstances found = findRangeInstances(m_t, iterations->name);
-        if (!found.instances.empty()) {
-            out.source = StepSource::Iterations;
-            out.family = iterations->name;
-            int n = 0;
-            for (const TimeRange& r : found.instances)
-                m_steps.push_back({r, EventRef{}, QString::number(n++)});
-            return;
-        }
+        out.source = StepSource::Iterations;
+        out.family = iterations->name;
+        for (std::size_t i = 0; i < iterations->instances.size(); ++i)
+            m_steps.push_back({iterations->instances[i], EventRef{}, iterations->labels[i]});
+        return;
     }
     out.source = StepSource::WholeTrace;
     TimeRange whole = m_cpuExtent.start <= m_cpuExtent.end ? m_cpuExtent : m_t.timeRange();

@@ -57,8 +57,7 @@ QVariant IterationTableModel::data(const QModelIndex& index, int role) const {
     switch (col) {
     case Iteration:
         return raw ? QVariant(qulonglong(it))
-                   : QVariant(m_overview->iterationName % QStringLiteral(" #") %
-                              QString::number(iter.index));
+                   : QVariant(m_overview->iterationName % QStringLiteral(" #") % iter.label);
     case Device:
         return raw ? QVariant(qulonglong(b.deviceId))
                    : QVariant(QStringLiteral("GPU ") % QString::number(b.deviceId));

@@ -38,6 +38,8 @@ TEST(Iterations, FindsExactNameBeforePrefix) {
     EXPECT_EQ(exact.windowTotal(), 10);
     const RangeInstances prefix = findRangeInstances(*t, QStringLiteral("step "));
     ASSERT_EQ(prefix.instances.size(), 2u);
+    EXPECT_EQ(prefix.labels, (std::vector<QString>{QStringLiteral("1"), QStringLiteral("2")}));
+    EXPECT_EQ(exact.labels, (std::vector<QString>{QStringLiteral("0"), QStringLiteral("1")}));
     EXPECT_EQ(prefix.windowTotal(), 20);
     EXPECT_TRUE(prefix.contains(20));
     EXPECT_TRUE(prefix.contains(29));
@@ -107,6 +109,11 @@ TEST(Iterations, ProfilerStepAsAFrameworkOperator) {
     EXPECT_EQ(d->name, QStringLiteral("ProfilerStep"));
     ASSERT_EQ(d->instances.size(), 3u);
     EXPECT_EQ(d->instances[2], (TimeRange{2000, 2900}));
+    // Numbered as the trace numbers them, not from zero.
+    EXPECT_EQ(d->labels, (std::vector<QString>{QStringLiteral("5"), QStringLiteral("6"),
+                                               QStringLiteral("7")}));
+    EXPECT_EQ(findRangeInstances(*t, QStringLiteral("ProfilerStep#6")).labels,
+              std::vector<QString>{QStringLiteral("6")});
     EXPECT_EQ(findRangeInstances(*t, QStringLiteral("ProfilerStep")).windowTotal(), 2700);
 }
 
