@@ -59,10 +59,9 @@ bool isDataLoaderName(QStringView name, bool kineto) {
     if (kineto)
         return false;
     for (const QStringView p :
-         {QStringView(u"dataloader"), QStringView(u"data loader"), QStringView(u"data_loader"),
-          QStringView(u"data loading"), QStringView(u"data_loading"), QStringView(u"load batch"),
-          QStringView(u"load_batch"), QStringView(u"next batch"), QStringView(u"next_batch"),
-          QStringView(u"fetch batch"), QStringView(u"fetch_batch")})
+         {QStringView(u"dataloader"), QStringView(u"data load"), QStringView(u"data_load"),
+          QStringView(u"load batch"), QStringView(u"load_batch"), QStringView(u"next batch"),
+          QStringView(u"next_batch"), QStringView(u"fetch batch"), QStringView(u"fetch_batch")})
         if (name.contains(p, Qt::CaseInsensitive))
             return true;
     return false;
