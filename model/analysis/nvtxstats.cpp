@@ -81,7 +81,7 @@ NvtxSummary summarizeNvtx(const Trace& trace, RangeNaming naming) {
             auto cached = out.rowOfName.find(key);
             if (cached == out.rowOfName.end()) {
                 QString name =
-                    rangeName(nvtxRangeName(trace, lane.domain(), lane.nameId(i)), naming);
+                    summaryRangeName(nvtxRangeName(trace, lane.domain(), lane.nameId(i)), naming);
                 auto [it, added] =
                     groups.try_emplace(std::make_pair(name, int(style)), out.rows.size());
                 if (added) {

@@ -17,4 +17,9 @@ enum class RangeNaming { Grouped, Raw };
 // `name` as `naming` says: groupedRangeName(name) or name itself.
 QString rangeName(QStringView name, RangeNaming naming);
 
+// The row a statistics table files a range under: rangeName, and, when grouped, PyTorch's steps
+// as one family ("ProfilerStep#550" is a call of "ProfilerStep", as each operator call is one of
+// its operator), so the table shows the step's instances instead of one row per step.
+QString summaryRangeName(QStringView name, RangeNaming naming);
+
 } // namespace strobe

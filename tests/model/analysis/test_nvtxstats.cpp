@@ -83,6 +83,21 @@ TEST(NvtxStats, GroupsPyTorchPerCallIdsByDefault) {
     EXPECT_EQ(s.rows[2].range, QStringLiteral("torch:aten::mm")); // the domain keeps it apart
 }
 
+TEST(NvtxStats, ProfilerStepsAreOneRowWithTheirInstances) {
+    TraceBuilder b(QStringLiteral("steps"));
+    for (int k = 0; k < 3; ++k)
+        b.addNvtx(1, 1, kNoString, 100 * k, 100 * k + 90 - k,
+                  b.intern("ProfilerStep#" + std::to_string(550 + k)), NvtxRecord{}, std::nullopt);
+    const auto trace = b.finish();
+    const NvtxSummary grouped = summarizeNvtx(*trace);
+    ASSERT_EQ(grouped.rows.size(), 1u);
+    EXPECT_EQ(grouped.rows[0].range, QStringLiteral("ProfilerStep"));
+    EXPECT_EQ(grouped.rows[0].stats.count, 3u);
+    EXPECT_EQ(grouped.rows[0].stats.total, 90 + 89 + 88);
+    EXPECT_EQ(grouped.rows[0].rawNames, 3u);
+    EXPECT_EQ(summarizeNvtx(*trace, RangeNaming::Raw).rows.size(), 3u);
+}
+
 TEST(NvtxStats, RawNamingKeepsOneRowPerRecordedName) {
     const auto trace = pytorchTrace();
     const NvtxSummary s = summarizeNvtx(*trace, RangeNaming::Raw);

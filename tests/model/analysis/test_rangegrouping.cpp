@@ -40,3 +40,25 @@ INSTANTIATE_TEST_SUITE_P(
         Case{"\u00b5s-Kernel, op_id = 4", "\u00b5s-Kernel"})); // non-ASCII text before the cut
 
 } // namespace
+
+namespace {
+
+TEST(SummaryRangeName, StepsAreOneFamilyInGroupedTablesOnly) {
+    EXPECT_EQ(summaryRangeName(u"ProfilerStep#550", RangeNaming::Grouped),
+              QStringLiteral("ProfilerStep"));
+    EXPECT_EQ(summaryRangeName(u"torch:ProfilerStep#7", RangeNaming::Grouped),
+              QStringLiteral("torch:ProfilerStep"));
+    EXPECT_EQ(summaryRangeName(u"ProfilerStep#550", RangeNaming::Raw),
+              QStringLiteral("ProfilerStep#550"));
+    // Only the step's own name: other text keeps its number, other names pass to rangeName.
+    EXPECT_EQ(summaryRangeName(u"ProfilerStep#5a", RangeNaming::Grouped),
+              QStringLiteral("ProfilerStep#5a"));
+    EXPECT_EQ(summaryRangeName(u"ProfilerStep#", RangeNaming::Grouped),
+              QStringLiteral("ProfilerStep#"));
+    EXPECT_EQ(summaryRangeName(u"MyProfilerStep#5", RangeNaming::Grouped),
+              QStringLiteral("MyProfilerStep#5"));
+    EXPECT_EQ(summaryRangeName(u"aten::mm, op_id = 3", RangeNaming::Grouped),
+              QStringLiteral("aten::mm"));
+}
+
+} // namespace
