@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "model/kernelclass.h"
 
+#include "model/kernelname.h"
+
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -26,13 +28,17 @@ constexpr std::array<const char*, kKernelClassCount> kLabels{
 
 // Order matters: attention kernels often contain "gemm" or "cutlass", cuDNN convolutions
 // "gemm" (implicit GEMM), and "layer_norm" kernels "reduce" in their template arguments.
+// "nvjet" is cuBLAS's GEMM family on Hopper and Blackwell; "xmma" covers sm80_xmma_gemm and
+// sm90_xmma_gemm, "gemm" ampere_sgemm; "scudnn"/"hcudnn" are cuDNN's implicit-GEMM convolutions.
 constexpr const char* kDefaultJson = R"({
   "communication": ["nccl"],
   "classes": [
     {"class": "attention", "patterns": ["flash", "fmha", "attention", "sdpa", "mha_"]},
     {"class": "convolution",
-     "patterns": ["conv", "implicit_convolve", "fprop", "dgrad", "wgrad"]},
-    {"class": "gemm", "patterns": ["gemm", "gemv", "xmma", "cutlass", "matmul", "cublas"]},
+     "patterns": ["conv", "implicit_convolve", "fprop", "dgrad", "wgrad", "scudnn",
+                  "hcudnn"]},
+    {"class": "gemm",
+     "patterns": ["gemm", "gemv", "xmma", "cutlass", "matmul", "cublas", "nvjet"]},
     {"class": "softmax", "patterns": ["softmax"]},
     {"class": "normalization",
      "patterns": ["layer_norm", "layernorm", "batch_norm", "batchnorm", "bn_fw", "bn_bw",
@@ -210,6 +216,15 @@ KernelClass KernelClassTable::classify(std::string_view name) const {
             return r.cls;
     }
     return KernelClass::Other;
+}
+
+KernelClass KernelClassTable::classify(std::string_view shortName,
+                                       std::string_view fullName) const {
+    const KernelClass byName = classify(shortName);
+    if (byName != KernelClass::Other)
+        return byName;
+    const std::string_view arguments = kernelTemplateArguments(fullName);
+    return arguments.empty() ? KernelClass::Other : classify(arguments);
 }
 
 } // namespace strobe

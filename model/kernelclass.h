@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-// What a GPU kernel does, from its name: the one rule the timeline colours and the per-GPU
+// What a GPU kernel does, from its names: the one rule the timeline colours and the per-GPU
 // breakdown both use. The default table is below (kernelClassDefaultJson) and in
 // docs/BREAKDOWN.md; a user's JSON file with the same layout replaces it.
 
@@ -63,6 +63,12 @@ public:
     bool isCommunication(std::string_view name) const;
     // The first rule matching the name, Other when none does.
     KernelClass classify(std::string_view name) const;
+    // A kernel's class from both its names: the short name's when a rule matches it, otherwise
+    // that of the template arguments of the kernel function in `fullName` (what a launcher such
+    // as "cutlass::Kernel<cutlass_80_tensorop_s1688gemm_...>" runs); Other when neither
+    // matches. The namespace and the parameters are never read: "fbgemm_gpu::" or a
+    // "cublasTransposeParams" parameter say nothing about what the kernel does.
+    KernelClass classify(std::string_view shortName, std::string_view fullName) const;
 
     const std::vector<KernelClassRule>& rules() const { return m_rules; }
     const std::vector<std::string>& communicationPatterns() const { return m_communication; }

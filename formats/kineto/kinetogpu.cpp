@@ -2,9 +2,9 @@
 // The GPU side of a Kineto trace: kernels, memcpys, memsets and syncs are staged while the file
 // is read and added once every CPU process is known, under the process that launched them (the
 // JSON puts them under a per-device pseudo-process).
-#include "formats/kineto/kernelname.h"
 #include "formats/kineto/kinetonumber.h"
 #include "formats/kineto/kinetoreaderimpl.h"
+#include "model/kernelname.h"
 
 #include <algorithm>
 #include <cstring>

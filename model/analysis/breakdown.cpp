@@ -61,16 +61,20 @@ BreakdownSource::BreakdownSource(const Trace& trace, const KernelClassTable& tab
         const TimeNs s = l.start(self.index);
         return TimeRange{s, effectiveEnd(s, l.end(self.index))};
     };
-    // -1: communication; otherwise the class. Classified once per distinct name.
-    std::unordered_map<StringId, int> kindOfName;
+    // -1: communication; otherwise the class (of the short name, else of the full name's
+    // template arguments). Classified once per distinct pair of names.
+    std::unordered_map<std::uint64_t, int> kindOfName;
     for (std::size_t i = 0; i < trace.kernelCount(); ++i) {
         const EventRef self = trace.kernelRef(i);
-        const StringId name = trace.lane(self.lane).nameId(self.index);
-        auto it = kindOfName.find(name);
+        const KernelConfig& config = trace.kernelConfigs()[trace.kernelConfigIndex(i)];
+        const std::uint64_t names = std::uint64_t(config.shortName) << 32 | config.demangledName;
+        auto it = kindOfName.find(names);
         if (it == kindOfName.end()) {
-            const auto view = trace.strings().view(name);
+            const auto name = trace.strings().view(config.shortName);
+            const auto full = trace.strings().view(config.demangledName);
             it = kindOfName
-                     .emplace(name, table.isCommunication(view) ? -1 : int(table.classify(view)))
+                     .emplace(names,
+                              table.isCommunication(name) ? -1 : int(table.classify(name, full)))
                      .first;
         }
         Raw& r = raw[trace.streams()[trace.lane(self.lane).owner()].deviceId];

@@ -153,12 +153,17 @@ std::vector<std::uint8_t> kernelConfigPass(const Trace* trace,
     }
     if (name.isOpen())
         return pass;
-    // Names are per configuration, and configurations are few: match each once.
+    // Names are per configuration, and configurations are few: match each once. Either name
+    // passes (the shown one first): "cutlass" finds "void cutlass::Kernel<...>" under its
+    // derived short name too.
     for (std::size_t c = 0; c < pass.size(); ++c) {
         if (!pass[c])
             continue;
         const KernelConfig& config = trace->kernelConfigs()[c];
-        pass[c] = name.matches(trace->string(demangled ? config.demangledName : config.shortName));
+        const StringId shown = demangled ? config.demangledName : config.shortName;
+        const StringId other = demangled ? config.shortName : config.demangledName;
+        pass[c] = name.matches(trace->string(shown)) ||
+                  (other != shown && name.matches(trace->string(other)));
     }
     return pass;
 }

@@ -68,7 +68,8 @@ std::vector<std::uint32_t> kernelPermutation(const KernelTableData& data, Kernel
 KernelRows computeKernelRows(KernelRowQuery query);
 
 // Per configuration of `trace` (indices into kernelConfigs()): 1 when it is among `configs`
-// (empty: every one) and its displayed name (demangled or short) matches `name`; O(configs).
+// (empty: every one) and its short or its demangled name matches `name` (the displayed one,
+// per `demangled`, is tried first); O(configs).
 std::vector<std::uint8_t> kernelConfigPass(const Trace* trace,
                                            const std::vector<std::uint32_t>& configs,
                                            const NameFilter& name, bool demangled);

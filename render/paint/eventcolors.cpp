@@ -21,8 +21,11 @@ ColorCategory EventColors::categoryOf(std::uint32_t lane, std::uint32_t index) c
     const Lane& l = m_trace->lane(lane);
     const auto name = m_trace->strings().view(l.nameId(index));
     switch (l.kind()) {
-    case LaneKind::Kernels:
-        return classifyKernel(name);
+    case LaneKind::Kernels: {
+        const KernelConfig& config =
+            m_trace->kernelConfigs()[m_trace->kernelConfigIndex(l.payload(index))];
+        return classifyKernel(name, m_trace->strings().view(config.demangledName));
+    }
     case LaneKind::Memcpy:
     case LaneKind::Uvm:
         return classifyMemcpy(m_trace->memcpys()[l.payload(index)].copyKind);

@@ -74,6 +74,10 @@ ColorCategory classifyKernel(std::string_view name) {
     return colorCategoryOf(KernelClassTable::active().classify(name));
 }
 
+ColorCategory classifyKernel(std::string_view shortName, std::string_view fullName) {
+    return colorCategoryOf(KernelClassTable::active().classify(shortName, fullName));
+}
+
 ColorCategory classifyApiCall(std::string_view name) {
     return cudaapi::syncRole(name) != cudaapi::SyncRole::None ? ColorCategory::Sync
                                                               : ColorCategory::CpuCall;

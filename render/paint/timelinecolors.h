@@ -36,6 +36,8 @@ enum class ColorCategory : std::uint8_t {
 ColorCategory colorCategoryOf(KernelClass cls);
 // Classifies a kernel by its (short or demangled) name through KernelClassTable::active().
 ColorCategory classifyKernel(std::string_view name);
+// The same from both names (KernelClassTable::classify(shortName, fullName)).
+ColorCategory classifyKernel(std::string_view shortName, std::string_view fullName);
 // Calls with a cudaapi::SyncRole (they block the host, order streams or poll) are Sync.
 ColorCategory classifyApiCall(std::string_view name);
 ColorCategory classifyMemcpy(MemcpyKind kind);

@@ -43,6 +43,93 @@ INSTANTIATE_TEST_SUITE_P(
         Case{"multi_tensor_apply_kernel", KernelClass::Other}, Case{"saxpy", KernelClass::Other},
         Case{"", KernelClass::Other}));
 
+// Issue 44, item 1: the spellings of current libraries, by short name alone.
+TEST(KernelClassTable, CurrentLibrarySpellings) {
+    const KernelClassTable& t = KernelClassTable::defaults();
+    EXPECT_EQ(t.classify("nvjet_tst_128x256_64x4_2x1_v_bz_coopA_NNT"), KernelClass::Gemm);
+    EXPECT_EQ(t.classify("nvjet_hsh_256x128_64x4_1x2_h_bz_coopB_TNT"), KernelClass::Gemm);
+    EXPECT_EQ(t.classify("sm90_xmma_gemm_bf16bf16_bf16f32_f32_tn_n_tilesize128x128x64"),
+              KernelClass::Gemm);
+    EXPECT_EQ(t.classify("ampere_sgemm_128x64_nn"), KernelClass::Gemm);
+    EXPECT_EQ(t.classify("sm80_xmma_gemm_f32f32_f32f32_f32_tn_n_tilesize64x256x8_stage3"),
+              KernelClass::Gemm);
+    EXPECT_EQ(t.classify("cutlass_80_tensorop_s1688gemm_64x64_16x6_tn_align4"), KernelClass::Gemm);
+    // cuDNN's implicit-GEMM convolutions, from the A100 DDP fixture.
+    EXPECT_EQ(t.classify("cudnn_infer_ampere_scudnn_128x64_relu_xregs_large_nn_v1"),
+              KernelClass::Convolution);
+    EXPECT_EQ(t.classify("sm90_xmma_fprop_implicit_gemm_bf16bf16_bf16f32_f32_nhwckrsc_nhwc"),
+              KernelClass::Convolution);
+}
+
+struct FullCase {
+    const char* shortName;
+    const char* full;
+    KernelClass cls;
+};
+
+class ClassesFromBothNames : public ::testing::TestWithParam<FullCase> {};
+
+TEST_P(ClassesFromBothNames, ShortNameThenTemplateArguments) {
+    EXPECT_EQ(KernelClassTable::defaults().classify(GetParam().shortName, GetParam().full),
+              GetParam().cls)
+        << GetParam().full;
+}
+
+// Issue 44, item 1: "void cutlass::Kernel<cutlass_80_tensorop_s1688gemm_...>" as nsys names it
+// (short name "Kernel") was Other; the words of the function's namespace and parameters do not
+// count (fbgemm_gpu is no GEMM, cublasTransposeParams no cuBLAS GEMM).
+INSTANTIATE_TEST_SUITE_P(
+    Names, ClassesFromBothNames,
+    ::testing::Values(
+        FullCase{"Kernel",
+                 "void cutlass::Kernel<cutlass_80_tensorop_s1688gemm_256x64_16x4_nn_align4>("
+                 "cutlass_80_tensorop_s1688gemm_256x64_16x4_nn_align4::Params)",
+                 KernelClass::Gemm},
+        FullCase{"Kernel2",
+                 "void cutlass::Kernel2<cutlass_80_wmma_tensorop_h161616gemm_32x32_128x2_tn_"
+                 "align8>(cutlass_80_wmma_tensorop_h161616gemm_32x32_128x2_tn_align8::Params)",
+                 KernelClass::Gemm},
+        FullCase{"Kernel",
+                 "void cutlass_cudnn_infer::Kernel<cutlass_tensorop_s1688dgrad_optimized_tf32_"
+                 "64x128_32x3_nhwc_align4>(cutlass_tensorop_s1688dgrad_optimized_tf32_64x128_"
+                 "32x3_nhwc_align4::Params)",
+                 KernelClass::Convolution},
+        FullCase{"device_kernel",
+                 "void cutlass::device_kernel<flash::enable_sm90_or_later<flash::FlashAttnFwdSm90<"
+                 "flash::CollectiveMainloopFwdSm90<2, cute::tuple<int>, true> > > >(flash::"
+                 "enable_sm90_or_later<flash::FlashAttnFwdSm90<flash::"
+                 "CollectiveMainloopFwdSm90<2, cute::tuple<int>, true> > >::Params)",
+                 KernelClass::Attention},
+        FullCase{"kernel",
+                 "void internal::gemvx::kernel<int, int, float, float, float, float, false, "
+                 "true, true, false, 7, false, cublasGemvParamsEx<int, "
+                 "cublasGemvTensorStridedBatched<float const>, float> >(cublasGemvParamsEx<int, "
+                 "cublasGemvTensorStridedBatched<float const>, float>)",
+                 KernelClass::Gemm},
+        // The short name decides when it matches: an elementwise kernel stays one whatever
+        // functor it applies.
+        FullCase{"vectorized_elementwise_kernel",
+                 "void at::native::vectorized_elementwise_kernel<4, fbgemm_gpu::_hfp8_to_float_"
+                 "gpu(at::Tensor const&, long, long)::{lambda(unsigned char)#1}, "
+                 "at::detail::Array<char*, 2> >(int, fbgemm_gpu::_hfp8_to_float_gpu(at::Tensor "
+                 "const&, long, long)::{lambda(unsigned char)#1}, at::detail::Array<char*, 2>)",
+                 KernelClass::ElementwiseReduction},
+        FullCase{"permute_2D_data_kernel",
+                 "void fbgemm_gpu::permute_2D_data_kernel<false, int, int, decltype(nullptr)>("
+                 "int, int, int, int const*, decltype(nullptr) const*, int const*, int*)",
+                 KernelClass::Other},
+        FullCase{"scal_kernel",
+                 "void scal_kernel<float, float, 1, false, 6, 5, 5, 3>(cublasTransposeParams<"
+                 "float>, float const*, float*, float const*)",
+                 KernelClass::Other},
+        FullCase{"multi_tensor_apply_kernel",
+                 "void at::native::(anonymous namespace)::multi_tensor_apply_kernel<at::native::"
+                 "(anonymous namespace)::TensorListMetadata<2>, at::native::(anonymous "
+                 "namespace)::BinaryOpListAlphaFunctor<float, 2, 2, 0>, std::plus<float>, "
+                 "float>(at::native::(anonymous namespace)::TensorListMetadata<2>)",
+                 KernelClass::Other},
+        FullCase{"saxpy", "", KernelClass::Other}, FullCase{"", "", KernelClass::Other}));
+
 TEST(KernelClassTable, CommunicationIsNcclInAnyCase) {
     const KernelClassTable& t = KernelClassTable::defaults();
     EXPECT_TRUE(t.isCommunication("ncclDevKernel_AllReduce_Sum_f32_RING_LL"));

@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Exact microsecond text -> nanoseconds, integers, and derived short kernel names.
-#include "formats/kineto/kernelname.h"
+// Exact microsecond text -> nanoseconds and integers.
 #include "formats/kineto/kinetonumber.h"
 
 #include <gtest/gtest.h>
@@ -99,43 +98,3 @@ TEST(DecimalNumber, NearestDoubleOrNothing) {
          {"", "-", ".5", "1.2.3", "inf", "-inf", "nan", "0x10", "1e", "+1", "12a"})
         EXPECT_EQ(decimalNumber(bad), std::nullopt) << bad;
 }
-
-struct NameCase {
-    const char* full;
-    const char* base;
-};
-
-class ShortKernelName : public ::testing::TestWithParam<NameCase> {};
-
-TEST_P(ShortKernelName, BaseName) {
-    EXPECT_EQ(deriveShortKernelName(GetParam().full), GetParam().base);
-}
-
-INSTANTIATE_TEST_SUITE_P(
-    Cases, ShortKernelName,
-    ::testing::Values(
-        NameCase{
-            "void at::native::vectorized_elementwise_kernel<4, at::native::FillFunctor<float>, "
-            "at::detail::Array<char*, 1> >(int, at::native::FillFunctor<float>, "
-            "at::detail::Array<char*, 1>)",
-            "vectorized_elementwise_kernel"},
-        NameCase{"cask_cudnn::computeOffsetsKernel(cask_cudnn::ComputeOffsetsParams)",
-                 "computeOffsetsKernel"},
-        NameCase{"ncclKernel_AllReduce_RING_LL_Sum_float(ncclWorkElem)",
-                 "ncclKernel_AllReduce_RING_LL_Sum_float"},
-        NameCase{"sm80_xmma_gemm_f32f32_f32f32_f32_nn_n_tilesize128x128x8",
-                 "sm80_xmma_gemm_f32f32_f32f32_f32_nn_n_tilesize128x128x8"},
-        NameCase{"Kernel", "Kernel"},
-        NameCase{"void (anonymous namespace)::softmax_warp_forward<float, float, float, 8, "
-                 "false>(float*, float const*, int, int, int)",
-                 "softmax_warp_forward"},
-        NameCase{"void at::native::(anonymous namespace)::CatArrayBatchedCopy<float, unsigned "
-                 "int, 4, 64, 64>(float*, at::native::(anonymous "
-                 "namespace)::CatArrInputTensorMetadata<float, unsigned int, 64, 64>, int, "
-                 "int)",
-                 "CatArrayBatchedCopy"},
-        NameCase{"void at::native::elementwise_kernel<128, 2, at::native::gpu_kernel_impl<"
-                 "{lambda(float)#1}>(at::TensorIteratorBase&)::{lambda(int)#1}>(int, "
-                 "{lambda(int)#1})",
-                 "elementwise_kernel"},
-        NameCase{"Foo::operator()(int)", "operator()(int)"}, NameCase{"", ""}));

@@ -82,8 +82,14 @@ TEST(KernelQuery, ConfigPassCombinesTheListAndTheName) {
               (std::vector<std::uint8_t>{0, 1, 0}));
     EXPECT_EQ(kernelConfigPass(t, {0, 1}, NameFilter(QStringLiteral("^void [ag]"), true), true),
               (std::vector<std::uint8_t>{1, 0, 0}));
+    // Issue 44, item 1: either name matches, whichever is shown ("cutlass" is found in
+    // "void cutlass::Kernel<...>" without ticking Demangled): short names have no "void".
     EXPECT_EQ(kernelConfigPass(t, {}, NameFilter(QStringLiteral("^void"), true), false),
-              (std::vector<std::uint8_t>{0, 0, 0})); // short names have no "void"
+              (std::vector<std::uint8_t>{1, 1, 1}));
+    EXPECT_EQ(kernelConfigPass(t, {}, NameFilter(QStringLiteral("void a"), false), false),
+              (std::vector<std::uint8_t>{0, 0, 1}));
+    EXPECT_EQ(kernelConfigPass(t, {}, NameFilter(QStringLiteral("^copy$"), true), true),
+              (std::vector<std::uint8_t>{0, 1, 0}));
     EXPECT_TRUE(kernelConfigPass(nullptr, {}, NameFilter(), false).empty());
 }
 
