@@ -134,8 +134,7 @@ int runRender(const QStringList& args, Io io) {
         rangeSpec = parseRangeSpec(*text);
         if (!rangeSpec)
             return usageError(io, cmd,
-                              QStringLiteral("--range wants NAME or NAME#K with K >= 1, not '") %
-                                  *text % u'\'');
+                              QStringLiteral("--range wants NAME or NAME#K, not an empty text"));
     }
     const QString theme = a.option(QStringLiteral("theme")).value_or(QStringLiteral("light"));
     if (theme != QLatin1String("light") && theme != QLatin1String("dark"))

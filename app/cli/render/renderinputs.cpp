@@ -38,23 +38,28 @@ QString selectLanes(const Trace& trace, const QString& spec, const QString& file
 }
 
 std::optional<RangeSpec> parseRangeSpec(const QString& text) {
-    RangeSpec spec{text, 1};
-    if (const qsizetype hash = text.lastIndexOf(u'#'); hash >= 0) {
-        bool ok = false;
-        spec.instance = text.mid(hash + 1).toInt(&ok);
-        if (!ok || spec.instance < 1)
-            return std::nullopt;
-        spec.name = text.left(hash);
-    }
-    if (spec.name.isEmpty())
+    if (text.isEmpty())
         return std::nullopt;
+    RangeSpec spec{text, {}, 1};
+    if (const qsizetype hash = text.lastIndexOf(u'#'); hash > 0) {
+        bool ok = false;
+        const int k = text.mid(hash + 1).toInt(&ok);
+        if (ok && k >= 1) {
+            spec.name = text.left(hash);
+            spec.instance = k;
+        }
+    }
     return spec;
 }
 
-FoundRange findNamedRange(const Trace& trace, const RangeSpec& spec, const QString& file) {
-    const QByteArray name = spec.name.toUtf8();
-    const std::string_view wanted(name.constData(), std::size_t(name.size()));
-    std::vector<std::tuple<TimeNs, std::uint32_t, std::uint32_t>> found; // start, lane, index
+namespace {
+
+// Every range named `name` on the NVTX lanes: (start, lane, index), sorted.
+std::vector<std::tuple<TimeNs, std::uint32_t, std::uint32_t>> rangesNamed(const Trace& trace,
+                                                                          const QString& name) {
+    const QByteArray utf8 = name.toUtf8();
+    const std::string_view wanted(utf8.constData(), std::size_t(utf8.size()));
+    std::vector<std::tuple<TimeNs, std::uint32_t, std::uint32_t>> found;
     for (std::uint32_t lane = 0; lane < trace.lanes().size(); ++lane) {
         const Lane& l = trace.lane(lane);
         if (l.kind() != LaneKind::Nvtx && l.kind() != LaneKind::NvtxStartEnd)
@@ -64,16 +69,27 @@ FoundRange findNamedRange(const Trace& trace, const RangeSpec& spec, const QStri
                 found.emplace_back(l.start(i), lane, i);
         }
     }
-    if (found.empty())
-        return {std::nullopt, QStringLiteral("no NVTX range is named '") % spec.name %
-                                  QStringLiteral("' in ") % file % u'.'};
-    if (std::size_t(spec.instance) > found.size())
-        return {std::nullopt, file % QStringLiteral(" has ") % QString::number(found.size()) %
-                                  QStringLiteral(" NVTX range(s) named '") % spec.name %
-                                  QStringLiteral("', not ") % QString::number(spec.instance) %
-                                  u'.'};
     std::sort(found.begin(), found.end());
-    const auto [start, lane, index] = found[std::size_t(spec.instance - 1)];
+    return found;
+}
+
+} // namespace
+
+FoundRange findNamedRange(const Trace& trace, const RangeSpec& spec, const QString& file) {
+    int instance = 1;
+    auto found = rangesNamed(trace, spec.text);
+    if (found.empty() && !spec.name.isEmpty()) {
+        found = rangesNamed(trace, spec.name);
+        instance = spec.instance;
+        if (!found.empty() && std::size_t(instance) > found.size())
+            return {std::nullopt, file % QStringLiteral(" has ") % QString::number(found.size()) %
+                                      QStringLiteral(" NVTX range(s) named '") % spec.name %
+                                      QStringLiteral("', not ") % QString::number(instance) % u'.'};
+    }
+    if (found.empty())
+        return {std::nullopt, QStringLiteral("no NVTX range is named '") % spec.text %
+                                  QStringLiteral("' in ") % file % u'.'};
+    const auto [start, lane, index] = found[std::size_t(instance - 1)];
     return {TimeRange{start, trace.lane(lane).end(index)}, {}};
 }
 

@@ -21,20 +21,23 @@ namespace strobe::cli {
 QString selectLanes(const Trace& trace, const QString& spec, const QString& file,
                     LaneLayout& layout);
 
-// "NAME" or "NAME#K": the K-th (1-based, default 1) NVTX or annotation range named NAME.
+// "NAME" or "NAME#K": the range named exactly the text (its first instance) or, when none is and
+// the text ends in "#K", the K-th (1-based) range named NAME. The whole name wins because PyTorch
+// names its steps "ProfilerStep#552".
 struct RangeSpec {
-    QString name;
-    int instance = 1;
+    QString text;     // the whole text: the name looked for first
+    QString name;     // NAME of "NAME#K"; empty when the text does not end in '#' and K >= 1
+    int instance = 1; // K
 };
-// nullopt when the text has an empty name or a '#' followed by something other than K >= 1.
+// nullopt when the text is empty.
 std::optional<RangeSpec> parseRangeSpec(const QString& text);
 
 struct FoundRange {
     std::optional<TimeRange> range; // the range's own span, trace time
     QString error;                  // when not found: the sentence saying why
 };
-// The `spec.instance`-th range named `spec.name` across every NVTX lane of `trace`, counted in
-// order of start (then lane, then position in the lane).
+// The first range named `spec.text`, else the `spec.instance`-th range named `spec.name`, across
+// every NVTX lane of `trace`, counted in order of start (then lane, then position in the lane).
 FoundRange findNamedRange(const Trace& trace, const RangeSpec& spec, const QString& file);
 
 // `range` widened by `percent` % of its duration on each side (at least 1 ns of window).
