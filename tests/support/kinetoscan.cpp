@@ -61,6 +61,27 @@ std::optional<std::array<std::int64_t, 3>> dim3(simdjson::dom::element e) {
     return d;
 }
 
+// Python's str() of a list of lists of integers, into `out`; false for anything else.
+bool pythonList(simdjson::dom::element e, std::string& out) {
+    if (e.is_int64()) {
+        out += std::to_string(std::int64_t(e.get_int64()));
+        return true;
+    }
+    if (!e.is_array())
+        return false;
+    out += '[';
+    bool first = true;
+    for (simdjson::dom::element x : e.get_array()) {
+        if (!first)
+            out += ", ";
+        first = false;
+        if (!pythonList(x, out))
+            return false;
+    }
+    out += ']';
+    return true;
+}
+
 } // namespace
 
 std::string kinetoFixturePath(const std::string& name) {
@@ -133,6 +154,15 @@ ScannedTrace scanKineto(const std::string& path) {
                         e.memoryDeviceType = integer(v);
                     else if (k == "Device Id")
                         e.memoryDeviceId = integer(v);
+                    else if (k == "external id" && !v.is_null())
+                        e.externalId = integer(v); // wins over "External id", as in the plugin
+                    else if (k == "External id" && !e.externalId)
+                        e.externalId = integer(v);
+                    else if (k == "Input Dims" || k == "Input dims") {
+                        std::string text;
+                        e.inputDims = v.is_array() && pythonList(v, text) ? text : "?";
+                    } else if (k == "Python module id")
+                        e.pythonModuleId = !v.is_null();
                 }
             }
         }

@@ -24,6 +24,11 @@ struct ScannedEvent {
     std::optional<std::array<std::int64_t, 3>> grid, block;
     // [memory] instants: args "Total Allocated", "Device Type", "Device Id".
     std::optional<std::int64_t> totalAllocated, memoryDeviceType, memoryDeviceId;
+    std::optional<std::int64_t> externalId; // args "External id", else "external id"
+    bool pythonModuleId = false;            // args "Python module id" is there (an nn.Module frame)
+    // args "Input Dims" ("Input dims" before PyTorch 1.10) as Python's str() prints the list,
+    // "[[32, 3, 224, 224], []]"; "?" when it is not a list of lists of integers.
+    std::optional<std::string> inputDims;
 };
 
 struct ScannedTrace {
