@@ -175,6 +175,9 @@ struct ApiCallRecord {
 // depth is its row.
 struct CpuOpRecord {
     std::optional<std::uint32_t> externalId; // ties an operator to the launches inside it
+    // The shapes of its inputs as the profiler recorded them (Kineto's `Input Dims`), in Python's
+    // list notation ("[[32, 3, 224, 224], [64, 3, 7, 7], [], []]"); kNoString when not recorded.
+    StringId inputShapes = kNoString;
 };
 
 struct OsrtRecord {

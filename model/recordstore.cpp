@@ -217,8 +217,11 @@ void TraceBuilder::storeCpuRanges() {
             t.m_cpuOpExternal[q] = *ext;
             t.m_cpuOpHasExternal.set(q);
         }
+        if (const StringId shapes = m_stageCpuOps[p].inputShapes; shapes != kNoString)
+            t.m_cpuOpShapes.set(q, shapes);
     });
     release(m_stageCpuOps);
+    t.m_cpuOpShapes.finish();
 
     t.m_nvtx.assign(m_stageNvtxFlags.size(), 0);
     StagedBeside categories(m_stageNvtxCategories);

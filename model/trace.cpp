@@ -109,6 +109,7 @@ CpuOpRecord Trace::cpuOpRecord(std::uint32_t i) const {
     CpuOpRecord r;
     if (m_cpuOpHasExternal.test(i))
         r.externalId = m_cpuOpExternal[i];
+    r.inputShapes = m_cpuOpShapes.at(i).value_or(kNoString);
     return r;
 }
 
@@ -266,7 +267,8 @@ std::vector<Trace::MemoryUse> Trace::memoryBreakdown() const {
             m_apiReturn.memoryBytes());
     table("OS runtime records", m_osrt);
     add("CPU op records", m_cpuOpExternal.size(),
-        m_cpuOpExternal.capacity() * sizeof(std::uint32_t) + m_cpuOpHasExternal.memoryBytes());
+        m_cpuOpExternal.capacity() * sizeof(std::uint32_t) + m_cpuOpHasExternal.memoryBytes() +
+            m_cpuOpShapes.memoryBytes());
     add("NVTX records", m_nvtx.size(),
         m_nvtx.capacity() * sizeof(std::uint32_t) + m_nvtxColor.memoryBytes() +
             m_nvtxCategory.memoryBytes() + m_nvtxThread.memoryBytes() +

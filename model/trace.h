@@ -129,6 +129,10 @@ public:
     CpuOpTable cpuOps() const {
         return CpuOpTable(*this, m_cpuOpExternal.size());
     } // CpuOps, Python
+    // CPU op i's recorded input shapes (CpuOpRecord::inputShapes) without decoding the rest.
+    StringId cpuOpInputShapes(std::uint32_t i) const {
+        return m_cpuOpShapes.at(i).value_or(kNoString);
+    }
     NvtxTable nvtx() const { return NvtxTable(*this, m_nvtx.size()); }
     std::optional<std::uint32_t> nvtxColor(std::uint32_t i) const { return m_nvtxColor.at(i); }
     NvtxStyle nvtxStyle(std::uint32_t i) const { return NvtxStyle((m_nvtx[i] >> 16) & 3); }
@@ -222,7 +226,8 @@ private:
     std::vector<OsrtRecord> m_osrt;
     std::vector<std::uint32_t> m_cpuOpExternal;
     BitColumn m_cpuOpHasExternal;
-    std::vector<std::uint32_t> m_nvtx; // depth (16 bits) | style << 16 | hasEnd << 18
+    SparseColumn<StringId> m_cpuOpShapes; // operators that recorded their input shapes
+    std::vector<std::uint32_t> m_nvtx;    // depth (16 bits) | style << 16 | hasEnd << 18
     SparseColumn<std::uint32_t> m_nvtxColor;
     SparseColumn<std::int32_t> m_nvtxCategory;
     SparseColumn<std::uint32_t> m_nvtxThread; // start/end ranges; else the lane's thread

@@ -217,6 +217,7 @@ void TraceCodec::writeFixed(const Trace& t, int part, CacheWriter& out) {
         out.writeVector(t.m_osrt);
         out.writeVector(t.m_cpuOpExternal);
         out.writeVector(t.m_cpuOpHasExternal.m_words);
+        writeSparse(t.m_cpuOpShapes, out);
         out.writeVector(t.m_nvtx);
         writeSparse(t.m_nvtxColor, out);
         writeSparse(t.m_nvtxCategory, out);
@@ -286,6 +287,7 @@ bool TraceCodec::read(CacheReader& in, int part, Trace& t, std::vector<Lane>& la
         in.readVector(t.m_osrt);
         in.readVector(t.m_cpuOpExternal);
         in.readVector(t.m_cpuOpHasExternal.m_words);
+        readSparse(in, t.m_cpuOpShapes);
         in.readVector(t.m_nvtx);
         readSparse(in, t.m_nvtxColor);
         readSparse(in, t.m_nvtxCategory);

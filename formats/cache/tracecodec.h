@@ -21,7 +21,8 @@ template <typename T> class SparseColumn;
 class TraceCodec {
 public:
     // Bump whenever what write() stores changes in a way sizeof does not show.
-    static constexpr std::uint32_t kLayoutVersion = 2;
+    // 3: the operators' input shapes (Trace::m_cpuOpShapes).
+    static constexpr std::uint32_t kLayoutVersion = 3;
     // Tells builds apart whose stored types differ: kLayoutVersion and the size of every type
     // written as raw bytes.
     static std::uint64_t layoutFingerprint();

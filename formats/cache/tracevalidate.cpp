@@ -292,7 +292,8 @@ QString TraceCodec::validate(const Trace& t) {
         !sparseOk(t.m_nvtxColor, t.m_nvtx.size(), any) ||
         !sparseOk(t.m_nvtxCategory, t.m_nvtx.size(), any) ||
         !sparseOk(t.m_nvtxThread, t.m_nvtx.size(), thread) ||
-        !sparseOk(t.m_nvtxEndThread, t.m_nvtx.size(), thread))
+        !sparseOk(t.m_nvtxEndThread, t.m_nvtx.size(), thread) ||
+        !sparseOk(t.m_cpuOpShapes, t.m_cpuOpExternal.size(), str))
         return QStringLiteral("sparse column: index or value out of range");
 
     // An invalid ref is "none"; a valid one names an existing event.

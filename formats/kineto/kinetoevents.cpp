@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Mapping each event, as the parser thread read it (kinetoparse.cpp), to the model: on the
 // builder thread.
+#include "formats/kineto/inputshapes.h"
 #include "formats/kineto/kinetonumber.h"
 #include "formats/kineto/kinetoreaderimpl.h"
 
@@ -74,6 +75,22 @@ StringId KinetoJsonLoader::Impl::internName(std::string_view s) {
     const std::string_view kept = cutName(s);
     longNames += kept.size() < s.size();
     return builder.intern(kept);
+}
+
+StringId KinetoJsonLoader::Impl::inputShapesOf(const RawEvent& e) {
+    if (!e.has(Field::InputDims))
+        return kNoString;
+    switch (normaliseInputShapes(e.array(Field::InputDims), inputShapes)) {
+    case InputShapesResult::Ok:
+        return builder.intern(inputShapes);
+    case InputShapesResult::Malformed:
+        ++malformedInputDims;
+        break;
+    case InputShapesResult::TooLong:
+        ++longInputDims;
+        break;
+    }
+    return kNoString;
 }
 
 namespace {
@@ -245,6 +262,8 @@ void KinetoJsonLoader::Impl::handleComplete(const RawEvent& e) {
         CpuOpRecord rec;
         if (std::int64_t externalId = 0; e.integer(Field::ExternalId, externalId))
             rec.externalId = wrap32(externalId);
+        if (cat == Category::CpuOp)
+            rec.inputShapes = inputShapesOf(e);
         const bool python = cat == Category::PythonFunction;
         builder.addCpuOp(python ? LaneKind::Python : LaneKind::CpuOps, pid, tid, start, end, name,
                          rec);

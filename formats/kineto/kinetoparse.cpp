@@ -137,6 +137,18 @@ std::optional<std::array<std::int32_t, 3>> dim3Of(od::value& v) {
             else if (keyIs(k, "Device Type"))
                 field = Field::MemoryDeviceType;
             break;
+        case 'I':
+            if (keyIs(k, "Input Dims") || keyIs(k, "Input dims")) {
+                if (v.type() == od::json_type::array) {
+                    // The whole array as written; the builder thread reads it (inputshapes.h).
+                    const std::string_view json = take(take(v.get_array()).raw_json());
+                    e.set(Field::InputDims, ScalarKind::Array, json.data(),
+                          std::uint32_t(json.size()));
+                } else {
+                    field = Field::InputDims; // present, and not an array: counted as malformed
+                }
+            }
+            break;
         case 'T':
             if (keyIs(k, "Total Allocated"))
                 field = Field::TotalAllocated;

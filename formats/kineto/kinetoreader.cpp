@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The document level of a Kineto trace: reading the text, the top-level members
 // (traceEvents, deviceProperties, distributedInfo, schemaVersion) and the warnings.
+#include "formats/kineto/inputshapes.h"
 #include "formats/kineto/kinetonumber.h"
 #include "formats/kineto/kinetoreaderimpl.h"
 #include "formats/kineto/prefaulter.h"
@@ -198,6 +199,9 @@ void KinetoJsonLoader::Impl::readDocument(od::document& doc) {
         fail(QStringLiteral("is JSON but not a trace: it has no traceEvents array"));
 }
 
+// The long-input-dims warning says the cap in words.
+static_assert(kineto::kMaxInputShapesBytes == 4096);
+
 void KinetoJsonLoader::Impl::addWarnings() {
     TraceBuilder& b = builder;
     b.warn(QStringLiteral("malformed-event"), malformed + parserMalformed,
@@ -213,6 +217,12 @@ void KinetoJsonLoader::Impl::addWarnings() {
                           "146 years, either side of zero); they were clamped to it."));
     b.warn(QStringLiteral("long-name"), longNames,
            QStringLiteral("%1 names are longer than 64 KiB; they were cut to 64 KiB."));
+    b.warn(QStringLiteral("malformed-input-dims"), malformedInputDims,
+           QStringLiteral("%1 operators have Input Dims that are not a list of lists of "
+                          "integers; their input shapes are left out."));
+    b.warn(QStringLiteral("long-input-dims"), longInputDims,
+           QStringLiteral("%1 operators have Input Dims longer than 4 KiB; their input shapes "
+                          "are left out."));
     std::map<std::string, std::uint64_t> skippedKinds(skippedCategories.begin(),
                                                       skippedCategories.end());
     for (const auto& [phase, n] : skippedPhases)

@@ -33,8 +33,9 @@ namespace od = simdjson::ondemand;
 // How a scalar member was written, as the parser thread found it; interpreted later on the
 // builder thread: the text of a number (as written, blanks after it included), a string as
 // written (from its opening quote to the next structural character: the walk does not read a
-// string's bytes), after resolveStrings() a string's characters, or anything else.
-enum class ScalarKind : std::uint8_t { Number, RawString, String, Other };
+// string's bytes), after resolveStrings() a string's characters, an array as written ('[' to its
+// ']', for the builder thread to read), or anything else.
+enum class ScalarKind : std::uint8_t { Number, RawString, String, Array, Other };
 
 // The members an event's mapping uses, top level and in `args`; everything else is skipped
 // unread.
@@ -66,6 +67,7 @@ enum class Field : std::uint8_t {
     MemoryDeviceId,
     TotalAllocated,
     TotalReserved,
+    InputDims, // operators: args "Input Dims" ("Input dims" before PyTorch 1.10), an Array
     Count
 };
 
@@ -78,7 +80,7 @@ struct RawEvent {
     // `document`: where the offsets count from (the text the walk reads).
     void reset(const char* document) {
         base = document;
-        present = rawStrings = strings = numbers = unescaped = 0;
+        present = rawStrings = strings = numbers = arrays = unescaped = 0;
         grid.reset();
         block.reset();
     }
@@ -93,6 +95,8 @@ struct RawEvent {
         places[std::size_t(f)] = {std::uint32_t(data - base), size};
         if (kind == ScalarKind::Number)
             numbers |= bit;
+        else if (kind == ScalarKind::Array)
+            arrays |= bit;
         else if (kind == ScalarKind::RawString)
             rawStrings |= bit;
         else
@@ -119,6 +123,7 @@ struct RawEvent {
         return numbers & bit      ? ScalarKind::Number
                : rawStrings & bit ? ScalarKind::RawString
                : strings & bit    ? ScalarKind::String
+               : arrays & bit     ? ScalarKind::Array
                                   : ScalarKind::Other;
     }
     // The stored text of a present member (empty for Other).
@@ -134,6 +139,9 @@ struct RawEvent {
     std::string_view string(Field f) const;
     // A number member's text; empty when absent or not a number.
     std::string_view number(Field f) const;
+    // An array member's JSON text, as written (blanks after it included); empty when absent or
+    // not an array.
+    std::string_view array(Field f) const;
     // An integer written as a number or as a string of digits, into `out`; false otherwise.
     bool integer(Field f, std::int64_t& out) const;
     std::optional<std::int64_t> integer(Field f) const; // the same, for the colder paths
@@ -145,8 +153,8 @@ struct RawEvent {
     };
     const char* base = nullptr;
     // Bit f: member f present; still a RawString (resolveStrings clears); a resolved string; a
-    // number; unescaped into copies[f].
-    std::uint32_t present = 0, rawStrings = 0, strings = 0, numbers = 0, unescaped = 0;
+    // number; an array; unescaped into copies[f].
+    std::uint32_t present = 0, rawStrings = 0, strings = 0, numbers = 0, arrays = 0, unescaped = 0;
     // Where the event's object is in the document ('{' to the token after its '}'), for reading
     // a flow event again if its link turns out to be needed.
     std::uint32_t begin = 0, end = 0;
@@ -162,6 +170,10 @@ inline std::string_view RawEvent::string(Field f) const {
 
 inline std::string_view RawEvent::number(Field f) const {
     return (numbers >> unsigned(f)) & 1u ? text(f) : std::string_view();
+}
+
+inline std::string_view RawEvent::array(Field f) const {
+    return (arrays >> unsigned(f)) & 1u ? text(f) : std::string_view();
 }
 
 inline bool RawEvent::integer(Field f, std::int64_t& out) const {
@@ -305,6 +317,10 @@ struct KinetoJsonLoader::Impl {
     // Warnings, counted while reading (on the builder thread while events stream, except
     // parserMalformed: the array elements that are not objects, counted by the parser thread).
     std::uint64_t malformed = 0, negativeDurations = 0, longNames = 0, missingDurations = 0;
+    // Operators whose Input Dims are not a list of lists of integers, or longer than
+    // kineto::kMaxInputShapesBytes: their input shapes are left out.
+    std::uint64_t malformedInputDims = 0, longInputDims = 0;
+    std::string inputShapes; // the current operator's, normalised (reused)
     std::uint64_t parserMalformed = 0;
     // Events with a time beyond the model's range (|t| > kMaxTime), clamped into it: counted in
     // the builder's own time-out-of-range warning, which the reader adds to.
@@ -371,6 +387,7 @@ struct KinetoJsonLoader::Impl {
                     std::string_view name);                               // kinetogpu.cpp
     std::uint32_t kernelConfig(const kineto::RawEvent& e, StringId name); // kinetogpu.cpp
     StringId internName(std::string_view s);                              // kinetoevents.cpp
+    StringId inputShapesOf(const kineto::RawEvent& e);                    // kinetoevents.cpp
     void clampTimes(TimeNs& start, TimeNs& end); // into [kMinTime, kMaxTime]; kinetoevents.cpp
     // After the walk, on the parser thread.
     void addStagedEvents(); // kinetogpu.cpp

@@ -148,6 +148,10 @@ ScannedTrace scanKineto(const std::string& path) {
                         e.grid = dim3(v);
                     else if (k == "block")
                         e.block = dim3(v);
+                    else if (k == "blocks per SM" && v.is_number())
+                        e.blocksPerSm = double(v.get_double());
+                    else if (k == "est. achieved occupancy %" && v.is_number())
+                        e.occupancyPercent = double(v.get_double());
                     else if (k == "Total Allocated")
                         e.totalAllocated = integer(v);
                     else if (k == "Device Type")

@@ -22,6 +22,8 @@ struct ScannedEvent {
     std::optional<std::int64_t> tsInt, durInt; // when the JSON wrote integers (or n.0)
     std::optional<std::int64_t> correlation, device, stream, registers, sharedMemory;
     std::optional<std::array<std::int64_t, 3>> grid, block;
+    // Kernels: args "blocks per SM" and "est. achieved occupancy %" as Kineto wrote them.
+    std::optional<double> blocksPerSm, occupancyPercent;
     // [memory] instants: args "Total Allocated", "Device Type", "Device Id".
     std::optional<std::int64_t> totalAllocated, memoryDeviceType, memoryDeviceId;
     std::optional<std::int64_t> externalId; // args "External id", else "external id"

@@ -64,7 +64,10 @@ INSTANTIATE_TEST_SUITE_P(
                     "nsys/nsys2023.3-openmp-offload.sqlite", "nsys/nsys2024.5-cloverleaf.sqlite",
                     "nsys/nsys2025.5-cuda-graphs.sqlite", "nsys/nsys2026.2-h100-2gpu-nvtx.sqlite",
                     "kineto/hta-v100-memory-events.json.gz", "kineto/hta-a100-nccl-ddp.json.gz",
-                    "kineto/small-before-fix.trace.json"));
+                    "kineto/small-before-fix.trace.json",
+                    // operators with input shapes (Input Dims, and Input dims in 2021's format)
+                    "kineto/hta-sampled-rank0.json.gz",
+                    "kineto/resnet50-kineto-2021.pt.trace.json.gz"));
 
 // Loads `path` through a cache whose entry was replaced by `entry`: the entry must be ignored,
 // the result equal a fresh load, and the entry rebuilt.
@@ -356,6 +359,76 @@ TEST(TraceCache, KeyNamesTheFileAsItIsNow) {
     EXPECT_EQ(key->tailCrc,
               std::uint32_t(crc32(
                   0, reinterpret_cast<const Bytef*>(bytes.data() + bytes.size() - 65536), 65536)));
+}
+
+// The operators' input shapes (a sparse column of string ids) come back from the cache: every
+// one of the 23,622 operators of the 2021 ResNet-50 trace that recorded Input dims, and the
+// shapes of its most frequent convolution 36 times.
+TEST(TraceCache, OperatorInputShapesSurviveAReopen) {
+    const QString path =
+        kFixtures + QStringLiteral("/kineto/resnet50-kineto-2021.pt.trace.json.gz");
+    QTemporaryDir cache;
+    ASSERT_TRUE(loadCached(path, cache.path()).ok());
+    const LoadResult r = loadCached(path, cache.path());
+    ASSERT_TRUE(r.ok());
+    ASSERT_TRUE(r.fromCache);
+    const Trace& t = *r.trace;
+    std::size_t withShapes = 0, conv = 0;
+    for (std::uint32_t li = 0; li < t.lanes().size(); ++li) {
+        const Lane& l = t.lane(li);
+        if (l.kind() != LaneKind::CpuOps)
+            continue;
+        for (std::uint32_t i = 0; i < l.size(); ++i) {
+            const StringId shapes = t.cpuOps()[l.payload(i)].inputShapes;
+            EXPECT_EQ(t.cpuOpInputShapes(l.payload(i)), shapes);
+            withShapes += shapes != kNoString;
+            conv += t.strings().view(l.nameId(i)) == "aten::conv2d" &&
+                    t.strings().view(shapes) ==
+                        "[[32, 256, 14, 14], [1024, 256, 1, 1], [], [], [], [], []]";
+        }
+    }
+    EXPECT_EQ(withShapes, 23622u);
+    EXPECT_EQ(conv, 36u);
+}
+
+// A crafted entry whose input-shapes column names a string past the table is rejected.
+TEST(TraceCache, InputShapesOutsideTheStringTableAreRejected) {
+    const QString path = kFixtures + QStringLiteral("/kineto/hta-sampled-rank0.json.gz");
+    QTemporaryDir cache;
+    const LoadResult fresh = loadTrace(path);
+    ASSERT_TRUE(fresh.ok());
+    ASSERT_TRUE(loadCached(path, cache.path()).ok());
+    QByteArray entry = readAll(entryOf(cache.path(), path));
+    // The column's values as stored: their count, then the ids of the operators with shapes in
+    // record order. The first four ids after the count mark the place.
+    std::vector<StringId> values;
+    for (const CpuOpRecord& op : fresh.trace->cpuOps()) {
+        if (op.inputShapes != kNoString)
+            values.push_back(op.inputShapes);
+    }
+    ASSERT_GT(values.size(), 2000u);
+    const std::uint64_t n = values.size();
+    const QByteArray marker =
+        QByteArray(reinterpret_cast<const char*>(&n), 8) +
+        QByteArray(reinterpret_cast<const char*>(values.data()), qsizetype(4 * sizeof(StringId)));
+    const qsizetype at = entry.indexOf(marker);
+    ASSERT_GE(at, 0);
+    EXPECT_EQ(entry.indexOf(marker, at + 1), -1);
+    const StringId outside = StringId(fresh.trace->strings().size());
+    std::memcpy(entry.data() + at + 8, &outside, sizeof outside);
+    resign(entry, payloadOffset(path));
+    writeAll(entryOf(cache.path(), path), entry);
+    g_reasons.clear();
+    const QtMessageHandler previous = qInstallMessageHandler(collectReasons);
+    const LoadResult r = loadCached(path, cache.path());
+    qInstallMessageHandler(previous);
+    ASSERT_TRUE(r.ok());
+    EXPECT_FALSE(r.fromCache);
+    ASSERT_EQ(g_reasons.size(), 1);
+    EXPECT_TRUE(
+        g_reasons[0].endsWith(QStringLiteral(": sparse column: index or value out of range")))
+        << g_reasons[0].toStdString();
+    test::expectTracesEqual(*fresh.trace, *r.trace);
 }
 
 } // namespace

@@ -149,8 +149,12 @@ void expectTracesEqual(const Trace& a, const Trace& b) {
         EXPECT_EQ(a.osrtCalls()[i].nestingLevel, b.osrtCalls()[i].nestingLevel);
     }
     ASSERT_EQ(a.cpuOps().size(), b.cpuOps().size());
-    for (std::size_t i = 0; i < a.cpuOps().size(); ++i)
-        EXPECT_EQ(a.cpuOps()[i].externalId, b.cpuOps()[i].externalId);
+    for (std::size_t i = 0; i < a.cpuOps().size(); ++i) {
+        const CpuOpRecord &x = a.cpuOps()[i], &y = b.cpuOps()[i];
+        EXPECT_EQ(x.externalId, y.externalId);
+        EXPECT_EQ(x.inputShapes, y.inputShapes);
+        EXPECT_EQ(a.strings().view(x.inputShapes), b.strings().view(y.inputShapes));
+    }
     ASSERT_EQ(a.nvtx().size(), b.nvtx().size());
     for (std::size_t i = 0; i < a.nvtx().size(); ++i) {
         const NvtxRecord &x = a.nvtx()[i], &y = b.nvtx()[i];

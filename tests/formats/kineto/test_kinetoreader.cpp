@@ -199,6 +199,30 @@ TEST_P(KinetoFixture, RankWorldSizeAndGpusAsRecorded) {
     EXPECT_EQ(pids, cpuPids);
 }
 
+// Every operator's input shapes, as the scan's own str() of its Input Dims (or Input dims) list,
+// paired with its name; "" for an operator without them. No fixture has a malformed one.
+TEST_P(KinetoFixture, OperatorInputShapesEqualTheJson) {
+    using Row = std::pair<std::string, std::string>;
+    std::vector<Row> fromJson, fromTrace;
+    for (const ScannedEvent& e : scan.events) {
+        if (e.ph == "X" && isAny(e.cat, {"cpu_op", "Operator"}))
+            fromJson.emplace_back(e.name, e.inputDims.value_or(""));
+    }
+    for (std::uint32_t li = 0; li < trace->lanes().size(); ++li) {
+        const Lane& l = trace->lane(li);
+        for (std::uint32_t i = 0; l.kind() == LaneKind::CpuOps && i < l.size(); ++i) {
+            const CpuOpRecord op = trace->cpuOps()[l.payload(i)];
+            fromTrace.emplace_back(std::string(trace->strings().view(l.nameId(i))),
+                                   std::string(trace->strings().view(op.inputShapes)));
+        }
+    }
+    std::sort(fromJson.begin(), fromJson.end());
+    std::sort(fromTrace.begin(), fromTrace.end());
+    EXPECT_EQ(fromTrace, fromJson);
+    for (const TraceWarning& w : trace->warnings())
+        EXPECT_FALSE(w.kind.endsWith(QStringLiteral("input-dims"))) << w.message.toStdString();
+}
+
 INSTANTIATE_TEST_SUITE_P(AllFixtures, KinetoFixture, ::testing::ValuesIn(kinetoFixtures()),
                          [](const auto& info) {
                              std::string n = info.param;
@@ -333,4 +357,35 @@ TEST(KinetoReader, UserAnnotationsProjectOntoTheGpuLikeKinetosGpuAnnotations) {
     }
     for (const std::string& n : kinetoNames)
         EXPECT_TRUE(projected.count(n)) << n;
+}
+
+// What the operator statistics group by, on the two fixtures that record it: how many operators
+// carry shapes, and the exact text of known ones.
+TEST(KinetoReader, InputShapesInPythonNotation) {
+    struct Case {
+        const char* file;
+        std::size_t withShapes;
+        const char* op;
+        const char* shapes;
+    };
+    for (const Case& c :
+         {Case{"resnet50-kineto-2021.pt.trace.json.gz", 23622, "aten::cudnn_convolution",
+               "[[32, 3, 224, 224], [64, 3, 7, 7], [], [], [], [], [], [], []]"},
+          Case{"hta-sampled-rank0.json.gz", 2011, "aten::sum", "[[2048, 3906], [], [], []]"}}) {
+        SCOPED_TRACE(c.file);
+        const std::unique_ptr<Trace> t = load(c.file);
+        ASSERT_TRUE(t);
+        std::size_t withShapes = 0, matching = 0;
+        for (std::uint32_t li = 0; li < t->lanes().size(); ++li) {
+            const Lane& l = t->lane(li);
+            for (std::uint32_t i = 0; l.kind() == LaneKind::CpuOps && i < l.size(); ++i) {
+                const std::string_view shapes =
+                    t->strings().view(t->cpuOpInputShapes(l.payload(i)));
+                withShapes += !shapes.empty();
+                matching += t->strings().view(l.nameId(i)) == c.op && shapes == c.shapes;
+            }
+        }
+        EXPECT_EQ(withShapes, c.withShapes);
+        EXPECT_GT(matching, 0u);
+    }
 }
