@@ -2,9 +2,12 @@
 #pragma once
 
 // A deterministic, realistic PyTorch profiler (Kineto) trace of any size, for benchmarks and
-// tests: training steps with nested user annotations, CPU operators, Python frames, CUDA runtime
-// calls with ac2g flows, kernels with launch parameters on two streams, memcpys, memsets and
-// synchronisations. The same options and seed give the same bytes. Qt-free.
+// tests: the training loop of a ResNet-like network as torch.profiler records it (docs/SYNTH.md):
+// ProfilerStep#N ranges with the data loader's, forward operators nested as ATen nests them, the
+// backward pass on the autograd thread, the optimizer step, every operator with its External id
+// and Input Dims, CUDA runtime calls with ac2g flows launching kernels (with launch parameters,
+// on a compute and an NCCL stream), memcpys and memsets, and a synchronisation per step. The same
+// options and seed give the same bytes. Qt-free.
 
 #include <cstdint>
 #include <string>
@@ -21,6 +24,7 @@ struct KinetoSynthOptions {
 struct KinetoSynthStats {
     std::uint64_t events = 0, kernels = 0, memcpys = 0, memsets = 0, runtimeCalls = 0, cpuOps = 0,
                   annotations = 0, pythonFunctions = 0, syncs = 0, flows = 0;
+    std::uint64_t steps = 0; // ProfilerStep#N annotations
     std::uint64_t bytes = 0; // uncompressed JSON
 };
 
