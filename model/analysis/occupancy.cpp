@@ -61,9 +61,14 @@ OccupancyResult computeOccupancy(const GpuInfo& gpu, const KernelConfig& config)
 
     r.blocksByWarps = gpu.maxWarpsPerSm / r.warpsPerBlock;
     r.blocksBySmLimit = gpu.maxBlocksPerSm ? gpu.maxBlocksPerSm : kUnlimited;
-    r.blocksByRegisters =
-        regsPerWarp ? std::uint32_t((gpu.maxRegistersPerSm / regsPerWarp) / r.warpsPerBlock)
-                    : kUnlimited;
+    // The register file is split among the SM's sub-partitions and a warp's registers come from
+    // one of them (cuda_occupancy.h, cudaOccMaxBlocksPerSMRegsLimit): 88 registers a thread fit
+    // 5 warps in each quarter of 64 Ki, 20 in all, not 23.
+    const std::uint32_t partitions = arch ? arch->warpAllocationGranularity : 4;
+    r.blocksByRegisters = regsPerWarp
+                              ? std::uint32_t((gpu.maxRegistersPerSm / partitions / regsPerWarp) *
+                                              partitions / r.warpsPerBlock)
+                              : kUnlimited;
     r.blocksBySharedMemory = r.sharedBytesPerBlock && gpu.maxShmemPerSm
                                  ? gpu.maxShmemPerSm / r.sharedBytesPerBlock
                                  : kUnlimited;

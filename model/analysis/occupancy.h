@@ -45,7 +45,8 @@ inline constexpr std::uint32_t kSharedMemoryAllocationUnit = 128; // bytes, per 
 inline constexpr std::uint32_t kSharedMemoryReservedPerBlockSm80 = 1024;
 
 // Theoretical occupancy of `config` on `gpu` by the standard CUDA method: warps per block
-// rounded up; registers allocated per warp in units of 256; shared memory (static + dynamic)
+// rounded up; registers allocated per warp in units of 256, each warp's from one of the SM's
+// register sub-partitions (4; 2 on 6.0); shared memory (static + dynamic)
 // in the architecture's units (128 B from 8.0, 256 B before) plus the per-block reserve; the
 // smallest per-resource block count wins. Ties name the first of registers, shared memory,
 // warps, blocks. Invalid when `gpu` lacks the per-SM limits: pass resolveGpuLimits(...).gpu

@@ -61,6 +61,16 @@ TEST(Occupancy, RegisterAllocationGranularity) {
     EXPECT_EQ(r.limit, OccupancyLimit::Registers);
 }
 
+TEST(Occupancy, RegistersPerSubPartition) {
+    // 64 threads, 88 regs: 2816 per warp; each of the 4 sub-partitions' 16384 registers holds 5
+    // warps, 20 in all -> 10 blocks (65536 / 2816 = 23 warps would make it 11). Kineto's own
+    // estimate on a V100 (cudaOccMaxActiveBlocksPerMultiprocessor) agrees: 31 % for 40 blocks/SM.
+    const OccupancyResult r = computeOccupancy(a100(), config(64, 88));
+    EXPECT_EQ(r.blocksByRegisters, 10u);
+    EXPECT_EQ(r.activeWarpsPerSm, 20u);
+    EXPECT_EQ(r.limit, OccupancyLimit::Registers);
+}
+
 TEST(Occupancy, SharedMemoryLimited) {
     // 64 threads, 32 regs: registers allow 32 blocks, warps 32, the SM 32. Shared memory
     // 32000 + 563 = 32563 B, rounded to 128 B = 32640, + 1024 reserved = 33664 per block:
