@@ -75,6 +75,20 @@ const std::array kCommands{
             "  --classes-file FILE kernel class table (JSON) instead of the built-in one\n"
             "  --format csv|json   output format (default csv)\n",
             &runBreakdown},
+    Command{"ops", "FILE [--group-by name|shapes] [--range NAME] [--format csv|json]",
+            "operator statistics as TensorBoard's PyTorch profiler shows them: calls, host and\n"
+            "      device self and total time per operator, by device self time",
+            "  --group-by name|shapes\n"
+            "                      one row per operator name (default), or per name and input\n"
+            "                      shapes\n"
+            "  --range NAME        only the calls inside the instances of range NAME\n"
+            "                      (\"ProfilerStep#552\" one step, \"ProfilerStep\" every step)\n"
+            "  --format csv|json   output format (default csv)\n",
+            &runOps},
+    Command{"steps", "FILE [--format csv|json]",
+            "per training step: kernel, memcpy, memset, communication, runtime, data loading,\n"
+            "      CPU and other time in ns, then the average step",
+            "  --format csv|json   output format (default csv)\n", &runSteps},
     Command{"diff",
             "A B [--base] [--config] [--range NAME|auto] [--what kernels|nvtx|gpus] "
             "[--format csv|json]",

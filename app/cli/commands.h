@@ -34,6 +34,8 @@ int runMemorySummary(const QStringList& args, Io io); // cmd_summaries.cpp
 int runGaps(const QStringList& args, Io io);          // cmd_gaps.cpp
 int runBreakdown(const QStringList& args, Io io);     // cmd_breakdown.cpp
 int runDiff(const QStringList& args, Io io);          // cmd_diff.cpp
+int runOps(const QStringList& args, Io io);           // cmd_ops.cpp
+int runSteps(const QStringList& args, Io io);         // cmd_steps.cpp
 // render/cmd_render.cpp in a GUI build (it needs a QGuiApplication: see makeApplication);
 // cmd_render_unavailable.cpp, which says so, in a build without the GUI.
 int runRender(const QStringList& args, Io io);

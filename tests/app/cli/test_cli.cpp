@@ -23,6 +23,7 @@ const QStringList kCommands = {QStringLiteral("info"),         QStringLiteral("s
                                QStringLiteral("kernels"),      QStringLiteral("kernel-summary"),
                                QStringLiteral("nvtx-summary"), QStringLiteral("memory-summary"),
                                QStringLiteral("gaps"),         QStringLiteral("breakdown"),
+                               QStringLiteral("ops"),          QStringLiteral("steps"),
                                QStringLiteral("diff"),         QStringLiteral("render")};
 
 CliResult runLine(const QStringList& argv) {
