@@ -17,11 +17,19 @@ bool isKineto(const Trace& trace) {
     return trace.metadata().format == QLatin1String("kineto-json");
 }
 
-// TensorBoard's is_operator_node: operators it keeps out of its Operator view.
+// TensorBoard's create_operator_node and is_operator_node: operators it keeps out of its
+// Operator view (data loading, the optimizer, the data-parallel wrappers).
 bool isExcludedOperatorName(QStringView name) {
-    return (name.startsWith(u"enumerate(DataLoader)#") && name.endsWith(u".__next__")) ||
-           name.startsWith(u"Optimizer.") || name == u"DataParallel.forward" ||
-           name == u"DistributedDataParallel.forward";
+    return isDataLoaderRangeName(name) || name.startsWith(u"Optimizer.") ||
+           name == u"DataParallel.forward" || name == u"DistributedDataParallel.forward";
+}
+
+// The record_function annotations TensorBoard's plugin makes nodes of: steps, data loading, the
+// optimizer's step and the collectives. It passes over the others, whose ranges and children
+// belong to what encloses them (Kineto gives their calls the enclosing operator's External id).
+bool isKeptAnnotation(QStringView name) {
+    return name.startsWith(u"ProfilerStep#") || isDataLoaderRangeName(name) ||
+           name.startsWith(u"Optimizer.step") || isCollectiveOperatorName(name);
 }
 
 // PyTorch's NVTX ranges for operators carry its per-call ids (emit_nvtx, autograd-nvtx).
@@ -36,10 +44,30 @@ struct Candidate {
     std::uint16_t row = 0;      // the lane's own nesting, to order ranges with equal times
     std::uint8_t laneOrder = 0; // annotations (NVTX lanes) before operators at equal times
     std::uint32_t name = 0;
+    StringId shapes = kNoString;
     OpNodeKind kind = OpNodeKind::Operator;
 };
 
 } // namespace
+
+bool isDataLoaderRangeName(QStringView name) {
+    return (name.startsWith(u"enumerate(DataLoader)#") && name.endsWith(u".__next__")) ||
+           name.startsWith(u"enumerate(DataPipe)#");
+}
+
+bool isCollectiveOperatorName(QStringView name) {
+    static constexpr QStringView kOps[] = {u"broadcast", u"reduce", u"all_reduce", u"all_gather",
+                                           u"reduce_scatter"};
+    for (const QStringView lib : {QStringView(u"nccl:"), QStringView(u"gloo:")}) {
+        if (!name.startsWith(lib))
+            continue;
+        const QStringView op = name.mid(lib.size());
+        for (const QStringView k : kOps)
+            if (op == k)
+                return true;
+    }
+    return false;
+}
 
 // Builds an OperatorForest thread by thread (see buildOperatorForest).
 class OperatorForestBuilder {
@@ -55,6 +83,7 @@ private:
     struct NameInfo {
         std::uint32_t name = 0;
         OpNodeKind kind = OpNodeKind::Annotation;
+        bool isNode = true; // false: a range the forest passes over
     };
     NameInfo nameInfo(StringId id, bool operatorLane);
     void collect(std::vector<std::vector<Candidate>>& byThread);
@@ -77,6 +106,8 @@ private:
     std::vector<std::vector<std::uint32_t>> m_apiLanesOfThread;
     // Node -> the node it was merged into (itself when not merged), while building.
     std::vector<std::uint32_t> m_mergedInto;
+    // Per node: it is a framework operator event (Kineto cpu_op), not an annotation or range.
+    std::vector<bool> m_operatorEvent;
 };
 
 OperatorForestBuilder::NameInfo OperatorForestBuilder::nameInfo(StringId id, bool operatorLane) {
@@ -91,6 +122,7 @@ OperatorForestBuilder::NameInfo OperatorForestBuilder::nameInfo(StringId id, boo
     } else if (m_kineto) {
         info.kind = operatorLane && !isExcludedOperatorName(raw) ? OpNodeKind::Operator
                                                                  : OpNodeKind::Annotation;
+        info.isNode = operatorLane || isKeptAnnotation(raw);
     } else {
         info.kind = isPyTorchNvtxOperator(raw) ? OpNodeKind::Operator : OpNodeKind::Annotation;
         name = groupedRangeName(raw);
@@ -140,6 +172,10 @@ void OperatorForestBuilder::collect(std::vector<std::vector<Candidate>>& byThrea
                 c.row = r;
                 c.laneOrder = operatorLane ? 1 : 0;
                 const NameInfo info = nameInfo(lane.nameId(i), operatorLane);
+                if (!info.isNode)
+                    continue;
+                if (operatorLane)
+                    c.shapes = m_t.cpuOpInputShapes(lane.payload(i));
                 c.name = info.name;
                 c.kind = info.kind;
                 out.push_back(c);
@@ -178,6 +214,7 @@ void OperatorForestBuilder::buildThread(std::uint32_t thread, std::vector<Candid
         n.event = c.event;
         n.thread = thread;
         n.name = c.name;
+        n.shapes = c.shapes;
         n.kind = c.kind;
         n.start = c.start;
         n.end = c.end;
@@ -192,6 +229,7 @@ void OperatorForestBuilder::buildThread(std::uint32_t thread, std::vector<Candid
             n.parent = stack.back();
         }
         m_f.m_nodes.push_back(n);
+        m_operatorEvent.push_back(c.laneOrder == 1);
         lastChild.push_back(kNoOpNode);
         if (n.parent != kNoOpNode) {
             const std::uint32_t prev = lastChild[n.parent - first];
@@ -229,9 +267,10 @@ void OperatorForestBuilder::mergeRepeats(std::uint32_t first, std::uint32_t end)
         for (;;) {
             OpNode& n = nodes[i];
             const std::uint32_t c = n.firstChild;
-            if (n.kind != OpNodeKind::Operator || c == kNoOpNode ||
-                nodes[c].nextSibling != kNoOpNode || nodes[c].kind != OpNodeKind::Operator ||
-                nodes[c].name != n.name)
+            // The plugin compares event types: both cpu_ops (listed or not), steps excepted.
+            if (!m_operatorEvent[i] || n.kind == OpNodeKind::Step || c == kNoOpNode ||
+                nodes[c].nextSibling != kNoOpNode || !m_operatorEvent[c] ||
+                nodes[c].kind == OpNodeKind::Step || nodes[c].name != n.name)
                 break;
             m_mergedInto[c] = i;
             ++m_f.m_warnings.mergedRepeats;
@@ -278,7 +317,15 @@ void OperatorForestBuilder::attributeCalls(std::uint32_t thread, std::uint32_t f
             outerEnd = std::max(outerEnd, e);
             if (stack.empty())
                 continue;
-            const std::uint32_t n = stack.back();
+            // Kineto links a call to the innermost operator event around it (its External id),
+            // through the annotations between them.
+            std::uint32_t n = stack.back();
+            if (m_kineto)
+                for (auto it = stack.rbegin(); it != stack.rend(); ++it)
+                    if (m_operatorEvent[*it]) {
+                        n = *it;
+                        break;
+                    }
             owner[i] = n;
             // TensorBoard subtracts runtime calls (not driver calls, which it does not read)
             // from self time; for nsys, every outermost CUDA API call.

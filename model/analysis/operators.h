@@ -107,6 +107,12 @@ private:
 // Returns true to stop a long computation (a cancelled load or a closed trace).
 using AnalysisCancel = std::function<bool()>;
 
+// TensorBoard's data-loading ranges: enumerate(DataLoader)#...__next__, enumerate(DataPipe)#...
+bool isDataLoaderRangeName(QStringView name);
+// TensorBoard's NcclOpNameSet and GlooOpNameSet: nccl:/gloo: broadcast, reduce, all_reduce,
+// all_gather, reduce_scatter.
+bool isCollectiveOperatorName(QStringView name);
+
 // Builds the forest of `trace`: O(n log n) in its ranges and API calls. Empty for traces with no
 // CPU-side ranges. Throws nothing; a cancelled build returns what it has (check the flag).
 OperatorForest buildOperatorForest(const Trace& trace, const AnalysisCancel& cancelled = {});

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <map>
 
 namespace strobe {
 
@@ -35,26 +36,10 @@ namespace {
 
 constexpr TimeNs kNoTime = std::numeric_limits<TimeNs>::max();
 
-// TensorBoard's NcclOpNameSet and GlooOpNameSet.
-bool isCollectiveName(QStringView name) {
-    static const char16_t* const kOps[] = {u"broadcast", u"reduce", u"all_reduce", u"all_gather",
-                                           u"reduce_scatter"};
-    for (const QStringView lib : {QStringView(u"nccl:"), QStringView(u"gloo:")}) {
-        if (!name.startsWith(lib))
-            continue;
-        const QStringView op = name.mid(lib.size());
-        for (const char16_t* k : kOps)
-            if (op == QStringView(k))
-                return true;
-    }
-    return false;
-}
-
 // TensorBoard's data-loading ranges; in nsys exports, also NVTX ranges that name data loading
 // (docs/OPERATORS.md lists the patterns).
 bool isDataLoaderName(QStringView name, bool kineto) {
-    if ((name.startsWith(u"enumerate(DataLoader)#") && name.endsWith(u".__next__")) ||
-        name.startsWith(u"enumerate(DataPipe)#"))
+    if (isDataLoaderRangeName(name))
         return true;
     if (kineto)
         return false;
@@ -114,11 +99,13 @@ private:
     TimeRange m_cpuExtent{kNoTime, std::numeric_limits<TimeNs>::min()};
     // The end of every GPU operation, for the first step's start.
     std::vector<TimeNs> m_gpuEnds;
+    std::map<std::uint32_t, IntervalSet> m_collectivesOfThread; // collective ranges by thread
 };
 
 void StepComputation::collectRoles() {
     auto role = [&](StepCategory c) -> std::vector<TimeRange>& { return m_roles[std::size_t(c)]; };
     const auto& lanes = m_t.lanes();
+    std::map<std::uint32_t, std::vector<TimeRange>> collectives; // by thread
     // Each counted CUDA call's place in m_calls, by lane and index.
     std::vector<std::int64_t> callBase(lanes.size(), -1);
     for (std::uint32_t l = 0; l < lanes.size(); ++l) {
@@ -153,8 +140,9 @@ void StepComputation::collectRoles() {
                     m_steps.push_back({r, EventRef{l, i}, stepNumber(name)});
                 } else if (isDataLoaderName(name, m_kineto)) {
                     role(StepCategory::DataLoader).push_back(r);
-                } else if (isCollectiveName(name)) {
+                } else if (isCollectiveOperatorName(name)) {
                     role(StepCategory::Communication).push_back(r);
+                    collectives[lane.owner()].push_back(r);
                 } else {
                     role(StepCategory::CpuExec).push_back(r);
                 }
@@ -168,6 +156,8 @@ void StepComputation::collectRoles() {
             break;
         }
     }
+    for (auto& [thread, ranges] : collectives)
+        m_collectivesOfThread.emplace(thread, merged(std::move(ranges)));
     // GPU work: its role, and its launching call's device span.
     auto launchedBy = [&](EventRef api) -> CallSpan* {
         if (!api.isValid() || api.lane >= callBase.size() || callBase[api.lane] < 0)
@@ -187,13 +177,27 @@ void StepComputation::collectRoles() {
         }
         m_gpuEnds.push_back(r.end);
     };
+    // A kernel is communication when its launching call starts inside a collective's range on
+    // its thread (current PyTorch launches NCCL kernels from record_param_comms, around the
+    // nccl:all_reduce annotation, so the innermost operator alone does not say it).
+    auto launchedInCollective = [&](EventRef api) {
+        if (!api.isValid())
+            return false;
+        const Lane& lane = m_t.lane(api.lane);
+        const auto it = m_collectivesOfThread.find(lane.owner());
+        if (it == m_collectivesOfThread.end())
+            return false;
+        const TimeNs t = lane.start(api.index);
+        const IntervalSet& set = it->second;
+        const auto after = std::upper_bound(set.begin(), set.end(), t,
+                                            [](TimeNs v, const TimeRange& r) { return v < r.end; });
+        return after != set.end() && after->start <= t;
+    };
     const auto kernels = m_t.kernels();
-    const auto& owners = m_f.owners().kernels;
     for (std::size_t k = 0; k < m_t.kernelCount(); ++k) {
         const KernelRecord rec = kernels[k];
-        const std::uint32_t owner = k < owners.size() ? owners[k] : kNoOpNode;
-        const bool collective = owner != kNoOpNode && isCollectiveName(m_f.nameOf(owner));
-        gpu(collective ? StepCategory::Communication : StepCategory::Kernel, rec.self, rec.api);
+        gpu(launchedInCollective(rec.api) ? StepCategory::Communication : StepCategory::Kernel,
+            rec.self, rec.api);
     }
     for (const MemcpyRecord& m : m_t.memcpys())
         if (m_t.lane(m.self.lane).kind() == LaneKind::Memcpy) // migrations are not stream work

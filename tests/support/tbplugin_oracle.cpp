@@ -352,18 +352,27 @@ void Oracle::buildTrees() {
 // TbOptions::unmatchedRuntimesByContainment: the innermost node whose [start, end) holds the
 // call's start (children are in start order and do not overlap).
 void Oracle::attachByContainment(std::size_t root, std::size_t r) {
+    // What Kineto's External id names: the innermost cpu_op around the call, through the
+    // annotations (collectives, data loading) between them; the innermost node when no cpu_op
+    // contains it.
     const std::int64_t t = m_runtimes[r].start;
-    std::size_t node = root;
+    std::vector<std::size_t> path{root};
     for (bool deeper = true; deeper;) {
         deeper = false;
-        for (std::size_t c : m_ops[node].children) {
+        for (std::size_t c : m_ops[path.back()].children) {
             if (m_ops[c].start <= t && t < m_ops[c].end) {
-                node = c;
+                path.push_back(c);
                 deeper = true;
                 break;
             }
         }
     }
+    std::size_t node = path.back();
+    for (auto it = path.rbegin(); it != path.rend(); ++it)
+        if (*it != root && m_ops[*it].type == Type::Operator) {
+            node = *it;
+            break;
+        }
     m_ops[node].runtimes.push_back(r);
 }
 

@@ -40,8 +40,9 @@ struct TbOptions {
     // The plugin ties a runtime call to the operator with its external id only: one whose id
     // matches no operator (traces that reuse the correlation id there, a call without the arg)
     // launched nothing any operator counts, and one with id 0 belongs to the thread's root.
-    // true gives each such call to the innermost node of its thread's tree whose range holds
-    // its start, as Strobe does with every call.
+    // true gives each such call to the innermost cpu_op of its thread's tree whose range holds
+    // its start (what Kineto's External id names, through the annotations between them), else
+    // the innermost node there, as Strobe does with every call.
     bool unmatchedRuntimesByContainment = false;
     // The plugin counts a kernel as communication only when its external id is that of a range
     // named nccl:all_reduce, gloo:broadcast, ... (NcclOpNameSet, GlooOpNameSet): current PyTorch
