@@ -7,6 +7,7 @@
 #include "model/timeformat.h"
 #include "widgets/backgroundtask.h"
 #include "widgets/panels/breakdownbars.h"
+#include "widgets/panels/stepbreakdownchart.h"
 #include "widgets/panels/tablebehaviour.h"
 #include "widgets/viewstate.h"
 
@@ -24,6 +25,7 @@ namespace strobe {
 OverviewPanel::OverviewPanel(ViewState* state, QWidget* parent)
     : QWidget(parent)
     , m_state(state)
+    , m_stepChart(new StepBreakdownChart(this))
     , m_scope(new QLabel(this))
     , m_bars(new BreakdownBars(this))
     , m_findings(new QLabel(this))
@@ -49,6 +51,8 @@ OverviewPanel::OverviewPanel(ViewState* state, QWidget* parent)
 
     auto* content = new QWidget;
     auto* inner = new QVBoxLayout(content);
+    inner->addWidget(m_stepChart);
+    m_stepChart->hide(); // until setStepBreakdown
     inner->addWidget(m_scope);
     inner->addWidget(m_bars);
     inner->addWidget(m_findings);
@@ -66,6 +70,11 @@ OverviewPanel::OverviewPanel(ViewState* state, QWidget* parent)
     connect(m_findings, &QLabel::linkActivated, this,
             [this](const QString& link) { openFinding(link.toInt()); });
     onRowActivated(m_iterations, m_state, [this](int row) { activateIteration(row); });
+    connect(m_stepChart, &StepBreakdownChart::stepActivated, this, &OverviewPanel::stepActivated);
+    connect(m_state, &ViewState::traceChanged, this, [this] {
+        m_stepChart->setStepBreakdown({});
+        m_stepChart->hide();
+    });
     connect(m_state, &ViewState::traceChanged, this, &OverviewPanel::rebuild);
     connect(m_state, &ViewState::selectedRangeChanged, this, &OverviewPanel::rebuild);
     connect(m_state, &ViewState::idleThresholdChanged, this, &OverviewPanel::rebuild);
@@ -76,6 +85,16 @@ OverviewPanel::~OverviewPanel() = default;
 
 QAbstractItemModel* OverviewPanel::iterationModel() const {
     return m_model;
+}
+
+void OverviewPanel::setStepBreakdown(const StepBreakdown& breakdown) {
+    m_stepChart->setStepBreakdown(breakdown);
+    bool cpuSide = false;
+    for (const StepTimes& s : breakdown.steps)
+        cpuSide = cpuSide || s.of(StepCategory::DataLoader) > 0 ||
+                  s.of(StepCategory::CpuExec) > 0 || s.of(StepCategory::Communication) > 0;
+    const bool steps = breakdown.source != StepSource::WholeTrace && !breakdown.steps.empty();
+    m_stepChart->setVisible(steps || cpuSide);
 }
 
 bool OverviewPanel::isComputing() const {

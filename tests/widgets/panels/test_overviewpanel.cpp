@@ -8,6 +8,7 @@
 #include "tests/widgets/panels/paneltesthelpers.h"
 #include "widgets/panels/breakdownbars.h"
 #include "widgets/panels/overviewpanel.h"
+#include "widgets/panels/stepbreakdownchart.h"
 
 #include <QAbstractItemModelTester>
 #include <QSignalSpy>
@@ -114,6 +115,44 @@ TEST_F(OverviewPanelTest, IterationTableZoomsAndTheBreakdownFollowsTheSelection)
     state.setSelectedRange(std::nullopt);
     ASSERT_TRUE(test::waitUntilReady(panel));
     EXPECT_FALSE(panel.overview().window);
+}
+
+TEST_F(OverviewPanelTest, StepChartShowsStepsAndForwardsTheClick) {
+    OverviewPanel panel(&state);
+    ASSERT_TRUE(test::waitUntilReady(panel));
+    EXPECT_TRUE(panel.stepChart()->isHidden()); // nothing given yet
+    StepBreakdown b;
+    b.source = StepSource::ProfilerSteps;
+    b.family = QStringLiteral("ProfilerStep");
+    StepTimes s;
+    s.name = QStringLiteral("7");
+    s.event = EventRef{2, 9};
+    s.host = s.range = {100, 300};
+    s.time[std::size_t(StepCategory::Kernel)] = 200;
+    b.steps = {s};
+    b.average[std::size_t(StepCategory::Kernel)] = 200;
+    b.averageTotal = 200;
+    panel.setStepBreakdown(b);
+    EXPECT_FALSE(panel.stepChart()->isHidden());
+    EXPECT_EQ(panel.stepChart()->barLabel(0), QStringLiteral("#7"));
+    QSignalSpy spy(&panel, &OverviewPanel::stepActivated);
+    panel.stepChart()->activateBar(0);
+    ASSERT_EQ(spy.count(), 1);
+    EXPECT_EQ(spy.front().at(0).value<TimeRange>(), (TimeRange{100, 300}));
+    EXPECT_EQ(spy.front().at(1).value<EventRef>(), (EventRef{2, 9}));
+    // No steps and nothing on the CPU side (an nsys trace without NVTX): hidden.
+    b.source = StepSource::WholeTrace;
+    b.family.clear();
+    panel.setStepBreakdown(b);
+    EXPECT_TRUE(panel.stepChart()->isHidden());
+    // With CPU work in the whole-trace step it shows.
+    b.steps[0].time[std::size_t(StepCategory::CpuExec)] = 50;
+    panel.setStepBreakdown(b);
+    EXPECT_FALSE(panel.stepChart()->isHidden());
+    // Another trace: hidden until its breakdown comes.
+    state.setTrace(test::h100());
+    EXPECT_TRUE(panel.stepChart()->isHidden());
+    EXPECT_EQ(panel.stepChart()->barCount(), 0);
 }
 
 TEST(OverviewPanelH100, OneAnswerPerGpu) {
