@@ -19,7 +19,7 @@ for f in "$h100" "$cloverleaf" "$kineto" "$v100"; do
 done
 
 cmake --build "$build" --target mainwindow_screenshots panels_screenshot gaps_screenshot \
-    timeline_screenshot compare_screenshots strobe-cli
+    timeline_screenshot compare_screenshots flamegraph_screenshot strobe-cli
 export QT_QPA_PLATFORM=offscreen
 mkdir -p "$images"
 # README and USER_GUIDE: overview-sample, mainwindow, kernels-by-duration, kernel-details,
@@ -30,6 +30,10 @@ mkdir -p "$images"
 "$build/tests/widgets/panels/panels_screenshot" "$cloverleaf" "$images/kernels.png"
 # GAPS.md and USER_GUIDE: the gaps panel and the timeline zoomed to the longest gap.
 "$build/tests/widgets/panels/gaps_screenshot" "$images/gaps-panel.png" "$images/gap-zoomed.png"
+# OPERATORS.md: the flame graph of the ResNet-50 Kineto trace (one step, zoomed) and the step
+# breakdown chart of a hand-made eight-step breakdown.
+"$build/tests/widgets/panels/flamegraph_screenshot" "$fixtures/kineto/resnet50-kineto-2021.pt.trace.json.gz" \
+    "$images/flamegraph.png" "$images/step-breakdown.png"
 # TIMELINE.md: the timeline alone on the two-GPU export.
 "$build/bench/paint/timeline_screenshot" "$h100" "$images/timeline.png" 1600 1000
 # USER_GUIDE: the sample compared with its data-loader fix: compare-timelines.png,
