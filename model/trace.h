@@ -116,6 +116,13 @@ public:
         return eventAtPosition(LaneFamily::Kernels, m_kernels[i].self);
     }
     std::uint32_t kernelConfigIndex(std::size_t i) const { return m_kernels[i].config; }
+    // The API call that launched kernel i, without decoding the rest; invalid when none.
+    EventRef kernelApi(std::size_t i) const {
+        return m_kernels[i].api != kNoRecord ? refOfRecord(LaneFamily::ApiCalls, m_kernels[i].api)
+                                             : EventRef{};
+    }
+    // True when API call i is a driver call (ApiCallRecord::eventClass 1).
+    bool apiIsDriver(std::uint32_t i) const { return m_apiDriver.test(i); }
     std::uint32_t kernelStreamIndex(std::size_t i) const {
         return m_lanes[kernelRef(i).lane].owner();
     }

@@ -16,6 +16,9 @@
 #include "bench/scale/procstatus.h"
 #include "formats/kineto/synth/kinetosynth.h"
 #include "formats/open.h"
+#include "model/analysis/flamegraph.h"
+#include "model/analysis/operators.h"
+#include "model/analysis/steps.h"
 
 #include <QCoreApplication>
 #include <algorithm>
@@ -151,6 +154,8 @@ int main(int argc, char** argv) {
     // Each round: the bare pass, the pass reading values, the plain load, the gzip load, one
     // after the other, so that each ratio compares runs made under about the same load.
     std::vector<double> bare, touched, load, gzLoad, loadRatio, touchedRatio, gzRatio;
+    std::vector<double> operatorsTime, stepsTime, flameTime;
+    std::size_t operatorNodes = 0, operatorRows = 0, stepCount = 0, flameNodes = 0;
     std::uint64_t parsedEvents = 0, members = 0, touchedMembers = 0;
     double residentPerEvent = 0, modelPerEvent = 0;
     std::uint64_t modelEvents = 0;
@@ -176,6 +181,24 @@ int main(int argc, char** argv) {
                                double(std::max<std::uint64_t>(1, modelEvents));
             modelPerEvent =
                 double(r.trace->memoryBytes()) / double(std::max<std::uint64_t>(1, modelEvents));
+        }
+        // The analyses the GUI runs on a worker after the load (issue 41's 0.5 s targets).
+        {
+            auto a0 = std::chrono::steady_clock::now();
+            const OperatorForest forest = buildOperatorForest(*r.trace);
+            const OperatorTable table = operatorTable(*r.trace, forest);
+            auto a1 = std::chrono::steady_clock::now();
+            const StepBreakdown steps = computeStepBreakdown(*r.trace, forest);
+            auto a2 = std::chrono::steady_clock::now();
+            const FlameGraph flame = buildFlameGraph(*r.trace, r.trace->timeRange());
+            auto a3 = std::chrono::steady_clock::now();
+            operatorsTime.push_back(seconds(a0, a1));
+            stepsTime.push_back(seconds(a1, a2));
+            flameTime.push_back(seconds(a2, a3));
+            operatorNodes = forest.nodes().size();
+            operatorRows = table.rows.size();
+            stepCount = steps.steps.size();
+            flameNodes = flame.nodes.size();
         }
         r.trace.reset();
         LoadResult z;
@@ -210,6 +233,10 @@ int main(int argc, char** argv) {
                 residentPerEvent, static_cast<unsigned long long>(modelEvents), modelPerEvent);
     std::printf("full load (.json.gz):  %.3f s, %.2f x the plain file\n", median(gzLoad),
                 median(gzRatio));
+    std::printf("operators after load:  %.3f s (%zu nodes, %zu table rows)\n",
+                median(operatorsTime), operatorNodes, operatorRows);
+    std::printf("steps after load:      %.3f s (%zu steps)\n", median(stepsTime), stepCount);
+    std::printf("flame graph (whole):   %.3f s (%zu paths)\n", median(flameTime), flameNodes);
     if (!keep) {
         std::filesystem::remove(plain);
         std::filesystem::remove(gz);

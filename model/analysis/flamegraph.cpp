@@ -2,6 +2,7 @@
 #include "model/analysis/flamegraph.h"
 
 #include "model/analysis/nvtxstats.h"
+#include "model/analysis/rangegrouping.h"
 #include "model/rangename.h"
 
 #include <QHash>
@@ -111,18 +112,23 @@ private:
     }
 
     // The index into m_names of a recorded name: NVTX ranges by their grouped, domain-qualified
-    // name; operators and Python frames as recorded. Each recorded name is built once.
+    // name, every ProfilerStep#N as one "ProfilerStep" (so the steps merge into one profile);
+    // operators and Python frames as recorded, old traces' ProfilerStep operators folded the
+    // same way. Each recorded name is built once.
     std::uint32_t nameOf(const Lane& lane, std::uint32_t i) {
         const StringId id = lane.nameId(i);
         const bool nvtx = lane.kind() == LaneKind::Nvtx;
-        const std::uint64_t key = (std::uint64_t(nvtx ? lane.domain() : 0) << 33) |
-                                  (std::uint64_t(nvtx) << 32) | std::uint64_t(id);
+        const std::uint64_t key = (std::uint64_t(nvtx ? lane.domain() : 0) << 36) |
+                                  (std::uint64_t(lane.kind()) << 32) | std::uint64_t(id);
         const auto it = m_nameOfString.find(key);
         if (it != m_nameOfString.end())
             return it->second;
         const std::uint32_t n =
-            nvtx ? internName(groupedRangeName(nvtxRangeName(m_trace, lane.domain(), id)))
-                 : internName(m_trace.string(id));
+            nvtx ? internName(summaryRangeName(nvtxRangeName(m_trace, lane.domain(), id),
+                                               RangeNaming::Grouped))
+            : lane.kind() == LaneKind::CpuOps
+                ? internName(summaryRangeName(m_trace.string(id), RangeNaming::Grouped))
+                : internName(m_trace.string(id));
         m_nameOfString.emplace(key, n);
         return n;
     }

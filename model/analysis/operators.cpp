@@ -41,7 +41,6 @@ bool isPyTorchNvtxOperator(QStringView name) {
 struct Candidate {
     TimeNs start = 0, end = 0;
     EventRef event;
-    std::uint16_t row = 0;      // the lane's own nesting, to order ranges with equal times
     std::uint8_t laneOrder = 0; // annotations (NVTX lanes) before operators at equal times
     std::uint32_t name = 0;
     StringId shapes = kNoString;
@@ -104,6 +103,7 @@ private:
     // Per CUDA API lane: the node each call belongs to (kNoOpNode when none).
     std::unordered_map<std::uint32_t, std::vector<std::uint32_t>> m_callOwner;
     std::vector<std::vector<std::uint32_t>> m_apiLanesOfThread;
+    std::vector<std::vector<std::size_t>> m_runStarts; // per thread: where each lane's run begins
     // Node -> the node it was merged into (itself when not merged), while building.
     std::vector<std::uint32_t> m_mergedInto;
     // Per node: it is a framework operator event (Kineto cpu_op), not an annotation or range.
@@ -141,6 +141,7 @@ OperatorForestBuilder::NameInfo OperatorForestBuilder::nameInfo(StringId id, boo
 
 void OperatorForestBuilder::collect(std::vector<std::vector<Candidate>>& byThread) {
     const auto& lanes = m_t.lanes();
+    m_f.m_laneBase.assign(lanes.size(), kNoOpNode);
     for (std::uint32_t l = 0; l < lanes.size(); ++l) {
         const Lane& lane = lanes[l];
         const LaneKind kind = lane.kind();
@@ -154,32 +155,32 @@ void OperatorForestBuilder::collect(std::vector<std::vector<Candidate>>& byThrea
         if (lane.owner() >= byThread.size())
             continue;
         const bool operatorLane = kind == LaneKind::CpuOps;
+        m_f.m_laneBase[l] = std::uint32_t(m_f.m_nodeOfEvent.size());
+        m_f.m_nodeOfEvent.resize(m_f.m_nodeOfEvent.size() + lane.size(), kNoOpNode);
         auto& out = byThread[lane.owner()];
         out.reserve(out.size() + lane.size());
-        for (std::uint16_t r = 0; r < lane.rowCount(); ++r) {
-            const RowView row = lane.rowView(r);
-            for (std::uint32_t k = 0; k < row.size(); ++k) {
-                const std::uint32_t i = row.laneIndex(k);
-                if (!operatorLane) {
-                    const std::uint32_t rec = lane.payload(i);
-                    if (m_t.nvtxStyle(rec) != NvtxStyle::PushPop || !m_t.nvtxHasEnd(rec))
-                        continue;
-                }
-                Candidate c;
-                c.start = lane.start(i);
-                c.end = lane.end(i);
-                c.event = {l, i};
-                c.row = r;
-                c.laneOrder = operatorLane ? 1 : 0;
-                const NameInfo info = nameInfo(lane.nameId(i), operatorLane);
-                if (!info.isNode)
+        m_runStarts[lane.owner()].push_back(out.size());
+        // A lane's events are in start order, longer first at equal starts: each lane is one
+        // sorted run of its thread's candidates, merged in buildThread.
+        for (std::uint32_t i = 0; i < lane.size(); ++i) {
+            if (!operatorLane) {
+                const std::uint32_t rec = lane.payload(i);
+                if (m_t.nvtxStyle(rec) != NvtxStyle::PushPop || !m_t.nvtxHasEnd(rec))
                     continue;
-                if (operatorLane)
-                    c.shapes = m_t.cpuOpInputShapes(lane.payload(i));
-                c.name = info.name;
-                c.kind = info.kind;
-                out.push_back(c);
             }
+            const NameInfo info = nameInfo(lane.nameId(i), operatorLane);
+            if (!info.isNode)
+                continue;
+            Candidate c;
+            c.start = lane.start(i);
+            c.end = lane.end(i);
+            c.event = {l, i};
+            c.laneOrder = operatorLane ? 1 : 0;
+            if (operatorLane)
+                c.shapes = m_t.cpuOpInputShapes(lane.payload(i));
+            c.name = info.name;
+            c.kind = info.kind;
+            out.push_back(c);
         }
     }
 }
@@ -188,17 +189,32 @@ void OperatorForestBuilder::collect(std::vector<std::vector<Candidate>>& byThrea
 // top of the stack becomes its child; one that starts inside it but ends after it crosses it
 // and is left out.
 void OperatorForestBuilder::buildThread(std::uint32_t thread, std::vector<Candidate>& cands) {
-    std::sort(cands.begin(), cands.end(), [](const Candidate& a, const Candidate& b) {
+    // Merge the sorted runs (one per lane); at equal times annotations go first (they enclose),
+    // then each lane's own order, which puts a parent before its child.
+    const auto before = [](const Candidate& a, const Candidate& b) {
         if (a.start != b.start)
             return a.start < b.start;
         if (a.end != b.end)
             return a.end > b.end;
         if (a.laneOrder != b.laneOrder)
             return a.laneOrder < b.laneOrder;
-        if (a.row != b.row)
-            return a.row < b.row;
-        return a.event.index < b.event.index;
-    });
+        return a.event.lane != b.event.lane ? a.event.lane < b.event.lane
+                                            : a.event.index < b.event.index;
+    };
+    std::vector<std::size_t> runs = m_runStarts[thread];
+    runs.push_back(cands.size());
+    while (runs.size() > 2) {
+        std::vector<std::size_t> next;
+        for (std::size_t k = 0; k + 1 < runs.size(); k += 2) {
+            if (k + 2 < runs.size())
+                std::inplace_merge(cands.begin() + std::ptrdiff_t(runs[k]),
+                                   cands.begin() + std::ptrdiff_t(runs[k + 1]),
+                                   cands.begin() + std::ptrdiff_t(runs[k + 2]), before);
+            next.push_back(runs[k]);
+        }
+        next.push_back(cands.size());
+        runs = std::move(next);
+    }
     const auto first = std::uint32_t(m_f.m_nodes.size());
     std::vector<std::uint32_t> stack;
     std::vector<std::uint32_t> lastChild; // per node on the stack's path: its last child
@@ -329,8 +345,7 @@ void OperatorForestBuilder::attributeCalls(std::uint32_t thread, std::uint32_t f
             owner[i] = n;
             // TensorBoard subtracts runtime calls (not driver calls, which it does not read)
             // from self time; for nsys, every outermost CUDA API call.
-            const bool counts =
-                m_kineto ? m_t.apiCalls()[lane.payload(i)].eventClass == 0 : !nested;
+            const bool counts = m_kineto ? !m_t.apiIsDriver(lane.payload(i)) : !nested;
             if (counts)
                 m_f.m_nodes[n].hostSelf = saturatingSub(m_f.m_nodes[n].hostSelf, e - s);
         }
@@ -358,13 +373,11 @@ void OperatorForestBuilder::attributeGpuOps() {
         if (n.kind != OpNodeKind::Operator)
             ++m_f.m_warnings.noOperator;
     };
-    const auto kernels = m_t.kernels();
     m_f.m_owners.kernels.resize(m_t.kernelCount());
     for (std::size_t k = 0; k < m_t.kernelCount(); ++k) {
-        const KernelRecord r = kernels[k];
-        const std::uint32_t o = ownerOfCall(r.api);
+        const std::uint32_t o = ownerOfCall(m_t.kernelApi(k));
         m_f.m_owners.kernels[k] = o;
-        credit(o, r.self);
+        credit(o, m_t.kernelRef(k));
     }
     m_f.m_owners.memcpys.resize(m_t.memcpys().size());
     for (std::size_t i = 0; i < m_t.memcpys().size(); ++i) {
@@ -396,6 +409,7 @@ void OperatorForestBuilder::sumDeviceTimes() {
 OperatorForest OperatorForestBuilder::build() {
     const std::size_t threads = m_t.threads().size();
     m_apiLanesOfThread.resize(threads);
+    m_runStarts.resize(threads);
     std::vector<std::vector<Candidate>> byThread(threads);
     collect(byThread);
     std::vector<std::pair<std::uint32_t, std::uint32_t>> spans(threads, {0, 0});
@@ -440,11 +454,9 @@ OperatorForest OperatorForestBuilder::build() {
     // re-parented: its place in a sibling chain is its parent's firstChild, already replaced.
     std::vector<OpNode> compact;
     compact.reserve(live);
-    m_f.m_nodeOfEvent.reserve(m_f.m_nodes.size());
     for (std::uint32_t i = 0; i < m_f.m_nodes.size(); ++i) {
         const OpNode& n = m_f.m_nodes[i];
-        m_f.m_nodeOfEvent.emplace_back((std::uint64_t(n.event.lane) << 32) | n.event.index,
-                                       newIndex[m_mergedInto[i]]);
+        m_f.m_nodeOfEvent[m_f.m_laneBase[n.event.lane] + n.event.index] = newIndex[m_mergedInto[i]];
         if (m_mergedInto[i] != i)
             continue;
         OpNode c = n;
@@ -461,7 +473,6 @@ OperatorForest OperatorForestBuilder::build() {
         for (std::uint32_t& o : *v)
             remap(o);
     m_f.m_nodes = std::move(compact);
-    std::sort(m_f.m_nodeOfEvent.begin(), m_f.m_nodeOfEvent.end());
     sumDeviceTimes();
     return std::move(m_f);
 }
@@ -471,12 +482,19 @@ OperatorForest buildOperatorForest(const Trace& trace, const AnalysisCancel& can
 }
 
 std::optional<std::uint32_t> OperatorForest::nodeOf(EventRef event) const {
-    const std::uint64_t key = (std::uint64_t(event.lane) << 32) | event.index;
-    const auto it = std::lower_bound(m_nodeOfEvent.begin(), m_nodeOfEvent.end(),
-                                     std::make_pair(key, std::uint32_t(0)));
-    if (it == m_nodeOfEvent.end() || it->first != key)
+    if (event.lane >= m_laneBase.size() || m_laneBase[event.lane] == kNoOpNode)
         return std::nullopt;
-    return it->second;
+    const std::size_t at = std::size_t(m_laneBase[event.lane]) + event.index;
+    // A lane's slots end where the next lane's begin (or at the end).
+    std::size_t end = m_nodeOfEvent.size();
+    for (std::size_t l = event.lane + 1; l < m_laneBase.size(); ++l)
+        if (m_laneBase[l] != kNoOpNode) {
+            end = m_laneBase[l];
+            break;
+        }
+    if (at >= end || m_nodeOfEvent[at] == kNoOpNode)
+        return std::nullopt;
+    return m_nodeOfEvent[at];
 }
 
 std::uint32_t OperatorForest::launcherOf(const Trace& trace, EventRef ref) const {

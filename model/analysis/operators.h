@@ -98,7 +98,11 @@ private:
     std::vector<OpNode> m_nodes;
     std::vector<QString> m_names;
     std::vector<std::uint32_t> m_roots;
-    std::vector<std::pair<std::uint64_t, std::uint32_t>> m_nodeOfEvent; // (lane << 32 | index)
+    // The node of each range event: lane l's events from m_laneBase[l] (kNoOpNode: a lane of
+    // no ranges); kNoOpNode for an event that is no node (a crossing range, an annotation the
+    // forest passes over).
+    std::vector<std::uint32_t> m_laneBase;
+    std::vector<std::uint32_t> m_nodeOfEvent;
     OpLaunchOwners m_owners;
     OperatorWarnings m_warnings;
     std::uint64_t m_operatorCount = 0;

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <limits>
 #include <map>
+#include <unordered_map>
 
 namespace strobe {
 
@@ -86,6 +87,9 @@ public:
     StepBreakdown run(const AnalysisCancel& cancelled);
 
 private:
+    // What a CPU-side range is to the steps, by its name (decided once per name).
+    enum class RangeRole : std::uint8_t { Step, DataLoader, Collective, CpuExec };
+    RangeRole roleOf(StringId name);
     void collectRoles();
     void findSteps(StepBreakdown& out);
     void moveToDevice(StepBreakdown& out);
@@ -100,7 +104,20 @@ private:
     // The end of every GPU operation, for the first step's start.
     std::vector<TimeNs> m_gpuEnds;
     std::map<std::uint32_t, IntervalSet> m_collectivesOfThread; // collective ranges by thread
+    std::unordered_map<StringId, RangeRole> m_roleOfName;
 };
+
+StepComputation::RangeRole StepComputation::roleOf(StringId name) {
+    if (const auto it = m_roleOfName.find(name); it != m_roleOfName.end())
+        return it->second;
+    const QString text = m_t.string(name);
+    const RangeRole role = text.startsWith(u"ProfilerStep#")  ? RangeRole::Step
+                           : isDataLoaderName(text, m_kineto) ? RangeRole::DataLoader
+                           : isCollectiveOperatorName(text)   ? RangeRole::Collective
+                                                              : RangeRole::CpuExec;
+    m_roleOfName.emplace(name, role);
+    return role;
+}
 
 void StepComputation::collectRoles() {
     auto role = [&](StepCategory c) -> std::vector<TimeRange>& { return m_roles[std::size_t(c)]; };
@@ -118,7 +135,7 @@ void StepComputation::collectRoles() {
                 c.start = lane.start(i);
                 c.end = lane.end(i);
                 // TensorBoard reads runtime calls, not driver calls; nsys: every CUDA call.
-                if (m_kineto && m_t.apiCalls()[lane.payload(i)].eventClass != 0)
+                if (m_kineto && m_t.apiIsDriver(lane.payload(i)))
                     c.start = kNoTime; // marked: not a runtime call
                 else
                     role(StepCategory::Runtime).push_back({c.start, c.end});
@@ -135,18 +152,23 @@ void StepComputation::collectRoles() {
                         continue;
                 }
                 const TimeRange r{lane.start(i), lane.end(i)};
-                const QString name = m_t.string(lane.nameId(i));
-                if (name.startsWith(u"ProfilerStep#")) {
-                    m_steps.push_back({r, EventRef{l, i}, stepNumber(name)});
-                } else if (isDataLoaderName(name, m_kineto)) {
+                const RangeRole what = roleOf(lane.nameId(i));
+                switch (what) {
+                case RangeRole::Step:
+                    m_steps.push_back({r, EventRef{l, i}, stepNumber(m_t.string(lane.nameId(i)))});
+                    break;
+                case RangeRole::DataLoader:
                     role(StepCategory::DataLoader).push_back(r);
-                } else if (isCollectiveOperatorName(name)) {
+                    break;
+                case RangeRole::Collective:
                     role(StepCategory::Communication).push_back(r);
                     collectives[lane.owner()].push_back(r);
-                } else {
+                    break;
+                case RangeRole::CpuExec:
                     role(StepCategory::CpuExec).push_back(r);
+                    break;
                 }
-                if (lane.kind() == LaneKind::CpuOps || name.startsWith(u"ProfilerStep#")) {
+                if (lane.kind() == LaneKind::CpuOps || what == RangeRole::Step) {
                     m_cpuExtent.start = std::min(m_cpuExtent.start, r.start);
                     m_cpuExtent.end = std::max(m_cpuExtent.end, r.end);
                 }
@@ -193,11 +215,10 @@ void StepComputation::collectRoles() {
                                             [](TimeNs v, const TimeRange& r) { return v < r.end; });
         return after != set.end() && after->start <= t;
     };
-    const auto kernels = m_t.kernels();
     for (std::size_t k = 0; k < m_t.kernelCount(); ++k) {
-        const KernelRecord rec = kernels[k];
-        gpu(launchedInCollective(rec.api) ? StepCategory::Communication : StepCategory::Kernel,
-            rec.self, rec.api);
+        const EventRef api = m_t.kernelApi(k);
+        gpu(launchedInCollective(api) ? StepCategory::Communication : StepCategory::Kernel,
+            m_t.kernelRef(k), api);
     }
     for (const MemcpyRecord& m : m_t.memcpys())
         if (m_t.lane(m.self.lane).kind() == LaneKind::Memcpy) // migrations are not stream work

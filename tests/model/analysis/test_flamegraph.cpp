@@ -282,7 +282,9 @@ void checkAgainstJson(const Trace& trace, const ScannedTrace& scan, TimeRange wi
             continue;
         const Range clipped{std::max(s, window.start), std::min(en, window.end)};
         byThread[*e.tid].push_back(clipped);
-        NameSums& n = byName[QString::fromStdString(e.name)];
+        // Every ProfilerStep#N is one "ProfilerStep" path, so the steps merge into one profile.
+        const std::string name = e.name.rfind("ProfilerStep#", 0) == 0 ? "ProfilerStep" : e.name;
+        NameSums& n = byName[QString::fromStdString(name)];
         n.total += std::max<std::int64_t>(0, clipped.end - clipped.start);
         ++n.calls;
     }
@@ -345,17 +347,18 @@ TEST(FlameGraph, Resnet50AgreesWithTheJson) {
     const TimeNs third = all.duration() / 3;
     checkAgainstJson(t, scan, {all.start + third, all.end - third});
 
-    // Steps keep their numbers (ProfilerStep#5 is a path of its own), and each is one call.
+    // The six steps are one path, ProfilerStep, with six calls; its longest call is one of them.
     const FlameGraph g = buildFlameGraph(t, all);
     std::uint32_t steps = 0;
     for (const FlameNode& n : g.nodes) {
-        if (n.name.startsWith(QStringLiteral("ProfilerStep#"))) {
+        EXPECT_FALSE(n.name.startsWith(QStringLiteral("ProfilerStep#"))) << n.name.toStdString();
+        if (n.name == QStringLiteral("ProfilerStep")) {
             ++steps;
             EXPECT_EQ(n.depth, 2u);
-            EXPECT_EQ(n.calls, 1u);
-            EXPECT_EQ(n.longestRange.duration(), n.total);
-            EXPECT_EQ(nameAt(t, n.longest), n.name);
+            EXPECT_EQ(n.calls, 6u);
+            EXPECT_LT(n.longestRange.duration(), n.total);
+            EXPECT_TRUE(nameAt(t, n.longest).startsWith(QStringLiteral("ProfilerStep#")));
         }
     }
-    EXPECT_EQ(steps, 6u);
+    EXPECT_EQ(steps, 1u);
 }
