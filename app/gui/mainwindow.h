@@ -8,6 +8,7 @@
 
 #include <QMainWindow>
 #include <QSize>
+#include <atomic>
 #include <memory>
 #include <optional>
 
@@ -28,6 +29,9 @@ class KernelTableWidget;
 class DetailPane;
 class CompareTimelines;
 class ComparisonPanel;
+class OperatorsPanel;
+class BackgroundTask;
+struct OperatorAnalysis;
 
 // The main window: the timeline in the centre, tables and the detail pane in docks, loading in
 // the background with progress and Cancel, errors in a dialog that leaves the open trace open.
@@ -42,6 +46,10 @@ public:
     KernelTableWidget* kernelTable() const { return m_kernelTable; }
     StatisticsWidget* statistics() const { return m_statistics; }
     DetailPane* details() const { return m_details; }
+    OperatorsPanel* operatorsPanel() const { return m_operators; }
+    // The operators of the trace on screen (forest, table, steps), computed on a worker after
+    // each load; null until then, and for no trace or a preview.
+    std::shared_ptr<const OperatorAnalysis> operatorAnalysis() const { return m_operatorAnalysis; }
     // The trace on screen, or null.
     const Trace* trace() const;
     QString traceTitle() const { return m_title; }
@@ -82,6 +90,9 @@ signals:
     void loadFinished(bool ok, const QString& error);
     // After each load of a trace to compare with, the same way.
     void compareLoadFinished(bool ok, const QString& error);
+    // operatorAnalysis() changed: null when a new trace is shown, then its analysis. The
+    // panels that show operators take it from here.
+    void operatorAnalysisChanged(std::shared_ptr<const strobe::OperatorAnalysis> analysis);
 
 protected:
     void closeEvent(QCloseEvent* event) override;
@@ -90,6 +101,8 @@ protected:
 
 private:
     void buildViews();
+    // Drops the analysis of the previous trace and computes the current one's (complete traces).
+    void analyzeOperators();
     void buildMenus();
     void buildStatusBar();
     void rebuildRecentMenu();
@@ -122,6 +135,10 @@ private:
     KernelTableWidget* m_kernelTable = nullptr;
     StatisticsWidget* m_statistics = nullptr;
     DetailPane* m_details = nullptr;
+    OperatorsPanel* m_operators = nullptr;
+    BackgroundTask* m_operatorTask = nullptr;
+    std::shared_ptr<std::atomic<bool>> m_operatorCancel; // set when a newer trace replaces it
+    std::shared_ptr<const OperatorAnalysis> m_operatorAnalysis;
     QMenu* m_recentMenu = nullptr;
     QMenu* m_viewMenu = nullptr;
     QLabel* m_cursorLabel = nullptr;

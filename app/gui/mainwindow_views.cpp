@@ -2,9 +2,12 @@
 // The views of the main window: the timeline in the centre, the tables and panels in docks.
 #include "app/gui/mainwindow.h"
 
+#include "widgets/backgroundtask.h"
+#include "widgets/operatoranalysis.h"
 #include "widgets/panels/detailpane.h"
 #include "widgets/panels/gapspanel.h"
 #include "widgets/panels/kerneltablewidget.h"
+#include "widgets/panels/operatorspanel.h"
 #include "widgets/panels/overviewpanel.h"
 #include "widgets/panels/statisticswidget.h"
 #include "widgets/timeline/timelineview.h"
@@ -34,6 +37,10 @@ void MainWindow::buildViews() {
     QDockWidget* gaps = addDock(new GapsPanel(m_state, this), tr("GPU Gaps"),
                                 QStringLiteral("gapsDock"), Qt::BottomDockWidgetArea);
     tabifyDockWidget(kernels, gaps);
+    m_operators = new OperatorsPanel(m_state, this);
+    QDockWidget* operators = addDock(m_operators, tr("Operators"), QStringLiteral("operatorsDock"),
+                                     Qt::BottomDockWidgetArea);
+    tabifyDockWidget(kernels, operators);
     tabifyDockWidget(kernels, m_comparisonDock); // shown when a comparison opens
     m_comparisonDock->hide();
     overview->raise();
@@ -53,6 +60,43 @@ void MainWindow::buildViews() {
     resizeDocks({details}, {440}, Qt::Horizontal);
     resizeDocks({overview}, {320}, Qt::Vertical);
     connect(m_statistics, &StatisticsWidget::kernelFilterRequested, this, showKernels);
+
+    // The operators are found once per trace, here, and shared by the panels that show them.
+    m_operatorTask = new BackgroundTask(this);
+    connect(m_state, &ViewState::traceChanged, this, &MainWindow::analyzeOperators);
+    connect(this, &MainWindow::operatorAnalysisChanged, m_operators, &OperatorsPanel::setAnalysis);
+    connect(this, &MainWindow::operatorAnalysisChanged, m_details,
+            &DetailPane::setOperatorAnalysis);
+    connect(this, &MainWindow::operatorAnalysisChanged, m_kernelTable,
+            &KernelTableWidget::setOperatorAnalysis);
+}
+
+void MainWindow::analyzeOperators() {
+    std::shared_ptr<const Trace> trace = m_state->sharedTrace();
+    if (m_operatorAnalysis && m_operatorAnalysis->trace == trace)
+        return; // (a failed load brought the analysed trace back)
+    if (m_operatorCancel)
+        m_operatorCancel->store(true);
+    m_operatorCancel.reset();
+    m_operatorTask->cancel();
+    if (m_operatorAnalysis) {
+        m_operatorAnalysis.reset();
+        emit operatorAnalysisChanged(nullptr);
+    }
+    // A preview has no CPU side: no operators to find yet.
+    if (!trace || trace->metadata().stage != TraceStage::Complete)
+        return;
+    auto cancel = m_operatorCancel = std::make_shared<std::atomic<bool>>(false);
+    m_operatorTask->start(
+        [trace, cancel] {
+            return strobe::analyzeOperators(trace, [cancel] { return cancel->load(); });
+        },
+        [this](std::shared_ptr<const OperatorAnalysis> analysis) {
+            if (!analysis)
+                return;
+            m_operatorAnalysis = std::move(analysis);
+            emit operatorAnalysisChanged(m_operatorAnalysis);
+        });
 }
 
 } // namespace strobe

@@ -32,8 +32,41 @@ KernelTableData gatherKernelTableData(std::shared_ptr<const Trace> trace) {
     return d;
 }
 
+std::uint32_t kernelOperator(const OperatorForest& operators, std::size_t k) {
+    const std::vector<std::uint32_t>& owners = operators.owners().kernels;
+    return k < owners.size() && owners[k] != kNoOpNode ? operators.innermostOperator(owners[k])
+                                                       : kNoOpNode;
+}
+
+namespace {
+
+// Per kernel: the rank of its innermost operator's name among the forest's names
+// (case-insensitive), -1 for kernels no operator launched.
+std::vector<std::int64_t> operatorRanks(const OperatorForest* operators, std::size_t kernels) {
+    std::vector<std::int64_t> rank(kernels, -1);
+    if (!operators)
+        return rank;
+    const std::vector<QString>& names = operators->names();
+    std::vector<std::uint32_t> order(names.size());
+    std::iota(order.begin(), order.end(), 0u);
+    std::stable_sort(order.begin(), order.end(), [&](auto a, auto b) {
+        return QString::compare(names[a], names[b], Qt::CaseInsensitive) < 0;
+    });
+    std::vector<std::int64_t> nameRank(names.size());
+    for (std::size_t r = 0; r < order.size(); ++r)
+        nameRank[order[r]] = std::int64_t(r);
+    for (std::size_t k = 0; k < kernels; ++k) {
+        const std::uint32_t op = kernelOperator(*operators, k);
+        if (op != kNoOpNode)
+            rank[k] = nameRank[operators->node(op).name];
+    }
+    return rank;
+}
+
+} // namespace
+
 std::vector<std::uint32_t> kernelPermutation(const KernelTableData& data, KernelSortKey key,
-                                             bool demangled) {
+                                             bool demangled, const OperatorForest* operators) {
     using Key = KernelSortKey;
     const std::size_t n = data.start.size();
     std::vector<std::uint32_t> perm(n);
@@ -57,6 +90,8 @@ std::vector<std::uint32_t> kernelPermutation(const KernelTableData& data, Kernel
         for (std::size_t r = 0; r < order.size(); ++r)
             configKey[order[r]] = std::int64_t(r);
     }
+    const std::vector<std::int64_t> opRank =
+        key == Key::Operator ? operatorRanks(operators, n) : std::vector<std::int64_t>{};
     std::vector<std::pair<std::int64_t, std::uint32_t>> keyed(n);
     for (std::uint32_t k = 0; k < n; ++k) {
         const std::uint32_t config = t.kernelConfigIndex(k);
@@ -66,6 +101,9 @@ std::vector<std::uint32_t> kernelPermutation(const KernelTableData& data, Kernel
         switch (key) {
         case Key::Name:
             sortKey = configKey[config];
+            break;
+        case Key::Operator:
+            sortKey = opRank[k];
             break;
         case Key::Duration:
             sortKey = data.end[k] - data.start[k];
@@ -113,7 +151,7 @@ KernelRows computeKernelRows(KernelRowQuery query) {
     const std::size_t n = d ? d->start.size() : 0;
     if (d && n > 0 && (!query.permutation || query.permutation->size() != n))
         query.permutation = std::make_shared<const std::vector<std::uint32_t>>(
-            kernelPermutation(*d, query.key, query.demangled));
+            kernelPermutation(*d, query.key, query.demangled, query.operators.get()));
     out.rowOf.assign(n, -1);
     if (n > 0) {
         const std::vector<std::uint32_t>& perm = *query.permutation;

@@ -6,6 +6,7 @@
 // Typed and Qt Core only; model/itemmodels/kerneltablemodel.h adapts it to a table.
 
 #include "model/analysis/namefilter.h"
+#include "model/analysis/operators.h"
 #include "model/trace.h"
 
 #include <memory>
@@ -17,6 +18,7 @@ namespace strobe {
 // What the rows can be sorted by, one per column of the kernel table (in its column order).
 enum class KernelSortKey : std::uint8_t {
     Name,          // the short or demangled name, case-insensitively
+    Operator,      // the innermost operator that launched it, case-insensitively; none first
     Duration,      // end - start
     Start,         // the order kernels are stored in
     End,           //
@@ -52,7 +54,9 @@ struct KernelRowQuery {
     std::vector<std::uint8_t> configPass; // per config: passes the name and config filters
     std::optional<TimeRange> range;       // keeps kernels overlapping it; nullopt: all
     KernelPermutation permutation;        // `key`'s cached ascending order; null: computed
-    std::uint64_t request = 0;            // which request of the asker this answers
+    // The launching operators (Operator sorts by them); null: no kernel has one.
+    std::shared_ptr<const OperatorForest> operators;
+    std::uint64_t request = 0; // which request of the asker this answers
 };
 
 struct KernelRows {
@@ -62,8 +66,13 @@ struct KernelRows {
 };
 
 // The kernels in ascending order of `key` (ties by start); O(n log n), safe on any thread.
+// Operator orders by the name of each kernel's innermost launching operator in `operators`
+// (kernels without one first; all of them tie without a forest).
 std::vector<std::uint32_t> kernelPermutation(const KernelTableData& data, KernelSortKey key,
-                                             bool demangled);
+                                             bool demangled,
+                                             const OperatorForest* operators = nullptr);
+// The innermost operator that launched kernel `k` (an OperatorForest node), or kNoOpNode.
+std::uint32_t kernelOperator(const OperatorForest& operators, std::size_t k);
 // Sorts (when the query carries no permutation) and filters; safe on any thread.
 KernelRows computeKernelRows(KernelRowQuery query);
 

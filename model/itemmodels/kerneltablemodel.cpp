@@ -20,6 +20,7 @@ std::int64_t product(const std::array<std::int32_t, 3>& d) {
 
 static_assert(kKernelSortKeys == KernelTableModel::ColumnCount);
 static_assert(KernelTableModel::sortKeyOf(KernelTableModel::Name) == KernelSortKey::Name &&
+              KernelTableModel::sortKeyOf(KernelTableModel::Operator) == KernelSortKey::Operator &&
               KernelTableModel::sortKeyOf(KernelTableModel::Start) == KernelSortKey::Start &&
               KernelTableModel::sortKeyOf(KernelTableModel::Grid) == KernelSortKey::Grid &&
               KernelTableModel::sortKeyOf(KernelTableModel::CorrelationId) ==
@@ -42,6 +43,7 @@ void KernelTableModel::setData(std::shared_ptr<const KernelTableData> data) {
         p.reset();
     if (newTrace) {
         m_configFilter.clear();
+        m_operators.reset(); // they describe the old trace's kernels
         if (m_deferRows && !m_rows.empty()) {
             // The rows index the old trace's kernels: show none until the new ones arrive.
             beginResetModel();
@@ -92,6 +94,30 @@ void KernelTableModel::setShowDemangled(bool demangled) {
     requestRows();
 }
 
+void KernelTableModel::setOperators(std::shared_ptr<const OperatorForest> operators) {
+    if (operators == m_operators)
+        return;
+    m_operators = std::move(operators);
+    m_perm[Operator].reset();
+    if (m_sortColumn == Operator) {
+        requestRows(); // the order changes with the forest
+        return;
+    }
+    if (m_shown > 0) // the column's text only
+        emit dataChanged(index(0, Operator), index(int(m_shown) - 1, Operator));
+}
+
+bool KernelTableModel::hasOperators() const {
+    return m_operators && m_operators->hasOperators();
+}
+
+QString KernelTableModel::operatorName(std::uint32_t kernel) const {
+    if (!m_operators)
+        return {};
+    const std::uint32_t op = kernelOperator(*m_operators, kernel);
+    return op == kNoOpNode ? QString() : m_operators->nameOf(op);
+}
+
 void KernelTableModel::computeNameMatches() {
     m_configPass = kernelConfigPass(trace(), m_configFilter, m_nameFilter, m_demangled);
 }
@@ -105,6 +131,7 @@ KernelRowQuery KernelTableModel::rowQuery() const {
     q.configPass = m_configPass;
     q.range = m_range;
     q.permutation = m_perm[permutationSlot(m_sortColumn, m_demangled)];
+    q.operators = m_operators;
     q.request = m_request;
     return q;
 }
@@ -200,11 +227,13 @@ QVariant KernelTableModel::data(const QModelIndex& index, int role) const {
     if (role == KernelIndexRole)
         return qlonglong(k);
     if (role == Qt::TextAlignmentRole)
-        return col == Name ? QVariant(int(Qt::AlignLeft | Qt::AlignVCenter))
-                           : QVariant(int(Qt::AlignRight | Qt::AlignVCenter));
+        return col == Name || col == Operator ? QVariant(int(Qt::AlignLeft | Qt::AlignVCenter))
+                                              : QVariant(int(Qt::AlignRight | Qt::AlignVCenter));
     if (role == Qt::ToolTipRole) {
         if (col == Name)
             return t.string(m_demangled ? c.shortName : c.demangledName);
+        if (col == Operator)
+            return operatorName(k);
         if (col == SharedMemory && c.detail == LaunchDetail::Complete)
             return QStringLiteral("static %1 B + dynamic %2 B")
                 .arg(c.staticSharedBytes)
@@ -215,6 +244,8 @@ QVariant KernelTableModel::data(const QModelIndex& index, int role) const {
         switch (Column(col)) {
         case Name:
             return displayName(c);
+        case Operator:
+            return operatorName(k);
         case Duration:
             return qlonglong(duration);
         case Start:
@@ -253,6 +284,8 @@ QVariant KernelTableModel::data(const QModelIndex& index, int role) const {
     switch (Column(col)) {
     case Name:
         return displayName(c);
+    case Operator:
+        return operatorName(k);
     case Duration:
         return formatDuration(duration);
     case Start:
@@ -287,9 +320,9 @@ QVariant KernelTableModel::headerData(int section, Qt::Orientation orientation, 
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole || section < 0 ||
         section >= ColumnCount)
         return QAbstractTableModel::headerData(section, orientation, role);
-    static const char* const names[] = {"Name",      "Duration",      "Start",         "End",
-                                        "Device",    "Stream",        "Grid",          "Block",
-                                        "Registers", "Shared memory", "Correlation id"};
+    static const char* const names[] = {"Name",  "Operator",  "Duration",      "Start",
+                                        "End",   "Device",    "Stream",        "Grid",
+                                        "Block", "Registers", "Shared memory", "Correlation id"};
     return QString::fromLatin1(names[section]);
 }
 

@@ -25,6 +25,7 @@ class KernelTableModel : public QAbstractTableModel {
 public:
     enum Column {
         Name,
+        Operator, // the innermost operator that launched the kernel; "" when none
         Duration,
         Start,
         End,
@@ -78,6 +79,11 @@ public:
     // Shows demangled names in the Name column (the tooltip then shows the short name).
     void setShowDemangled(bool demangled);
     bool showDemangled() const { return m_demangled; }
+    // The operators that launched the trace's kernels (the Operator column), built from the
+    // model's trace; null: none known. A new trace (setData) drops them.
+    void setOperators(std::shared_ptr<const OperatorForest> operators);
+    // True when the Operator column has something to show (a forest with operators).
+    bool hasOperators() const;
 
     int totalKernels() const;
     std::optional<std::uint32_t> kernelAtRow(int row) const;
@@ -105,9 +111,11 @@ private:
     void revealNext(std::uint64_t generation);
     void requestRows();
     QString displayName(const KernelConfig& c) const;
+    QString operatorName(std::uint32_t kernel) const;
     static std::size_t permutationSlot(int column, bool demangled);
 
     std::shared_ptr<const KernelTableData> m_data;
+    std::shared_ptr<const OperatorForest> m_operators;
     // Per column (plus one for demangled names), the kernels in ascending order; built on first
     // use and kept for the trace.
     std::array<KernelPermutation, ColumnCount + 1> m_perm;

@@ -5,6 +5,7 @@
 #include "model/analysis/nvtxprojection.h"
 #include "model/analysis/nvtxstats.h"
 #include "model/analysis/occupancy.h"
+#include "model/analysis/operators.h"
 #include "model/cudaapi.h"
 #include "model/cudaenums.h"
 #include "model/reports/labels.h"
@@ -324,9 +325,46 @@ DetailSection projectedSection(const Trace& t, EventRef range) {
     return d;
 }
 
+// The operators that launched the GPU operation at `self` (innermost first, each a link to its
+// range), second after what the operation is, and the Python frames around its launching call
+// `api`, last.
+void launcherSections(const Trace& t, const OperatorForest& f, EventRef self, EventRef api,
+                      EventDetails& out) {
+    if (!f.hasOperators())
+        return;
+    const std::uint32_t launcher = f.launcherOf(t, self);
+    const std::vector<std::uint32_t> chain =
+        launcher == kNoOpNode ? std::vector<std::uint32_t>{} : f.operatorChain(launcher);
+    DetailItem item{QStringLiteral("Launched by"), {}};
+    for (const std::uint32_t n : chain) {
+        const OpNode& node = f.node(n);
+        item.links.push_back({f.nameOf(n), node.event, TimeRange{node.start, node.end}});
+        if (item.value.isEmpty())
+            item.value = f.nameOf(n);
+        else
+            item.value += QStringView(kDetailLinkSeparator) % f.nameOf(n);
+    }
+    if (chain.empty())
+        item.value = QStringLiteral("no operator (launched outside any)");
+    out.sections.insert(out.sections.begin() +
+                            std::min<std::ptrdiff_t>(1, std::ssize(out.sections)),
+                        DetailSection{QStringLiteral("Operators"), {std::move(item)}});
+    if (!api.isValid())
+        return;
+    const Lane& call = t.lane(api.lane);
+    const std::vector<EventRef> frames = pythonFrames(t, call.owner(), call.start(api.index));
+    if (frames.empty())
+        return;
+    DetailSection python{QStringLiteral("Python stack (innermost first)"), {}};
+    for (std::size_t i = 0; i < frames.size(); ++i)
+        python.items.push_back(
+            {num(i + 1), t.string(t.lane(frames[i].lane).nameId(frames[i].index))});
+    out.sections.push_back(std::move(python));
+}
+
 } // namespace
 
-EventDetails describeEvent(const Trace& t, EventRef ref) {
+EventDetails describeEvent(const Trace& t, EventRef ref, const OperatorForest* operators) {
     EventDetails out;
     if (!ref.isValid() || ref.lane >= t.lanes().size() || ref.index >= t.lane(ref.lane).size())
         return out;
@@ -336,13 +374,19 @@ EventDetails describeEvent(const Trace& t, EventRef ref) {
     switch (lane.kind()) {
     case LaneKind::Kernels:
         describeKernel(t, p, out);
+        if (operators)
+            launcherSections(t, *operators, ref, t.kernels()[p].api, out);
         break;
     case LaneKind::Memcpy:
     case LaneKind::Uvm:
         describeMemcpy(t, t.memcpys()[p], out);
+        if (operators)
+            launcherSections(t, *operators, ref, t.memcpys()[p].api, out);
         break;
     case LaneKind::Memset:
         describeMemset(t, t.memsets()[p], out);
+        if (operators)
+            launcherSections(t, *operators, ref, t.memsets()[p].api, out);
         break;
     case LaneKind::CudaApi: {
         const ApiCallRecord& a = t.apiCalls()[p];

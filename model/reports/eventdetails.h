@@ -9,10 +9,24 @@
 
 namespace strobe {
 
+class OperatorForest;
+
+// An event a detail names (an operator of a kernel's launching chain): the pane shows its text
+// as a link that selects `range` on the timeline.
+struct DetailLink {
+    QString text;
+    EventRef event;
+    TimeRange range;
+};
+
 struct DetailItem {
     QString key;
-    QString value;
+    QString value; // the plain text; with links, their texts joined by kDetailLinkSeparator
+    std::vector<DetailLink> links = {};
 };
+
+// Between the links of one item: the chain reads innermost first.
+inline constexpr char16_t kDetailLinkSeparator[] = u" <- ";
 
 struct DetailSection {
     QString title;
@@ -31,7 +45,10 @@ struct EventDetails {
     QString toText() const;
 };
 
-// Describes the event at `ref` (any lane kind); empty details for an invalid ref.
-EventDetails describeEvent(const Trace& trace, EventRef ref);
+// Describes the event at `ref` (any lane kind); empty details for an invalid ref. With
+// `operators` (the trace's forest, when it has operators), a kernel, memcpy or memset also
+// names the chain of operators that launched it and the Python frames of the launching call.
+EventDetails describeEvent(const Trace& trace, EventRef ref,
+                           const OperatorForest* operators = nullptr);
 
 } // namespace strobe

@@ -15,6 +15,7 @@
 #include <QStringBuilder>
 #include <QTreeWidget>
 #include <QVBoxLayout>
+#include <algorithm>
 
 namespace strobe {
 
@@ -79,6 +80,32 @@ bool DetailPane::isComputing() const {
     return m_task->isRunning();
 }
 
+void DetailPane::setOperatorAnalysis(std::shared_ptr<const OperatorAnalysis> analysis) {
+    m_operators = std::move(analysis);
+    showDetailsOf(m_state->selection());
+}
+
+bool DetailPane::followLink(const QString& section, const QString& key, int index) {
+    for (const DetailSection& s : m_details.sections) {
+        if (s.title != section)
+            continue;
+        for (const DetailItem& i : s.items) {
+            if (i.key != key || index < 0 || std::size_t(index) >= i.links.size())
+                continue;
+            const DetailLink& link = i.links[std::size_t(index)];
+            m_state->setSelectedRange(link.range);
+            const TimeRange view = m_state->visibleRange();
+            if (link.range.start < view.start || link.range.end > view.end) {
+                const TimeNs margin = std::max<TimeNs>(1, link.range.duration() / 5);
+                m_state->setVisibleRange({saturatingSub(link.range.start, margin),
+                                          saturatingAdd(link.range.end, margin)});
+            }
+            return true;
+        }
+    }
+    return false;
+}
+
 void DetailPane::showDetailsOf(EventRef ref) {
     std::shared_ptr<const Trace> trace = m_state->sharedTrace();
     if (!trace || !ref.isValid()) {
@@ -89,8 +116,13 @@ void DetailPane::showDetailsOf(EventRef ref) {
     // The previous details stay, greyed, until these arrive (usually within milliseconds).
     m_title->setText(tr("Computing details…"));
     m_tree->setEnabled(false);
-    m_task->start([trace, ref] { return describeEvent(*trace, ref); },
-                  [this](EventDetails details) { showDetails(std::move(details)); });
+    std::shared_ptr<const OperatorAnalysis> operators =
+        m_operators && m_operators->describes(trace.get()) ? m_operators : nullptr;
+    m_task->start(
+        [trace, ref, operators] {
+            return describeEvent(*trace, ref, operators ? operators->forest.get() : nullptr);
+        },
+        [this](EventDetails details) { showDetails(std::move(details)); });
 }
 
 void DetailPane::showDetails(EventDetails details) {
@@ -108,11 +140,36 @@ void DetailPane::showDetails(EventDetails details) {
         for (const DetailItem& i : s.items) {
             auto* item = new QTreeWidgetItem(m_tree, {QStringLiteral("    ") % i.key, i.value});
             item->setToolTip(1, i.value);
+            if (!i.links.empty())
+                showLinks(item, s.title, i);
         }
     }
     m_warnings->setText(m_details.warnings.join(u'\n'));
     m_warnings->setVisible(!m_details.warnings.isEmpty());
     emit ready();
+}
+
+void DetailPane::showLinks(QTreeWidgetItem* item, const QString& section, const DetailItem& i) {
+    // One link a row, so that a long chain reads in a narrow pane ("a", "<- b", "<- c"); the
+    // item's own text (the whole chain) stays for copying. Names come from the file: escaped,
+    // and each link's target is its position, never its text.
+    const QString separator = QStringView(kDetailLinkSeparator).toString().trimmed();
+    for (std::size_t n = 0; n < i.links.size(); ++n) {
+        QTreeWidgetItem* row = n == 0 ? item : new QTreeWidgetItem(m_tree, {QString(), QString()});
+        const QString link =
+            QStringLiteral("<a href=\"%1\">%2</a>").arg(n).arg(i.links[n].text.toHtmlEscaped());
+        auto* label = new QLabel(m_tree);
+        label->setTextFormat(Qt::RichText);
+        label->setTextInteractionFlags(Qt::LinksAccessibleByMouse | Qt::LinksAccessibleByKeyboard);
+        label->setText(n == 0 ? link : separator.toHtmlEscaped() % u' ' % link);
+        label->setToolTip(i.links[n].text);
+        row->setText(1, QString()); // the label shows it
+        connect(label, &QLabel::linkActivated, this,
+                [this, section, key = i.key](const QString& href) {
+                    followLink(section, key, href.toInt());
+                });
+        m_tree->setItemWidget(row, 1, label);
+    }
 }
 
 } // namespace strobe

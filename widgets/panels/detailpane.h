@@ -2,11 +2,14 @@
 #pragma once
 
 #include "model/reports/eventdetails.h"
+#include "widgets/operatoranalysis.h"
 
 #include <QWidget>
+#include <memory>
 
 class QLabel;
 class QTreeWidget;
+class QTreeWidgetItem;
 
 namespace strobe {
 
@@ -20,7 +23,10 @@ class ViewState;
 // text (Copy button, context menu, Ctrl+C). The details are gathered on a worker (describing
 // an NVTX range projects it onto the GPU, which can visit millions of operations). Long values
 // (kernel names) are elided, in full in their tooltips and in the copied text: the pane's size
-// never depends on what it shows, so a long name cannot widen its dock.
+// never depends on what it shows, so a long name cannot widen its dock. With the trace's
+// OperatorAnalysis, a kernel, memcpy or memset also shows the operators that launched it,
+// innermost first, each a link that selects its range on the timeline (followLink), and the
+// Python stack of its launching call.
 class DetailPane : public QWidget {
     Q_OBJECT
 public:
@@ -32,6 +38,11 @@ public:
     void copyToClipboard() const;
     // True while the details of the current selection are being gathered.
     bool isComputing() const;
+    // The operators of the trace on screen (null: none yet); the details are gathered again.
+    void setOperatorAnalysis(std::shared_ptr<const OperatorAnalysis> analysis);
+    // What a click on link `index` of the item `key` of section `section` does: selects the
+    // linked operator's range and brings it into view. False when there is no such link.
+    bool followLink(const QString& section, const QString& key, int index);
 
 signals:
     // details() describe the current selection (after each computation).
@@ -40,8 +51,11 @@ signals:
 private:
     void showDetailsOf(EventRef ref);
     void showDetails(EventDetails details);
+    // Shows the links of `i` (an item of `section`) in place of its text.
+    void showLinks(QTreeWidgetItem* item, const QString& section, const DetailItem& i);
 
     ViewState* m_state;
+    std::shared_ptr<const OperatorAnalysis> m_operators;
     EventDetails m_details;
     ElidedLabel* m_title;
     QLabel* m_warnings;

@@ -143,6 +143,7 @@ void KernelTableWidget::rebuild() {
     ++m_fitGeneration;
     m_awaitingReveal = false;
     m_model->setData(nullptr); // empty (O(1)) until the new trace's data arrives
+    applyOperators();
     applyRange();
     std::shared_ptr<const Trace> trace = m_state->sharedTrace();
     // The early preview holds the first kernels only, and the GPU-side preview no launch
@@ -165,6 +166,7 @@ void KernelTableWidget::rebuild() {
         },
         [this](std::shared_ptr<const KernelTableData> data) {
             m_model->setData(std::move(data)); // asks for rows (computeRows) unless empty
+            applyOperators();
             updateCount();
             if (!isComputing())
                 emit ready();
@@ -244,6 +246,22 @@ void KernelTableWidget::applyRange() {
         break;
     }
     updateCount();
+}
+
+void KernelTableWidget::setOperatorAnalysis(std::shared_ptr<const OperatorAnalysis> analysis) {
+    m_operators = std::move(analysis);
+    applyOperators();
+}
+
+void KernelTableWidget::applyOperators() {
+    const bool current = m_operators && m_operators->describes(m_model->trace());
+    m_model->setOperators(current ? m_operators->forest : nullptr);
+    const bool show = m_model->hasOperators();
+    if (m_view->isColumnHidden(KernelTableModel::Operator) == show) {
+        m_view->setColumnHidden(KernelTableModel::Operator, !show);
+        if (show && m_model->rowCount() > 0)
+            fitColumns(m_view, KernelTableModel::Name);
+    }
 }
 
 void KernelTableWidget::activateRow(int row) {

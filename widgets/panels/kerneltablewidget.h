@@ -2,9 +2,11 @@
 #pragma once
 
 #include "model/types.h"
+#include "widgets/operatoranalysis.h"
 #include "widgets/panels/windowedtableview.h"
 
 #include <QWidget>
+#include <memory>
 #include <optional>
 #include <vector>
 
@@ -27,7 +29,8 @@ class ViewState;
 // (the first click on a quantity sorts largest first, a sort shows the top rows); columns fit
 // their contents and the Name column takes the rest of the width. Gathering the trace's kernels,
 // sorting and filtering run on a worker (BackgroundTask); the table says "Computing…" until the
-// rows arrive (ready()).
+// rows arrive (ready()). With the trace's OperatorAnalysis, the Operator column names the
+// innermost operator that launched each kernel; it is hidden for traces without operators.
 class KernelTableWidget : public QWidget {
     Q_OBJECT
 public:
@@ -58,6 +61,8 @@ public:
     // Shows only kernels of these launch configurations (a statistics row), named by `label`
     // in the filter bar; an empty list shows all again.
     void showOnlyConfigs(const QString& label, const std::vector<std::uint32_t>& configs);
+    // The operators of the trace on screen (null: none yet): the Operator column.
+    void setOperatorAnalysis(std::shared_ptr<const OperatorAnalysis> analysis);
     // Reveals the kernel at `row` of the table, as a double-click does.
     void activateRow(int row);
     // Copies the selected rows (all rows when none is selected) to the clipboard as CSV, as
@@ -78,8 +83,11 @@ private:
     void updateCount();
     void computeRows();
     void applyNameFilter(const NameFilter& filter);
+    // Hands the model the operators when they describe its trace; shows the column if any.
+    void applyOperators();
 
     ViewState* m_state;
+    std::shared_ptr<const OperatorAnalysis> m_operators;
     KernelTableModel* m_model;
     WindowedTableView* m_view;
     NameFilterEdit* m_filter;

@@ -4,16 +4,19 @@
 // scripts/screenshots.sh. On the embedded sample: overview-sample.png, mainwindow.png,
 // kernels-by-duration.png, kernel-details.png; on TRACE (the two-GPU H100 fixture):
 // overview-h100.png, timeline-h100.png; on KINETO_TRACE (the A100 PyTorch fixture):
-// kineto-timeline.png and kineto-kernel-details.png. Every picture waits for the panels' and
-// the timeline's workers, so none shows "Computing…".
+// kineto-timeline.png and kineto-kernel-details.png; on RESNET_TRACE (the ResNet-50 PyTorch
+// profiler trace): operators-panel.png and kernel-operator-chain.png. Every picture waits for
+// the panels' and the timeline's workers, so none shows "Computing…".
 #include "app/gui/appsettings.h"
 #include "app/gui/mainwindow.h"
 #include "model/itemmodels/kerneltablemodel.h"
+#include "model/itemmodels/operatorkernelsmodel.h"
 #include "model/trace.h"
 #include "tests/support/waitfinished.h"
 #include "widgets/panels/detailpane.h"
 #include "widgets/panels/gapspanel.h"
 #include "widgets/panels/kerneltablewidget.h"
+#include "widgets/panels/operatorspanel.h"
 #include "widgets/panels/overviewpanel.h"
 #include "widgets/panels/statisticswidget.h"
 #include "widgets/timeline/timelineview.h"
@@ -33,7 +36,7 @@ namespace {
 
 bool finished(MainWindow& w) {
     if (test::waitUntilFinished<KernelTableWidget, StatisticsWidget, GapsPanel, DetailPane,
-                                OverviewPanel, TimelineView>(&w))
+                                OverviewPanel, OperatorsPanel, TimelineView>(&w))
         return true;
     std::fprintf(stderr, "mainwindow_screenshots: the panels did not finish computing\n");
     return false;
@@ -132,13 +135,55 @@ bool kinetoShots(MainWindow& w, const QString& trace, const QString& out) {
     return ok && paneOk;
 }
 
+// The Operators panel on the ResNet-50 trace with aten::cudnn_convolution selected, and the
+// detail pane of that operator's longest kernel launch, naming the chain that launched it.
+bool operatorShots(MainWindow& w, const QString& trace, const QString& out) {
+    if (!openAndWait(w, trace))
+        return false;
+    auto* dock = w.findChild<QDockWidget*>(QStringLiteral("operatorsDock"));
+    OperatorsPanel* panel = w.operatorsPanel();
+    if (!dock || !panel)
+        return false;
+    dock->raise();
+    w.resizeDocks({dock}, {560}, Qt::Vertical);
+    const QAbstractItemModel* rows = panel->view()->model();
+    int conv = -1;
+    for (int r = 0; r < rows->rowCount() && conv < 0; ++r)
+        if (rows->index(r, 0).data().toString() == QStringLiteral("aten::cudnn_convolution"))
+            conv = r;
+    if (conv < 0) {
+        std::fprintf(stderr, "mainwindow_screenshots: no aten::cudnn_convolution row\n");
+        return false;
+    }
+    panel->selectOperatorRow(conv);
+    bool ok = finished(w);
+    ok &= dock->grab().save(out + QStringLiteral("/operators-panel.png"));
+    std::printf("%s %s/operators-panel.png\n", ok ? "wrote" : "FAILED to write", qPrintable(out));
+    // The kernel with the most time under it (the first row), at its longest launch.
+    panel->activateKernelRow(0);
+    ok &= finished(w);
+    auto* details = qobject_cast<QDockWidget*>(w.details()->parentWidget());
+    if (details)
+        w.resizeDocks({details}, {620}, Qt::Horizontal);
+    ok &= finished(w);
+    QWidget* pane = details ? static_cast<QWidget*>(details) : w.details();
+    const bool paneOk = pane->grab().save(out + QStringLiteral("/kernel-operator-chain.png"));
+    std::printf("%s %s/kernel-operator-chain.png\n", paneOk ? "wrote" : "FAILED to write",
+                qPrintable(out));
+    w.resizeDocks({dock}, {320}, Qt::Vertical);
+    if (details)
+        w.resizeDocks({details}, {440}, Qt::Horizontal);
+    return ok && paneOk;
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
     qputenv("QT_QPA_PLATFORM", "offscreen");
     QApplication app(argc, argv);
     if (argc < 3) {
-        std::fprintf(stderr, "usage: mainwindow_screenshots OUTDIR TRACE [KINETO_TRACE]\n");
+        std::fprintf(stderr,
+                     "usage: mainwindow_screenshots OUTDIR TRACE [KINETO_TRACE [RESNET_TRACE]]\n");
         return 2;
     }
     const QString out = QString::fromLocal8Bit(argv[1]);
@@ -188,6 +233,9 @@ int main(int argc, char** argv) {
         ok &= save(w, out + QStringLiteral("/statistics-nvtx-h100.png"));
         w.statistics()->setNameFilter(StatisticsWidget::NvtxTab, QString());
     }
+    // (Before the Kineto shots, which float the detail pane and hide the docks.)
+    if (argc >= 5)
+        ok &= operatorShots(w, QString::fromLocal8Bit(argv[4]), out);
     if (argc >= 4)
         ok &= kinetoShots(w, QString::fromLocal8Bit(argv[3]), out);
     return ok ? 0 : 1;

@@ -4,6 +4,7 @@
 #include "model/analysis/kernelquery.h"
 
 #include "model/tracebuilder.h"
+#include "tests/model/analysis/launchchaintestdata.h"
 
 #include <gtest/gtest.h>
 
@@ -49,6 +50,30 @@ TEST(KernelQuery, EachKeySortsAscendingWithTiesByStart) {
     // Names case-insensitively: axpy < Copy < gemm.
     EXPECT_EQ(kernelPermutation(*d, KernelSortKey::Name, false), (Order{3, 1, 0, 2}));
     EXPECT_EQ(kernelPermutation(*d, KernelSortKey::Name, true), (Order{3, 1, 0, 2}));
+}
+
+// By the innermost launching operator's name, case-insensitively, kernels without one first; the
+// forest travels with the query to the worker that sorts.
+TEST(KernelQuery, OperatorKeySortsByTheInnermostLaunchingOperator) {
+    const std::shared_ptr<const Trace> trace = test::launchChainTrace();
+    const KernelTableData d = gatherKernelTableData(trace);
+    const OperatorForest f = buildOperatorForest(*trace);
+    ASSERT_TRUE(f.hasOperators());
+    ASSERT_NE(kernelOperator(f, 1), kNoOpNode);
+    EXPECT_EQ(f.nameOf(kernelOperator(f, 1)), QStringLiteral("aten::cudnn_convolution"));
+    EXPECT_EQ(f.nameOf(kernelOperator(f, 2)), QStringLiteral("aten::relu"));
+    EXPECT_EQ(kernelOperator(f, 4), kNoOpNode);
+    EXPECT_EQ(kernelOperator(f, 99), kNoOpNode);
+    EXPECT_EQ(kernelPermutation(d, KernelSortKey::Operator, false, &f), (Order{4, 0, 1, 3, 2}));
+    EXPECT_EQ(kernelPermutation(d, KernelSortKey::Operator, false), (Order{0, 1, 2, 3, 4}));
+
+    KernelRowQuery q;
+    q.data = std::make_shared<const KernelTableData>(d);
+    q.key = KernelSortKey::Operator;
+    q.descending = true;
+    q.configPass.assign(trace->kernelConfigs().size(), 1);
+    q.operators = std::make_shared<const OperatorForest>(f);
+    EXPECT_EQ(computeKernelRows(q).rows, (Order{2, 3, 1, 0, 4}));
 }
 
 TEST(KernelQuery, RowsFilterAndReverse) {

@@ -5,6 +5,7 @@
 #include "model/itemmodels/nvtxsummarymodel.h"
 #include "model/itemmodels/tableroles.h"
 #include "tests/model/analysis/analysistestdata.h"
+#include "tests/model/analysis/launchchaintestdata.h"
 
 #include <QAbstractItemModelTester>
 #include <QSignalSpy>
@@ -45,7 +46,11 @@ TEST(KernelTableModel, RowsColumnsAndRoles) {
     QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::Fatal);
     model.setTrace(sample());
     ASSERT_EQ(model.rowCount(), 5);
-    ASSERT_EQ(model.columnCount(), int(KernelTableModel::ColumnCount));
+    ASSERT_EQ(model.columnCount(), 12); // Name, Operator, Duration ... Correlation id
+    EXPECT_EQ(model.headerData(1, Qt::Horizontal).toString(), QStringLiteral("Operator"));
+    EXPECT_EQ(model.headerData(11, Qt::Horizontal).toString(), QStringLiteral("Correlation id"));
+    EXPECT_FALSE(model.hasOperators());
+    EXPECT_EQ(model.data(model.index(0, KernelTableModel::Operator)).toString(), QString());
     EXPECT_EQ(names(model),
               (QStringList{QStringLiteral("gemm"), QStringLiteral("relu"), QStringLiteral("gemm"),
                            QStringLiteral("copy"), QStringLiteral("relu")}));
@@ -65,6 +70,49 @@ TEST(KernelTableModel, RowsColumnsAndRoles) {
               QStringLiteral("void gemm<float>(float*)"));
     EXPECT_EQ(model.data(model.index(0, KernelTableModel::Name), Qt::ToolTipRole).toString(),
               QStringLiteral("gemm"));
+}
+
+// The Operator column names each kernel's innermost launching operator and sorts by it (kernels
+// without one first), once the forest of the model's trace is handed over.
+TEST(KernelTableModel, OperatorColumnNamesAndSortsTheInnermostOperator) {
+    const std::shared_ptr<const Trace> trace = launchChainTrace();
+    KernelTableModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::Fatal);
+    model.setTrace(trace);
+    ASSERT_EQ(model.rowCount(), 5);
+    auto operators = [&] {
+        QStringList v;
+        for (int r = 0; r < model.rowCount(); ++r)
+            v << model.data(model.index(r, KernelTableModel::Operator)).toString();
+        return v;
+    };
+    EXPECT_EQ(operators(), QStringList(5, QString())); // no forest yet
+    model.sort(KernelTableModel::Operator, Qt::AscendingOrder);
+    EXPECT_EQ(names(model),
+              (QStringList{QStringLiteral("implicit_gemm"), QStringLiteral("bias_add"),
+                           QStringLiteral("relu_kernel"), QStringLiteral("implicit_gemm"),
+                           QStringLiteral("stray_kernel")}))
+        << "without a forest every kernel ties: start order";
+    model.setOperators(std::make_shared<const OperatorForest>(buildOperatorForest(*trace)));
+    EXPECT_TRUE(model.hasOperators());
+    const QString conv = QStringLiteral("aten::cudnn_convolution");
+    EXPECT_EQ(operators(),
+              (QStringList{QString(), conv, conv, conv, QStringLiteral("aten::relu")}));
+    EXPECT_EQ(names(model).first(), QStringLiteral("stray_kernel"));
+    EXPECT_EQ(model.data(model.index(1, KernelTableModel::Operator), SortRole).toString(), conv);
+    EXPECT_EQ(model.data(model.index(4, KernelTableModel::Operator), Qt::ToolTipRole).toString(),
+              QStringLiteral("aten::relu"));
+    model.sort(KernelTableModel::Operator, Qt::DescendingOrder);
+    EXPECT_EQ(operators(),
+              (QStringList{QStringLiteral("aten::relu"), conv, conv, conv, QString()}));
+    model.sort(KernelTableModel::Start, Qt::AscendingOrder);
+    EXPECT_EQ(operators(),
+              (QStringList{conv, conv, QStringLiteral("aten::relu"), conv, QString()}));
+    model.setTrace(trace); // the same trace gathered again: its forest stays
+    EXPECT_TRUE(model.hasOperators());
+    model.setTrace(sample()); // another trace: the forest described the old one's kernels
+    EXPECT_FALSE(model.hasOperators());
+    EXPECT_EQ(model.data(model.index(0, KernelTableModel::Operator)).toString(), QString());
 }
 
 TEST(KernelTableModel, SortsNumbersAsNumbers) {

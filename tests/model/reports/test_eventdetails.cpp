@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: MIT
 #include "formats/open.h"
+#include "model/analysis/operators.h"
 #include "model/reports/eventdetails.h"
 #include "tests/model/analysis/analysistestdata.h"
 #include "tests/model/analysis/gputabledata.h"
+#include "tests/model/analysis/launchchaintestdata.h"
 #include "tests/support/sqlitequery.h"
 
 #include <gtest/gtest.h>
@@ -125,6 +127,69 @@ TEST(EventDetails, DetailPaneMarksTheGpuTableAndSaysWhatIsMissing) {
     EXPECT_EQ(nd.value(QStringLiteral("Theoretical occupancy"), QStringLiteral("Occupancy")),
               QStringLiteral("unknown (the trace records no limits, compute capability or name "
                              "for this GPU)"));
+}
+
+} // namespace
+
+namespace {
+
+// The operators that launched a kernel, innermost first, each a link to its range, and the
+// Python stack of its launching call.
+TEST(EventDetails, KernelNamesItsLaunchingOperatorChainAndPythonStack) {
+    const std::shared_ptr<const Trace> trace = launchChainTrace();
+    const OperatorForest forest = buildOperatorForest(*trace);
+    const EventRef bias = trace->kernels()[1].self;
+    EXPECT_TRUE(describeEvent(*trace, bias)
+                    .value(QStringLiteral("Operators"), QStringLiteral("Launched by"))
+                    .isEmpty())
+        << "no forest: no section";
+    const EventDetails d = describeEvent(*trace, bias, &forest);
+    ASSERT_GE(d.sections.size(), 2u);
+    EXPECT_EQ(d.sections[1].title, QStringLiteral("Operators")); // right after what it is
+    EXPECT_EQ(d.value(QStringLiteral("Operators"), QStringLiteral("Launched by")),
+              QStringLiteral("aten::cudnn_convolution <- aten::_convolution <- aten::conv2d"));
+    const DetailItem& chain = d.sections[1].items[0];
+    ASSERT_EQ(chain.links.size(), 3u);
+    EXPECT_EQ(chain.links[0].text, QStringLiteral("aten::cudnn_convolution"));
+    EXPECT_EQ(chain.links[0].range, (TimeRange{1200, 4800}));
+    EXPECT_EQ(chain.links[2].range, (TimeRange{1000, 5000}));
+    EXPECT_EQ(
+        trace->string(trace->lane(chain.links[2].event.lane).nameId(chain.links[2].event.index)),
+        QStringLiteral("aten::conv2d"));
+    const QString python = QStringLiteral("Python stack (innermost first)");
+    EXPECT_EQ(d.value(python, QStringLiteral("1")), QStringLiteral("model.py(20): forward"));
+    EXPECT_EQ(d.value(python, QStringLiteral("2")), QStringLiteral("train.py(10): main"));
+    EXPECT_EQ(d.sections.back().title, python);
+    EXPECT_TRUE(d.toText().contains(
+        QStringLiteral("  Launched by: aten::cudnn_convolution <- aten::_convolution")));
+
+    // Launched outside any operator: said so, no link; its stack is the outer frame only.
+    const EventDetails stray = describeEvent(*trace, trace->kernels()[4].self, &forest);
+    EXPECT_EQ(stray.value(QStringLiteral("Operators"), QStringLiteral("Launched by")),
+              QStringLiteral("no operator (launched outside any)"));
+    EXPECT_EQ(stray.value(python, QStringLiteral("1")), QStringLiteral("train.py(10): main"));
+    EXPECT_TRUE(stray.value(python, QStringLiteral("2")).isEmpty());
+}
+
+// On a real PyTorch profiler trace: a convolution kernel's chain reaches up to aten::conv2d.
+TEST(EventDetails, ResNetConvolutionKernelNamesItsOperatorChain) {
+    LoadResult r = loadTrace(
+        QStringLiteral(STROBE_FIXTURES_DIR "/kineto/resnet50-kineto-2021.pt.trace.json.gz"));
+    ASSERT_TRUE(r.trace) << r.error.toStdString();
+    const Trace& t = *r.trace;
+    const OperatorForest forest = buildOperatorForest(t);
+    ASSERT_TRUE(forest.hasOperators());
+    std::optional<std::size_t> conv;
+    for (std::size_t k = 0; k < t.kernelCount() && !conv; ++k) {
+        const std::uint32_t n = forest.launcherOf(t, t.kernelRef(k));
+        if (n != kNoOpNode && forest.nameOf(n) == QStringLiteral("aten::cudnn_convolution"))
+            conv = k;
+    }
+    ASSERT_TRUE(conv);
+    const EventDetails d = describeEvent(t, t.kernelRef(*conv), &forest);
+    const QString chain = d.value(QStringLiteral("Operators"), QStringLiteral("Launched by"));
+    EXPECT_EQ(chain, QStringLiteral("aten::cudnn_convolution <- aten::_convolution <- "
+                                    "aten::convolution <- aten::conv2d"));
 }
 
 } // namespace

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "tests/model/analysis/analysistestdata.h"
+#include "tests/model/analysis/launchchaintestdata.h"
 #include "tests/support/sqlitequery.h"
 #include "tests/widgets/panels/paneltesthelpers.h"
 #include "widgets/panels/detailpane.h"
@@ -7,6 +8,7 @@
 
 #include <QClipboard>
 #include <QDockWidget>
+#include <QLabel>
 #include <QMainWindow>
 #include <QTest>
 #include <QTreeWidget>
@@ -163,6 +165,51 @@ TEST(DetailPane, ALongNameIsElidedAndNeverWidensTheDock) {
     EXPECT_EQ(items[0]->toolTip(1), full);
     pane->copyToClipboard();
     EXPECT_TRUE(QApplication::clipboard()->text().contains(QStringLiteral(": ") + full));
+}
+
+} // namespace
+
+namespace {
+
+// With the trace's operators, a kernel names the chain that launched it as links (the names
+// escaped); a link selects that operator's range and brings it into view.
+TEST(DetailPane, OperatorChainLinksSelectTheOperatorsRange) {
+    const std::shared_ptr<const Trace> trace = launchChainTrace();
+    ViewState state;
+    state.setTrace(trace);
+    DetailPane pane(&state);
+    state.setSelection(trace->kernels()[1].self);
+    ASSERT_TRUE(waitUntilReady(pane));
+    EXPECT_TRUE(
+        pane.details().value(QStringLiteral("Operators"), QStringLiteral("Launched by")).isEmpty())
+        << "no analysis yet: no chain";
+    pane.setOperatorAnalysis(analyzeOperators(trace));
+    ASSERT_TRUE(waitUntilReady(pane));
+    EXPECT_EQ(pane.details().value(QStringLiteral("Operators"), QStringLiteral("Launched by")),
+              QStringLiteral("aten::cudnn_convolution <- aten::_convolution <- aten::conv2d"));
+    QStringList links;
+    for (const QLabel* l : pane.findChildren<QLabel*>())
+        if (l->text().contains(QStringLiteral("href")))
+            links << l->text();
+    // One link a row, innermost first.
+    EXPECT_EQ(links, (QStringList{QStringLiteral("<a href=\"0\">aten::cudnn_convolution</a>"),
+                                  QStringLiteral("&lt;- <a href=\"1\">aten::_convolution</a>"),
+                                  QStringLiteral("&lt;- <a href=\"2\">aten::conv2d</a>")}));
+    EXPECT_TRUE(pane.text().contains(QStringLiteral("Launched by: aten::cudnn_convolution")));
+
+    state.setVisibleRange({0, 2000}); // aten::conv2d [1000, 5000) ends outside
+    EXPECT_TRUE(pane.followLink(QStringLiteral("Operators"), QStringLiteral("Launched by"), 2));
+    EXPECT_EQ(state.selectedRange(), std::optional<TimeRange>(TimeRange{1000, 5000}));
+    EXPECT_EQ(state.visibleRange(), (TimeRange{200, 5800}));
+    EXPECT_EQ(state.selection(), trace->kernels()[1].self) << "the kernel stays selected";
+    EXPECT_FALSE(pane.followLink(QStringLiteral("Operators"), QStringLiteral("Launched by"), 3));
+
+    // Another trace: the analysis does not describe it, so no chain.
+    state.setTrace(kernelTrace({{"k", "k", 1000, 100}}));
+    state.setSelection(state.trace()->kernels()[0].self);
+    ASSERT_TRUE(waitUntilReady(pane));
+    EXPECT_TRUE(
+        pane.details().value(QStringLiteral("Operators"), QStringLiteral("Launched by")).isEmpty());
 }
 
 } // namespace

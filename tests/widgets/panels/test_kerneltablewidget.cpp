@@ -2,6 +2,7 @@
 #include "model/itemmodels/kerneltablemodel.h"
 #include "model/itemmodels/tableroles.h"
 #include "tests/model/analysis/analysistestdata.h"
+#include "tests/model/analysis/launchchaintestdata.h"
 #include "tests/support/sqlitequery.h"
 #include "tests/widgets/panels/paneltesthelpers.h"
 #include "widgets/panels/detailpane.h"
@@ -263,8 +264,10 @@ TEST_F(KernelTableWidgetTest, ColumnsFitTheirContentsAndNameTakesTheRest) {
     QHeaderView* h = w.view()->horizontalHeader();
     const QFontMetrics fm(h->font());
     int others = 0;
+    // An nsys export without PyTorch's ranges has no operators: their column is hidden.
+    EXPECT_TRUE(w.view()->isColumnHidden(KernelTableModel::Operator));
     for (int c = 0; c < KernelTableModel::ColumnCount; ++c) {
-        if (c == KernelTableModel::Name)
+        if (c == KernelTableModel::Name || c == KernelTableModel::Operator)
             continue;
         const QString label = w.model()->headerData(c, Qt::Horizontal).toString();
         // The label plus room for the sort arrow.
@@ -479,3 +482,32 @@ TEST(KernelTableEarlyPreview, ThePreviewsShowNoRowsUntilTheWholeTrace) {
     EXPECT_EQ(std::uint64_t(w.model()->totalKernels()), previews[2]->kernelCount());
     EXPECT_TRUE(count->text().endsWith(QStringLiteral(" kernels"))) << count->text().toStdString();
 }
+
+namespace {
+
+// The Operator column appears with the analysis of the trace shown, sorts on the worker like
+// every column, and goes with a trace the analysis does not describe.
+TEST(KernelTableWidget, OperatorColumnComesWithTheOperatorAnalysis) {
+    const std::shared_ptr<const Trace> trace = launchChainTrace();
+    ViewState state;
+    state.setTrace(trace);
+    KernelTableWidget w(&state);
+    ASSERT_TRUE(waitUntilReady(w));
+    EXPECT_TRUE(w.view()->isColumnHidden(KernelTableModel::Operator));
+    w.setOperatorAnalysis(analyzeOperators(trace));
+    EXPECT_FALSE(w.view()->isColumnHidden(KernelTableModel::Operator));
+    w.view()->sortByColumn(KernelTableModel::Operator, Qt::DescendingOrder);
+    ASSERT_TRUE(waitUntilReady(w));
+    QStringList ops;
+    for (int r = 0; r < w.model()->rowCount(); ++r)
+        ops << w.model()->index(r, KernelTableModel::Operator).data().toString();
+    const QString conv = QStringLiteral("aten::cudnn_convolution");
+    EXPECT_EQ(ops, (QStringList{QStringLiteral("aten::relu"), conv, conv, conv, QString()}));
+
+    state.setTrace(kernelTrace({{"k", "k", 1000, 100}}));
+    ASSERT_TRUE(waitUntilReady(w));
+    EXPECT_TRUE(w.view()->isColumnHidden(KernelTableModel::Operator));
+    EXPECT_FALSE(w.model()->hasOperators());
+}
+
+} // namespace
