@@ -14,7 +14,8 @@ h100="$fixtures/nsys/nsys2026.2-h100-2gpu-nvtx.sqlite"
 cloverleaf="$fixtures/nsys/nsys2024.5-cloverleaf.sqlite"
 kineto="$fixtures/kineto/hta-a100-nccl-ddp.json.gz"
 v100="$fixtures/kineto/hta-v100-memory-events.json.gz"
-for f in "$h100" "$cloverleaf" "$kineto" "$v100"; do
+resnet="$fixtures/kineto/resnet50-kineto-2021.pt.trace.json.gz"
+for f in "$h100" "$cloverleaf" "$kineto" "$v100" "$resnet"; do
     [ -f "$f" ] || { echo "error: fixture $f not found (set STROBE_FIXTURES_DIR)" >&2; exit 1; }
 done
 
@@ -24,8 +25,8 @@ export QT_QPA_PLATFORM=offscreen
 mkdir -p "$images"
 # README and USER_GUIDE: overview-sample, mainwindow, kernels-by-duration, kernel-details,
 # overview-h100, timeline-h100, statistics-nvtx-h100, and the PyTorch trace's kineto-timeline and
-# kineto-kernel-details.
-"$build/tests/app/gui/mainwindow_screenshots" "$images" "$h100" "$kineto"
+# kineto-kernel-details; KERNELS.md: ResNet-50's operators-panel and kernel-operator-chain.
+"$build/tests/app/gui/mainwindow_screenshots" "$images" "$h100" "$kineto" "$resnet"
 # KERNELS.md: the kernel table, detail pane and statistics on CloverLeaf.
 "$build/tests/widgets/panels/panels_screenshot" "$cloverleaf" "$images/kernels.png"
 # GAPS.md and USER_GUIDE: the gaps panel and the timeline zoomed to the longest gap.
