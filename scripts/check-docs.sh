@@ -47,7 +47,7 @@ for c in $commands; do
 done
 section=""
 while IFS= read -r line; do
-    if [[ "$line" =~ ^##\ \`([a-z-]+)\` ]]; then
+    if [[ "$line" =~ ^##\ \`([a-z-]+)(\ --[a-z-]+)*\` ]]; then
         section="${BASH_REMATCH[1]}"
         is_command "$section" || fail "CLI.md has a section for '$section', which is not a command"
         continue
@@ -80,15 +80,18 @@ fixture_for() {
 }
 checked=0
 section=""
+section_flags=()
 while IFS= read -r line; do
-    if [[ "$line" =~ ^##\ \`([a-z-]+)\` ]]; then
+    # "## `nvtx-summary --gpu`": a command's header under these flags.
+    if [[ "$line" =~ ^##\ \`([a-z-]+)((\ --[a-z-]+)*)\` ]]; then
         section="${BASH_REMATCH[1]}"
+        read -r -a section_flags <<<"${BASH_REMATCH[2]}"
         continue
     fi
     [[ "$line" =~ ^[a-z_]+(,[a-z_]+)+$ ]] || continue
     f="$(fixture_for "$section")"
     [ -f "$f" ] || { fail "fixture $f not found (pass FIXTURES_DIR)"; continue; }
-    real="$("$cli" "$section" "$f" | sed -n '1{s/\r$//;p}')"
+    real="$("$cli" "$section" "$f" "${section_flags[@]}" | sed -n '1{s/\r$//;p}')"
     [ "$real" = "$line" ] || fail "CLI.md's '$section' header differs from the program's: documented '$line', printed '$real'"
     checked=$((checked + 1))
 done <"$root/docs/CLI.md"

@@ -51,15 +51,29 @@ const std::array kCommands{
             "  --base              group by short name, so template instances merge\n"
             "  --format csv|json   output format (default csv)\n",
             &runKernelSummary},
-    Command{"nvtx-summary", "FILE [--raw] [--format csv|json]",
+    Command{"nvtx-summary", "FILE [--raw] [--gpu] [--format csv|json]",
             "NVTX range statistics per name and style, per-call ids removed from names\n"
             "      (\"aten::mm, op_id = 7\" counts as \"aten::mm\")",
             "  --raw               one row per recorded name, per-call ids kept\n"
+            "  --gpu               the ranges projected onto the GPU, as nsys's\n"
+            "                      nvtx_gpu_proj_sum (its own columns)\n"
             "  --format csv|json   output format (default csv)\n",
             &runNvtxSummary},
     Command{"memory-summary", "FILE [--format csv|json]",
             "memory operations per direction: count, bytes, time, bandwidth",
             "  --format csv|json   output format (default csv)\n", &runMemorySummary},
+    Command{"memory-size-summary", "FILE [--format csv|json]",
+            "memory operation sizes per operation as nsys's cuda_gpu_mem_size_sum",
+            "  --format csv|json   output format (default csv)\n", &runMemorySizeSummary},
+    Command{"api-summary", "FILE [--format csv|json]",
+            "CUDA API calls per name as nsys's cuda_api_sum: time share, count, durations",
+            "  --format csv|json   output format (default csv)\n", &runApiSummary},
+    Command{"osrt-summary", "FILE [--format csv|json]",
+            "OS runtime calls per name as nsys's osrt_sum: time share, count, durations",
+            "  --format csv|json   output format (default csv)\n", &runOsrtSummary},
+    Command{"launch-summary", "FILE [--format csv|json]",
+            "per kernel as nsys's cuda_kern_exec_sum: launch call, queue and kernel times",
+            "  --format csv|json   output format (default csv)\n", &runLaunchSummary},
     Command{"gaps", "FILE [--min-ns N] [--busy all|kernels] [--format csv|json|text]",
             "GPU idle gaps of at least N ns (default %1) with their cause",
             "  --min-ns N          shortest gap reported, in ns (default %1)\n"

@@ -32,6 +32,8 @@ std::optional<int> prepare(const QString& cmd, const QStringList& args, Io io, T
 } // namespace
 
 int runNvtxSummary(const QStringList& args, Io io) {
+    if (args.contains(QStringLiteral("--gpu")))
+        return runNvtxGpuSummary(args, io); // cmd_statsreports.cpp
     bool json = false;
     std::unique_ptr<Trace> trace;
     bool raw = false;

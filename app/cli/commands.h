@@ -36,6 +36,14 @@ int runBreakdown(const QStringList& args, Io io);     // cmd_breakdown.cpp
 int runDiff(const QStringList& args, Io io);          // cmd_diff.cpp
 int runOps(const QStringList& args, Io io);           // cmd_ops.cpp
 int runSteps(const QStringList& args, Io io);         // cmd_steps.cpp
+
+// cmd_statsreports.cpp: nsys stats reports (nvtx-summary --gpu: runNvtxSummary hands it over).
+int runApiSummary(const QStringList& args, Io io);
+int runOsrtSummary(const QStringList& args, Io io);
+int runMemorySizeSummary(const QStringList& args, Io io);
+int runLaunchSummary(const QStringList& args, Io io);
+int runNvtxGpuSummary(const QStringList& args, Io io);
+
 // render/cmd_render.cpp in a GUI build (it needs a QGuiApplication: see makeApplication);
 // cmd_render_unavailable.cpp, which says so, in a build without the GUI.
 int runRender(const QStringList& args, Io io);
