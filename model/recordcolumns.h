@@ -63,6 +63,13 @@ public:
         return m_value[std::size_t(it - m_index.begin())];
     }
     std::size_t size() const { return m_index.size(); }
+    // Calls fn(index, value) for each index in [first, last) that has a value, in index order:
+    // one search, then a walk (a loop over a run of records costs no search per record).
+    template <typename Fn> void forEachIn(std::uint32_t first, std::uint32_t last, Fn&& fn) const {
+        auto it = std::lower_bound(m_index.begin(), m_index.end(), first);
+        for (; it != m_index.end() && *it < last; ++it)
+            fn(*it, m_value[std::size_t(it - m_index.begin())]);
+    }
     std::size_t memoryBytes() const {
         return m_index.capacity() * sizeof(std::uint32_t) + m_value.capacity() * sizeof(T);
     }

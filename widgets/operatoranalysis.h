@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "model/analysis/gpumetrics.h"
 #include "model/analysis/operators.h"
 #include "model/analysis/steps.h"
 #include "widgets/workerpriority.h"
@@ -19,6 +20,8 @@ struct OperatorAnalysis {
     std::shared_ptr<const OperatorForest> forest; // never null
     OperatorTable byName;                         // operatorTable(grouped by name)
     StepBreakdown steps;
+    // Per GPU, the metrics beside the steps over their time (first step's start to last's end).
+    std::vector<GpuStepMetrics> gpus;
     // True when it describes `t` (a panel may hold a newer trace than the analysis, or none).
     bool describes(const Trace* t) const { return t && trace.get() == t; }
 };
@@ -41,6 +44,11 @@ analyzeOperators(std::shared_ptr<const Trace> trace, const AnalysisCancel& cance
     if (cancelled && cancelled())
         return nullptr;
     a->steps = computeStepBreakdown(t, *forest, cancelled);
+    if (cancelled && cancelled())
+        return nullptr;
+    if (!a->steps.steps.empty())
+        a->gpus = computeGpuStepMetrics(
+            t, {a->steps.steps.front().range.start, a->steps.steps.back().range.end}, cancelled);
     if (cancelled && cancelled())
         return nullptr;
     a->forest = std::move(forest);

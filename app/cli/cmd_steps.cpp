@@ -3,6 +3,7 @@
 // training step (docs/OPERATORS.md for the definitions, docs/CLI.md for the format).
 #include "app/cli/cliargs.h"
 #include "app/cli/commands.h"
+#include "model/analysis/gpumetrics.h"
 #include "model/analysis/operators.h"
 #include "model/analysis/steps.h"
 #include "model/reports/operatorreports.h"
@@ -18,12 +19,18 @@ namespace {
 constexpr TraceParts kStepParts =
     kGpuWorkParts | TracePart::CudaApi | TracePart::Nvtx | TracePart::CpuOps;
 
-// {"source", "family", "dropped_tail_steps", "steps": [the CSV's rows, average last]}.
-void writeStepsJson(QTextStream& out, const StepBreakdown& b) {
+// {"source", "family", "dropped_tail_steps", "steps": [the CSV's rows, average last],
+//  "gpus": [the GPU metrics over the steps' time, one per GPU]}.
+void writeStepsJson(QTextStream& out, const Trace& trace, const StepBreakdown& b) {
     out << "{\"source\": " << jsonString(stepSourceKey(b.source))
         << ", \"family\": " << jsonString(b.family)
         << ", \"dropped_tail_steps\": " << b.droppedTailSteps << ",\n \"steps\": ";
     writeJson(out, stepReport(b));
+    const TimeRange span = b.steps.empty()
+                               ? TimeRange{}
+                               : TimeRange{b.steps.front().range.start, b.steps.back().range.end};
+    out << ",\n \"gpus\": ";
+    writeJson(out, gpuMetricsReport(computeGpuStepMetrics(trace, span)));
     out << "}\n";
 }
 
@@ -40,7 +47,7 @@ int runSteps(const QStringList& args, Io io) {
         return 1;
     const StepBreakdown breakdown = computeStepBreakdown(*trace, buildOperatorForest(*trace));
     if (json)
-        writeStepsJson(io.out, breakdown);
+        writeStepsJson(io.out, *trace, breakdown);
     else
         writeCsv(io.out, stepReport(breakdown));
     return 0;

@@ -5,6 +5,7 @@
 #include "widgets/backgroundtask.h"
 #include "widgets/operatoranalysis.h"
 #include "widgets/panels/detailpane.h"
+#include "widgets/panels/flamegraphpanel.h"
 #include "widgets/panels/gapspanel.h"
 #include "widgets/panels/kerneltablewidget.h"
 #include "widgets/panels/operatorspanel.h"
@@ -14,6 +15,7 @@
 #include "widgets/viewstate.h"
 
 #include <QDockWidget>
+#include <algorithm>
 
 namespace strobe {
 
@@ -41,6 +43,10 @@ void MainWindow::buildViews() {
     QDockWidget* operators = addDock(m_operators, tr("Operators"), QStringLiteral("operatorsDock"),
                                      Qt::BottomDockWidgetArea);
     tabifyDockWidget(kernels, operators);
+    auto* flame = new FlameGraphPanel(m_state, this);
+    QDockWidget* flameDock = addDock(flame, tr("Flame Graph"), QStringLiteral("flameGraphDock"),
+                                     Qt::BottomDockWidgetArea);
+    tabifyDockWidget(operators, flameDock);
     tabifyDockWidget(kernels, m_comparisonDock); // shown when a comparison opens
     m_comparisonDock->hide();
     overview->raise();
@@ -69,6 +75,26 @@ void MainWindow::buildViews() {
             &DetailPane::setOperatorAnalysis);
     connect(this, &MainWindow::operatorAnalysisChanged, m_kernelTable,
             &KernelTableWidget::setOperatorAnalysis);
+    // The Overview's first chart: the step breakdown, with the GPU metrics over the steps.
+    connect(this, &MainWindow::operatorAnalysisChanged, overviewPanel,
+            [overviewPanel](std::shared_ptr<const OperatorAnalysis> analysis) {
+                overviewPanel->setStepBreakdown(analysis ? analysis->steps : StepBreakdown{});
+                overviewPanel->setGpuMetrics(analysis ? analysis->gpus
+                                                      : std::vector<GpuStepMetrics>{});
+            });
+    // A step picked on the chart is selected on the timeline (the flame graph's "Selected range
+    // or step" follows it) and shown with a margin.
+    connect(overviewPanel, &OverviewPanel::stepActivated, this,
+            [this](TimeRange range, EventRef event) {
+                if (!m_state->trace() || range.isEmpty())
+                    return;
+                m_state->setSelectedRange(range);
+                const TimeNs margin = std::max<TimeNs>(1, range.duration() / 20);
+                m_state->setVisibleRange(
+                    {saturatingSub(range.start, margin), saturatingAdd(range.end, margin)});
+                if (event.isValid())
+                    m_state->setSelection(event);
+            });
 }
 
 void MainWindow::analyzeOperators() {

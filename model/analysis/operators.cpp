@@ -160,6 +160,15 @@ void OperatorForestBuilder::collect(std::vector<std::vector<Candidate>>& byThrea
         auto& out = byThread[lane.owner()];
         out.reserve(out.size() + lane.size());
         m_runStarts[lane.owner()].push_back(out.size());
+        // The lane's records run from recordBase() in lane order: its shapes in one walk.
+        std::vector<StringId> shapes;
+        if (operatorLane) {
+            shapes.assign(lane.size(), kNoString);
+            const std::uint32_t base = lane.recordBase();
+            m_t.forEachCpuOpInputShapes(
+                base, base + lane.size(),
+                [&](std::uint32_t rec, StringId s) { shapes[rec - base] = s; });
+        }
         // A lane's events are in start order, longer first at equal starts: each lane is one
         // sorted run of its thread's candidates, merged in buildThread.
         for (std::uint32_t i = 0; i < lane.size(); ++i) {
@@ -177,7 +186,7 @@ void OperatorForestBuilder::collect(std::vector<std::vector<Candidate>>& byThrea
             c.event = {l, i};
             c.laneOrder = operatorLane ? 1 : 0;
             if (operatorLane)
-                c.shapes = m_t.cpuOpInputShapes(lane.payload(i));
+                c.shapes = shapes[i];
             c.name = info.name;
             c.kind = info.kind;
             out.push_back(c);
@@ -652,11 +661,8 @@ OperatorTable operatorTable(const Trace& trace, const OperatorForest& forest,
         }
     };
     const auto& owners = forest.owners();
-    const auto kernels = trace.kernels();
-    for (std::size_t k = 0; k < owners.kernels.size() && k < trace.kernelCount(); ++k) {
-        const KernelRecord r = kernels[k];
-        count(owners.kernels[k], r.api, r.self);
-    }
+    for (std::size_t k = 0; k < owners.kernels.size() && k < trace.kernelCount(); ++k)
+        count(owners.kernels[k], trace.kernelApi(k), trace.kernelRef(k));
     for (std::size_t i = 0; i < owners.memcpys.size(); ++i)
         count(owners.memcpys[i], trace.memcpys()[i].api, trace.memcpys()[i].self);
     for (std::size_t i = 0; i < owners.memsets.size(); ++i)

@@ -134,4 +134,43 @@ ReportTable stepReport(const StepBreakdown& b) {
     return t;
 }
 
+QString kernelMetricBasisKey(KernelMetricBasis basis) {
+    switch (basis) {
+    case KernelMetricBasis::Recorded:
+        return QStringLiteral("recorded");
+    case KernelMetricBasis::Estimated:
+        return QStringLiteral("estimated");
+    case KernelMetricBasis::Mixed:
+        break;
+    }
+    return QStringLiteral("mixed");
+}
+
+ReportTable gpuMetricsReport(const std::vector<GpuStepMetrics>& gpus) {
+    ReportTable t;
+    t.columns << QStringLiteral("device") << QStringLiteral("span_start_ns")
+              << QStringLiteral("span_end_ns") << QStringLiteral("busy_ns")
+              << QStringLiteral("utilization_percent") << QStringLiteral("sm_efficiency_percent")
+              << QStringLiteral("sm_efficiency_basis")
+              << QStringLiteral("achieved_occupancy_percent")
+              << QStringLiteral("achieved_occupancy_basis") << QStringLiteral("kernel_ns")
+              << QStringLiteral("tensor_core_kernel_ns") << QStringLiteral("tensor_core_percent");
+    const auto average = [](const std::optional<KernelMetricAverage>& a, double scale,
+                            std::vector<C>& row) {
+        row.push_back(a ? C::number(a->value * scale, 2) : C::null());
+        row.push_back(a ? C::string(kernelMetricBasisKey(a->basis)) : C::null());
+    };
+    for (const GpuStepMetrics& g : gpus) {
+        std::vector<C> row{C::number(std::uint64_t(g.deviceId)), ns(g.span.start), ns(g.span.end),
+                           ns(g.busyTime), C::number(100.0 * g.utilization, 2)};
+        average(g.smEfficiency, 100.0, row);
+        average(g.achievedOccupancy, 1.0, row);
+        row.push_back(ns(g.kernelTime));
+        row.push_back(ns(g.tensorCoreKernelTime));
+        row.push_back(C::number(100.0 * g.tensorCoreShare(), 2));
+        t.rows.push_back(std::move(row));
+    }
+    return t;
+}
+
 } // namespace strobe

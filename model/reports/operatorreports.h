@@ -5,6 +5,7 @@
 // docs/CLI.md; the definitions of each number: docs/OPERATORS.md). Times are exact integers in
 // ns; device_percent has 2 decimals; the steps' average row is rounded to whole ns.
 
+#include "model/analysis/gpumetrics.h"
 #include "model/analysis/operators.h"
 #include "model/analysis/steps.h"
 #include "model/reports/reporttable.h"
@@ -33,5 +34,15 @@ QString stepSourceKey(StepSource source);
 // "average" with empty start and end and the per-step averages rounded to whole ns. No average
 // row when there is no step.
 ReportTable stepReport(const StepBreakdown& breakdown);
+
+// "recorded", "estimated", "mixed": where a GPU metric's per-kernel values came from.
+QString kernelMetricBasisKey(KernelMetricBasis basis);
+
+// The GPU metrics beside the steps (computeGpuStepMetrics), one row per GPU: device,
+// span_start_ns, span_end_ns, busy_ns, utilization_percent, sm_efficiency_percent,
+// sm_efficiency_basis, achieved_occupancy_percent, achieved_occupancy_basis, kernel_ns,
+// tensor_core_kernel_ns, tensor_core_percent (percentages with 2 decimals; null when the trace
+// has no value for any kernel).
+ReportTable gpuMetricsReport(const std::vector<GpuStepMetrics>& gpus);
 
 } // namespace strobe

@@ -4,6 +4,7 @@
 #include "model/itemmodels/iterationtablemodel.h"
 #include "model/itemmodels/tableroles.h"
 #include "model/reports/overviewtext.h"
+#include "model/reports/steptext.h"
 #include "model/timeformat.h"
 #include "widgets/backgroundtask.h"
 #include "widgets/panels/breakdownbars.h"
@@ -26,6 +27,7 @@ OverviewPanel::OverviewPanel(ViewState* state, QWidget* parent)
     : QWidget(parent)
     , m_state(state)
     , m_stepChart(new StepBreakdownChart(this))
+    , m_gpuMetrics(new QLabel(this))
     , m_scope(new QLabel(this))
     , m_bars(new BreakdownBars(this))
     , m_findings(new QLabel(this))
@@ -53,6 +55,11 @@ OverviewPanel::OverviewPanel(ViewState* state, QWidget* parent)
     auto* inner = new QVBoxLayout(content);
     inner->addWidget(m_stepChart);
     m_stepChart->hide(); // until setStepBreakdown
+    m_gpuMetrics->setTextFormat(Qt::PlainText);
+    m_gpuMetrics->setWordWrap(true);
+    m_gpuMetrics->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_gpuMetrics->hide();
+    inner->addWidget(m_gpuMetrics);
     inner->addWidget(m_scope);
     inner->addWidget(m_bars);
     inner->addWidget(m_findings);
@@ -74,6 +81,8 @@ OverviewPanel::OverviewPanel(ViewState* state, QWidget* parent)
     connect(m_state, &ViewState::traceChanged, this, [this] {
         m_stepChart->setStepBreakdown({});
         m_stepChart->hide();
+        m_gpuMetrics->clear();
+        m_gpuMetrics->hide();
     });
     connect(m_state, &ViewState::traceChanged, this, &OverviewPanel::rebuild);
     connect(m_state, &ViewState::selectedRangeChanged, this, &OverviewPanel::rebuild);
@@ -95,6 +104,19 @@ void OverviewPanel::setStepBreakdown(const StepBreakdown& breakdown) {
                   s.of(StepCategory::CpuExec) > 0 || s.of(StepCategory::Communication) > 0;
     const bool steps = breakdown.source != StepSource::WholeTrace && !breakdown.steps.empty();
     m_stepChart->setVisible(steps || cpuSide);
+    m_gpuMetrics->setVisible(m_stepChart->isVisibleTo(this) && !m_gpuMetrics->text().isEmpty());
+}
+
+void OverviewPanel::setGpuMetrics(const std::vector<GpuStepMetrics>& gpus) {
+    QStringList lines;
+    for (const GpuStepMetrics& g : gpus)
+        lines << strobe::gpuMetricsText(g);
+    m_gpuMetrics->setText(lines.join(u'\n'));
+    m_gpuMetrics->setVisible(m_stepChart->isVisibleTo(this) && !lines.isEmpty());
+}
+
+QString OverviewPanel::gpuMetricsText() const {
+    return m_gpuMetrics->text();
 }
 
 bool OverviewPanel::isComputing() const {

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "model/analysis/gpumetrics.h"
+
 #include "model/analysis/overview.h"
 
 #include <QWidget>
@@ -43,6 +45,10 @@ public:
     // has neither steps nor CPU-side ranges (a whole-trace "step" with no DataLoader, CPU Exec
     // or Communication time). A new trace hides it until the next call.
     void setStepBreakdown(const StepBreakdown& breakdown);
+    // Per GPU, the metrics over the steps' time, one line each under the step chart (shown with
+    // the chart).
+    void setGpuMetrics(const std::vector<GpuStepMetrics>& gpus);
+    QString gpuMetricsText() const;
     // Follows the link of finding `i`, as a click on it does.
     void openFinding(int i);
     // Zooms to the iteration at view row `row` and selects its range, as a double-click does.
@@ -65,6 +71,7 @@ private:
     std::shared_ptr<const Trace> m_trace;
     Overview m_overview;
     StepBreakdownChart* m_stepChart;
+    QLabel* m_gpuMetrics;
     QLabel* m_scope;
     BreakdownBars* m_bars;
     QLabel* m_findings;

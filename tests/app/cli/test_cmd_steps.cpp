@@ -171,7 +171,7 @@ TEST(CliSteps, JsonCarriesTheCsvRowsAndTheSource) {
     QJsonParseError error;
     const QJsonObject o = QJsonDocument::fromJson(json.out.toUtf8(), &error).object();
     ASSERT_EQ(error.error, QJsonParseError::NoError) << error.errorString().toStdString();
-    for (const char* key : {"source", "family", "dropped_tail_steps", "steps"})
+    for (const char* key : {"source", "family", "dropped_tail_steps", "steps", "gpus"})
         EXPECT_TRUE(o.contains(QLatin1String(key))) << key;
     EXPECT_EQ(o[QStringLiteral("source")].toString(), QStringLiteral("profiler_steps"));
     EXPECT_EQ(o[QStringLiteral("family")].toString(), QStringLiteral("ProfilerStep"));
@@ -190,6 +190,27 @@ TEST(CliSteps, JsonCarriesTheCsvRowsAndTheSource) {
             EXPECT_EQ(text, rows[i][c]) << header[c].toStdString() << " row " << i;
         }
     }
+    // The GPU metrics over the steps' time: the ResNet-50 trace ran its kernels on GPU 0, its
+    // span is the first step's start to the last kept step's end, and Kineto recorded the
+    // blocks per SM and occupancy of every kernel.
+    const QJsonArray gpus = o[QStringLiteral("gpus")].toArray();
+    ASSERT_EQ(gpus.size(), 1);
+    const QJsonObject g = gpus[0].toObject();
+    EXPECT_EQ(g[QStringLiteral("device")].toInteger(), 0);
+    EXPECT_EQ(QString::number(g[QStringLiteral("span_start_ns")].toInteger()), rows.front()[1]);
+    EXPECT_EQ(QString::number(g[QStringLiteral("span_end_ns")].toInteger()),
+              rows[rows.size() - 2][2]);
+    EXPECT_EQ(g[QStringLiteral("sm_efficiency_basis")].toString(), QStringLiteral("recorded"));
+    EXPECT_EQ(g[QStringLiteral("achieved_occupancy_basis")].toString(), QStringLiteral("recorded"));
+    const double util = g[QStringLiteral("utilization_percent")].toDouble();
+    EXPECT_NEAR(util,
+                100.0 * double(g[QStringLiteral("busy_ns")].toInteger()) /
+                    double(g[QStringLiteral("span_end_ns")].toInteger() -
+                           g[QStringLiteral("span_start_ns")].toInteger()),
+                0.006);
+    EXPECT_GT(util, 50.0);
+    EXPECT_LT(util, 60.0);
+    EXPECT_EQ(g[QStringLiteral("tensor_core_percent")].toDouble(), 0.0); // fp32 on a V100
 }
 
 TEST(CliSteps, PlainCudaExportIsOneWholeTraceStep) {
