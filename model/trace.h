@@ -13,6 +13,7 @@
 #include <array>
 #include <memory>
 #include <optional>
+#include <utility>
 #include <vector>
 
 namespace strobe {
@@ -139,6 +140,12 @@ public:
     // CPU op i's recorded input shapes (CpuOpRecord::inputShapes) without decoding the rest.
     StringId cpuOpInputShapes(std::uint32_t i) const {
         return m_cpuOpShapes.at(i).value_or(kNoString);
+    }
+    // Calls fn(i, shapes) for each CPU op i in [first, last) with recorded input shapes, in
+    // order: a loop over a lane's records without a search per record.
+    template <typename Fn>
+    void forEachCpuOpInputShapes(std::uint32_t first, std::uint32_t last, Fn&& fn) const {
+        m_cpuOpShapes.forEachIn(first, last, std::forward<Fn>(fn));
     }
     NvtxTable nvtx() const { return NvtxTable(*this, m_nvtx.size()); }
     std::optional<std::uint32_t> nvtxColor(std::uint32_t i) const { return m_nvtxColor.at(i); }
