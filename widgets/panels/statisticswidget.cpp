@@ -5,7 +5,9 @@
 #include "model/itemmodels/memorysummarymodel.h"
 #include "model/itemmodels/namefilterproxy.h"
 #include "model/itemmodels/nvtxsummarymodel.h"
+#include "model/itemmodels/reporttablemodel.h"
 #include "model/itemmodels/tableroles.h"
+#include "model/reports/statsreports.h"
 #include "widgets/backgroundtask.h"
 #include "widgets/panels/namefilteredit.h"
 #include "widgets/panels/tablebehaviour.h"
@@ -96,7 +98,8 @@ StatisticsWidget::StatisticsWidget(ViewState* state, QWidget* parent)
     , m_status(new QLabel(this))
     , m_kernelTask(new BackgroundTask(this))
     , m_nvtxTask(new BackgroundTask(this))
-    , m_memoryTask(new BackgroundTask(this)) {
+    , m_memoryTask(new BackgroundTask(this))
+    , m_reportsTask(new BackgroundTask(this)) {
     for (QLabel* l : {m_stepLabel, m_nvtxNote, m_status})
         l->setTextFormat(Qt::PlainText); // range names come from the file
     m_grouping->addItem(tr("By name"), int(KernelGrouping::DemangledName));
@@ -138,6 +141,26 @@ StatisticsWidget::StatisticsWidget(ViewState* state, QWidget* parent)
     m_tables[MemoryTab] = addTable(memoryPage, m_memory, QStringLiteral("memory-summary.csv"),
                                    tr("Filter by direction"));
     m_tabs->addTab(memoryPage, tr("Memory operations"));
+
+    // The nsys stats reports: one generic table each, named as strobe-cli names the command.
+    struct ReportTab {
+        QString title, file, placeholder;
+    };
+    const std::array<ReportTab, kReportTabs> reportTabs{{
+        {tr("CUDA API"), QStringLiteral("api-summary.csv"), tr("Filter calls by name")},
+        {tr("OS runtime"), QStringLiteral("osrt-summary.csv"), tr("Filter calls by name")},
+        {tr("Memory sizes"), QStringLiteral("memory-size-summary.csv"), tr("Filter by operation")},
+        {tr("Kernel launches"), QStringLiteral("launch-summary.csv"), tr("Filter kernels by name")},
+        {tr("NVTX on GPU"), QStringLiteral("nvtx-gpu-summary.csv"), tr("Filter ranges by name")},
+    }};
+    for (int i = 0; i < kReportTabs; ++i) {
+        m_reports[std::size_t(i)] = new ReportTableModel(this);
+        auto* page = new QWidget(m_tabs);
+        m_tables[kFirstReportTab + i] =
+            addTable(page, m_reports[std::size_t(i)], reportTabs[std::size_t(i)].file,
+                     reportTabs[std::size_t(i)].placeholder);
+        m_tabs->addTab(page, reportTabs[std::size_t(i)].title);
+    }
     m_status->setContentsMargins(8, 0, 8, 0);
     m_tabs->setCornerWidget(m_status, Qt::TopRightCorner);
 
@@ -162,6 +185,8 @@ void StatisticsWidget::rebuild() {
     m_kernels->setPrecomputed(nullptr, m_kernels->grouping(), {});
     m_nvtx->setPrecomputed(nullptr, {});
     m_memory->setPrecomputed({});
+    for (ReportTableModel* m : m_reports)
+        m->setTable({});
     m_nvtxNote->clear();
     m_stepKernels.clear();
     m_instance = -1;
@@ -171,11 +196,13 @@ void StatisticsWidget::rebuild() {
         m_kernelTask->cancel();
         m_nvtxTask->cancel();
         m_memoryTask->cancel();
+        m_reportsTask->cancel();
         taskDone();
         return;
     }
     computeKernelSummary();
     computeNvtxSummary();
+    computeReports();
     m_memoryTask->start([trace] { return summarizeMemory(*trace); },
                         [this](std::vector<MemorySummaryRow> rows) {
                             m_memory->setPrecomputed(std::move(rows));
@@ -214,6 +241,32 @@ void StatisticsWidget::computeNvtxSummary() {
                       });
 }
 
+void StatisticsWidget::computeReports() {
+    std::shared_ptr<const Trace> trace = m_state->sharedTrace();
+    if (!trace)
+        return;
+    const RangeNaming naming = nvtxNaming();
+    m_reportsTask->start(
+        [trace, naming] {
+            return std::array<ReportTable, kReportTabs>{
+                callSummaryReport(summarizeCalls(*trace, CallFamily::CudaApi)),
+                callSummaryReport(summarizeCalls(*trace, CallFamily::Osrt)),
+                memorySizeSummaryReport(summarizeMemorySizes(*trace)),
+                launchSummaryReport(summarizeLaunches(*trace)),
+                nvtxGpuSummaryReport(summarizeNvtxGpu(*trace, naming))};
+        },
+        [this](std::array<ReportTable, kReportTabs> tables) {
+            for (int i = 0; i < kReportTabs; ++i)
+                m_reports[std::size_t(i)]->setTable(std::move(tables[std::size_t(i)]));
+            taskDone();
+        });
+}
+
+ReportTableModel* StatisticsWidget::reportModel(Tab tab) const {
+    return tab >= kFirstReportTab && tab < TabCount ? m_reports[std::size_t(tab - kFirstReportTab)]
+                                                    : nullptr;
+}
+
 RangeNaming StatisticsWidget::nvtxNaming() const {
     return m_groupPerCallIds->isChecked() ? RangeNaming::Grouped : RangeNaming::Raw;
 }
@@ -227,6 +280,7 @@ void StatisticsWidget::setNvtxNaming(RangeNaming naming) {
         return;
     // The rows shown stay until the renamed ones arrive.
     computeNvtxSummary();
+    computeReports(); // the NVTX-on-GPU tab names its ranges the same way
     taskDone();
 }
 
@@ -254,7 +308,8 @@ void StatisticsWidget::clearNameFilters() {
 }
 
 bool StatisticsWidget::isComputing() const {
-    return m_kernelTask->isRunning() || m_nvtxTask->isRunning() || m_memoryTask->isRunning();
+    return m_kernelTask->isRunning() || m_nvtxTask->isRunning() || m_memoryTask->isRunning() ||
+           m_reportsTask->isRunning();
 }
 
 void StatisticsWidget::taskDone() {

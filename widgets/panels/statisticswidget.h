@@ -4,6 +4,7 @@
 #include "model/analysis/kernelstats.h"
 #include "model/analysis/namefilter.h"
 #include "model/analysis/rangegrouping.h"
+#include "model/reports/reporttable.h"
 
 #include <QWidget>
 #include <array>
@@ -23,20 +24,36 @@ class MemorySummaryModel;
 class NameFilterEdit;
 class NameFilterProxy;
 class NvtxSummaryModel;
+class ReportTableModel;
 class ViewState;
 
-// Kernel, NVTX and memory-operation statistics, one tab each; every table sorts by any column
+// Kernel, NVTX and memory-operation statistics, one tab each, and the tables of nsys's stats
+// reports (CUDA API, OS runtime, memory sizes, kernel launches, NVTX on the GPU: statsreports.h,
+// docs/KERNELS.md), one tab each; every table sorts by any column
 // and exports to CSV (file or clipboard). Double-clicking a kernel row asks for the kernel
 // table to show only that kernel (kernelFilterRequested) and reveals its first instance; the
 // Previous/Next buttons then step through its instances on the timeline. The three summaries
 // are computed on workers (BackgroundTask); until they arrive their tables are empty and the
 // tab bar says "Computing…". Every tab filters its rows by name (plain text or regular
 // expression, as the kernel table does) and counts the rows shown. The NVTX tab groups
-// PyTorch's per-call ids by default ("Group per-call ids"; unchecked: the recorded names).
+// PyTorch's per-call ids by default ("Group per-call ids"; unchecked: the recorded names), and so
+// does the NVTX-on-GPU tab.
 class StatisticsWidget : public QWidget {
     Q_OBJECT
 public:
-    enum Tab { KernelsTab, NvtxTab, MemoryTab, TabCount };
+    enum Tab {
+        KernelsTab,
+        NvtxTab,
+        MemoryTab,
+        ApiTab,        // nsys's cuda_api_sum
+        OsrtTab,       // osrt_sum
+        MemorySizeTab, // cuda_gpu_mem_size_sum
+        LaunchTab,     // cuda_kern_exec_sum
+        NvtxGpuTab,    // nvtx_gpu_proj_sum
+        TabCount
+    };
+    static constexpr int kFirstReportTab = ApiTab;
+    static constexpr int kReportTabs = TabCount - ApiTab;
     // One tab's table and the controls above it.
     struct Table {
         QTableView* view = nullptr;
@@ -51,6 +68,8 @@ public:
     KernelSummaryModel* kernelModel() const { return m_kernels; }
     NvtxSummaryModel* nvtxModel() const { return m_nvtx; }
     MemorySummaryModel* memoryModel() const { return m_memory; }
+    // The model of a report tab (ApiTab..NvtxGpuTab); nullptr for the others.
+    ReportTableModel* reportModel(Tab tab) const;
     QTableView* kernelView() const { return m_kernelView; }
     QTabWidget* tabs() const { return m_tabs; }
     const Table& table(Tab tab) const { return m_tables[tab]; }
@@ -87,6 +106,7 @@ private:
     void updateStepLabel();
     void computeKernelSummary();
     void computeNvtxSummary();
+    void computeReports();
     void taskDone();
 
     ViewState* m_state;
@@ -94,6 +114,7 @@ private:
     KernelSummaryModel* m_kernels;
     NvtxSummaryModel* m_nvtx;
     MemorySummaryModel* m_memory;
+    std::array<ReportTableModel*, kReportTabs> m_reports{};
     std::array<Table, TabCount> m_tables;
     NameFilterProxy* m_kernelProxy;
     QTableView* m_kernelView;
@@ -105,6 +126,7 @@ private:
     BackgroundTask* m_kernelTask;
     BackgroundTask* m_nvtxTask;
     BackgroundTask* m_memoryTask;
+    BackgroundTask* m_reportsTask;
     std::vector<std::uint32_t> m_stepKernels; // instances of the activated row, in start order
     int m_instance = -1;
 };

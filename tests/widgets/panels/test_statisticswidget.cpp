@@ -4,7 +4,9 @@
 #include "model/itemmodels/memorysummarymodel.h"
 #include "model/itemmodels/namefilterproxy.h"
 #include "model/itemmodels/nvtxsummarymodel.h"
+#include "model/itemmodels/reporttablemodel.h"
 #include "model/itemmodels/tableroles.h"
+#include "model/reports/statsreports.h"
 #include "tests/model/analysis/analysistestdata.h"
 #include "tests/support/csvparse.h"
 #include "tests/support/sqlitequery.h"
@@ -307,7 +309,7 @@ TEST(StatisticsWidget, AFirstClickSortsLargestFirstAndShowsTheTop) {
         EXPECT_EQ(firstClickOrder(view, c), Qt::DescendingOrder) << c;
     // The other tabs follow the same rule.
     const QList<QTableView*> views = stats.findChildren<QTableView*>();
-    ASSERT_EQ(views.size(), 3);
+    ASSERT_EQ(views.size(), int(StatisticsWidget::TabCount)); // the nsys report tabs too
     for (QTableView* v : views) {
         const QAbstractItemModel* m = v->model();
         EXPECT_EQ(firstClickOrder(v, 0), Qt::AscendingOrder); // the name or direction
@@ -315,9 +317,12 @@ TEST(StatisticsWidget, AFirstClickSortsLargestFirstAndShowsTheTop) {
         EXPECT_EQ(firstClickOrder(v, last), Qt::DescendingOrder)
             << m->headerData(last, Qt::Horizontal).toString().toStdString();
     }
-    EXPECT_EQ(firstClickOrder(views[1], NvtxSummaryModel::Style), Qt::AscendingOrder);
-    EXPECT_EQ(firstClickOrder(views[1], NvtxSummaryModel::Total), Qt::DescendingOrder);
-    EXPECT_EQ(firstClickOrder(views[2], MemorySummaryModel::TotalBytes), Qt::DescendingOrder);
+    QTableView* nvtx = stats.table(StatisticsWidget::NvtxTab).view;
+    EXPECT_EQ(firstClickOrder(nvtx, NvtxSummaryModel::Style), Qt::AscendingOrder);
+    EXPECT_EQ(firstClickOrder(nvtx, NvtxSummaryModel::Total), Qt::DescendingOrder);
+    EXPECT_EQ(firstClickOrder(stats.table(StatisticsWidget::MemoryTab).view,
+                              MemorySummaryModel::TotalBytes),
+              Qt::DescendingOrder);
 }
 
 } // namespace
@@ -334,4 +339,75 @@ TEST(StatisticsEarlyPreview, TheFirstKernelsAloneGiveNoSummary) {
     state.setTrace(previews[1]);
     ASSERT_TRUE(test::waitUntilReady(stats));
     EXPECT_GT(stats.kernelModel()->rowCount(), 0);
+}
+
+// The nsys stats report tabs (issue 43) show the tables strobe-cli prints: the same rows in the
+// same order, each cell's exported value the CLI's.
+TEST(StatisticsWidget, ReportTabsShowWhatTheCliPrints) {
+    ViewState state;
+    const std::shared_ptr<const Trace> trace = cloverleaf();
+    state.setTrace(trace);
+    StatisticsWidget stats(&state);
+    ASSERT_TRUE(waitUntilReady(stats));
+    using W = StatisticsWidget;
+    const std::vector<std::tuple<W::Tab, QString, ReportTable>> expected{
+        {W::ApiTab, QStringLiteral("CUDA API"),
+         callSummaryReport(summarizeCalls(*trace, CallFamily::CudaApi))},
+        {W::OsrtTab, QStringLiteral("OS runtime"),
+         callSummaryReport(summarizeCalls(*trace, CallFamily::Osrt))},
+        {W::MemorySizeTab, QStringLiteral("Memory sizes"),
+         memorySizeSummaryReport(summarizeMemorySizes(*trace))},
+        {W::LaunchTab, QStringLiteral("Kernel launches"),
+         launchSummaryReport(summarizeLaunches(*trace))},
+        {W::NvtxGpuTab, QStringLiteral("NVTX on GPU"),
+         nvtxGpuSummaryReport(summarizeNvtxGpu(*trace))},
+    };
+    for (const auto& [tab, title, table] : expected) {
+        ReportTableModel* model = stats.reportModel(tab);
+        ASSERT_NE(model, nullptr);
+        QAbstractItemModelTester tester(model,
+                                        QAbstractItemModelTester::FailureReportingMode::Fatal);
+        EXPECT_EQ(stats.tabs()->tabText(tab), title);
+        ASSERT_EQ(model->columnCount(), table.columns.size()) << title.toStdString();
+        ASSERT_EQ(std::size_t(model->rowCount()), table.rows.size()) << title.toStdString();
+        // CloverLeaf has CUDA calls, OS runtime calls, copies and launches, but no NVTX.
+        EXPECT_EQ(model->rowCount() == 0, tab == W::NvtxGpuTab) << title.toStdString();
+        for (int r = 0; r < model->rowCount(); ++r)
+            for (int c = 0; c < model->columnCount(); ++c) {
+                const ReportCell& cell = table.rows[std::size_t(r)][std::size_t(c)];
+                const QVariant v = model->index(r, c).data(ExportRole);
+                if (cell.kind == ReportCell::Kind::Number)
+                    EXPECT_DOUBLE_EQ(v.toDouble(), cell.text.toDouble());
+                else
+                    EXPECT_EQ(v.toString(), cell.text);
+            }
+    }
+    EXPECT_EQ(stats.reportModel(W::KernelsTab), nullptr);
+    // Each tab filters by name: the CUDA launch calls only.
+    stats.setNameFilter(W::ApiTab, QStringLiteral("^cuda(Launch|Memcpy)"), true);
+    const W::Table& api = stats.table(W::ApiTab);
+    EXPECT_EQ(api.proxy->rowCount(),
+              rowsContaining(*stats.reportModel(W::ApiTab), QStringLiteral("cudaLaunch")) +
+                  rowsContaining(*stats.reportModel(W::ApiTab), QStringLiteral("cudaMemcpy")));
+    EXPECT_GT(api.proxy->rowCount(), 0);
+    EXPECT_LT(api.proxy->rowCount(), stats.reportModel(W::ApiTab)->rowCount());
+}
+
+// The NVTX-on-GPU tab names its ranges as the NVTX tab does: "Group per-call ids" merges
+// PyTorch's operator calls, unchecked every recorded name is a row.
+TEST(StatisticsWidget, NvtxGpuTabFollowsTheGroupingToggle) {
+    ViewState state;
+    const std::shared_ptr<const Trace> trace = h100();
+    state.setTrace(trace);
+    StatisticsWidget stats(&state);
+    ASSERT_TRUE(waitUntilReady(stats));
+    ReportTableModel* model = stats.reportModel(StatisticsWidget::NvtxGpuTab);
+    const auto grouped = summarizeNvtxGpu(*trace, RangeNaming::Grouped);
+    const auto raw = summarizeNvtxGpu(*trace, RangeNaming::Raw);
+    ASSERT_LT(grouped.size() * 10, raw.size());
+    EXPECT_EQ(std::size_t(model->rowCount()), grouped.size());
+    stats.groupPerCallIdsBox()->setChecked(false);
+    ASSERT_TRUE(waitUntilReady(stats));
+    EXPECT_EQ(std::size_t(model->rowCount()), raw.size());
+    EXPECT_EQ(model->index(0, 0).data().toString(), raw.front().range);
 }
