@@ -34,7 +34,7 @@ for f in "${files[@]}"; do
     b="$(basename "$f")"
     snap "$b.info" info "$f"
     snap "$b.info-json" info "$f" --json
-    for cmd in kernels kernel-summary nvtx-summary memory-summary gaps; do
+    for cmd in kernels kernel-summary nvtx-summary memory-summary gaps ops steps; do
         snap "$b.$cmd" "$cmd" "$f"
         snap "$b.$cmd-json" "$cmd" "$f" --format json
     done

@@ -248,7 +248,19 @@ void StepComputation::findSteps(StepBreakdown& out) {
         return;
     }
     out.source = StepSource::WholeTrace;
-    TimeRange whole = m_cpuExtent.start <= m_cpuExtent.end ? m_cpuExtent : m_t.timeRange();
+    // The CPU side's extent, as the plugin; without CPU ranges, the extent of what the steps
+    // count (GPU work and CUDA calls), not the trace's, which OS runtime calls and
+    // synchronisation records may widen.
+    TimeRange whole = m_cpuExtent;
+    if (whole.start > whole.end) {
+        for (const auto& ranges : m_roles)
+            for (const TimeRange& r : ranges) {
+                whole.start = std::min(whole.start, r.start);
+                whole.end = std::max(whole.end, r.end);
+            }
+    }
+    if (whole.start > whole.end)
+        whole = {};
     m_steps.push_back({whole, EventRef{}, QStringLiteral("0")});
 }
 

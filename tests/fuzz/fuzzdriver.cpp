@@ -353,8 +353,8 @@ int main(int argc, char** argv) {
                     bad = true;
                 }
             };
-            for (const char* cmd :
-                 {"info", "kernels", "kernel-summary", "nvtx-summary", "memory-summary", "gaps"})
+            for (const char* cmd : {"info", "kernels", "kernel-summary", "nvtx-summary",
+                                    "memory-summary", "gaps", "ops", "steps"})
                 run({QString::fromLatin1(cmd), path});
 #if STROBE_FUZZ_RENDER
             if (rng() % 8 == 0) {

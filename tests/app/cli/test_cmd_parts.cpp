@@ -52,6 +52,9 @@ const std::vector<Case>& cases() {
         {"breakdown json",
          &cli::runBreakdown,
          {QStringLiteral("--format"), QStringLiteral("json")}},
+        {"ops", &cli::runOps, {}},
+        {"ops shapes", &cli::runOps, {QStringLiteral("--group-by"), QStringLiteral("shapes")}},
+        {"steps json", &cli::runSteps, {QStringLiteral("--format"), QStringLiteral("json")}},
     };
     return all;
 }
