@@ -421,6 +421,11 @@ OperatorForest OperatorForestBuilder::build() {
     m_runStarts.resize(threads);
     std::vector<std::vector<Candidate>> byThread(threads);
     collect(byThread);
+    std::size_t candidates = 0;
+    for (const auto& c : byThread)
+        candidates += c.size();
+    m_f.m_nodes.reserve(candidates);
+    m_operatorEvent.reserve(candidates);
     std::vector<std::pair<std::uint32_t, std::uint32_t>> spans(threads, {0, 0});
     for (std::uint32_t th = 0; th < threads; ++th) {
         if (cancelled())
@@ -461,8 +466,8 @@ OperatorForest OperatorForestBuilder::build() {
     };
     // A merged child's siblings are none (it was an only child), and its children were
     // re-parented: its place in a sibling chain is its parent's firstChild, already replaced.
-    std::vector<OpNode> compact;
-    compact.reserve(live);
+    // In place: a live node's new index is never above its old one.
+    std::uint32_t out = 0;
     for (std::uint32_t i = 0; i < m_f.m_nodes.size(); ++i) {
         const OpNode& n = m_f.m_nodes[i];
         m_f.m_nodeOfEvent[m_f.m_laneBase[n.event.lane] + n.event.index] = newIndex[m_mergedInto[i]];
@@ -472,16 +477,16 @@ OperatorForest OperatorForestBuilder::build() {
         remap(c.parent);
         remap(c.firstChild);
         remap(c.nextSibling);
-        compact.push_back(c);
         if (c.kind == OpNodeKind::Operator)
             ++m_f.m_operatorCount;
+        m_f.m_nodes[out++] = c;
     }
+    m_f.m_nodes.resize(out);
     for (std::uint32_t& r : m_f.m_roots)
         remap(r);
     for (auto* v : {&m_f.m_owners.kernels, &m_f.m_owners.memcpys, &m_f.m_owners.memsets})
         for (std::uint32_t& o : *v)
             remap(o);
-    m_f.m_nodes = std::move(compact);
     sumDeviceTimes();
     return std::move(m_f);
 }
