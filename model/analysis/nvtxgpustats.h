@@ -22,7 +22,9 @@ struct NvtxGpuSummaryRow {
     DurationStats projected;  // per instance: last operation end - first operation start
     TimeNs totalRangeNs = 0;  // the instances' own (CPU-side) durations, summed
     std::uint64_t gpuOps = 0; // kernels, memcpys and memsets, summed over the instances
-    double avgGpuOps() const { return projected.count ? double(gpuOps) / projected.count : 0.0; }
+    double avgGpuOps() const {
+        return projected.count ? double(gpuOps) / double(projected.count) : 0.0;
+    }
     std::vector<EventRef> instances; // the NVTX ranges, in lane order
 };
 
