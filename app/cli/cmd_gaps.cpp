@@ -100,7 +100,7 @@ void writeGapsText(QTextStream& out, const Trace& trace, const GapAnalysis& a) {
         out << "No GPU in this trace.\n";
     std::size_t next = 0;
     for (const DeviceIdleSummary& d : a.devices) {
-        out << gpuWorkLine(d, a.busy) << '\n';
+        out << gpuWorkLine(d, a.busy, a.threshold) << '\n';
         if (!d.busySpan)
             continue;
         out << "  " << idleBeforeLine(d) << '\n';

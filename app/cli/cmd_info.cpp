@@ -267,7 +267,7 @@ void writeText(const Trace& t, const QString& path, QTextStream& out) {
             out << "  work and idle time not computed: only part of the trace was read\n";
         } else {
             // The gaps line without its "GPU n: ", then the idle ends.
-            const QString line = gpuWorkLine(d, BusyWork::All);
+            const QString line = gpuWorkLine(d, BusyWork::All, kDefaultIdleThresholdNs);
             out << "  " << line.mid(line.indexOf(QLatin1String(": ")) + 2) << '\n';
             if (d.busySpan)
                 out << "  " << idleBeforeLine(d) << ", " << idleAfterLine(d) << '\n';

@@ -3,6 +3,7 @@
 
 #include "model/analysis/nvtxstats.h"
 
+#include <algorithm>
 #include <array>
 #include <map>
 
@@ -19,18 +20,23 @@ OverviewFinding idleFinding(const Trace& t, const GpuBreakdown& b, const GapAnal
     f.gpu = b;
     f.target = FindingTarget::Gaps;
     f.gapThreshold = gaps.threshold;
+    f.window = window;
     for (const GpuGap& g : gaps.gaps) {
         if (g.deviceId != b.deviceId)
             continue;
         if (window && (g.range.end <= window->start || g.range.start >= window->end))
             continue;
+        // Over a window, the part of the gap inside it: the shares are of the window.
+        const TimeNs ns =
+            window ? std::min(g.range.end, window->end) - std::max(g.range.start, window->start)
+                   : g.duration();
         if (g.enclosingNvtx.isValid()) {
             const Lane& l = t.lane(g.enclosingNvtx.lane);
-            byRange[nvtxRangeName(t, l.domain(), l.nameId(g.enclosingNvtx.index))] += g.duration();
+            byRange[nvtxRangeName(t, l.domain(), l.nameId(g.enclosingNvtx.index))] += ns;
         } else {
-            byCause[std::size_t(g.cause)] += g.duration();
+            byCause[std::size_t(g.cause)] += ns;
         }
-        f.gapTotal += g.duration();
+        f.gapTotal = saturatingAdd(f.gapTotal, ns);
         ++f.gapCount;
     }
     for (const auto& [name, ns] : byRange)
@@ -47,18 +53,25 @@ OverviewFinding idleFinding(const Trace& t, const GpuBreakdown& b, const GapAnal
     return f;
 }
 
-// Among the kernels launching fewer blocks than the GPU has SMs, the one filling the least of
-// the GPU; its longest launch for the detail pane.
-OverviewFinding fillFinding(const Trace& t, const GpuBreakdown& b, std::optional<TimeRange> w) {
+// Among the computing kernels launching fewer blocks than the GPU has SMs, the configuration
+// with the most time at stake (its kernel time in the window times the share of SMs it leaves
+// empty): a tiny one-block launch leaves the GPU as empty, but costs nothing. Communication kernels
+// are left out: NCCL sizes its grid by its channels on purpose, and communication has its own
+// question. The longest launch of the configuration goes to the detail pane.
+OverviewFinding fillFinding(const Trace& t, const KernelClassTable& table, const GpuBreakdown& b,
+                            std::optional<TimeRange> w) {
     OverviewFinding f;
     f.question = FindingQuestion::Fill;
     f.gpu = b;
-    const GpuInfo* gpu = t.gpuById(b.deviceId);
-    if (!gpu || gpu->smCount == 0) {
+    // The SM count and warp limit as strobe-cli info finds them: the trace's, else the
+    // architecture table's by compute capability or name (which has no SM count).
+    f.limits = resolveGpuLimits(t, b.deviceId);
+    const GpuInfo& gpu = f.limits.gpu;
+    if (gpu.smCount == 0) {
         f.answer = FindingAnswer::NoSmCount;
         return f;
     }
-    f.smCount = gpu->smCount;
+    f.smCount = gpu.smCount;
     struct Use {
         TimeNs time = 0;
         std::uint64_t launches = 0;
@@ -66,13 +79,21 @@ OverviewFinding fillFinding(const Trace& t, const GpuBreakdown& b, std::optional
         TimeNs longestNs = -1;
     };
     std::map<std::uint32_t, Use> uses;
+    std::map<std::uint32_t, bool> communication; // by config, classified once
     for (std::size_t i = 0; i < t.kernelCount(); ++i) {
         if (t.streams()[t.kernelStreamIndex(i)].deviceId != b.deviceId)
             continue;
         const std::uint32_t config = t.kernelConfigIndex(i);
         const KernelConfig& c = t.kernelConfigs()[config];
         const std::int64_t blocks = std::int64_t(c.grid[0]) * c.grid[1] * c.grid[2];
-        if (blocks <= 0 || blocks >= std::int64_t(gpu->smCount))
+        if (blocks <= 0 || blocks >= std::int64_t(gpu.smCount))
+            continue;
+        auto comm = communication.find(config);
+        if (comm == communication.end())
+            comm =
+                communication.emplace(config, table.isCommunication(t.strings().view(c.shortName)))
+                    .first;
+        if (comm->second)
             continue;
         const EventRef self = t.kernelRef(i);
         const Lane& l = t.lane(self.lane);
@@ -89,25 +110,31 @@ OverviewFinding fillFinding(const Trace& t, const GpuBreakdown& b, std::optional
             u.longest = self;
         }
     }
-    // The one filling the smallest share of the GPU's warp slots (blocks when the trace does
-    // not record the warp limit); ties: the one taking more time.
     const auto blocksOf = [&](std::uint32_t config) {
         const KernelConfig& c = t.kernelConfigs()[config];
         return std::int64_t(c.grid[0]) * c.grid[1] * c.grid[2];
     };
+    // The share of the GPU's warp slots a launch takes (of its SMs when no warp limit is known).
     const auto fill = [&](std::uint32_t config) {
         const KernelConfig& c = t.kernelConfigs()[config];
         const std::int64_t threads = std::int64_t(c.block[0]) * c.block[1] * c.block[2];
         const std::int64_t warps =
             blocksOf(config) * std::max<std::int64_t>(1, (threads + 31) / 32);
-        return gpu->maxWarpsPerSm > 0
-                   ? double(warps) / (double(gpu->smCount) * double(gpu->maxWarpsPerSm))
-                   : double(blocksOf(config)) / double(gpu->smCount);
+        return gpu.maxWarpsPerSm > 0
+                   ? double(warps) / (double(gpu.smCount) * double(gpu.maxWarpsPerSm))
+                   : double(blocksOf(config)) / double(gpu.smCount);
+    };
+    // The time at stake: the SM time the configuration leaves without a block, its kernel time
+    // times the share of SMs it leaves empty (so 128 blocks on 132 SMs count for little even
+    // when long). Ties: the one filling less, then the first configuration.
+    const auto atStake = [&](const auto& it) {
+        return double(it->second.time) * double(std::int64_t(gpu.smCount) - blocksOf(it->first)) /
+               double(gpu.smCount);
     };
     auto best = uses.end();
     for (auto it = uses.begin(); it != uses.end(); ++it) {
-        if (best == uses.end() || fill(it->first) < fill(best->first) ||
-            (fill(it->first) == fill(best->first) && it->second.time > best->second.time))
+        if (best == uses.end() || atStake(it) > atStake(best) ||
+            (atStake(it) == atStake(best) && fill(it->first) < fill(best->first)))
             best = it;
     }
     if (best == uses.end()) {
@@ -142,11 +169,33 @@ OverviewFinding commFinding(const Trace& t, const KernelClassTable& table, const
     return f;
 }
 
+// The GPU's unified-memory migrations overlapping its span, counted, and their union clipped to
+// the span. They are not stream work (nothing queued waits for them), so they stay out of the
+// breakdown's memory and idle time; the memory answer gives them as a share of their own.
+void migrationsOf(const Trace& t, const GpuBreakdown& b, OverviewFinding& f) {
+    std::vector<TimeRange> ranges;
+    for (const MemcpyRecord& m : t.memcpys()) {
+        const Lane& l = t.lane(m.self.lane);
+        if (l.kind() != LaneKind::Uvm || t.streams()[m.stream].deviceId != b.deviceId)
+            continue;
+        const TimeNs s = l.start(m.self.index), e = effectiveEnd(s, l.end(m.self.index));
+        if (e <= b.span.start || s >= b.span.end) {
+            ++f.migrationsOutside;
+            continue;
+        }
+        ++f.migrations;
+        ranges.push_back({std::max(s, b.span.start), std::min(e, b.span.end)});
+    }
+    f.migrationNs = length(merged(std::move(ranges)));
+}
+
 OverviewFinding memoryFinding(const Trace& t, const GpuBreakdown& b,
                               std::optional<TimeRange> window) {
     OverviewFinding f;
     f.question = FindingQuestion::Memory;
     f.gpu = b;
+    f.window = window;
+    migrationsOf(t, b, f);
     const GpuMemoryTrack* track = t.gpuMemoryOf(b.deviceId);
     const GpuMemorySample* peak = track ? track->peak(window) : nullptr;
     if (!peak) {
@@ -176,7 +225,7 @@ Overview buildOverview(const Trace& trace, const KernelClassTable& table,
     for (const GpuBreakdown& b : o.gpus)
         o.findings.push_back(idleFinding(trace, b, gaps, window));
     for (const GpuBreakdown& b : o.gpus)
-        o.findings.push_back(fillFinding(trace, b, window));
+        o.findings.push_back(fillFinding(trace, table, b, window));
     for (const GpuBreakdown& b : o.gpus)
         o.findings.push_back(commFinding(trace, table, b));
     for (const GpuBreakdown& b : o.gpus)

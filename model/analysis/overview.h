@@ -8,6 +8,7 @@
 
 #include "model/analysis/breakdown.h"
 #include "model/analysis/gaps.h"
+#include "model/analysis/gpuarchitecture.h"
 #include "model/analysis/iterations.h"
 
 #include <QString>
@@ -38,9 +39,9 @@ enum class FindingAnswer : std::uint8_t {
     KeptBusy,         // Starved: idle under kStarvedPercent of the span
     HostStarves,      // Starved: idle, mostly while `idleShares`' largest runs
     IdleOutsideGaps,  // Starved: idle, but no gap (before the first or after the last work)
-    NoSmCount,        // Fill: the trace does not record the GPU's SM count
-    EveryKernelFills, // Fill: no kernel launches fewer blocks than the GPU has SMs
-    Underfilled,      // Fill: configs[0] fills the least of the GPU
+    NoSmCount,        // Fill: the trace does not record the GPU's SM count (`limits` says why)
+    EveryKernelFills, // Fill: no computing kernel launches fewer blocks than the GPU has SMs
+    Underfilled,      // Fill: configs[0] leaves the most SM time idle of those that do
     NoCommunication,  // Communication: no communication kernels
     Communication,    // Communication: its share, exposed and hidden
     NoMemoryRecord,   // Memory: the copies' share; the trace records no memory use
@@ -67,14 +68,21 @@ struct OverviewFinding {
     std::vector<std::uint32_t> configs; // indices into Trace::kernelConfigs()
     TimeNs time = 0;                    // Moment only
 
-    // Starved: the gaps at least `gapThreshold` long in the window, their total and headings
-    // (by range name, then cause; the text names the largest).
+    // Starved: the gaps at least `gapThreshold` long overlapping the window (findGaps' with all
+    // work busy, so the GPU Gaps panel's at the same threshold), their time clipped to it and
+    // their headings (by range name, then cause; the text names the largest). `window` (Starved
+    // and Memory): the selected range, if any; without one, gap time is a share of the trace, as
+    // the panel's is.
     std::uint64_t gapCount = 0;
     TimeNs gapThreshold = 0;
     TimeNs gapTotal = 0;
     std::vector<IdleShare> idleShares;
-    // Fill: the GPU's SMs; Underfilled: configs[0]'s blocks per launch, launches in the window,
-    // their time and the share of the GPU's warp slots (blocks per SM without the warp limit).
+    std::optional<TimeRange> window;
+    // Fill: the GPU's SMs and the limits used, found as strobe-cli info finds them
+    // (resolveGpuLimits: the trace's, else the architecture table's); Underfilled: configs[0]'s
+    // blocks per launch, launches in the window, their time and the share of the GPU's warp slots
+    // (blocks per SM without a warp limit).
+    GpuLimits limits;
     std::uint32_t smCount = 0;
     std::int64_t blocks = 0;
     std::uint64_t launches = 0;
@@ -83,6 +91,12 @@ struct OverviewFinding {
     // MemoryPeak: bytes allocated at the peak, and the GPU's memory (nullopt: not recorded).
     std::uint64_t peakAllocated = 0;
     std::optional<std::uint64_t> totalMemory;
+    // Memory: unified-memory migrations overlapping the span, and their union clipped to it;
+    // the GPU's others, outside the span. Not stream work: not in the breakdown's memory nor
+    // its idle (docs/BREAKDOWN.md).
+    std::uint64_t migrations = 0;
+    TimeNs migrationNs = 0;
+    std::uint64_t migrationsOutside = 0;
 };
 
 struct IterationBreakdown {

@@ -16,7 +16,17 @@ QString gapsHeadline(const GapAnalysis& analysis) {
            QStringLiteral(", busy = ") % busy % u'.';
 }
 
-QString gpuWorkLine(const DeviceIdleSummary& d, BusyWork busy) {
+QString gapFiguresText(TimeNs gapNs, std::uint64_t gapCount, TimeNs threshold, double percent,
+                       GapShareBase base) {
+    return formatDuration(gapNs) % QStringLiteral(" in ") % QString::number(gapCount) %
+           (gapCount == 1 ? QStringLiteral(" gap of at least ")
+                          : QStringLiteral(" gaps of at least ")) %
+           formatDuration(threshold) % QStringLiteral(" (") % QString::number(percent, 'f', 1) %
+           (base == GapShareBase::Trace ? QStringLiteral(" % of the trace)")
+                                        : QStringLiteral(" % of the selection)"));
+}
+
+QString gpuWorkLine(const DeviceIdleSummary& d, BusyWork busy, TimeNs threshold) {
     const QString gpu = QStringLiteral("GPU ") % QString::number(d.deviceId) % QStringLiteral(": ");
     if (!d.hasWork())
         return gpu % QStringLiteral("no GPU work recorded");
@@ -26,9 +36,7 @@ QString gpuWorkLine(const DeviceIdleSummary& d, BusyWork busy) {
         return gpu % (busy == BusyWork::Kernels ? QStringLiteral("no kernels recorded, ") % copies
                                                 : QStringLiteral("no copies recorded, ") % kernels);
     return gpu % kernels % QStringLiteral(", ") % copies % QStringLiteral(", idle ") %
-           formatDuration(d.idleNs) % QStringLiteral(" in ") % QString::number(d.gapCount) %
-           (d.gapCount == 1 ? QStringLiteral(" gap (") : QStringLiteral(" gaps (")) %
-           QString::number(d.tracePercent, 'f', 1) % QStringLiteral(" % of the trace)");
+           gapFiguresText(d.idleNs, d.gapCount, threshold, d.tracePercent, GapShareBase::Trace);
 }
 
 QString idleBeforeLine(const DeviceIdleSummary& d) {

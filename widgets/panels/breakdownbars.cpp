@@ -44,16 +44,73 @@ std::vector<BreakdownBars::Segment> BreakdownBars::segments(const GpuBreakdown& 
     return out;
 }
 
-int BreakdownBars::rowHeight() const {
-    return fontMetrics().height() * 2 + 10; // the bar, then its legend line
+std::vector<BreakdownBars::LegendItem> BreakdownBars::legend(const GpuBreakdown& b,
+                                                             int width) const {
+    std::vector<Segment> shown;
+    std::vector<TimeNs> ns;
+    for (Segment& s : segments(b)) {
+        if (s.ns > 0) {
+            ns.push_back(s.ns);
+            shown.push_back(std::move(s));
+        }
+    }
+    const QStringList shares = roundedShareTexts(ns);
+    const QFontMetrics fm = fontMetrics();
+    const int lineHeight = fm.height() + 2, box = fm.height() - 4, gap = fm.horizontalAdvance(u' ');
+    std::vector<LegendItem> out;
+    int x = 0, y = 0;
+    for (std::size_t i = 0; i < shown.size(); ++i) {
+        LegendItem item;
+        item.text = shown[i].label % u' ' % shares[int(i)];
+        item.color = shown[i].color;
+        const int textWidth = fm.horizontalAdvance(item.text);
+        const int itemWidth = box + gap + textWidth;
+        if (x > 0 && x + itemWidth > width) {
+            x = 0;
+            y += lineHeight;
+        }
+        item.swatch = QRect(x, y + (lineHeight - box) / 2, box, box);
+        item.label = QRect(x + box + gap, y, textWidth, lineHeight);
+        out.push_back(std::move(item));
+        x += itemWidth + 3 * gap;
+    }
+    return out;
+}
+
+int BreakdownBars::barWidth(int width) const {
+    return std::max(10, width - kLabelWidth - kMargin);
+}
+
+int BreakdownBars::legendLines(const GpuBreakdown& b, int width) const {
+    const auto items = legend(b, barWidth(width));
+    return items.empty() ? 1 : 1 + items.back().label.top() / (fontMetrics().height() + 2);
+}
+
+int BreakdownBars::rowHeight(const GpuBreakdown& b, int width) const {
+    const int fh = fontMetrics().height();
+    return fh + 5 + legendLines(b, width) * (fh + 2) + 5;
+}
+
+int BreakdownBars::heightForWidth(int width) const {
+    int h = kMargin;
+    for (const GpuBreakdown& b : m_gpus)
+        h += rowHeight(b, width);
+    return m_gpus.empty() ? kMargin + 2 * fontMetrics().height() + 10 : h;
 }
 
 QSize BreakdownBars::sizeHint() const {
-    return {480, kMargin + int(std::max<std::size_t>(1, m_gpus.size())) * rowHeight()};
+    return {480, heightForWidth(width() > 0 ? width() : 480)};
 }
 
 QSize BreakdownBars::minimumSizeHint() const {
-    return {200, sizeHint().height()};
+    return {200, heightForWidth(width() > 0 ? width() : 480)};
+}
+
+void BreakdownBars::resizeEvent(QResizeEvent* event) {
+    QWidget::resizeEvent(event);
+    // The legend wraps with the width: a new width may need another height.
+    if (heightForWidth(width()) != height())
+        updateGeometry();
 }
 
 void BreakdownBars::paintEvent(QPaintEvent*) {
@@ -64,31 +121,31 @@ void BreakdownBars::paintEvent(QPaintEvent*) {
         p.drawText(rect(), Qt::AlignCenter, tr("No GPU work."));
         return;
     }
+    const int x0 = kLabelWidth, w = barWidth(width());
     for (const GpuBreakdown& b : m_gpus) {
         p.setPen(palette().color(QPalette::WindowText));
         p.drawText(QRect(0, y, kLabelWidth, fh + 4), Qt::AlignVCenter | Qt::AlignLeft,
                    QStringLiteral("GPU ") % QString::number(b.deviceId));
-        const int x0 = kLabelWidth, w = std::max(10, width() - x0 - kMargin);
         const TimeNs span = std::max<TimeNs>(1, b.span.duration());
         TimeNs acc = 0;
-        QStringList legend;
         for (const Segment& s : segments(b)) {
             const int a = x0 + int(double(acc) / double(span) * w);
             acc += s.ns;
             const int e = x0 + int(double(acc) / double(span) * w);
-            if (s.ns > 0) {
+            if (s.ns > 0)
                 p.fillRect(QRect(a, y, std::max(1, e - a), fh + 4), s.color);
-                if (100 * s.ns >= span) // legend: segments of at least 1 %
-                    legend << s.label % u' ' % percentText(s.ns, span);
-            }
         }
         p.setPen(palette().color(QPalette::Mid));
         p.drawRect(QRect(x0, y, w, fh + 4).adjusted(0, 0, -1, -1));
-        p.setPen(palette().color(QPalette::WindowText));
-        p.drawText(
-            QRect(x0, y + fh + 5, w, fh + 2), Qt::AlignLeft | Qt::AlignVCenter,
-            fontMetrics().elidedText(legend.join(QStringLiteral("  \u00b7  ")), Qt::ElideRight, w));
-        y += rowHeight();
+        const QPoint origin(x0, y + fh + 5);
+        for (const LegendItem& item : legend(b, w)) {
+            p.fillRect(item.swatch.translated(origin), item.color);
+            p.setPen(palette().color(QPalette::Mid));
+            p.drawRect(item.swatch.translated(origin).adjusted(0, 0, -1, -1));
+            p.setPen(palette().color(QPalette::WindowText));
+            p.drawText(item.label.translated(origin), Qt::AlignLeft | Qt::AlignVCenter, item.text);
+        }
+        y += rowHeight(b, width());
     }
 }
 
@@ -96,8 +153,14 @@ bool BreakdownBars::event(QEvent* e) {
     if (e->type() != QEvent::ToolTip)
         return QWidget::event(e);
     auto* help = static_cast<QHelpEvent*>(e);
-    const int row = (help->pos().y() - kMargin) / rowHeight();
-    if (row < 0 || row >= int(m_gpus.size())) {
+    int row = -1;
+    for (int i = 0, top = kMargin; i < int(m_gpus.size()); ++i) {
+        const int bottom = top + rowHeight(m_gpus[std::size_t(i)], width());
+        if (help->pos().y() >= top && help->pos().y() < bottom)
+            row = i;
+        top = bottom;
+    }
+    if (row < 0) {
         QToolTip::hideText();
         return true;
     }

@@ -151,7 +151,7 @@ void GapsPanel::showAnalysis(std::shared_ptr<const Trace> trace, GapAnalysis res
     // One line per GPU, each idle end on a line of its own: they are not gaps.
     QStringList lines{gapsHeadline(m_analysis)};
     for (const DeviceIdleSummary& d : m_analysis.devices) {
-        lines << gpuWorkLine(d, m_analysis.busy);
+        lines << gpuWorkLine(d, m_analysis.busy, m_analysis.threshold);
         if (d.busySpan)
             lines << QStringLiteral("    ") % idleBeforeLine(d)
                   << QStringLiteral("    ") % idleAfterLine(d);

@@ -48,7 +48,9 @@ OverviewPanel::OverviewPanel(ViewState* state, QWidget* parent)
     m_iterations->setModel(m_proxy);
     makeSortable(m_iterations, IterationTableModel::Iteration, Qt::AscendingOrder);
     setUpTable(m_iterations, {.wrapText = true, .fixedRows = false});
-    m_iterations->horizontalHeader()->setStretchLastSection(true);
+    // Each column as wide as its texts (showOverview): a stretched last column put the numbers far
+    // from their iteration's name, whose column could be cut.
+    m_iterations->horizontalHeader()->setStretchLastSection(false);
     m_iterations->setMinimumHeight(6 * (fontMetrics().height() + 6));
 
     auto* content = new QWidget;
@@ -199,6 +201,7 @@ void OverviewPanel::showOverview(std::shared_ptr<const Trace> trace, Overview re
                   .arg(m_overview.iterations.size())
                   .arg(m_overview.iterationName));
     m_iterations->setVisible(!m_overview.iterations.empty());
+    m_iterations->resizeColumnsToContents();
     emit ready();
 }
 

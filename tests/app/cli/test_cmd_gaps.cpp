@@ -244,14 +244,16 @@ TEST(CmdGaps, H100IsCopyBoundAndSaysSo) {
     const QStringList lines = text.out.split(u'\n');
     EXPECT_EQ(lines[0], QStringLiteral("Gaps of at least 100.0 \u00b5s, busy = kernels, memcpys "
                                        "and memsets."));
+    // The gap figures name their threshold and base, as the Overview says them (issue 44).
     EXPECT_EQ(lines[1], QStringLiteral("GPU 0: kernels 22.39 ms, copies 940.5 ms, idle 1.665 ms "
-                                       "in 4 gaps (0.2 % of the trace)"));
+                                       "in 4 gaps of at least 100.0 \u00b5s (0.2 % of the "
+                                       "trace)"));
     EXPECT_TRUE(text.out.contains(QStringLiteral("\n  idle before first work 77.22 \u00b5s\n")));
     const CliResult kernelsOnly = runCli(
         &cli::runGaps, {path, QStringLiteral("--format=text"), QStringLiteral("--busy=kernels")});
     EXPECT_TRUE(kernelsOnly.out.contains(QStringLiteral(
-        "GPU 0: kernels 22.39 ms, copies 940.5 ms, idle 935.8 ms in 57 gaps (96.5 % of the "
-        "trace)")))
+        "GPU 0: kernels 22.39 ms, copies 940.5 ms, idle 935.8 ms in 57 gaps of at least 100.0 "
+        "\u00b5s (96.5 % of the trace)")))
         << kernelsOnly.out.toStdString();
     EXPECT_TRUE(kernelsOnly.out.contains(QStringLiteral("Copies ran for 100% of the gap.")));
 }

@@ -290,7 +290,8 @@ TEST(CliInfo, PerGpuKernelCopyAndIdleTimeFromSql) {
     const CliRun text =
         runCli({QStringLiteral("info"), fixture("nsys2026.2-h100-2gpu-nvtx.sqlite")});
     EXPECT_TRUE(text.out.contains(QStringLiteral(
-        "\n  kernels 22.39 ms, copies 940.5 ms, idle 1.665 ms in 4 gaps (0.2 % of the trace)\n")))
+        "\n  kernels 22.39 ms, copies 940.5 ms, idle 1.665 ms in 4 gaps of at least 100.0 \u00b5s "
+        "(0.2 % of the trace)\n")))
         << text.out.toStdString();
 }
 

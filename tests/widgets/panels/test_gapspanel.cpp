@@ -196,7 +196,7 @@ TEST_F(GapsPanelTest, HeaderGivesKernelCopyAndIdleTimeAndTheIdleEndsPerGpu) {
     EXPECT_EQ(lines[1], QStringLiteral("GPU 0: kernels ") % formatDuration(d.kernelNs) %
                             QStringLiteral(", copies ") % formatDuration(d.copyNs) %
                             QStringLiteral(", idle ") % formatDuration(d.idleNs) %
-                            QStringLiteral(" in 19 gaps (") %
+                            QStringLiteral(" in 19 gaps of at least 100.0 \u00b5s (") %
                             QString::number(d.tracePercent, 'f', 1) %
                             QStringLiteral(" % of the trace)"));
     EXPECT_EQ(lines[2], QStringLiteral("    idle before first work ") %
@@ -235,7 +235,8 @@ TEST_F(GapsPanelTest, KernelsOnlyTurnsTheCopyBoundH100IntoGaps) {
     EXPECT_EQ(panel.busyWork(), BusyWork::All);
     EXPECT_EQ(panel.model()->rowCount(), 7);
     EXPECT_TRUE(panel.totalsText().contains(QStringLiteral(
-        "GPU 0: kernels 22.39 ms, copies 940.5 ms, idle 1.665 ms in 4 gaps (0.2 % of the trace)")))
+        "GPU 0: kernels 22.39 ms, copies 940.5 ms, idle 1.665 ms in 4 gaps of at least 100.0 "
+        "\u00b5s (0.2 % of the trace)")))
         << panel.totalsText().toStdString();
     QSignalSpy ready(&panel, &GapsPanel::ready);
     // The user's control: the combo box.
