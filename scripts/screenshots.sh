@@ -31,8 +31,8 @@ mkdir -p "$images"
 "$build/tests/widgets/panels/panels_screenshot" "$cloverleaf" "$images/kernels.png"
 # GAPS.md and USER_GUIDE: the gaps panel and the timeline zoomed to the longest gap.
 "$build/tests/widgets/panels/gaps_screenshot" "$images/gaps-panel.png" "$images/gap-zoomed.png"
-# OPERATORS.md: the flame graph of the ResNet-50 Kineto trace (one step, zoomed) and the step
-# breakdown chart of a hand-made eight-step breakdown.
+# OPERATORS.md and USER_GUIDE: the flame graph of the ResNet-50 Kineto trace (its steps,
+# zoomed) and its step breakdown chart.
 "$build/tests/widgets/panels/flamegraph_screenshot" "$fixtures/kineto/resnet50-kineto-2021.pt.trace.json.gz" \
     "$images/flamegraph.png" "$images/step-breakdown.png"
 # TIMELINE.md: the timeline alone on the two-GPU export.
