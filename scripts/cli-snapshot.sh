@@ -34,11 +34,13 @@ for f in "${files[@]}"; do
     b="$(basename "$f")"
     snap "$b.info" info "$f"
     snap "$b.info-json" info "$f" --json
-    for cmd in kernels kernel-summary nvtx-summary memory-summary gaps ops steps; do
+    for cmd in kernels kernel-summary nvtx-summary memory-summary gaps ops steps \
+        api-summary osrt-summary memory-size-summary launch-summary; do
         snap "$b.$cmd" "$cmd" "$f"
         snap "$b.$cmd-json" "$cmd" "$f" --format json
     done
     snap "$b.kernel-summary-base" kernel-summary "$f" --base
+    snap "$b.nvtx-summary-gpu" nvtx-summary "$f" --gpu
     snap "$b.gaps-10us" gaps "$f" --min-ns 10000
 done
 snap usage

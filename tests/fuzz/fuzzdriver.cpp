@@ -356,6 +356,10 @@ int main(int argc, char** argv) {
             for (const char* cmd : {"info", "kernels", "kernel-summary", "nvtx-summary",
                                     "memory-summary", "gaps", "ops", "steps"})
                 run({QString::fromLatin1(cmd), path});
+            for (const char* cmd :
+                 {"api-summary", "osrt-summary", "memory-size-summary", "launch-summary"})
+                run({QString::fromLatin1(cmd), path});
+            run({QStringLiteral("nvtx-summary"), path, QStringLiteral("--gpu")});
 #if STROBE_FUZZ_RENDER
             if (rng() % 8 == 0) {
                 const QString png = work.filePath(QStringLiteral("render.png"));
