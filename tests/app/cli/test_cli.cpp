@@ -19,12 +19,22 @@ using namespace strobe::test;
 
 namespace {
 
-const QStringList kCommands = {QStringLiteral("info"),         QStringLiteral("synth"),
-                               QStringLiteral("kernels"),      QStringLiteral("kernel-summary"),
-                               QStringLiteral("nvtx-summary"), QStringLiteral("memory-summary"),
-                               QStringLiteral("gaps"),         QStringLiteral("breakdown"),
-                               QStringLiteral("ops"),          QStringLiteral("steps"),
-                               QStringLiteral("diff"),         QStringLiteral("render")};
+const QStringList kCommands = {QStringLiteral("info"),
+                               QStringLiteral("synth"),
+                               QStringLiteral("kernels"),
+                               QStringLiteral("kernel-summary"),
+                               QStringLiteral("nvtx-summary"),
+                               QStringLiteral("memory-summary"),
+                               QStringLiteral("memory-size-summary"),
+                               QStringLiteral("api-summary"),
+                               QStringLiteral("osrt-summary"),
+                               QStringLiteral("launch-summary"),
+                               QStringLiteral("gaps"),
+                               QStringLiteral("breakdown"),
+                               QStringLiteral("ops"),
+                               QStringLiteral("steps"),
+                               QStringLiteral("diff"),
+                               QStringLiteral("render")};
 
 CliResult runLine(const QStringList& argv) {
     CliResult r;
