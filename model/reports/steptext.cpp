@@ -49,4 +49,16 @@ QString gpuMetricsText(const GpuStepMetrics& g) {
     return text % u'.';
 }
 
+QString operatorWarningsText(const OperatorWarnings& w) {
+    if (w.crossing == 0)
+        return {};
+    return w.crossing == 1
+               ? tr("1 range that crosses an enclosing one on its thread was left out (its "
+                    "launches "
+                    "count for the range around it).")
+               : tr("%1 ranges that cross an enclosing one on their thread were left out (their "
+                    "launches count for the range around them).")
+                     .arg(w.crossing);
+}
+
 } // namespace strobe

@@ -15,4 +15,9 @@ namespace strobe {
 // A value the trace cannot give reads "unknown".
 QString gpuMetricsText(const GpuStepMetrics& gpu);
 
+// What the operator forest left out, for the Operators panel: "3 ranges that cross an enclosing
+// one on their thread were left out (their launches count for the range around them)." Empty
+// when nothing was.
+QString operatorWarningsText(const OperatorWarnings& warnings);
+
 } // namespace strobe

@@ -5,6 +5,7 @@
 #include "model/itemmodels/operatorkernelsmodel.h"
 #include "model/itemmodels/operatortablemodel.h"
 #include "model/itemmodels/tableroles.h"
+#include "model/reports/steptext.h"
 #include "widgets/backgroundtask.h"
 #include "widgets/panels/namefilteredit.h"
 #include "widgets/panels/tablebehaviour.h"
@@ -276,7 +277,13 @@ QString OperatorsPanel::kernelsTitle() const {
 }
 
 void OperatorsPanel::updateCount() {
-    m_count->setText(tr("%1 of %2 operators").arg(m_proxy->rowCount()).arg(m_model->rowCount()));
+    QString text = tr("%1 of %2 operators").arg(m_proxy->rowCount()).arg(m_model->rowCount());
+    if (m_analysis && m_analysis->forest) {
+        const QString warnings = operatorWarningsText(m_analysis->forest->warnings());
+        if (!warnings.isEmpty())
+            text += QStringLiteral(" \u00b7 ") % warnings;
+    }
+    m_count->setText(text);
 }
 
 const OperatorRow* OperatorsPanel::operatorAtRow(int row) const {

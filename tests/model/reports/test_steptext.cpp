@@ -31,4 +31,17 @@ TEST(StepText, GpuMetricsSaySourceAndWhatIsUnknown) {
                              "10.0 % (partly recorded, partly estimated)."));
 }
 
+TEST(StepText, OperatorWarningsNameWhatWasLeftOut) {
+    OperatorWarnings w;
+    w.mergedRepeats = 5; // the plugin's own rule, not a warning
+    w.noOperator = 7;    // shown as the (no operator) row
+    EXPECT_TRUE(operatorWarningsText(w).isEmpty());
+    w.crossing = 1;
+    EXPECT_EQ(operatorWarningsText(w),
+              QStringLiteral("1 range that crosses an enclosing one on its thread was left out "
+                             "(its launches count for the range around it)."));
+    w.crossing = 12;
+    EXPECT_TRUE(operatorWarningsText(w).startsWith(QStringLiteral("12 ranges that cross")));
+}
+
 } // namespace
