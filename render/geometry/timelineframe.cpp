@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "render/geometry/timelineframe.h"
 
+#include "model/analysis/eventsearch.h"
 #include "model/trace.h"
 #include "render/geometry/countercolumns.h"
 #include "render/geometry/lanelayout.h"
@@ -49,6 +50,8 @@ void TimelineFrame::build(TimelineGeometry& geometry, const Options& options) {
     // Every visible row in painting order (rows above `clipTop` are under the pinned ones);
     // the lane rows to fold are claimed together below.
     std::vector<TimelineGeometry::RowKey> foldKeys;
+    const EventSearchResult* search =
+        options.search && options.search->trace() == m_trace ? options.search : nullptr;
     auto collect = [&](const std::vector<LayoutRow>& rows, int clipTop) {
         for (const LayoutRow& r : rows) {
             const int y = layout->viewY(r, f.scrollY);
@@ -63,6 +66,9 @@ void TimelineFrame::build(TimelineGeometry& geometry, const Options& options) {
                     row.summaryLevel = geometry.summaryLevel(f, r.lane, r.row);
                 if (!row.summaryLevel)
                     foldKeys.push_back({r.lane, r.row});
+                if (const LaneMatches* m = search ? search->matchesOf(r.lane) : nullptr)
+                    row.searchMarks = searchMarkSpans(m_trace->lane(r.lane).rowView(r.row),
+                                                      m->rowPositions(r.row), f);
                 break;
             case LayoutRowKind::ProjectedNvtx:
                 row.projected = geometry.projectedNvtx(r.deviceId);
@@ -154,6 +160,41 @@ void TimelineFrame::runJob(std::size_t k) const {
     m_lod->rowSummary(r.lane, r.row)
         ->columns(m_trace->lane(r.lane).rowView(r.row), m_view.view.start,
                   m_view.nsPerPx / m_view.dpr, cols, *job.row->summaryLevel, *job.columns);
+}
+
+std::vector<PixelSpan> TimelineFrame::searchMarkSpans(const RowView& row,
+                                                      std::span<const std::uint32_t> positions,
+                                                      const ViewFrame& view) {
+    std::vector<PixelSpan> marks;
+    if (positions.empty() || row.size() == 0 || view.width <= 0)
+        return marks;
+    // The matches among the row's visible events.
+    const std::uint32_t kLo = row.firstEndingAfter(view.view.start);
+    const std::uint32_t kHi = row.firstStartingAtOrAfter(view.view.end);
+    auto j = std::lower_bound(positions.begin(), positions.end(), kLo);
+    const auto jEnd = std::lower_bound(j, positions.end(), kHi);
+    const double left = -1.0, right = view.width + 1.0;
+    while (j < jEnd) {
+        const std::uint32_t k = *j;
+        const TimeNs s = row.start(k);
+        double x0 = view.map.toPx(s), x1 = view.map.toPx(effectiveEnd(s, row.end(k)));
+        if (x1 - x0 < kSearchMarkMinPx) {
+            const double c = (x0 + x1) / 2;
+            x0 = c - kSearchMarkMinPx / 2, x1 = c + kSearchMarkMinPx / 2;
+        }
+        x0 = std::clamp(view.snap(x0), left, right);
+        x1 = std::clamp(view.snap(x1), left, right);
+        if (!marks.empty() && x0 <= marks.back().x1)
+            marks.back().x1 = std::max(marks.back().x1, x1);
+        else
+            marks.push_back({x0, std::max(x1, x0 + 1.0 / view.dpr)});
+        // The matches that start under this mark add nothing but, for the last of them, its
+        // end (a match may reach past the mark): skip to that one.
+        const std::uint32_t kNext = row.firstStartingAtOrAfter(view.map.toTime(marks.back().x1));
+        const auto jNext = std::lower_bound(j + 1, jEnd, kNext);
+        j = jNext - 1 > j ? jNext - 1 : j + 1;
+    }
+    return marks;
 }
 
 const FrameRow& TimelineFrame::await(const FrameRow& row) const {

@@ -16,6 +16,7 @@
 
 namespace strobe {
 
+class EventSearchResult;
 struct GpuMemoryTrack;
 struct GpuUtilization;
 struct LayoutRow;
@@ -47,6 +48,9 @@ struct FrameRow {
     // most bytes allocated in it (counterColumns).
     const GpuMemoryTrack* memory = nullptr;
     std::vector<std::optional<std::uint64_t>> counter;
+    // LaneRow, with a search result (Options::search): where its visible matches lie, ascending
+    // (searchMarkSpans).
+    std::vector<PixelSpan> searchMarks;
 
     // The frame's job that computes `columns` or fills `items`; nullopt: nothing to wait for.
     std::optional<std::size_t> job;
@@ -83,6 +87,9 @@ public:
         // Helpers of Qt's pool the jobs may use; nullopt: up to 3 when the frame is worth it
         // (idealThreadCount - 1 at most).
         std::optional<int> helpers;
+        // The timeline search's matches to mark (TimelineView's search bar); nullptr, or a
+        // result of another trace: none.
+        const EventSearchResult* search = nullptr;
     };
 
     TimelineFrame(TimelineGeometry& geometry, const ViewFrame& view, Options options);
@@ -121,6 +128,18 @@ public:
     std::optional<QRectF> eventRect(EventRef ref) const {
         return TimelineGeometry::eventRectIn(m_trace, m_view, ref);
     }
+
+    // Minimum width of a search mark: a match narrower than this (or folded with others) is
+    // still seen.
+    static constexpr double kSearchMarkMinPx = 3.0;
+    // Where the matches at row positions `positions` (ascending) of `row` are marked in `view`:
+    // each match's own extent, at least kSearchMarkMinPx wide, snapped, clipped to
+    // [-1, width + 1], marks that touch merged. Matches that start under a mark already made are
+    // skipped with binary searches, so the cost is O(marks * log n) whatever the number of
+    // matches (a folded run of a million events holding matches costs one mark).
+    static std::vector<PixelSpan> searchMarkSpans(const RowView& row,
+                                                  std::span<const std::uint32_t> positions,
+                                                  const ViewFrame& view);
 
 private:
     // A row's job: a summarised row's columns, or the folding of a claimed row.

@@ -3,6 +3,7 @@
 
 #include "model/cudaapi.h"
 #include "model/trace.h"
+#include "render/geometry/lanelayout.h"
 #include "render/geometry/timelineframe.h"
 #include "render/paint/paintcontext.h"
 
@@ -39,6 +40,33 @@ void arrowHead(QPainter& p, QPointF from, QPointF to, const QColor& c) {
 }
 
 // A small triangle at the canvas edge pointing towards an event that is off screen.
+// Every visible search match (the frame's search marks): a yellow tint with an outline, as
+// browsers mark the matches of a find; the current match is the selection, outlined above them.
+void paintSearchMarks(QPainter& p, const PaintContext& ctx, const TimelineFrame& frame) {
+    const QColor tint =
+        ctx.palette.dark ? QColor(0xff, 0xe0, 0x30, 120) : QColor(0xff, 0xe0, 0x00, 130);
+    const QColor edge = ctx.palette.dark ? QColor(0xff, 0xe8, 0x60) : QColor(0xb0, 0x8a, 0x00);
+    const auto paintRows = [&](std::span<const FrameRow> rows) {
+        for (const FrameRow& row : rows) {
+            const double y = row.y, h = row.layout->height;
+            for (const PixelSpan& m : row.searchMarks) {
+                const QRectF r(m.x0, y + 1, m.x1 - m.x0, std::max(1.0, h - 2));
+                p.fillRect(r, tint);
+                p.setPen(QPen(edge, 1.0));
+                p.setBrush(Qt::NoBrush);
+                p.drawRect(r.adjusted(0.5, 0.5, -0.5, -0.5));
+            }
+        }
+    };
+    p.save();
+    p.setRenderHint(QPainter::Antialiasing, false);
+    p.setClipRect(QRectF(0, frame.pinnedHeight(), ctx.width, ctx.height));
+    paintRows(frame.scrolledRows());
+    p.setClipping(false);
+    paintRows(frame.pinnedRows());
+    p.restore();
+}
+
 void offscreenIndicator(QPainter& p, const PaintContext& ctx, QRectF target, const QColor& c,
                         const QString& name) {
     const double cx = std::clamp(target.center().x(), 10.0, ctx.width - 10.0);
@@ -76,6 +104,8 @@ void paintOverlay(QPainter& p, const PaintContext& ctx, const TimelineFrame& fra
         const double x0 = ctx.map.toPx(range->start), x1 = ctx.map.toPx(range->end);
         p.fillRect(QRectF(x0, 0, std::max(1.0, x1 - x0), ctx.height), ctx.palette.measure);
     }
+
+    paintSearchMarks(p, ctx, frame);
 
     if (const auto hr = eventRect(state.hover); hr && state.hover != state.selection)
         outline(p, *hr, ctx.palette.text, 1.0);

@@ -3,6 +3,7 @@
 // order, each with the draw items, summary columns, utilisation columns and idle marks the
 // geometry and the level of detail give, computed independently here; the row jobs run once,
 // wherever they run, and a frame that nobody painted still leaves its rows folded.
+#include "model/analysis/eventsearch.h"
 #include "model/lod/utilization.h"
 #include "model/trace.h"
 #include "model/tracebuilder.h"
@@ -231,4 +232,88 @@ TEST(TimelineFrame, UtilisationRowsHoldTheirBusyColumnsAndIdleMarks) {
         EXPECT_EQ(r.kernelBusy[50], 0.0f);
     }
     EXPECT_EQ(strips, 1);
+}
+
+// Search marks (issue 44, item 16): each visible match's own extent, at least 3 px wide, merged
+// where they touch; the pixels they cover are those a brute force over every match covers.
+namespace {
+std::vector<bool> coveredColumns(const std::vector<PixelSpan>& spans, int width) {
+    std::vector<bool> on(std::size_t(width), false);
+    for (const PixelSpan& m : spans) {
+        for (int x = 0; x < width; ++x) {
+            if (x + 0.5 > m.x0 && x + 0.5 < m.x1)
+                on[std::size_t(x)] = true;
+        }
+    }
+    return on;
+}
+} // namespace
+
+TEST(TimelineFrame, SearchMarksCoverEveryVisibleMatch) {
+    Scene s(busyStreams());
+    // Every kernel matches: the worst case, thousands of matches per row.
+    const EventSearchResult all = searchEvents(*s.trace, {QStringLiteral("k"), false, false});
+    ASSERT_EQ(all.count(), 20'000u);
+    for (const auto& [range, width] :
+         {std::pair(TimeRange{0, 2'000'000}, 300), std::pair(TimeRange{200'000, 260'000}, 1500),
+          std::pair(TimeRange{500'000, 500'900}, 900)}) {
+        const ViewFrame f = s.view(range, width);
+        const TimelineFrame frame(s.geometry, f, TimelineFrame::Options{true, 0, &all});
+        std::size_t rows = 0;
+        for (const FrameRow& r : frame.scrolledRows()) {
+            if (r.layout->kind != LayoutRowKind::LaneRow)
+                continue;
+            ++rows;
+            const Lane& l = s.trace->lane(r.layout->lane);
+            const RowView rv = l.rowView(r.layout->row);
+            // Brute force: every match of the row overlapping the view, its own mark.
+            std::vector<PixelSpan> each;
+            for (std::uint32_t k = 0; k < rv.size(); ++k) {
+                const TimeNs a = rv.start(k), b = effectiveEnd(a, rv.end(k));
+                if (b <= range.start || a >= range.end)
+                    continue;
+                double x0 = f.map.toPx(a), x1 = f.map.toPx(b);
+                if (x1 - x0 < 3.0)
+                    x0 = (x0 + x1) / 2 - 1.5, x1 = x0 + 3.0;
+                each.push_back({f.snap(x0), f.snap(x1)});
+            }
+            ASSERT_FALSE(each.empty());
+            EXPECT_EQ(coveredColumns(r.searchMarks, width), coveredColumns(each, width))
+                << "width " << width;
+            for (std::size_t i = 1; i < r.searchMarks.size(); ++i)
+                EXPECT_GT(r.searchMarks[i].x0, r.searchMarks[i - 1].x1); // merged when touching
+            EXPECT_LE(r.searchMarks.size(), std::size_t(width / 3 + 1));
+        }
+        EXPECT_EQ(rows, 4u);
+    }
+}
+
+TEST(TimelineFrame, SearchMarksOnlyWhereMatchesAre) {
+    Scene s(synth_traces::smallTrace());
+    const EventSearchResult gemm = searchEvents(*s.trace, {QStringLiteral("sgemm"), false, false});
+    ASSERT_EQ(gemm.count(), 1u);
+    const ViewFrame f = s.view({0, 10'000}, 1000);
+    {
+        const TimelineFrame frame(s.geometry, f, TimelineFrame::Options{true, 0, &gemm});
+        std::size_t marked = 0;
+        for (const FrameRow& r : frame.scrolledRows()) {
+            if (r.searchMarks.empty())
+                continue;
+            ++marked;
+            EXPECT_EQ(s.trace->lane(r.layout->lane).kind(), LaneKind::Kernels);
+            EXPECT_EQ(r.layout->row, 0);
+            // The GEMM runs [1000, 3000): pixels 100 to 300.
+            ASSERT_EQ(r.searchMarks.size(), 1u);
+            EXPECT_EQ(r.searchMarks[0], (PixelSpan{100, 300}));
+        }
+        EXPECT_EQ(marked, 1u);
+    }
+    // Without a result, or with another trace's, no row is marked.
+    Scene other(synth_traces::smallTrace());
+    for (const EventSearchResult* r : {static_cast<const EventSearchResult*>(nullptr), &gemm}) {
+        const TimelineFrame frame(other.geometry, other.view({0, 10'000}, 1000),
+                                  TimelineFrame::Options{true, 0, r});
+        for (const FrameRow& row : frame.scrolledRows())
+            EXPECT_TRUE(row.searchMarks.empty());
+    }
 }
