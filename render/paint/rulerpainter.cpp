@@ -53,7 +53,7 @@ RulerLabels layoutRulerLabels(const RulerContent& content, int width, const QFon
 }
 
 void paintTimeRuler(QPainter& p, QSize size, const TimelinePalette& pal, const QFont& baseFont,
-                    const std::optional<RulerContent>& content) {
+                    const std::optional<RulerContent>& content, std::span<const RulerFlag> flags) {
     const int width = size.width(), height = size.height();
     p.fillRect(QRect(QPoint(0, 0), size), pal.groupHeader);
     if (!content)
@@ -73,6 +73,27 @@ void paintTimeRuler(QPainter& p, QSize size, const TimelinePalette& pal, const Q
     if (labels.measured) {
         p.setPen(pal.text);
         p.drawText(*labels.measured, Qt::AlignCenter, labels.measuredText);
+    }
+
+    if (!flags.empty()) {
+        const QColor flag = pal.dark ? QColor(0xff, 0xb3, 0x40) : QColor(0xd9, 0x7a, 0x00);
+        p.setRenderHint(QPainter::Antialiasing, true);
+        for (const RulerFlag& f : flags) {
+            p.fillRect(QRectF(f.x, 0, f.barEnd - f.x, 3), flag);
+            p.fillRect(QRectF(f.x, 0, 1, height - 1), flag);
+            const QPointF pennant[] = {{f.x + 1, 0}, {f.x + kRulerFlagWidth, 4}, {f.x + 1, 8}};
+            p.setPen(Qt::NoPen);
+            p.setBrush(flag);
+            p.drawPolygon(pennant, 3);
+            if (f.labelRoom >= 12) {
+                const QRectF box(f.x + kRulerFlagWidth + 2, 2, f.labelRoom, kLabelHeight);
+                p.setPen(pal.text);
+                p.drawText(box, Qt::AlignLeft | Qt::AlignVCenter,
+                           p.fontMetrics().elidedText(f.label, Qt::ElideRight, int(f.labelRoom)));
+            }
+        }
+        p.setRenderHint(QPainter::Antialiasing, false);
+        p.setBrush(Qt::NoBrush);
     }
 
     // Ticks come bounded in number from computeTicks: a view spanning most of int64 once made

@@ -2,11 +2,13 @@
 #pragma once
 
 #include "model/types.h"
+#include "render/geometry/rulerflags.h"
 
 #include <QRectF>
 #include <QSize>
 #include <QString>
 #include <optional>
+#include <span>
 
 class QFont;
 class QFontMetrics;
@@ -42,8 +44,11 @@ RulerLabels layoutRulerLabels(const RulerContent& content, int width, const QFon
 // Draws the time ruler into [0, size) of `p`: its background and, when there is `content`
 // (a trace), the ticks, labels, measured range and cursor time. `baseFont` is the widget's (or
 // application's) font; labels use 85 % of it. A pass that keeps no state: the ticks are computed
-// from `content` on each paint (computeTicks), the ruler is one short line of text.
+// from `content` on each paint (computeTicks), the ruler is one short line of text. `flags`
+// (layoutRulerFlags, for this width and view) are the bookmarks' notes: a pennant and a bar
+// along the top for each, its label beside the pennant where there is room.
 void paintTimeRuler(QPainter& p, QSize size, const TimelinePalette& palette, const QFont& baseFont,
-                    const std::optional<RulerContent>& content);
+                    const std::optional<RulerContent>& content,
+                    std::span<const RulerFlag> flags = {});
 
 } // namespace strobe

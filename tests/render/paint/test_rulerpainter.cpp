@@ -4,10 +4,13 @@
 #include "model/timeformat.h"
 #include "render/geometry/rulerticks.h"
 #include "render/paint/rulerpainter.h"
+#include "render/paint/timelinecolors.h"
 
 #include <QApplication>
 #include <QFont>
 #include <QFontMetrics>
+#include <QImage>
+#include <QPainter>
 #include <gtest/gtest.h>
 
 using namespace strobe;
@@ -65,4 +68,34 @@ TEST(RulerPainter, TheLabelsNeverOverlap) {
             }
         }
     }
+}
+
+// Bookmarks' flags (issue 44, item 17): a pennant and a bar at the positions layoutRulerFlags
+// gave, nothing elsewhere along the top.
+TEST(RulerPainter, FlagsAreDrawnWhereTheirGeometrySaysOnly) {
+    const TimelinePalette pal = TimelinePalette::light();
+    const QSize size(400, kTimeRulerHeight);
+    const TimeRange view{0, 4000};
+    const std::vector<RulerMark> marks{{TimeRange{1000, 2000}, QString()},
+                                       {TimeRange{3000, 3000}, QString()}};
+    const auto flags = layoutRulerFlags(marks, view, size.width());
+    ASSERT_EQ(flags.size(), 2u);
+    QImage plain(size, QImage::Format_ARGB32_Premultiplied), flagged = plain;
+    {
+        QPainter p(&plain);
+        paintTimeRuler(p, size, pal, QApplication::font(), RulerContent{view, 0, {}, {}});
+    }
+    {
+        QPainter p(&flagged);
+        paintTimeRuler(p, size, pal, QApplication::font(), RulerContent{view, 0, {}, {}}, flags);
+    }
+    const auto changed = [&](int x, int y) { return plain.pixel(x, y) != flagged.pixel(x, y); };
+    EXPECT_TRUE(changed(100, 1)); // the first flag's pole and bar start at 100 px
+    EXPECT_TRUE(changed(150, 1)); // its bar spans [100, 200)
+    EXPECT_TRUE(changed(199, 1));
+    EXPECT_FALSE(changed(201, 1)); // and ends there
+    EXPECT_TRUE(changed(300, 15)); // the instant's pole
+    EXPECT_FALSE(changed(50, 1));
+    EXPECT_FALSE(changed(99, 15));
+    EXPECT_FALSE(changed(350, 1));
 }
