@@ -15,8 +15,15 @@ namespace strobe {
 namespace {
 
 constexpr std::uint32_t kCancelCheckEvents = 65'536;
-// Below this many events in all the lanes are scanned on the calling thread alone.
+// Below this many events in all the lanes are scanned on the calling thread alone; below this
+// many strings the strings are matched on it alone, in chunks of kStringChunk otherwise.
 constexpr std::uint64_t kThreadedScanEvents = 1'000'000;
+constexpr std::size_t kThreadedStrings = 65'536;
+constexpr std::size_t kStringChunk = 8'192;
+
+int scanThreads() {
+    return std::clamp(QThread::idealThreadCount(), 1, 4);
+}
 
 char asciiLower(char c) {
     return c >= 'A' && c <= 'Z' ? char(c - 'A' + 'a') : c;
@@ -158,17 +165,33 @@ EventSearchResult searchEvents(const Trace& trace, const EventSearchQuery& query
     }
     auto cancelled = [cancel] { return cancel && cancel->load(std::memory_order_relaxed); };
 
-    // Each distinct string once.
+    // Each distinct string once; a table of many strings (per-call NVTX names) in chunks on
+    // several threads, each with a matcher of its own (a regular expression per thread).
     const StringTable& strings = trace.strings();
     std::vector<std::uint8_t> nameMatches(strings.size(), 0);
-    bool anyName = false;
-    for (std::size_t id = 0; id < strings.size(); ++id) {
-        if ((id & (kCancelCheckEvents - 1)) == 0 && cancelled()) {
-            out.m_cancelled = true;
-            return out;
+    std::atomic<std::size_t> nextChunk{0};
+    std::atomic<bool> anyName{false}, stopped{false};
+    auto matchStrings = [&] {
+        const NameMatcher own(out.m_query);
+        for (std::size_t c = nextChunk++ * kStringChunk; c < strings.size();
+             c = nextChunk++ * kStringChunk) {
+            if (cancelled()) {
+                stopped = true;
+                return;
+            }
+            bool any = false;
+            for (std::size_t id = c; id < std::min(strings.size(), c + kStringChunk); ++id) {
+                if (own.matches(strings.view(StringId(id))))
+                    nameMatches[id] = 1, any = true;
+            }
+            if (any)
+                anyName = true;
         }
-        if (matcher.matches(strings.view(StringId(id))))
-            nameMatches[id] = 1, anyName = true;
+    };
+    runOnThreads(strings.size() >= kThreadedStrings ? scanThreads() : 1, matchStrings);
+    if (stopped) {
+        out.m_cancelled = true;
+        return out;
     }
     // A kernel matches by either of its configuration's names.
     const std::vector<KernelConfig>& configs = trace.kernelConfigs();
@@ -184,7 +207,6 @@ EventSearchResult searchEvents(const Trace& trace, const EventSearchQuery& query
     const std::vector<Lane>& lanes = trace.lanes();
     std::vector<LaneMatches> perLane(lanes.size());
     std::atomic<std::size_t> nextLane{0};
-    std::atomic<bool> stopped{false};
     auto scanLanes = [&] {
         for (std::size_t L = nextLane++; L < lanes.size(); L = nextLane++) {
             const Lane& l = lanes[L];
@@ -218,9 +240,7 @@ EventSearchResult searchEvents(const Trace& trace, const EventSearchQuery& query
     std::uint64_t events = 0;
     for (const Lane& l : lanes)
         events += l.size();
-    const int threads =
-        events >= kThreadedScanEvents ? std::clamp(QThread::idealThreadCount(), 1, 4) : 1;
-    runOnThreads(threads, scanLanes);
+    runOnThreads(events >= kThreadedScanEvents ? scanThreads() : 1, scanLanes);
     if (stopped || cancelled()) {
         out.m_cancelled = true;
         return out;

@@ -277,6 +277,24 @@ TEST(EventSearch, ABigTraceGivesTheSameCounts) {
     EXPECT_EQ(r.rankOf(r.last()), r.count());
 }
 
+// Per-call names (PyTorch's "op_id = N" NVTX ranges) make tables of many strings: those are
+// matched in chunks on several threads, each with its own regular expression.
+TEST(EventSearch, ManyDistinctNamesGiveTheSameCounts) {
+    TraceBuilder b(QStringLiteral("many-names"));
+    constexpr int kRanges = 70'000;
+    for (int i = 0; i < kRanges; ++i) {
+        const std::string name = "aten::mm, op_id = " + std::to_string(i);
+        b.addNvtx(1, 1, 0, TimeNs(i) * 10, TimeNs(i) * 10 + 5, b.intern(name), NvtxRecord{},
+                  std::nullopt);
+    }
+    const std::shared_ptr<const Trace> t(b.finish());
+    ASSERT_GT(t->strings().size(), std::size_t(kRanges));
+    // op ids ending in 7: 7, 17, ..., 69997.
+    const EventSearchResult r = searchEvents(*t, {QStringLiteral("op_id = \\d*7$"), true, false});
+    EXPECT_EQ(r.count(), std::size_t(kRanges / 10));
+    EXPECT_EQ(searchEvents(*t, {QStringLiteral("OP_ID = 6999"), false, false}).count(), 11u);
+}
+
 // A real export: the kernels whose short or demangled name holds "gemm", and the CUDA API calls
 // whose name starts with cudaLaunchKernel, counted in SQL.
 TEST(EventSearch, AgreesWithSqlOnARealExport) {
