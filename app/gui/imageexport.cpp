@@ -30,38 +30,63 @@ QSize viewPictureSize(const TimelineView& view) {
             TimelineView::kRulerHeight + canvas.height() + kPictureFooterHeight};
 }
 
+QSize panesPictureSize(std::span<const ExportedPane> panes) {
+    if (panes.empty())
+        return {};
+    QSize size = viewPictureSize(*panes.front().view);
+    for (const ExportedPane& p : panes)
+        size.rheight() += p.title.isEmpty() ? 0 : kPictureTitleHeight;
+    for (const ExportedPane& p : panes.subspan(1))
+        size.rheight() += p.view->canvasSize().height();
+    return size;
+}
+
 QString exportViewImage(TimelineView& view, const QString& title, const QString& path, QSize size) {
-    const ViewState* state = view.viewState();
-    const Trace* trace = state->trace();
-    if (!trace)
+    const ExportedPane pane{&view, QString(), 0};
+    return exportPanesImage({&pane, 1}, title, path, size);
+}
+
+QString exportPanesImage(std::span<const ExportedPane> panes, const QString& footer,
+                         const QString& path, QSize size) {
+    const ViewState* state = panes.empty() ? nullptr : panes.front().view->viewState();
+    if (!state || !state->trace())
         return QStringLiteral("There is no trace to export.");
     const QString suffix = QFileInfo(path).suffix().toLower();
     if (suffix != QLatin1String("png") && suffix != QLatin1String("svg"))
         return QStringLiteral("Export Image saves .png or .svg files, not ") %
                QFileInfo(path).fileName() % u'.';
-    if (isSameFile(path, trace->filePath()))
-        return QStringLiteral("Export Image would overwrite the open trace ") %
-               QFileInfo(path).fileName() % QStringLiteral(": choose another file.");
-    if (!view.isLevelOfDetailReady())
-        view.waitForLevelOfDetail(); // else the picture would say "Computing utilisation"
-    const TimeNs origin = trace->timeRange().start;
+    std::vector<PictureTrace> traces;
+    const TimeNs origin = state->trace()->timeRange().start;
+    for (const ExportedPane& pane : panes) {
+        const Trace* trace = pane.view->viewState()->trace();
+        if (!trace)
+            return QStringLiteral("There is no trace to export.");
+        if (isSameFile(path, trace->filePath()))
+            return QStringLiteral("Export Image would overwrite the open trace ") %
+                   QFileInfo(path).fileName() % QStringLiteral(": choose another file.");
+        if (!pane.view->isLevelOfDetailReady())
+            pane.view->waitForLevelOfDetail(); // else the picture would say "Computing utilisation"
+        PictureTrace t;
+        t.layout = &pane.view->laneLayout();
+        t.geometry = &pane.view->geometry();
+        t.offset = origin + pane.shift; // this trace's time at time 0 of the first pane's axis
+        t.scrollY = pane.view->scrollY();
+        t.title = pane.title;
+        traces.push_back(std::move(t));
+    }
+    const TimelineView& first = *panes.front().view;
     const TimeRange visible = state->visibleRange();
-    PictureTrace t;
-    t.layout = &view.laneLayout();
-    t.geometry = &view.geometry();
-    t.offset = origin;
-    t.scrollY = view.scrollY();
     PictureOptions o;
     o.size = size.boundedTo(QSize(kMaxSide, kMaxSide));
     o.window = {visible.start - origin, visible.end - origin};
-    o.palette = view.timelinePalette();
-    o.font = view.font();
+    o.palette = first.timelinePalette();
+    o.font = first.font();
     o.idleThreshold = state->idleThresholdNs();
-    o.footer = title % QStringLiteral("  \u00b7  ") % formatTimestamp(o.window.start, 0) %
+    o.footer = footer % QStringLiteral("  \u00b7  ") % formatTimestamp(o.window.start, 0) %
                QStringLiteral(" to ") % formatTimestamp(o.window.end, 0) %
                QStringLiteral("  \u00b7  Strobe ") % QLatin1String(STROBE_VERSION);
     const QString error = writeTimelinePicture(
-        path, suffix == QLatin1String("svg") ? PictureFormat::Svg : PictureFormat::Png, o, {&t, 1});
+        path, suffix == QLatin1String("svg") ? PictureFormat::Svg : PictureFormat::Png, o, traces);
     if (error.isEmpty())
         return {};
     QString sentence = error;

@@ -11,7 +11,9 @@
 #include "model/timeformat.h"
 #include "widgets/messagebox.h"
 #include "widgets/panels/kerneltablewidget.h"
+#include "widgets/timeline/comparetimelines.h"
 #include "widgets/timeline/timelineview.h"
+#include "widgets/timelinelink.h"
 #include "widgets/viewstate.h"
 
 #include <QActionGroup>
@@ -97,7 +99,11 @@ void MainWindow::buildMenus() {
         if (!path.isEmpty())
             compareWith(path);
     });
-    file->addAction(tr("S&top Comparing"), this, &MainWindow::stopComparing);
+    m_stopComparingAction =
+        file->addAction(tr("S&top Comparing"), this, &MainWindow::stopComparing);
+    m_stopComparingAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_W));
+    m_closeAction = file->addAction(tr("&Close"), this, &MainWindow::closeTrace);
+    m_closeAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_W)); // as the F1 list says
     file->addSeparator();
     QAction* info = file->addAction(tr("Trace &Information…"), this, &MainWindow::showTraceInfo);
     info->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_I));
@@ -197,6 +203,8 @@ void MainWindow::updateStatus() {
         m_traceLabel->setText(tr("A (baseline): %1  \u00b7  B: %2").arg(m_title, m_titleB));
     else
         m_traceLabel->setText(m_title);
+    m_closeAction->setEnabled(t || isLoading());
+    m_stopComparingAction->setEnabled(isComparing() || isLoadingComparison());
     const TimeNs origin = t ? t->timeRange().start : 0;
     const auto cursor = m_state->cursorTime();
     m_cursorLabel->setText(cursor ? tr("Cursor: %1").arg(formatTimestamp(*cursor, origin))
@@ -269,6 +277,7 @@ void MainWindow::startLoad(const QString& path, const QString& title, bool isSam
     m_cancelButton->show();
     statusBar()->showMessage(tr("Loading %1…").arg(QFileInfo(path).fileName()));
     m_job->start();
+    updateStatus(); // File > Close cancels it
 }
 
 void MainWindow::cancelLoading() {
@@ -297,6 +306,7 @@ void MainWindow::onPreview(std::shared_ptr<const Trace> gpuSide) {
                                 m_kernelTable->nameFilterIsRegex(),
                                 m_statistics->nameFilters()};
         clearNameFilters();
+        endComparisonForNewTrace();
     }
     // Where the user went on an earlier preview of this load stays.
     const std::optional<TimeRange> navigated =
@@ -329,6 +339,7 @@ void MainWindow::onLoadFinished(const std::shared_ptr<const Trace>& trace, const
     statusBar()->clearMessage();
     // The worker has finished; release it after this slot returns.
     m_job.release()->deleteLater();
+    updateStatus(); // (File > Close has no load to cancel now)
     const std::optional<Shown> before = std::exchange(m_beforePreview, std::nullopt);
     const std::shared_ptr<const Trace> preview = std::exchange(m_preview, nullptr);
     if (before && !trace) { // the load failed after its preview: back to what was shown
@@ -340,19 +351,29 @@ void MainWindow::onLoadFinished(const std::shared_ptr<const Trace>& trace, const
         updateTitle();
         updateStatus();
     }
+    // A preview of this load ended a comparison (endComparisonForNewTrace): say so either way.
+    const QString ended = std::exchange(m_comparisonEnded, QString());
     if (cancelled) {
-        statusBar()->showMessage(tr("Loading %1 was cancelled.").arg(QFileInfo(path).fileName()),
-                                 5000);
+        statusBar()->showMessage(
+            ended.isEmpty()
+                ? tr("Loading %1 was cancelled.").arg(QFileInfo(path).fileName())
+                : tr("Loading %1 was cancelled; %2.").arg(QFileInfo(path).fileName(), ended),
+            5000);
         emit loadFinished(false, QString());
         return;
     }
     if (!trace) {
+        if (!ended.isEmpty())
+            statusBar()->showMessage(
+                tr("Loading %1 failed; %2.").arg(QFileInfo(path).fileName(), ended), 8000);
         showError(error);
         emit loadFinished(false, error);
         return;
     }
-    if (!preview)
+    if (!preview) {
         rememberView(); // (a preview already saved the previous trace's view)
+        endComparisonForNewTrace();
+    }
     // Where the user went while the preview was up wins over the last saved view.
     const std::optional<TimeRange> navigated =
         preview && m_state->visibleRange() != preview->timeRange()
@@ -374,10 +395,15 @@ void MainWindow::onLoadFinished(const std::shared_ptr<const Trace>& trace, const
     }
     updateTitle();
     updateStatus();
+    QStringList messages;
+    if (const QString e = ended.isEmpty() ? std::exchange(m_comparisonEnded, QString()) : ended;
+        !e.isEmpty())
+        messages << tr("Opened %1: %2.").arg(m_title, e);
     if (!trace->warnings().empty())
-        statusBar()->showMessage(tr("%n data warning(s): see File > Trace Information.", nullptr,
-                                    int(trace->warnings().size())),
-                                 8000);
+        messages << tr("%n data warning(s): see File > Trace Information.", nullptr,
+                       int(trace->warnings().size()));
+    if (!messages.isEmpty())
+        statusBar()->showMessage(messages.join(u' '), 8000);
     emit loadFinished(true, QString());
 }
 
@@ -411,7 +437,7 @@ void MainWindow::chooseExportImage() {
         tr("PNG image (*.png);;SVG image (*.svg)"), &filter);
     if (path.isEmpty())
         return;
-    ImageSizeDialog sizes(viewPictureSize(*m_timeline), this);
+    ImageSizeDialog sizes(exportImageSize(), this);
     if (sizes.exec() != QDialog::Accepted)
         return;
     QString file = path;
@@ -424,8 +450,21 @@ void MainWindow::chooseExportImage() {
         statusBar()->showMessage(tr("Saved %1.").arg(QFileInfo(file).fileName()), 5000);
 }
 
+std::vector<ExportedPane> MainWindow::exportedPanes() const {
+    if (!isComparing())
+        return {{m_timeline, QString(), 0}};
+    return {{m_timeline, tr("A (baseline): %1").arg(m_title), 0},
+            {m_compare->timelineB(), tr("B: %1").arg(m_titleB), m_compare->link()->offset()}};
+}
+
+QSize MainWindow::exportImageSize() const {
+    return panesPictureSize(exportedPanes());
+}
+
 QString MainWindow::exportImage(const QString& path, std::optional<QSize> size) {
-    return exportViewImage(*m_timeline, m_title, path, size.value_or(viewPictureSize(*m_timeline)));
+    const std::vector<ExportedPane> panes = exportedPanes();
+    const QString footer = isComparing() ? m_title % QStringLiteral(" vs ") % m_titleB : m_title;
+    return exportPanesImage(panes, footer, path, size.value_or(panesPictureSize(panes)));
 }
 
 void MainWindow::chooseIdleThreshold() {

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "app/gui/appsettings.h"
+#include "app/gui/imageexport.h"
 #include "formats/open.h"
 #include "model/types.h"
 #include "widgets/panels/statisticswidget.h"
@@ -11,6 +12,7 @@
 #include <atomic>
 #include <memory>
 #include <optional>
+#include <vector>
 
 class QLabel;
 class QMenu;
@@ -79,10 +81,14 @@ public slots:
     void cancelLoading();
     // Loads `path` in the background as B, to compare with the open trace (the baseline A).
     void compareWith(const QString& path);
+    // Back to A alone (File > Stop Comparing); cancels a B still loading.
     void stopComparing();
+    // Back to the empty window (File > Close): ends a comparison and cancels a load.
+    void closeTrace();
     // Saves the timeline as it is shown (visible lanes, zoom) as a PNG or SVG (by the suffix),
-    // `size` big or, without one, at the timeline's size (File > Export Image). Returns the
-    // error sentence, or an empty string once saved.
+    // `size` big or, without one, at the timeline's size (File > Export Image); while comparing,
+    // A's and B's timelines stacked, each named. Returns the error sentence, or an empty string
+    // once saved.
     QString exportImage(const QString& path, std::optional<QSize> size = std::nullopt);
 
 signals:
@@ -124,8 +130,14 @@ private:
     // mainwindow_compare.cpp
     void buildCompareViews();
     void onCompareLoaded(std::shared_ptr<const Trace> trace, const QString& error, bool cancelled);
+    // A new A replaces the baseline: ends the comparison (or B's load) and keeps the sentence
+    // saying so for the status bar once the load is done.
+    void endComparisonForNewTrace();
     void updateTitle();
     void chooseExportImage();
+    // What Export Image draws: A's timeline, and B's below it while comparing.
+    std::vector<ExportedPane> exportedPanes() const;
+    QSize exportImageSize() const;
     QDockWidget* addDock(QWidget* panel, const QString& title, const QString& objectName,
                          Qt::DockWidgetArea area);
 
@@ -171,6 +183,9 @@ private:
     QString m_cacheFolder;
     std::uint64_t m_cacheCapBytes = LoadOptions().cacheCapBytes;
     QAction* m_cacheAction = nullptr;
+    QAction* m_closeAction = nullptr;
+    QAction* m_stopComparingAction = nullptr;
+    QString m_comparisonEnded; // "the comparison with B ended", shown once the new A is
     QString m_pendingTitle;
     bool m_pendingIsSample = false;
     QString m_title;

@@ -3,6 +3,7 @@
 // stack with a linked time axis, and the Comparison panel shows the B - A tables.
 #include "app/gui/mainwindow.h"
 
+#include "app/gui/nsysexportjob.h"
 #include "app/gui/traceloadjob.h"
 #include "widgets/panels/comparisonpanel.h"
 #include "widgets/timeline/comparetimelines.h"
@@ -69,6 +70,7 @@ void MainWindow::compareWith(const QString& path) {
     m_progress->show();
     statusBar()->showMessage(tr("Loading %1 to compare…").arg(QFileInfo(path).fileName()));
     m_compareJob->start();
+    updateStatus(); // Stop Comparing cancels it
 }
 
 void MainWindow::onCompareLoaded(std::shared_ptr<const Trace> trace, const QString& error,
@@ -81,6 +83,7 @@ void MainWindow::onCompareLoaded(std::shared_ptr<const Trace> trace, const QStri
         m_progress->hide();
     statusBar()->clearMessage();
     m_compareJob.release()->deleteLater();
+    updateStatus(); // (Stop Comparing has no load to cancel now)
     if (cancelled) {
         emit compareLoadFinished(false, QString());
         return;
@@ -107,6 +110,41 @@ void MainWindow::stopComparing() {
     m_titleB.clear();
     m_compare->setComparing(false);
     m_comparisonDock->hide();
+    updateTitle();
+    updateStatus();
+}
+
+void MainWindow::endComparisonForNewTrace() {
+    if (isComparing())
+        m_comparisonEnded = tr("the comparison with %1 ended").arg(m_titleB);
+    else if (isLoadingComparison())
+        m_comparisonEnded = tr("loading %1 to compare was cancelled")
+                                .arg(QFileInfo(m_compareJob->path()).fileName());
+    else
+        return;
+    stopComparing();
+}
+
+void MainWindow::closeTrace() {
+    if (m_export)
+        m_export->cancel();
+    if (m_job) { // a load in flight goes too, its preview with it
+        m_job->cancel();
+        m_job.reset();
+    }
+    if (!m_preview) // (a preview on screen is not m_path's trace)
+        rememberView();
+    m_beforePreview.reset();
+    m_preview.reset();
+    m_comparisonEnded.clear();
+    m_progress->hide();
+    m_cancelButton->hide();
+    stopComparing();
+    clearNameFilters();
+    m_state->setTrace(nullptr);
+    m_path.clear();
+    m_title.clear();
+    m_isSample = false;
     updateTitle();
     updateStatus();
 }

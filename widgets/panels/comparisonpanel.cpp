@@ -126,7 +126,12 @@ ComparisonPanel::ComparisonPanel(ViewState* a, ViewState* b, QWidget* parent)
     });
     onRowActivated(m_kernelView, m_a, [this](int row) { activateKernelRow(row); });
     for (ViewState* s : {m_a, m_b}) {
-        connect(s, &ViewState::traceChanged, this, &ComparisonPanel::rebuild);
+        // A new pair: a range typed for the old one would match nothing (0 instances, empty
+        // tables), so the range is detected again.
+        connect(s, &ViewState::traceChanged, this, [this] {
+            m_range->setCurrentText(kAutoRange);
+            rebuild();
+        });
         connect(s, &ViewState::idleThresholdChanged, this, &ComparisonPanel::rebuild);
     }
     rebuild();

@@ -25,9 +25,10 @@ class ViewState;
 // three sortable tables (kernels, NVTX ranges, GPUs: model/analysis/comparison.h), deltas
 // coloured green where B is faster and red where it is slower (tones from the models' delta
 // role, shades from the palette), one name filter for all three, CSV export of the table shown.
-// "Per instance of" picks the iteration range: auto-detected (the default), whole traces, or a
-// typed name. compareTraces runs on a worker (BackgroundTask) whenever a trace, the threshold or
-// an option changes. Double-clicking a kernel asks for its longest instance on each side.
+// "Per instance of" picks the iteration range: auto-detected (the default, and again whenever
+// either trace changes), whole traces, or a typed name. compareTraces runs on a worker
+// (BackgroundTask) whenever a trace, the threshold or an option changes. Double-clicking a kernel
+// asks for its longest instance on each side.
 class ComparisonPanel : public QWidget {
     Q_OBJECT
 public:

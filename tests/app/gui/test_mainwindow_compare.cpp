@@ -4,6 +4,7 @@
 #include "app/gui/appsettings.h"
 #include "app/gui/mainwindow.h"
 #include "model/trace.h"
+#include "render/paint/timelinepicture.h"
 #include "tests/model/analysis/comparisontestdata.h"
 #include "tests/support/qtprinters.h"
 #include "widgets/panels/comparisonpanel.h"
@@ -12,6 +13,9 @@
 #include "widgets/timelinelink.h"
 #include "widgets/viewstate.h"
 
+#include <QAction>
+#include <QFile>
+#include <QImage>
 #include <QLabel>
 #include <QMessageBox>
 #include <QSignalSpy>
@@ -108,6 +112,110 @@ TEST_F(CompareWindowTest, AFailedComparisonLoadSaysWhyAndKeepsA) {
     auto* box = window->findChild<QMessageBox*>();
     ASSERT_NE(box, nullptr);
     EXPECT_TRUE(box->text().contains(QLatin1String("missing.sqlite"))) << box->text().toStdString();
+}
+
+// Waits for the panel's comparison of the pair whose B is `fileB`.
+bool comparisonOf(ComparisonPanel* panel, const QString& fileB) {
+    return QTest::qWaitFor(
+        [&] {
+            const auto c = panel->comparison();
+            return !panel->isComputing() && c && c->b.file.endsWith(fileB);
+        },
+        30000);
+}
+
+QAction* actionWithShortcut(MainWindow& w, const QKeySequence& key) {
+    for (QAction* a : w.findChildren<QAction*>())
+        if (a->shortcuts().contains(key))
+            return a;
+    return nullptr;
+}
+
+TEST_F(CompareWindowTest, ANewPairDetectsItsIterationRangeAgain) {
+    ASSERT_TRUE(compare(test::pairPath(fixtures::PairSide::B)));
+    ComparisonPanel* panel = window->comparisonPanel();
+    ASSERT_TRUE(comparisonOf(panel, QStringLiteral("pair-b.sqlite")));
+    EXPECT_TRUE(panel->comparison()->rangeDetected);
+    panel->setRange(QStringLiteral("FSDP::pre_forward")); // a name this pair does not hold
+    ASSERT_TRUE(QTest::qWaitFor(
+        [&] {
+            return !panel->isComputing() &&
+                   panel->comparison()->rangeName == QLatin1String("FSDP::pre_forward");
+        },
+        30000));
+    EXPECT_EQ(panel->comparison()->a.instanceCount(), 0);
+    // A new B: the typed name belonged to the old pair, so the range is detected again.
+    ASSERT_TRUE(compare(test::pairPath(fixtures::PairSide::A)));
+    ASSERT_TRUE(comparisonOf(panel, QStringLiteral("pair-a.sqlite")));
+    EXPECT_TRUE(panel->comparison()->hasRange());
+    EXPECT_TRUE(panel->comparison()->rangeDetected);
+    EXPECT_EQ(panel->comparison()->a.instanceCount(), 2);
+}
+
+TEST_F(CompareWindowTest, OpeningAFileEndsTheComparisonAndSaysSo) {
+    ASSERT_TRUE(compare(test::pairPath(fixtures::PairSide::B)));
+    QSignalSpy opened(window.get(), &MainWindow::loadFinished);
+    window->openFile(test::pairPath(fixtures::PairSide::B));
+    ASSERT_TRUE(opened.wait(30000));
+    ASSERT_TRUE(opened.at(0).at(0).toBool());
+    EXPECT_FALSE(window->isComparing());
+    EXPECT_EQ(window->traceB(), nullptr);
+    EXPECT_FALSE(window->compareTimelines()->isComparing());
+    EXPECT_FALSE(window->comparisonPanel()->isVisibleTo(window.get()));
+    EXPECT_EQ(window->windowTitle(), QStringLiteral("pair-b.sqlite — Strobe"));
+    EXPECT_EQ(window->statusBar()->currentMessage(),
+              QStringLiteral("Opened pair-b.sqlite: the comparison with pair-b.sqlite ended."));
+}
+
+TEST_F(CompareWindowTest, ExportImageSavesBothTracesStackedWithTheirNames) {
+    ASSERT_TRUE(compare(test::pairPath(fixtures::PairSide::B)));
+    const QString path = dir.filePath(QStringLiteral("pair.svg"));
+    ASSERT_EQ(window->exportImage(path, QSize(1200, 900)), QString());
+    QFile f(path);
+    ASSERT_TRUE(f.open(QIODevice::ReadOnly));
+    const QString svg = QString::fromUtf8(f.readAll());
+    const qsizetype a = svg.indexOf(QLatin1String("A (baseline): pair-a.sqlite"));
+    const qsizetype b = svg.indexOf(QLatin1String("B: pair-b.sqlite"));
+    EXPECT_GE(a, 0);
+    EXPECT_GT(b, a); // A's band first, B's below it
+    EXPECT_TRUE(svg.contains(QLatin1String("pair-a.sqlite vs pair-b.sqlite")));
+
+    // Without a size, the picture is as big as both panes: taller than A's alone.
+    const QString png = dir.filePath(QStringLiteral("pair.png"));
+    ASSERT_EQ(window->exportImage(png), QString());
+    const QImage both(png);
+    TimelineView* ta = window->timeline();
+    TimelineView* tb = window->compareTimelines()->timelineB();
+    EXPECT_EQ(both.width(), TimelineView::kHeaderWidth + ta->canvasSize().width());
+    EXPECT_EQ(both.height(), TimelineView::kRulerHeight + ta->canvasSize().height() +
+                                 tb->canvasSize().height() + 2 * kPictureTitleHeight +
+                                 kPictureFooterHeight);
+}
+
+TEST_F(CompareWindowTest, FileCloseEndsTheComparisonAndClosesTheTrace) {
+    ASSERT_TRUE(compare(test::pairPath(fixtures::PairSide::B)));
+    QAction* stop = actionWithShortcut(*window, QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_W));
+    ASSERT_NE(stop, nullptr);
+    EXPECT_TRUE(stop->isEnabled());
+    stop->trigger();
+    EXPECT_FALSE(window->isComparing());
+    EXPECT_NE(window->trace(), nullptr);
+    EXPECT_FALSE(stop->isEnabled()); // nothing left to stop
+
+    ASSERT_TRUE(compare(test::pairPath(fixtures::PairSide::B)));
+    QAction* close = actionWithShortcut(*window, QKeySequence(Qt::CTRL | Qt::Key_W));
+    ASSERT_NE(close, nullptr);
+    close->trigger();
+    EXPECT_EQ(window->trace(), nullptr);
+    EXPECT_FALSE(window->isComparing());
+    EXPECT_FALSE(window->compareTimelines()->isComparing());
+    EXPECT_EQ(window->windowTitle(), QStringLiteral("Strobe"));
+    EXPECT_FALSE(close->isEnabled());
+    // The window is as at start: opening again works.
+    QSignalSpy opened(window.get(), &MainWindow::loadFinished);
+    window->openFile(test::pairPath(fixtures::PairSide::A));
+    ASSERT_TRUE(opened.wait(30000));
+    EXPECT_TRUE(close->isEnabled());
 }
 
 } // namespace
