@@ -20,7 +20,7 @@ for f in "$h100" "$cloverleaf" "$kineto" "$v100" "$resnet"; do
 done
 
 cmake --build "$build" --target mainwindow_screenshots panels_screenshot gaps_screenshot \
-    timeline_screenshot compare_screenshots flamegraph_screenshot strobe-cli
+    timeline_screenshot compare_screenshots flamegraph_screenshot search_screenshot strobe-cli
 export QT_QPA_PLATFORM=offscreen
 mkdir -p "$images"
 # README and USER_GUIDE: overview-sample, mainwindow, kernels-by-duration, kernel-details,
@@ -37,6 +37,8 @@ mkdir -p "$images"
     "$images/flamegraph.png" "$images/step-breakdown.png"
 # TIMELINE.md: the timeline alone on the two-GPU export.
 "$build/bench/paint/timeline_screenshot" "$h100" "$images/timeline.png" 1600 1000
+# USER_GUIDE and TIMELINE.md: the timeline's search bar and its highlighted matches.
+"$build/tests/widgets/timeline/search_screenshot" "$h100" "$images/search.png"
 # USER_GUIDE: the sample compared with its data-loader fix: compare-timelines.png,
 # compare-panel-nvtx.png and compare-panel-gpus.png.
 "$build/tests/app/gui/compare_screenshots" "$images"

@@ -31,6 +31,8 @@ struct KeyBinding {
     enum class Scope {
         Timeline, // handled by the timeline's lane canvas (keys need focus on the lanes)
         Window,   // a menu action of the main window or a shortcut of a panel
+        Search,   // the timeline's search bar: shortcuts of the timeline view (Ctrl+F, F3) and
+                  // keys in the bar's text field (Enter, Esc)
     };
     Scope scope;
     const char* action;   // untranslated; translate in context "strobe::KeyBinding"

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "widgets/timeline/timelineview.h"
 
+#include "model/analysis/eventsearch.h"
 #include "model/analysis/nvtxstats.h"
 #include "model/trace.h"
 #include "render/geometry/timelineframe.h"
@@ -9,6 +10,7 @@
 #include "widgets/timeline/eventtooltip.h"
 #include "widgets/timeline/laneheader.h"
 #include "widgets/timeline/navigation.h"
+#include "widgets/timeline/searchbar.h"
 #include "widgets/timeline/timelinecanvas.h"
 #include "widgets/timeline/timeruler.h"
 #include "widgets/timeline/utilizationtooltip.h"
@@ -16,8 +18,11 @@
 #include "widgets/workerpriority.h"
 
 #include <QEvent>
+#include <QLocale>
 #include <QPainter>
 #include <QScrollBar>
+#include <QShortcut>
+#include <QStringBuilder>
 #include <QThreadPool>
 #include <algorithm>
 #include <cmath>
@@ -36,6 +41,8 @@ TimelineView::TimelineView(ViewState* state, QWidget* parent)
          [this](QPoint pos) { return toolTipAt(pos); }},
         this);
     m_vbar = new QScrollBar(Qt::Vertical, this);
+    m_searchBar = new SearchBar(m_state, this);
+    m_searchBar->setFocusAfterDismiss(m_canvas);
     m_palette = TimelinePalette::forPalette(palette());
     setFocusProxy(m_canvas);
     setMinimumSize(kHeaderWidth + 200, kRulerHeight + 100);
@@ -101,6 +108,31 @@ void TimelineView::connectChildren() {
             [this](std::optional<double> x) { setPointer(x); });
     connect(m_ruler, &TimeRuler::zoomToMeasuredRangeRequested, this,
             &TimelineView::zoomToSelectedRange);
+
+    // Search: the view's own shortcuts (the list of controls, Scope::Search), so they work
+    // wherever the view sits (the main window, a comparison) while it has the focus.
+    connect(m_searchBar, &SearchBar::resultChanged, m_canvas, qOverload<>(&QWidget::update));
+    connect(m_searchBar, &SearchBar::matchChosen, this, &TimelineView::showSearchMatch);
+    const auto shortcut = [this](const QKeySequence& key, auto slot) {
+        auto* s = new QShortcut(key, this);
+        s->setContext(Qt::WidgetWithChildrenShortcut);
+        connect(s, &QShortcut::activated, this, slot);
+    };
+    shortcut(QKeySequence(Qt::CTRL | Qt::Key_F), [this] {
+        m_searchBar->open();
+        placeSearchBar();
+    });
+    const auto stepper = [this](bool forward) {
+        return [this, forward] {
+            if (m_searchBar->isHidden()) {
+                m_searchBar->open();
+                placeSearchBar();
+            }
+            forward ? m_searchBar->findNext() : m_searchBar->findPrevious();
+        };
+    };
+    shortcut(QKeySequence(Qt::Key_F3), stepper(true));
+    shortcut(QKeySequence(Qt::SHIFT | Qt::Key_F3), stepper(false));
 }
 
 void TimelineView::runAction(TimelineAction action) {
@@ -192,7 +224,15 @@ void TimelineView::resizeEvent(QResizeEvent*) {
     m_header->setGeometry(0, kRulerHeight, kHeaderWidth, c.height());
     m_canvas->setGeometry(kHeaderWidth, kRulerHeight, c.width(), c.height());
     m_vbar->setGeometry(kHeaderWidth + c.width(), kRulerHeight, sb, c.height());
+    placeSearchBar();
     updateScrollBar();
+}
+
+void TimelineView::placeSearchBar() {
+    const QSize c = canvasSize();
+    const int w = std::min(m_searchBar->sizeHint().width() + 80, c.width());
+    const int h = m_searchBar->sizeHint().height();
+    m_searchBar->setGeometry(kHeaderWidth + c.width() - w - 6, kRulerHeight + 4, w, h);
 }
 
 void TimelineView::changeEvent(QEvent* event) {
@@ -331,11 +371,69 @@ void TimelineView::paintCanvas(QPainter& p, QSize size, qreal dpr) {
         p.fillRect(QRect(QPoint(0, 0), size), ctx.palette.background);
         return;
     }
-    const TimelineFrame frame(m_geometry, ctx);
+    TimelineFrame::Options options;
+    options.search = m_searchBar->isHidden() ? nullptr : m_searchBar->result();
+    const TimelineFrame frame(m_geometry, ctx, options);
     m_painter.paint(p, ctx, frame); // the background too
     paintOverlay(p, ctx, frame,
                  OverlayState{m_hover, m_state->selection(), m_state->selectedRange(),
                               m_state->cursorTime()});
+    if (hasNothingToDraw())
+        paintNothingToDraw(p, size, ctx);
+}
+
+bool TimelineView::hasNothingToDraw() const {
+    const Trace* t = m_state->trace();
+    if (!t || !t->gpuMemory().empty())
+        return false;
+    return std::all_of(t->lanes().begin(), t->lanes().end(),
+                       [](const Lane& l) { return l.isEmpty(); });
+}
+
+QString TimelineView::nothingToDrawText(const Trace& t) {
+    const QLocale en(QLocale::English, QLocale::UnitedStates);
+    const auto count = [&en](std::size_t n, const QString& one, const QString& many) -> QString {
+        return en.toString(qulonglong(n)) % QLatin1Char(' ') % (n == 1 ? one : many);
+    };
+    QStringList held;
+    if (!t.processes().empty())
+        held << count(t.processes().size(), tr("process"), tr("processes"));
+    if (!t.threads().empty())
+        held << count(t.threads().size(), tr("thread"), tr("threads"));
+    if (!t.gpus().empty())
+        held << count(t.gpus().size(), tr("GPU"), tr("GPUs"));
+    if (!t.syncs().empty())
+        held << count(t.syncs().size(), tr("synchronisation record"),
+                      tr("synchronisation records"));
+    QString text;
+    if (held.isEmpty()) {
+        text = tr("This trace holds no events, so the timeline has nothing to draw.");
+    } else {
+        const QString last = held.takeLast();
+        const QString what =
+            held.isEmpty() ? last : QString(held.join(QStringLiteral(", ")) % tr(" and ") % last);
+        text = tr("This trace holds %1 but no kernels, memory copies, memsets, CUDA API calls, "
+                  "NVTX ranges, OS runtime calls, CPU operators or Python frames, so the "
+                  "timeline has nothing to draw.")
+                   .arg(what);
+    }
+    if (!(t.metadata().loadedParts == kAllTraceParts))
+        text += tr(" Some kinds of events were not read.");
+    if (!t.warnings().empty())
+        text += tr(" The reader noted %1 (Trace Information, Ctrl+I).")
+                    .arg(count(t.warnings().size(), tr("warning"), tr("warnings")));
+    return text;
+}
+
+void TimelineView::paintNothingToDraw(QPainter& p, QSize size, const PaintContext& ctx) const {
+    const QRectF box = QRectF(QPointF(0, 0), QSizeF(size)).adjusted(40, 40, -40, -40);
+    if (box.width() < 40 || box.height() < 20)
+        return;
+    p.save();
+    p.setPen(ctx.palette.text);
+    p.setFont(font());
+    p.drawText(box, Qt::AlignCenter | Qt::TextWordWrap, nothingToDrawText(*ctx.trace));
+    p.restore();
 }
 
 TimelineHit TimelineView::hitTest(QPoint pos) {
@@ -423,6 +521,13 @@ void TimelineView::revealEvent(EventRef ref) {
     const TimeRange ev{l.start(ref.index), effectiveEnd(l.start(ref.index), l.end(ref.index))};
     m_state->setVisibleRange(navigation::revealRange(
         m_state->visibleRange(), ev, canvasSize().width(), TimelineGeometry::kMinPx));
+    scrollToEventRow(ref);
+    m_state->setSelection(ref);
+    repaintAll();
+}
+
+void TimelineView::scrollToEventRow(EventRef ref) {
+    const Lane& l = m_state->trace()->lane(ref.lane);
     if (m_layout.hideIdle() && !m_layout.ensureShown(ref.lane))
         m_layout.setHideIdle(false);
     m_layout.ensureShown(ref.lane);
@@ -432,6 +537,30 @@ void TimelineView::revealEvent(EventRef ref) {
         if (r->y < m_scrollY || r->y + r->height > m_scrollY + page)
             setScrollY(r->y - page / 2);
     }
+}
+
+void TimelineView::showSearchMatch(EventRef ref) {
+    const Trace* t = m_state->trace();
+    if (!t || !ref.isValid() || ref.lane >= t->lanes().size() ||
+        ref.index >= t->lane(ref.lane).size())
+        return;
+    // A match narrower than kMinPx (it would fold with its neighbours) is zoomed in on until it
+    // is kMatchPx wide.
+    constexpr double kMatchPx = 12.0;
+    const Lane& l = t->lane(ref.lane);
+    const TimeNs start = l.start(ref.index);
+    const TimeNs dur = std::max<TimeNs>(1, effectiveEnd(start, l.end(ref.index)) - start);
+    const double width = std::max(1, canvasSize().width());
+    const TimeRange view = m_state->visibleRange();
+    TimeNs span = std::max<TimeNs>(1, view.duration());
+    if (double(dur) / double(span) * width < TimelineGeometry::kMinPx)
+        span = std::max<TimeNs>(navigation::kMinSpan, TimeNs(double(dur) * width / kMatchPx));
+    else if (dur * 10 > span * 9)
+        span = dur + dur / 4; // wider than the view: all of it, with margins
+    const TimeNs centre = start + dur / 2;
+    m_state->setVisibleRange(
+        navigation::clampView({centre - span / 2, centre - span / 2 + span}, t->timeRange()));
+    scrollToEventRow(ref);
     m_state->setSelection(ref);
     repaintAll();
 }

@@ -21,12 +21,14 @@
 #include <vector>
 
 class QScrollBar;
+class QShortcut;
 
 namespace strobe {
 
 class BackgroundTask;
 class LaneHeader;
 struct NvtxSummary;
+class SearchBar;
 class TimeRuler;
 class TimelineCanvas;
 class ViewState;
@@ -89,6 +91,19 @@ public:
     void revealEvent(EventRef ref);
     int scrollY() const { return m_scrollY; }
     void setScrollY(int y);
+
+    // Search (Ctrl+F on the view, F3 / Shift+F3 to step): the bar over the canvas's top right
+    // corner. While it is open its matches are highlighted (TimelineFrame's search marks).
+    SearchBar* searchBar() const { return m_searchBar; }
+    // Centres the view on `ref` (zooming in until it is at least a few pixels wide, never out
+    // unless it is wider than the view), expands and scrolls to its lane and selects it.
+    void showSearchMatch(EventRef ref);
+
+    // True when the trace has no event the lanes draw (every lane empty, no memory track): the
+    // canvas then says so (nothingToDrawText) instead of staying blank.
+    bool hasNothingToDraw() const;
+    // Why an open trace shows nothing: what it holds and which events the timeline draws.
+    static QString nothingToDrawText(const Trace& trace);
 
     // Lanes.
     void setHideIdleLanes(bool hide);
@@ -163,6 +178,10 @@ private:
     void connectChildren();
     // Carries out a key of the list of controls pressed on the canvas.
     void runAction(TimelineAction action);
+    // Expands and scrolls to the row of `ref` (revealEvent, showSearchMatch).
+    void scrollToEventRow(EventRef ref);
+    void placeSearchBar();
+    void paintNothingToDraw(QPainter& p, QSize size, const PaintContext& ctx) const;
 
     ViewState* m_state;
     LaneLayout m_layout;
@@ -172,6 +191,7 @@ private:
     TimeRuler* m_ruler = nullptr;
     TimelineCanvas* m_canvas = nullptr;
     QScrollBar* m_vbar = nullptr;
+    SearchBar* m_searchBar = nullptr;
     int m_scrollY = 0;
     EventRef m_hover;
     std::optional<double> m_pointerX;

@@ -649,3 +649,47 @@ TEST_F(TimelineViewTest, ProjectedRangesAreLabelledWithTheGroupedName) {
     EXPECT_EQ(out.count(QStringLiteral(">aten::mm<")), 2) << out.toStdString();
     EXPECT_TRUE(out.contains(QStringLiteral("aten::mm, op_id = 1"))) << "the CPU-side label";
 }
+
+// Issue 44, item 13: a trace with no event the lanes draw (an export of only scheduler events,
+// say) says in the timeline what it holds and why nothing is drawn, instead of an empty window.
+TEST(TimelineView, ATraceWithNothingToDrawSaysWhatItHolds) {
+    TraceBuilder b(QStringLiteral("sched-only"));
+    GpuInfo gpu;
+    gpu.id = 0;
+    b.addGpu(gpu);
+    for (TimeNs t : {100, 900}) {
+        SyncRecord sync;
+        sync.start = t;
+        sync.end = t + 50;
+        b.addSync(sync);
+    }
+    b.warn(QStringLiteral("unread-table"), 3, QStringLiteral("%1 rows of a table were not read"));
+    Fixture f(std::shared_ptr<const Trace>(b.finish()));
+    ASSERT_TRUE(f.view.hasNothingToDraw());
+    const QString text = TimelineView::nothingToDrawText(*f.state.trace());
+    EXPECT_EQ(text.toStdString(),
+              "This trace holds 1 GPU and 2 synchronisation records but no kernels, memory "
+              "copies, memsets, CUDA API calls, NVTX ranges, OS runtime calls, CPU operators or "
+              "Python frames, so the timeline has nothing to draw. The reader noted 1 warning "
+              "(Trace Information, Ctrl+I).");
+    // It is painted: the canvas is no longer one colour.
+    f.show();
+    QImage img(f.canvas()->size(), QImage::Format_ARGB32_Premultiplied);
+    {
+        QPainter p(&img);
+        f.view.paintCanvas(p, img.size(), 1.0);
+    }
+    QSet<QRgb> colours;
+    for (int y = 0; y < img.height(); y += 2) {
+        for (int x = 0; x < img.width(); x += 2)
+            colours.insert(img.pixel(x, y));
+    }
+    EXPECT_GT(colours.size(), 2);
+
+    // A trace with no events at all says so; one with events draws them and says nothing.
+    EXPECT_EQ(TimelineView::nothingToDrawText(*TraceBuilder(QStringLiteral("empty")).finish())
+                  .toStdString(),
+              "This trace holds no events, so the timeline has nothing to draw.");
+    Fixture drawn(std::shared_ptr<const Trace>(synth_traces::smallTrace()));
+    EXPECT_FALSE(drawn.view.hasNothingToDraw());
+}
