@@ -134,6 +134,9 @@ int runDiff(const QStringList& args, Io io) {
             io.err << "strobe-cli diff: warning: " << (c.a.instanceCount() == 0 ? "A" : "B")
                    << " has no instance of '" << c.rangeName << "'; its side is empty.\n";
     }
+    // What differs between the traces, how GPUs were paired and what a verdict rests on.
+    for (const QString& note : comparisonNotes(c, QStringLiteral("--range")))
+        io.err << "strobe-cli diff: note: " << note << '\n';
     if (json) {
         writeJsonReport(io.out, c, what);
         return 0;

@@ -158,10 +158,34 @@ std::map<std::uint32_t, GpuSide> gpuSide(const Trace& t, ComparisonSide& side, T
     return out;
 }
 
+// The distinct names of the GPUs in `busy` (every GPU listed when `busy` is empty), by id.
+QStringList gpuModels(const Trace& t, const std::set<std::uint32_t>& busy) {
+    QStringList out;
+    for (const GpuInfo& g : t.gpus()) {
+        if (!busy.empty() && !busy.count(g.id))
+            continue;
+        const QString name = t.string(g.name);
+        if (!name.isEmpty() && !out.contains(name))
+            out << name;
+    }
+    return out;
+}
+
+// The ids of the GPUs that ran work (kernels or copies).
+std::set<std::uint32_t> busyGpus(const std::map<std::uint32_t, GpuSide>& side) {
+    std::set<std::uint32_t> out;
+    for (const auto& [id, g] : side)
+        if (g.busy > 0)
+            out.insert(id);
+    return out;
+}
+
 ComparisonSide describe(const Trace& t, const Comparison& c) {
     ComparisonSide s;
     s.file = t.filePath();
     s.format = t.metadata().format;
+    s.rank = t.metadata().rank;
+    s.worldSize = t.metadata().worldSize;
     s.span = t.timeRange();
     if (c.hasRange())
         s.range = findRangeInstances(t, c.rangeName);
@@ -181,6 +205,12 @@ std::optional<double> KernelDiffRow::deltaPercent() const {
     return percentChange(a.total, b.total);
 }
 
+std::optional<double> KernelDiffRow::medianPercent() const {
+    if (a.count == 0 || b.count == 0 || a.median <= 0)
+        return std::nullopt;
+    return 100.0 * (b.median - a.median) / a.median;
+}
+
 std::optional<double> RangeDiffRow::deltaPercent() const {
     return percentChange(a.total, b.total);
 }
@@ -188,6 +218,16 @@ std::optional<double> RangeDiffRow::deltaPercent() const {
 double ComparisonSide::perInstance(double total) const {
     const std::uint64_t n = instanceCount();
     return n > 0 ? total / double(n) : 0.0;
+}
+
+double ComparisonSide::perSecond(double count) const {
+    return window > 0 ? count * 1e9 / double(window) : 0.0;
+}
+
+bool Comparison::pairsAcrossIds() const {
+    return std::any_of(gpus.begin(), gpus.end(), [](const GpuDiffRow& r) {
+        return r.a.present && r.b.present && r.deviceId != r.deviceIdB;
+    });
 }
 
 double ComparisonSide::meanInstanceNs() const {
@@ -267,22 +307,73 @@ Comparison compareTraces(const Trace& ta, const Trace& tb, const ComparisonOptio
     std::sort(c.ranges.begin(), c.ranges.end(),
               [](const auto& x, const auto& y) { return byDelta(x, y, x.range, y.range); });
 
-    // GPUs.
+    // GPUs: the caller's pairs, or the busy GPUs by position when their ids differ; then by id.
     auto ga = gpuSide(ta, c.a, c.idleThresholdNs);
     auto gb = gpuSide(tb, c.b, c.idleThresholdNs);
-    std::set<std::uint32_t> devices;
-    for (const auto& [d, v] : ga)
-        devices.insert(d);
+    const std::set<std::uint32_t> busyA = busyGpus(ga), busyB = busyGpus(gb);
+    c.a.gpuModels = gpuModels(ta, busyA);
+    c.b.gpuModels = gpuModels(tb, busyB);
+    if (!options.gpuPairing.empty()) {
+        c.gpuPairing = options.gpuPairing;
+    } else if (!busyA.empty() && !busyB.empty() && busyA != busyB) {
+        c.gpusByPosition = true;
+        for (auto ia = busyA.begin(), ib = busyB.begin(); ia != busyA.end() && ib != busyB.end();
+             ++ia, ++ib)
+            c.gpuPairing.emplace_back(*ia, *ib);
+    }
+    std::set<std::uint32_t> usedA, usedB;
+    std::vector<GpuDiffRow> paired;
+    auto take = [](std::map<std::uint32_t, GpuSide>& side, std::uint32_t id) {
+        auto it = side.find(id);
+        return it == side.end() ? GpuSide{} : it->second;
+    };
+    for (const auto& [ia, ib] : c.gpuPairing) {
+        if (usedA.count(ia) || usedB.count(ib))
+            continue; // a GPU named twice keeps its first pair
+        usedA.insert(ia);
+        usedB.insert(ib);
+        paired.push_back({ia, ib, take(ga, ia), take(gb, ib)});
+    }
+    for (const auto& [d, v] : ga) {
+        if (usedA.count(d))
+            continue;
+        GpuDiffRow r{d, d, v, {}};
+        if (!usedB.count(d)) {
+            r.b = take(gb, d);
+            usedB.insert(d);
+        }
+        paired.push_back(r);
+    }
+    std::sort(paired.begin(), paired.end(),
+              [](const GpuDiffRow& x, const GpuDiffRow& y) { return x.deviceId < y.deviceId; });
+    c.gpus = std::move(paired);
     for (const auto& [d, v] : gb)
-        devices.insert(d);
-    for (std::uint32_t d : devices) {
-        GpuDiffRow r;
-        r.deviceId = d;
-        if (auto it = ga.find(d); it != ga.end())
-            r.a = it->second;
-        if (auto it = gb.find(d); it != gb.end())
-            r.b = it->second;
-        c.gpus.push_back(r);
+        if (!usedB.count(d))
+            c.gpus.push_back({d, d, {}, v});
+
+    // Without a range: one to align on.
+    if (!c.hasRange()) {
+        std::optional<RangeInstances> it = detectIterationRange(ta);
+        if (!it)
+            it = detectIterationRange(tb);
+        if (it) {
+            c.suggestedRange = it->name;
+            c.suggestedCounts = {findRangeInstances(ta, it->name).instances.size(),
+                                 findRangeInstances(tb, it->name).instances.size()};
+        } else {
+            const RangeDiffRow* best = nullptr;
+            for (const RangeDiffRow& r : c.ranges) {
+                if (r.a.count < kSuggestedRangeMinCount || r.b.count < kSuggestedRangeMinCount)
+                    continue;
+                const double share = std::min(r.a.wallPercent, r.b.wallPercent);
+                if (!best || share > std::min(best->a.wallPercent, best->b.wallPercent))
+                    best = &r;
+            }
+            if (best) {
+                c.suggestedRange = best->range;
+                c.suggestedCounts = {best->a.count, best->b.count};
+            }
+        }
     }
     return c;
 }

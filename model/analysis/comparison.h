@@ -2,7 +2,8 @@
 #pragma once
 
 // Two runs side by side: kernels, NVTX ranges and GPUs of a baseline A and a trace B, matched by
-// name (or GPU index), with B - A deltas. One model for the GUI's Comparison panel and
+// name (GPUs by index, or by position when the GPUs that ran work have different indices), with
+// B - A deltas. One model for the GUI's Comparison panel and
 // `strobe-cli diff` (docs/CLI.md, docs/USER_GUIDE.md). Works on any two traces the loader
 // opens, of any formats.
 
@@ -12,7 +13,9 @@
 #include "model/trace.h"
 
 #include <QString>
+#include <QStringList>
 #include <optional>
+#include <utility>
 #include <vector>
 
 namespace strobe {
@@ -26,6 +29,10 @@ struct ComparisonOptions {
     // Take the range from detectIterationRange on A (B uses the same name); ignores `range`.
     bool detectRange = false;
     TimeNs idleThresholdNs = kDefaultIdleThresholdNs;
+    // GPU pairs (device id in A, device id in B) that share a row; GPUs in no pair share a row
+    // with the GPU of the same id on the other side when that one is in no pair either. Empty:
+    // automatic (Comparison::gpuPairing says what it chose).
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> gpuPairing;
 };
 
 // One side of a kernel row.
@@ -43,6 +50,8 @@ struct KernelDiffRow {
     TimeNs delta() const { return b.total - a.total; }
     // (b - a) / a in percent; nullopt when A has no time (a kernel new in B).
     std::optional<double> deltaPercent() const;
+    // The change of the per-launch median in percent; nullopt unless both sides launched it.
+    std::optional<double> medianPercent() const;
 };
 
 struct RangeSide {
@@ -69,7 +78,8 @@ struct GpuSide {
 };
 
 struct GpuDiffRow {
-    std::uint32_t deviceId = 0;
+    std::uint32_t deviceId = 0;  // A's device id; B's when only B has this row's GPU
+    std::uint32_t deviceIdB = 0; // B's device id (deviceId when only one side has the GPU)
     GpuSide a, b;
 };
 
@@ -79,13 +89,18 @@ struct ComparisonSide {
     QString format;
     TimeRange span;    // the trace's time range
     TimeNs window = 0; // what shares and utilisation divide by: span, or the range's windows
-    std::optional<RangeInstances> range; // when restricted to a range
-    std::uint64_t kernels = 0;           // kernels counted (all, or launched in the range)
-    TimeNs gpuIdle = 0;                  // idle of all GPUs, counted like the GPU rows
+    std::optional<RangeInstances> range;          // when restricted to a range
+    std::uint64_t kernels = 0;                    // kernels counted (all, or launched in the range)
+    TimeNs gpuIdle = 0;                           // idle of all GPUs, counted like the GPU rows
+    std::optional<std::uint32_t> rank, worldSize; // TraceMetadata's, when recorded
+    // The distinct names of the GPUs that ran work (of every GPU listed when none did), by id.
+    QStringList gpuModels;
     std::uint64_t instanceCount() const { return range ? range->instances.size() : 0; }
     // Per-instance means (0 without a range or without instances).
     double perInstance(double total) const;
     double meanInstanceNs() const;
+    // `count` per second of the side's window (0 without a window).
+    double perSecond(double count) const;
 };
 
 struct Comparison {
@@ -95,9 +110,25 @@ struct Comparison {
     TimeNs idleThresholdNs = kDefaultIdleThresholdNs;
     std::vector<KernelDiffRow> kernels; // by |delta| descending, then name
     std::vector<RangeDiffRow> ranges;   // by |delta| descending, then range
-    std::vector<GpuDiffRow> gpus;       // by device id
+    std::vector<GpuDiffRow> gpus;       // A's GPUs by id, then those only B has, by id
+    // The pairs (A's id, B's id) matched before the rest match by id: the caller's
+    // (ComparisonOptions::gpuPairing) or, automatically, the GPUs that ran work paired by
+    // position when the two sides' sets of such ids differ (empty otherwise).
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> gpuPairing;
+    bool gpusByPosition = false; // the automatic pairing by position was applied
+    // Without a range: a range to align on, repeating in both traces (the iteration range
+    // detectIterationRange finds in A or B, else the range of the largest share of wall time
+    // that runs at least kSuggestedRangeMinCount times on each side), and how many times each
+    // side has it. Empty with a range or when none qualifies.
+    QString suggestedRange;
+    std::pair<std::uint64_t, std::uint64_t> suggestedCounts{0, 0};
     bool hasRange() const { return !rangeName.isEmpty(); }
+    // True when any row pairs GPUs of different ids.
+    bool pairsAcrossIds() const;
 };
+
+// The fewest instances on each side for a range to be suggested without iteration detection.
+inline constexpr std::uint64_t kSuggestedRangeMinCount = 3;
 
 // Compares B against the baseline A. With a range, a kernel counts when the API call that
 // launched it started inside an instance of the range (its own start when no launch was

@@ -83,12 +83,18 @@ void addPerInstancePair(std::vector<ColumnSpec>& cols, const Comparison& c,
 }
 
 // The kernel and the range tables (CountedDiffModel::Column): the name, counts, totals, the
-// change, the rows' own pair and, with a range, the totals per instance.
-template <typename Row, typename Own>
+// change, the rows' own pair and, with a range, the totals per instance, without one the launches
+// per second of wall time. Totals are coloured only with a range: without one they follow how
+// long each trace ran, and `ownTone` (the sign of the own pair's change that counts, more being
+// worse) colours the own B column instead.
+template <typename Row, typename Own, typename OwnTone>
 std::vector<ColumnSpec> countedColumns(const Comparison& c, const std::vector<Row>* rows,
                                        const QString& nameHeader, QString Row::*name,
-                                       const QString& ownHeader, Kind ownKind, Own own) {
-    auto delta = [rows](std::size_t r) { return sign(double((*rows)[r].delta())); };
+                                       const QString& ownHeader, Kind ownKind, Own own,
+                                       OwnTone ownTone) {
+    std::function<int(std::size_t)> delta;
+    if (c.hasRange())
+        delta = [rows](std::size_t r) { return sign(double((*rows)[r].delta())); };
     std::vector<ColumnSpec> cols{
         {nameHeader,
          Kind::Text,
@@ -105,8 +111,16 @@ std::vector<ColumnSpec> countedColumns(const Comparison& c, const std::vector<Ro
                     [rows](std::size_t r) { return optionalPercent((*rows)[r].deltaPercent()); },
                     delta});
     addPair(cols, rows, ownHeader, ownKind, onSide(own));
+    if (!c.hasRange())
+        cols.back().tone = [rows, ownTone](std::size_t r) { return ownTone((*rows)[r]); };
     addPerInstancePair(cols, c, rows, QStringLiteral("Per instance"),
                        [](const auto& s) { return s.total; });
+    if (!c.hasRange()) {
+        const Comparison* cp = &c;
+        addPair(cols, rows, QStringLiteral("Per second"), Kind::Rate, [cp](const Row& row, bool b) {
+            return (b ? cp->b : cp->a).perSecond(double((b ? row.b : row.a).count));
+        });
+    }
     return cols;
 }
 
@@ -162,6 +176,8 @@ QVariant ComparisonTableModel::data(const QModelIndex& index, int role) const {
         return signedDuration(v.toLongLong());
     case Kind::Mean:
         return formatMeanDuration(v.toDouble());
+    case Kind::Rate:
+        return QString(QString::number(v.toDouble(), 'f', 1) % QStringLiteral("/s"));
     case Kind::Percent:
         return percentText(v, false);
     case Kind::SignedPercent:
@@ -188,32 +204,48 @@ const KernelDiffRow* KernelDiffModel::rowAt(int row) const {
 }
 
 std::vector<ColumnSpec> KernelDiffModel::columns(const Comparison& c) const {
-    return countedColumns(c, &c.kernels, QStringLiteral("Kernel"), &KernelDiffRow::name,
-                          QStringLiteral("Median"), Kind::Mean,
-                          [](const KernelSide& s) { return s.median; });
+    // A kernel on one side only: more work when new, less when removed.
+    return countedColumns(
+        c, &c.kernels, QStringLiteral("Kernel"), &KernelDiffRow::name, QStringLiteral("Median"),
+        Kind::Mean, [](const KernelSide& s) { return s.median; },
+        [](const KernelDiffRow& r) {
+            return r.a.count && r.b.count ? sign(r.b.median - r.a.median) : sign(double(r.delta()));
+        });
 }
 
 std::vector<ColumnSpec> RangeDiffModel::columns(const Comparison& c) const {
-    return countedColumns(c, &c.ranges, QStringLiteral("Range"), &RangeDiffRow::range,
-                          QStringLiteral("Wall %"), Kind::Percent,
-                          [](const RangeSide& s) { return s.wallPercent; });
+    return countedColumns(
+        c, &c.ranges, QStringLiteral("Range"), &RangeDiffRow::range, QStringLiteral("Wall %"),
+        Kind::Percent, [](const RangeSide& s) { return s.wallPercent; },
+        [](const RangeDiffRow& r) { return sign(r.b.wallPercent - r.a.wallPercent); });
 }
 
 std::vector<ColumnSpec> GpuDiffModel::columns(const Comparison& c) const {
     const auto* g = &c.gpus;
-    std::vector<ColumnSpec> cols{{QStringLiteral("GPU"),
-                                  Kind::Text,
-                                  [g](std::size_t r) {
-                                      return QVariant(QStringLiteral("GPU ") %
-                                                      QString::number((*g)[r].deviceId));
-                                  },
-                                  {}}};
+    // "GPU 3 / GPU 1" (A's, B's) when any row pairs different ids, "GPU 3" otherwise.
+    const bool across = c.pairsAcrossIds();
+    std::vector<ColumnSpec> cols{
+        {QStringLiteral("GPU"),
+         Kind::Text,
+         [g, across](std::size_t r) {
+             const GpuDiffRow& row = (*g)[r];
+             if (!across)
+                 return QVariant(QStringLiteral("GPU ") % QString::number(row.deviceId));
+             auto side = [](bool present, std::uint32_t id) {
+                 return present ? QStringLiteral("GPU ") % QString::number(id)
+                                : QString(QChar(0x2014));
+             };
+             return QVariant(side(row.a.present, row.deviceId) % QStringLiteral(" / ") %
+                             side(row.b.present, row.deviceIdB));
+         },
+         {}}};
     addPair(cols, g, QStringLiteral("Kernels"), Kind::Duration,
             onSide([](const GpuSide& s) { return qlonglong(s.kernelBusy); }));
     addPair(cols, g, QStringLiteral("Copies"), Kind::Duration,
             onSide([](const GpuSide& s) { return qlonglong(s.copyBusy); }));
     addPair(cols, g, QStringLiteral("Idle"), Kind::Duration,
-            onSide([](const GpuSide& s) { return qlonglong(s.idle); }), Tone::MoreIsWorse);
+            onSide([](const GpuSide& s) { return qlonglong(s.idle); }),
+            c.hasRange() ? Tone::MoreIsWorse : Tone::None); // without: follows the length
     addPair(cols, g, QStringLiteral("Gaps"), Kind::Count,
             onSide([](const GpuSide& s) { return qulonglong(s.gaps); }));
     addPair(cols, g, QStringLiteral("Utilisation"), Kind::Percent,

@@ -32,6 +32,7 @@ public:
         Count,
         Duration,
         Mean,
+        Rate, // per second
         Percent,
         SignedDuration,
         SignedPercent
@@ -53,8 +54,10 @@ private:
 };
 
 // The kernel and the range tables, one column list (comparisonmodels.cpp's countedColumns): the
-// name, Count A, Count B, Total A, Total B, Delta, Delta %, the table's own pair [, Per instance
-// A, Per instance B].
+// name, Count A, Count B, Total A, Total B, Delta, Delta %, the table's own pair, then with a
+// range Per instance A, Per instance B, without one Per second A, Per second B (launches or
+// instances per second of wall time). Without a range the totals follow each trace's length:
+// the own B column is coloured instead of the deltas.
 class CountedDiffModel : public ComparisonTableModel {
 public:
     enum Column {
@@ -68,12 +71,15 @@ public:
         OwnA,
         OwnB,
         PerInstanceA,
-        PerInstanceB
+        PerInstanceB,
+        RateA = PerInstanceA, // without a range
+        RateB = PerInstanceB
     };
     using ComparisonTableModel::ComparisonTableModel;
 };
 
-// Kernels: the own pair is Median A, Median B.
+// Kernels: the own pair is Median A, Median B (without a range, Median B is coloured by the
+// change of the median; a kernel on one side only by its total).
 class KernelDiffModel final : public CountedDiffModel {
 public:
     enum : int { MedianA = OwnA, MedianB = OwnB };
@@ -86,7 +92,7 @@ protected:
     std::vector<ColumnSpec> columns(const Comparison& c) const override;
 };
 
-// Ranges: the own pair is Wall % A, Wall % B.
+// Ranges: the own pair is Wall % A, Wall % B (without a range, Wall % B is coloured).
 class RangeDiffModel final : public CountedDiffModel {
 public:
     enum : int { WallA = OwnA, WallB = OwnB };
@@ -98,7 +104,9 @@ protected:
 };
 
 // GPU, Kernels A, Kernels B, Copies A, Copies B, Idle A, Idle B, Gaps A, Gaps B, Utilisation A,
-// Utilisation B [, Idle per instance A, Idle per instance B]
+// Utilisation B [, Idle per instance A, Idle per instance B]. The GPU reads "GPU 3 / GPU 1" (A's,
+// B's; an em dash for a side without it) when any row pairs GPUs of different ids. Idle B is
+// coloured only with a range (without one it follows each trace's length).
 class GpuDiffModel final : public ComparisonTableModel {
 public:
     enum Column {

@@ -83,7 +83,7 @@ TEST_F(DiffCommand, SelfDiffIsAllZeroInEveryTable) {
                            QStringLiteral("kernel_ns_b"), QStringLiteral("copy_ns_a"),
                            QStringLiteral("copy_ns_b"), QStringLiteral("idle_ns_a"),
                            QStringLiteral("idle_ns_b"), QStringLiteral("gaps_a"),
-                           QStringLiteral("gaps_b")}));
+                           QStringLiteral("gaps_b"), QStringLiteral("device_id_b")}));
     EXPECT_EQ(parseCsv(gpus.out).size(), 3u); // two GPUs
 }
 
@@ -236,6 +236,43 @@ TEST_F(DiffCommand, SynthWritesTheSampleBeforeAndAfter) {
                         QStringLiteral("--sample"), QStringLiteral("after")});
     EXPECT_EQ(unwritable.status, 1);
     EXPECT_EQ(unwritable.err.count(u'\n'), 1);
+}
+
+// Issue 44 item 7: an A100 (rank 0 of 2, its work on GPU 0) against a V100 (rank 1 of 2, its
+// work on GPU 1). The GPUs that ran work are paired by position, not by id, the table says which
+// of B's GPUs each row holds, and the notes name what differs.
+TEST_F(DiffCommand, DifferentGpusAndRanksArePairedByPositionAndNamed) {
+    const QString a = QStringLiteral(STROBE_FIXTURES_DIR "/kineto/hta-a100-nccl-ddp.json.gz");
+    const QString b = QStringLiteral(STROBE_FIXTURES_DIR "/kineto/hta-v100-memory-events.json.gz");
+    const CliResult r = runCli(cli::runDiff, {a, b, QStringLiteral("--what=gpus")});
+    ASSERT_EQ(r.status, 0) << r.err.toStdString();
+    const auto rows = parseCsv(r.out);
+    ASSERT_GE(rows.size(), 2u);
+    EXPECT_EQ(rows[0].back(), QStringLiteral("device_id_b"));
+    // GPU 0 of A (155.2 ms of kernels) beside GPU 1 of B (977.9 ms), in one row.
+    EXPECT_EQ(rows[1].mid(0, 3), (QStringList{QStringLiteral("0"), QStringLiteral("155215315"),
+                                              QStringLiteral("977859000")}));
+    EXPECT_EQ(rows[1].back(), QStringLiteral("1"));
+    EXPECT_TRUE(r.err.contains(QLatin1String(
+        "A and B differ: GPU NVIDIA A100-PG509-200 in A, Tesla V100-SXM2-32GB in B; rank 0 in "
+        "A, 1 in B.")))
+        << r.err.toStdString();
+    EXPECT_TRUE(r.err.contains(QLatin1String("GPU 0 of A with GPU 1 of B"))) << r.err.toStdString();
+}
+
+// Issue 44 item 8: without a range the totals depend on how long each trace ran; the notes say
+// the verdict is per launch and name a range that repeats in both.
+TEST_F(DiffCommand, WithoutARangeTheNotesGiveTheVerdictsBasisAndARangeToAlignOn) {
+    const CliResult r = runCli(cli::runDiff, {pairA(), pairB()});
+    ASSERT_EQ(r.status, 0) << r.err.toStdString();
+    EXPECT_TRUE(r.err.contains(QLatin1String("per-launch medians and rates per second")))
+        << r.err.toStdString();
+    EXPECT_TRUE(r.err.contains(QLatin1String("--range 'Iteration' (2 in A, 3 in B)")))
+        << r.err.toStdString();
+    // With a range nothing of the kind is said.
+    const CliResult ranged = runCli(
+        cli::runDiff, {pairA(), pairB(), QStringLiteral("--range"), QStringLiteral("Iteration")});
+    EXPECT_FALSE(ranged.err.contains(QLatin1String("medians"))) << ranged.err.toStdString();
 }
 
 TEST_F(DiffCommand, ListedInTheHelp) {

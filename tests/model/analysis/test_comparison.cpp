@@ -293,4 +293,63 @@ TEST(SampleComparison, TheDataLoaderFixRemovesTheIdleAndChangesNoKernel) {
     EXPECT_LT(c.gpus[0].b.copyBusy, c.gpus[0].a.copyBusy / 2);
 }
 
+// Issue 44 item 7: an A100 (rank 0 of 2, its work on GPU 0, eight GPUs listed) against a V100
+// (rank 1 of 2, its work on GPU 1 of two). The GPUs that ran work pair by position; the rest by
+// id where both sides have it; a caller's pairing replaces the automatic one.
+TEST(Comparison, GpusOfDifferentIdsPairByPositionAndThePairingIsTheCallers) {
+    const auto a =
+        test::loadShared(QStringLiteral(STROBE_FIXTURES_DIR "/kineto/hta-a100-nccl-ddp.json.gz"));
+    const auto b = test::loadShared(
+        QStringLiteral(STROBE_FIXTURES_DIR "/kineto/hta-v100-memory-events.json.gz"));
+    ASSERT_TRUE(a && b);
+    const Comparison c = compareTraces(*a, *b);
+    EXPECT_EQ(c.a.rank, std::optional<std::uint32_t>(0));
+    EXPECT_EQ(c.b.rank, std::optional<std::uint32_t>(1));
+    EXPECT_EQ(c.a.worldSize, std::optional<std::uint32_t>(2));
+    EXPECT_EQ(c.a.gpuModels, QStringList{QStringLiteral("NVIDIA A100-PG509-200")});
+    EXPECT_EQ(c.b.gpuModels, QStringList{QStringLiteral("Tesla V100-SXM2-32GB")});
+    EXPECT_TRUE(c.gpusByPosition);
+    ASSERT_GE(c.gpus.size(), 2u);
+    EXPECT_EQ(c.gpus[0].deviceId, 0u);
+    EXPECT_EQ(c.gpus[0].deviceIdB, 1u);
+    EXPECT_EQ(c.gpus[0].a.kernelBusy, 155215315);
+    EXPECT_EQ(c.gpus[0].b.kernelBusy, 977859000);
+    // A's GPU 1 has no partner (B's GPU 1 is taken), nor has B's GPU 0 (A's is taken).
+    EXPECT_EQ(c.gpus[1].deviceId, 1u);
+    EXPECT_TRUE(c.gpus[1].a.present);
+    EXPECT_FALSE(c.gpus[1].b.present);
+    EXPECT_EQ(c.gpus.back().deviceId, 0u);
+    EXPECT_FALSE(c.gpus.back().a.present);
+    EXPECT_TRUE(c.gpus.back().b.present);
+    EXPECT_EQ(c.gpus.size(), 9u); // A's 8 GPUs and B's GPU 0
+    EXPECT_EQ(c.gpuPairing, (std::vector<std::pair<std::uint32_t, std::uint32_t>>{{0, 1}}));
+
+    // The caller pairs by id: GPU 0 with GPU 0, and the rest follow their ids.
+    ComparisonOptions o;
+    o.gpuPairing = {{0, 0}};
+    const Comparison byId = compareTraces(*a, *b, o);
+    EXPECT_FALSE(byId.gpusByPosition);
+    ASSERT_EQ(byId.gpus.size(), 8u);
+    EXPECT_EQ(byId.gpus[0].deviceIdB, 0u);
+    EXPECT_EQ(byId.gpus[0].b.kernelBusy, 0);
+    EXPECT_EQ(byId.gpus[1].deviceIdB, 1u);
+    EXPECT_EQ(byId.gpus[1].b.kernelBusy, 977859000);
+}
+
+// Issue 44 item 8: without a range the comparison names one to align on, with its counts.
+TEST(Comparison, WithoutARangeARepeatingOneIsSuggested) {
+    const auto a = test::loadShared(test::pairPath(PairSide::A));
+    const auto b = test::loadShared(test::pairPath(PairSide::B));
+    ASSERT_TRUE(a && b);
+    const Comparison c = compareTraces(*a, *b);
+    EXPECT_EQ(c.suggestedRange, QStringLiteral("Iteration"));
+    EXPECT_EQ(c.suggestedCounts, (std::pair<std::uint64_t, std::uint64_t>{2, 3}));
+    const KernelDiffRow* alpha = kernelRow(c, "alpha");
+    ASSERT_NE(alpha, nullptr);
+    EXPECT_EQ(alpha->medianPercent(), std::optional<double>(100.0));
+    ComparisonOptions o;
+    o.range = QStringLiteral("Iteration");
+    EXPECT_TRUE(compareTraces(*a, *b, o).suggestedRange.isEmpty());
+}
+
 } // namespace

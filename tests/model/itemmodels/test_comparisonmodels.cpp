@@ -33,16 +33,18 @@ TEST(ComparisonModels, KernelTableUnderTheModelTester) {
     EXPECT_EQ(m.rowCount(), 0);
     m.setComparison(knownPair(false));
     ASSERT_EQ(m.rowCount(), 4);
-    EXPECT_EQ(m.columnCount(), 9);
+    EXPECT_EQ(m.columnCount(), 11); // ... Per second A, Per second B
     EXPECT_EQ(m.headerData(KernelDiffModel::Delta, Qt::Horizontal, Qt::DisplayRole).toString(),
               QStringLiteral("\u0394 total"));
     EXPECT_EQ(cell(m, 0, KernelDiffModel::Name).toString(), QStringLiteral("alpha"));
     EXPECT_EQ(cell(m, 0, KernelDiffModel::Delta, SortRole).toLongLong(), 4000);
     EXPECT_EQ(cell(m, 0, KernelDiffModel::Delta).toString(), QStringLiteral("+4.000 \u00b5s"));
     EXPECT_EQ(cell(m, 0, KernelDiffModel::DeltaPercent).toString(), QStringLiteral("+200.0%"));
-    // Slower is +1, faster -1, unchanged 0; only delta cells carry a tone.
-    EXPECT_EQ(cell(m, 0, KernelDiffModel::Delta, DeltaToneRole).toInt(), 1);
-    EXPECT_EQ(cell(m, 1, KernelDiffModel::Delta, DeltaToneRole).toInt(), -1); // gamma removed
+    // Slower is +1, faster -1, unchanged 0. Without a range the median carries the tone (the
+    // totals follow each trace's length); a kernel on one side only goes by its total.
+    EXPECT_EQ(cell(m, 0, KernelDiffModel::Delta, DeltaToneRole).toInt(), 0);
+    EXPECT_EQ(cell(m, 0, KernelDiffModel::MedianB, DeltaToneRole).toInt(), 1);
+    EXPECT_EQ(cell(m, 1, KernelDiffModel::MedianB, DeltaToneRole).toInt(), -1); // gamma removed
     EXPECT_EQ(cell(m, 1, KernelDiffModel::TotalA, DeltaToneRole).toInt(), 0);
     EXPECT_EQ(cell(m, 1, KernelDiffModel::Delta).toString(), QStringLiteral("\u2212700 ns"));
     // A kernel new in B has no percent: "new", empty on export, sorted above every change.
@@ -80,12 +82,78 @@ TEST(ComparisonModels, RangeAndGpuTablesUnderTheModelTester) {
     EXPECT_EQ(cell(gpus, 0, GpuDiffModel::Device).toString(), QStringLiteral("GPU 0"));
     EXPECT_EQ(cell(gpus, 0, GpuDiffModel::KernelB, ExportRole).toLongLong(), 7800);
     EXPECT_EQ(cell(gpus, 0, GpuDiffModel::IdleB, SortRole).toLongLong(), 17800);
-    EXPECT_EQ(cell(gpus, 0, GpuDiffModel::IdleB, DeltaToneRole).toInt(), 1); // more idle: worse
+    // Idle time follows each trace's length: no tone without a range (more idle is worse with one).
+    EXPECT_EQ(cell(gpus, 0, GpuDiffModel::IdleB, DeltaToneRole).toInt(), 0);
     // More utilisation is better.
     EXPECT_EQ(cell(gpus, 0, GpuDiffModel::UtilB, DeltaToneRole).toInt(), -1);
     gpus.setComparison(knownPair(true));
     EXPECT_EQ(gpus.columnCount(), 13);
     EXPECT_EQ(cell(gpus, 0, GpuDiffModel::IdlePerInstanceA, SortRole).toDouble(), 4500.0);
+}
+
+// Issue 44 item 7: GPUs of different ids in one row read "GPU 0 / GPU 1" (A's, B's), and a GPU
+// only one side has shows a dash for the other.
+TEST(ComparisonModels, GpusPairedAcrossIdsShowBothIds) {
+    const auto a =
+        test::loadShared(QStringLiteral(STROBE_FIXTURES_DIR "/kineto/hta-a100-nccl-ddp.json.gz"));
+    const auto b = test::loadShared(
+        QStringLiteral(STROBE_FIXTURES_DIR "/kineto/hta-v100-memory-events.json.gz"));
+    ASSERT_TRUE(a && b);
+    GpuDiffModel gpus;
+    QAbstractItemModelTester t(&gpus, QAbstractItemModelTester::FailureReportingMode::Fatal);
+    gpus.setComparison(std::make_shared<const Comparison>(compareTraces(*a, *b)));
+    ASSERT_EQ(gpus.rowCount(), 9);
+    EXPECT_EQ(cell(gpus, 0, GpuDiffModel::Device).toString(), QStringLiteral("GPU 0 / GPU 1"));
+    EXPECT_EQ(cell(gpus, 0, GpuDiffModel::KernelB, ExportRole).toLongLong(), 977859000);
+    EXPECT_EQ(cell(gpus, 1, GpuDiffModel::Device).toString(), QStringLiteral("GPU 1 / \u2014"));
+    EXPECT_EQ(cell(gpus, 8, GpuDiffModel::Device).toString(), QStringLiteral("\u2014 / GPU 0"));
+}
+
+// Issue 44 item 8: without a range the totals follow each trace's length, so the colours follow
+// the per-launch median (kernels), the share of wall time (ranges) and utilisation (GPUs), and
+// the last pair is launches per second of wall time.
+TEST(ComparisonModels, WithoutARangeTheColoursFollowMediansAndRates) {
+    const auto c = knownPair(false);
+    KernelDiffModel kernels;
+    kernels.setComparison(c);
+    ASSERT_EQ(kernels.columnCount(), 11);
+    for (int row = 0; row < kernels.rowCount(); ++row) {
+        EXPECT_EQ(cell(kernels, row, KernelDiffModel::Delta, DeltaToneRole).toInt(), 0) << row;
+        EXPECT_EQ(cell(kernels, row, KernelDiffModel::DeltaPercent, DeltaToneRole).toInt(), 0);
+    }
+    // alpha: 1000 ns a launch in A, 2000 ns in B: slower, whatever the totals say.
+    ASSERT_EQ(cell(kernels, 0, KernelDiffModel::Name).toString(), QStringLiteral("alpha"));
+    EXPECT_EQ(cell(kernels, 0, KernelDiffModel::MedianB, DeltaToneRole).toInt(), 1);
+    EXPECT_EQ(kernels.headerData(KernelDiffModel::RateA, Qt::Horizontal, Qt::DisplayRole),
+              QStringLiteral("Per second A"));
+    const KernelDiffRow* alpha = kernels.rowAt(0);
+    EXPECT_DOUBLE_EQ(cell(kernels, 0, KernelDiffModel::RateB, SortRole).toDouble(),
+                     double(alpha->b.count) * 1e9 / double(c->b.window));
+    EXPECT_EQ(cell(kernels, 0, KernelDiffModel::RateB).toString(),
+              QString::number(double(alpha->b.count) * 1e9 / double(c->b.window), 'f', 1) +
+                  QStringLiteral("/s"));
+    // beta: 500 ns on both sides.
+    int beta = 0;
+    while (beta < kernels.rowCount() &&
+           cell(kernels, beta, KernelDiffModel::Name).toString() != QLatin1String("beta"))
+        ++beta;
+    EXPECT_EQ(cell(kernels, beta, KernelDiffModel::MedianB, DeltaToneRole).toInt(), 0);
+
+    RangeDiffModel ranges;
+    ranges.setComparison(c);
+    ASSERT_EQ(ranges.columnCount(), 11);
+    for (int row = 0; row < ranges.rowCount(); ++row) {
+        EXPECT_EQ(cell(ranges, row, RangeDiffModel::Delta, DeltaToneRole).toInt(), 0) << row;
+        const double wa = cell(ranges, row, RangeDiffModel::WallA, SortRole).toDouble();
+        const double wb = cell(ranges, row, RangeDiffModel::WallB, SortRole).toDouble();
+        EXPECT_EQ(cell(ranges, row, RangeDiffModel::WallB, DeltaToneRole).toInt(),
+                  wb > wa ? 1 : (wb < wa ? -1 : 0))
+            << row;
+    }
+    GpuDiffModel gpus;
+    gpus.setComparison(c);
+    EXPECT_EQ(cell(gpus, 0, GpuDiffModel::IdleB, DeltaToneRole).toInt(), 0);
+    EXPECT_EQ(cell(gpus, 0, GpuDiffModel::UtilB, DeltaToneRole).toInt(), -1);
 }
 
 } // namespace

@@ -76,7 +76,12 @@ TEST_F(ComparisonPanelTest, FilterRangeAndGrouping) {
     panel.setRange(ComparisonPanel::kWholeTraces);
     ASSERT_TRUE(test::waitUntilReady(panel));
     EXPECT_FALSE(panel.comparison()->hasRange());
-    EXPECT_EQ(panel.kernelView()->model()->columnCount(), 9);
+    EXPECT_EQ(panel.kernelView()->model()->columnCount(), 11); // ... Per second A, B
+    // Whole traces: the header says what the colours compare and a range to align on.
+    EXPECT_TRUE(panel.summaryText().contains(
+        QLatin1String("per-launch medians and rates per second of wall time")))
+        << panel.summaryText().toStdString();
+    EXPECT_TRUE(panel.summaryText().contains(QLatin1String("per instance of 'Iteration'")));
     panel.setRange(QStringLiteral("Epoch"));
     ASSERT_TRUE(test::waitUntilReady(panel));
     EXPECT_TRUE(
