@@ -78,5 +78,5 @@ TEST(ShortcutsDialog, WindowKeysAreShortcutsOfTheMainWindow) {
             ++checked;
         }
     }
-    EXPECT_EQ(checked, 5); // Ctrl+C, Ctrl+O, Ctrl+I, F1, Ctrl+Q
+    EXPECT_EQ(checked, 7); // Ctrl+C, Ctrl+O, Ctrl+W, Ctrl+Shift+W, Ctrl+I, F1, Ctrl+Q
 }
