@@ -3,6 +3,7 @@
 
 #include "model/itemmodels/comparisonmodels.h"
 #include "model/itemmodels/tableroles.h"
+#include "model/reports/comparisonreports.h"
 #include "model/timeformat.h"
 #include "widgets/backgroundtask.h"
 #include "widgets/panels/tablebehaviour.h"
@@ -235,6 +236,9 @@ void ComparisonPanel::show(std::shared_ptr<const Comparison> c) {
         text += u'\n' % tr("No range named '%1' in either trace: whole traces compared.")
                             .arg(m_range->currentText());
     }
+    // What differs (GPU model, rank), how GPUs were paired, what the colours compare.
+    for (const QString& note : comparisonNotes(k))
+        text += u'\n' % note;
     m_summary->setText(text);
     for (QTableView* v : {m_kernelView, m_rangeView})
         v->sortByColumn(-1, Qt::AscendingOrder); // the comparison's order: |delta| descending
