@@ -5,6 +5,7 @@
 #include "model/trace.h"
 #include "render/paint/rulerpainter.h"
 #include "render/paint/timelinecolors.h"
+#include "widgets/bookmarks.h"
 #include "widgets/viewstate.h"
 
 #include <QMouseEvent>
@@ -20,6 +21,15 @@ TimeRuler::TimeRuler(ViewState* state, QWidget* parent)
     setCursor(Qt::IBeamCursor);
 }
 
+void TimeRuler::setBookmarks(const Bookmarks* bookmarks) {
+    if (m_bookmarks)
+        disconnect(m_bookmarks, nullptr, this, nullptr);
+    m_bookmarks = bookmarks;
+    if (bookmarks)
+        connect(bookmarks, &Bookmarks::changed, this, qOverload<>(&QWidget::update));
+    update();
+}
+
 TimeNs TimeRuler::timeAt(double x) const {
     return TimeMapping::fromRange(m_state->visibleRange(), width()).toTime(x);
 }
@@ -31,7 +41,14 @@ void TimeRuler::paintEvent(QPaintEvent*) {
     if (const Trace* trace = state->trace())
         content = RulerContent{state->visibleRange(), trace->timeRange().start,
                                state->selectedRange(), state->cursorTime()};
-    paintTimeRuler(p, size(), TimelinePalette::forPalette(palette()), font(), content);
+    std::vector<RulerFlag> flags;
+    if (content && m_bookmarks) {
+        std::vector<RulerMark> marks;
+        for (const BookmarkNote& n : m_bookmarks->set().notes)
+            marks.push_back(RulerMark{n.range, n.text});
+        flags = layoutRulerFlags(marks, content->view, width());
+    }
+    paintTimeRuler(p, size(), TimelinePalette::forPalette(palette()), font(), content, flags);
 }
 
 void TimeRuler::mousePressEvent(QMouseEvent* event) {

@@ -8,6 +8,7 @@
 
 namespace strobe {
 
+class Bookmarks;
 class ViewState;
 
 // The time axis above the lanes: adaptive ticks and units relative to the trace start, the time
@@ -18,6 +19,11 @@ class TimeRuler final : public QWidget {
     Q_OBJECT
 public:
     TimeRuler(ViewState* state, QWidget* parent);
+
+    // Draws the notes of `bookmarks` (owned elsewhere; nullptr: none) as flags, following its
+    // changes.
+    void setBookmarks(const Bookmarks* bookmarks);
+    const Bookmarks* bookmarks() const { return m_bookmarks; }
 
 signals:
     // The mouse is at canvas x `x` (the ruler and the lanes share it); nullopt: it left.
@@ -36,6 +42,7 @@ private:
     TimeNs timeAt(double x) const;
 
     ViewState* m_state;
+    const Bookmarks* m_bookmarks = nullptr;
     std::optional<TimeNs> m_dragStart;
 };
 
