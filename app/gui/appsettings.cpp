@@ -2,6 +2,7 @@
 #include "app/gui/appsettings.h"
 
 #include "model/analysis/gaps.h"
+#include "widgets/bookmarks.h"
 
 #include <QCryptographicHash>
 #include <QFileInfo>
@@ -51,6 +52,12 @@ AppSettings::AppSettings(const QString& iniPath)
     m_writeSoon.setSingleShot(true);
     m_writeSoon.setInterval(0);
     m_writeSoon.callOnTimeout([this] { m_writer.start(takePendingWrite()); });
+}
+
+QString AppSettings::bookmarksDirectory() const {
+    if (m_iniPath.isEmpty())
+        return BookmarkStore::defaultDirectory();
+    return QFileInfo(m_iniPath).absolutePath() % QStringLiteral("/bookmarks");
 }
 
 AppSettings::~AppSettings() {

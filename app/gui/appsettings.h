@@ -30,6 +30,10 @@ public:
     explicit AppSettings(const QString& iniPath);
     ~AppSettings(); // waits for a write under way, then writes what is still pending
 
+    // Where the traces' bookmarks are kept (BookmarkStore): "bookmarks" beside the ini file, or
+    // the configuration folder's for the application's settings.
+    QString bookmarksDirectory() const;
+
     static constexpr int kMaxRecentFiles = 10;
     QStringList recentFiles() const;
     void addRecentFile(const QString& path); // moves it to the front

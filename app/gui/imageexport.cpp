@@ -5,7 +5,9 @@
 #include "model/timeformat.h"
 #include "model/trace.h"
 #include "render/paint/timelinepicture.h"
+#include "widgets/bookmarks.h"
 #include "widgets/timeline/timelineview.h"
+#include "widgets/timeline/timeruler.h"
 #include "widgets/viewstate.h"
 
 #include <QDialogButtonBox>
@@ -82,6 +84,9 @@ QString exportPanesImage(std::span<const ExportedPane> panes, const QString& foo
     o.palette = first.timelinePalette();
     o.font = first.font();
     o.idleThreshold = state->idleThresholdNs();
+    if (const Bookmarks* marks = first.ruler()->bookmarks()) // the flags its ruler shows
+        for (const BookmarkNote& n : marks->set().notes)
+            o.marks.push_back(RulerMark{{n.range.start - origin, n.range.end - origin}, n.text});
     o.footer = footer % QStringLiteral("  \u00b7  ") % formatTimestamp(o.window.start, 0) %
                QStringLiteral(" to ") % formatTimestamp(o.window.end, 0) %
                QStringLiteral("  \u00b7  Strobe ") % QLatin1String(STROBE_VERSION);

@@ -2,8 +2,10 @@
 // The views of the main window: the timeline in the centre, the tables and panels in docks.
 #include "app/gui/mainwindow.h"
 
+#include "app/gui/bookmarkcontroller.h"
 #include "widgets/backgroundtask.h"
 #include "widgets/operatoranalysis.h"
+#include "widgets/panels/bookmarkspanel.h"
 #include "widgets/panels/detailpane.h"
 #include "widgets/panels/flamegraphpanel.h"
 #include "widgets/panels/gapspanel.h"
@@ -47,6 +49,10 @@ void MainWindow::buildViews() {
     QDockWidget* flameDock = addDock(flame, tr("Flame Graph"), QStringLiteral("flameGraphDock"),
                                      Qt::BottomDockWidgetArea);
     tabifyDockWidget(operators, flameDock);
+    auto* marks =
+        new BookmarkController(m_state, m_timeline, m_settings->bookmarksDirectory(), this);
+    tabifyDockWidget(flameDock, addDock(marks->panel(), tr("Bookmarks"),
+                                        QStringLiteral("bookmarksDock"), Qt::BottomDockWidgetArea));
     tabifyDockWidget(kernels, m_comparisonDock); // shown when a comparison opens
     m_comparisonDock->hide();
     overview->raise();

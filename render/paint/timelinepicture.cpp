@@ -135,7 +135,8 @@ void paintTimelinePicture(QPainter& p, const PictureOptions& o,
     p.translate(kLaneHeaderWidth, 0);
     p.setClipRect(QRect(0, 0, width - kLaneHeaderWidth, kTimeRulerHeight));
     paintTimeRuler(p, QSize(width - kLaneHeaderWidth, kTimeRulerHeight), pal, o.font,
-                   RulerContent{o.window, 0, {}, {}});
+                   RulerContent{o.window, 0, {}, {}},
+                   layoutRulerFlags(o.marks, o.window, width - kLaneHeaderWidth));
     p.restore();
     if (!o.footer.isEmpty()) {
         paintTextBand(p,

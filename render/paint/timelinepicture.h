@@ -3,6 +3,7 @@
 
 #include "model/analysis/gaps.h"
 #include "model/types.h"
+#include "render/geometry/rulerflags.h"
 #include "render/paint/timelinecolors.h"
 
 #include <QFont>
@@ -41,6 +42,8 @@ struct PictureOptions {
     QString footer; // one line along the bottom; empty: no footer
     // Vector output: every draw item its own rectangle (PaintContext::oneRectPerItem).
     bool oneRectPerItem = false;
+    // Bookmarks' notes, on the shared axis: flags on the ruler (layoutRulerFlags).
+    std::vector<RulerMark> marks;
 };
 
 inline constexpr int kPictureTitleHeight = 20;
