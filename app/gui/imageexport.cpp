@@ -74,6 +74,10 @@ QString exportPanesImage(std::span<const ExportedPane> panes, const QString& foo
         t.offset = origin + pane.shift; // this trace's time at time 0 of the first pane's axis
         t.scrollY = pane.view->scrollY();
         t.title = pane.title;
+        // Several panes: each band as high as its pane on screen, not all the rows of the first.
+        if (panes.size() > 1)
+            t.height =
+                (t.title.isEmpty() ? 0 : kPictureTitleHeight) + pane.view->canvasSize().height();
         traces.push_back(std::move(t));
     }
     const TimelineView& first = *panes.front().view;

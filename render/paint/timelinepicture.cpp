@@ -99,7 +99,9 @@ std::vector<int> pictureBandHeights(const PictureOptions& options,
     int room = pictureLanesRoom(options);
     for (std::size_t i = 0; i < traces.size(); ++i) {
         const PictureTrace& t = traces[i];
-        const int need = (t.title.isEmpty() ? 0 : kPictureTitleHeight) + pictureRowsHeight(t);
+        const int need = t.height > 0
+                             ? t.height
+                             : (t.title.isEmpty() ? 0 : kPictureTitleHeight) + pictureRowsHeight(t);
         const int h = i + 1 == traces.size() ? room : std::min(need, room);
         heights.push_back(h);
         room -= h;

@@ -29,6 +29,7 @@ struct PictureTrace {
     TimeNs offset = 0;
     int scrollY = 0; // content rows scrolled off the top, as in the view
     QString title;   // a band above its lanes naming it; empty: none
+    int height = 0;  // its band's height (title and rows), as its pane on screen; 0: what it needs
 };
 
 // How a picture is drawn: its size, the window of the shared axis it shows, the look.

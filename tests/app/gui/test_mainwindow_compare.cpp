@@ -18,7 +18,9 @@
 #include <QImage>
 #include <QLabel>
 #include <QMessageBox>
+#include <QRegularExpression>
 #include <QSignalSpy>
+#include <QSplitter>
 #include <QStatusBar>
 #include <QTest>
 #include <gtest/gtest.h>
@@ -167,25 +169,43 @@ TEST_F(CompareWindowTest, OpeningAFileEndsTheComparisonAndSaysSo) {
               QStringLiteral("Opened pair-b.sqlite: the comparison with pair-b.sqlite ended."));
 }
 
+// The y of the SVG text element that reads `text`, or -1.
+double svgTextY(const QString& svg, const QString& text) {
+    const QRegularExpression re(QStringLiteral("<text[^>]*\\by=\"([-0-9.]+)\"[^>]*>\\s*") +
+                                QRegularExpression::escape(text));
+    const QRegularExpressionMatch m = re.match(svg);
+    return m.hasMatch() ? m.captured(1).toDouble() : -1.0;
+}
+
 TEST_F(CompareWindowTest, ExportImageSavesBothTracesStackedWithTheirNames) {
     ASSERT_TRUE(compare(test::pairPath(fixtures::PairSide::B)));
+    // A's pane shorter than its rows: B's band must still start where B's pane does.
+    auto* split =
+        window->compareTimelines()->findChild<QSplitter*>(QString(), Qt::FindDirectChildrenOnly);
+    ASSERT_NE(split, nullptr);
+    split->setSizes({90, 500});
+    QCoreApplication::processEvents();
+    TimelineView* ta = window->timeline();
+    TimelineView* tb = window->compareTimelines()->timelineB();
+    ASSERT_LT(ta->canvasSize().height(), ta->laneLayout().contentHeight());
     const QString path = dir.filePath(QStringLiteral("pair.svg"));
-    ASSERT_EQ(window->exportImage(path, QSize(1200, 900)), QString());
+    ASSERT_EQ(window->exportImage(path), QString());
     QFile f(path);
     ASSERT_TRUE(f.open(QIODevice::ReadOnly));
     const QString svg = QString::fromUtf8(f.readAll());
-    const qsizetype a = svg.indexOf(QLatin1String("A (baseline): pair-a.sqlite"));
-    const qsizetype b = svg.indexOf(QLatin1String("B: pair-b.sqlite"));
-    EXPECT_GE(a, 0);
-    EXPECT_GT(b, a); // A's band first, B's below it
+    const double a = svgTextY(svg, QStringLiteral("A (baseline): pair-a.sqlite"));
+    const double b = svgTextY(svg, QStringLiteral("B: pair-b.sqlite"));
+    const int bTop = TimelineView::kRulerHeight + kPictureTitleHeight + ta->canvasSize().height();
+    EXPECT_GT(a, TimelineView::kRulerHeight);
+    EXPECT_LT(a, TimelineView::kRulerHeight + kPictureTitleHeight);
+    EXPECT_GT(b, bTop) << svg.left(200).toStdString();
+    EXPECT_LT(b, bTop + kPictureTitleHeight);
     EXPECT_TRUE(svg.contains(QLatin1String("pair-a.sqlite vs pair-b.sqlite")));
 
     // Without a size, the picture is as big as both panes: taller than A's alone.
     const QString png = dir.filePath(QStringLiteral("pair.png"));
     ASSERT_EQ(window->exportImage(png), QString());
     const QImage both(png);
-    TimelineView* ta = window->timeline();
-    TimelineView* tb = window->compareTimelines()->timelineB();
     EXPECT_EQ(both.width(), TimelineView::kHeaderWidth + ta->canvasSize().width());
     EXPECT_EQ(both.height(), TimelineView::kRulerHeight + ta->canvasSize().height() +
                                  tb->canvasSize().height() + 2 * kPictureTitleHeight +
