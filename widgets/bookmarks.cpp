@@ -29,7 +29,9 @@ std::optional<TimeNs> readTime(const QJsonValue& v) {
         return std::nullopt;
     bool ok = false;
     const qlonglong t = v.toString().toLongLong(&ok);
-    return ok ? std::optional<TimeNs>(t) : std::nullopt;
+    // Within +-2^62 ns (146 years), as parseTime takes: margins around a range never overflow.
+    constexpr qlonglong kLimit = qlonglong(1) << 62;
+    return ok && t >= -kLimit && t <= kLimit ? std::optional<TimeNs>(t) : std::nullopt;
 }
 
 std::optional<TimeRange> readRange(const QJsonObject& o) {

@@ -86,6 +86,8 @@ TEST(BookmarkStore, ADamagedOrHugeFileGivesOneWarningAndAnEmptySet) {
         QByteArray(R"({"version":1,"notes":[{"start":"1","end":"2","text":")") +
             QByteArray(kMaxBookmarkNoteChars + 1, 'a') + "\"}]}",
         QByteArray(R"({"version":2})"),
+        QByteArray(
+            R"({"version":1,"notes":[{"start":"-9223372036854775807","end":"2","text":""}]})"),
     };
     for (const QByteArray& bytes : bad) {
         writeFile(dir, QStringLiteral("cfg/") + QFileInfo(file).fileName(), bytes);
