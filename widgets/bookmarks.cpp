@@ -75,7 +75,7 @@ BookmarkLoad parseBookmarks(const QByteArray& bytes) {
         return refused(QStringLiteral("it holds more than %1 view slots or %2 notes")
                            .arg(kBookmarkSlots)
                            .arg(kMaxBookmarkNotes));
-    for (const QJsonValue& v : views) {
+    for (const auto& v : views) {
         const QJsonObject o = v.toObject();
         const int slot = o.value(QLatin1String("slot")).toInt(0);
         const int scroll = o.value(QLatin1String("scrollY")).toInt(-1);
@@ -85,7 +85,7 @@ BookmarkLoad parseBookmarks(const QByteArray& bytes) {
             return refused(QStringLiteral("a view slot is damaged"));
         out.set.views[size_t(slot - 1)] = ViewBookmark{*range, scroll};
     }
-    for (const QJsonValue& v : notes) {
+    for (const auto& v : notes) {
         const QJsonObject o = v.toObject();
         const QJsonValue text = o.value(QLatin1String("text"));
         const auto range = readRange(o);

@@ -78,12 +78,12 @@ void BookmarkController::askAndMark() {
             tr("Select an event or measure a range on the ruler first, then press M."), 5000);
         return;
     }
-    bool ok = false;
-    const QString note =
-        QInputDialog::getText(m_window, tr("Mark With a Note"), tr("Note for the marked range:"),
-                              QLineEdit::Normal, QString(), &ok);
-    if (ok)
-        markSelection(note.trimmed());
+    QInputDialog dialog(m_window);
+    dialog.setWindowTitle(tr("Mark With a Note"));
+    dialog.setLabelText(tr("Note for the marked range (shown on the ruler):"));
+    dialog.setMinimumWidth(420); // room for a sentence
+    if (dialog.exec() == QDialog::Accepted)
+        markSelection(dialog.textValue().trimmed());
 }
 
 void BookmarkController::storeView(int slot) {

@@ -106,6 +106,29 @@ TEST(BookmarkKeys, CtrlDigitStoresDigitRecallsAndMMarksTheMeasuredRange) {
     EXPECT_EQ(QDir(dir.filePath(QStringLiteral("bookmarks"))).entryList(QDir::Files).size(), 1);
 }
 
+TEST(BookmarkKeys, WithoutAMeasuredRangeMMarksTheSelectedEvent) {
+    QTemporaryDir dir;
+    AppSettings settings(dir.filePath(QStringLiteral("strobe.ini")));
+    auto w = openWindow(settings);
+    auto* controller = w->findChild<BookmarkController*>();
+    const Trace& t = *w->trace();
+    ASSERT_GT(t.kernelCount(), 10u);
+    const EventRef kernel = t.kernelRef(10);
+    w->viewState()->setSelection(kernel);
+    const TimeRange extent{t.lane(kernel.lane).start(kernel.index),
+                           t.lane(kernel.lane).end(kernel.index)};
+    EXPECT_GT(extent.duration(), 0);
+    EXPECT_EQ(controller->markableRange(), std::optional<TimeRange>(extent));
+    answerNoteDialog(QStringLiteral("kernel 10"));
+    press(*w, Qt::Key_M);
+    ASSERT_EQ(controller->bookmarks()->set().notes.size(), 1u);
+    EXPECT_EQ(controller->bookmarks()->set().notes[0].range, extent);
+    // A measured range wins over the selected event.
+    w->viewState()->setSelectedRange(TimeRange{extent.start - 5, extent.end + 5});
+    EXPECT_EQ(controller->markableRange(),
+              std::optional<TimeRange>(TimeRange{extent.start - 5, extent.end + 5}));
+}
+
 TEST(BookmarkKeys, MWithoutASelectionAsksNothingAndMarksNothing) {
     QTemporaryDir dir;
     AppSettings settings(dir.filePath(QStringLiteral("strobe.ini")));
