@@ -43,7 +43,7 @@ analyzeOperators(std::shared_ptr<const Trace> trace, const AnalysisCancel& cance
     a->byName = operatorTable(t, *forest, OperatorGrouping::Name);
     if (cancelled && cancelled())
         return nullptr;
-    a->steps = computeStepBreakdown(t, *forest, cancelled);
+    a->steps = computeStepBreakdown(t, cancelled);
     if (cancelled && cancelled())
         return nullptr;
     if (!a->steps.steps.empty())

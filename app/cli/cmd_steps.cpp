@@ -45,7 +45,7 @@ int runSteps(const QStringList& args, Io io) {
     auto trace = loadForCli(a.positional().front(), io, kStepParts);
     if (!trace)
         return 1;
-    const StepBreakdown breakdown = computeStepBreakdown(*trace, buildOperatorForest(*trace));
+    const StepBreakdown breakdown = computeStepBreakdown(*trace);
     if (json)
         writeStepsJson(io.out, *trace, breakdown);
     else

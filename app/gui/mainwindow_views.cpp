@@ -83,7 +83,7 @@ void MainWindow::buildViews() {
             &KernelTableWidget::setOperatorAnalysis);
     // The Overview's first chart: the step breakdown, with the GPU metrics over the steps.
     connect(this, &MainWindow::operatorAnalysisChanged, overviewPanel,
-            [overviewPanel](std::shared_ptr<const OperatorAnalysis> analysis) {
+            [overviewPanel](const std::shared_ptr<const OperatorAnalysis>& analysis) {
                 overviewPanel->setStepBreakdown(analysis ? analysis->steps : StepBreakdown{});
                 overviewPanel->setGpuMetrics(analysis ? analysis->gpus
                                                       : std::vector<GpuStepMetrics>{});

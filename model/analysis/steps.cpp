@@ -79,9 +79,8 @@ struct HostStep {
 
 class StepComputation {
 public:
-    StepComputation(const Trace& t, const OperatorForest& f)
+    explicit StepComputation(const Trace& t)
         : m_t(t)
-        , m_f(f)
         , m_kineto(t.metadata().format == QLatin1String("kineto-json")) {}
 
     StepBreakdown run(const AnalysisCancel& cancelled);
@@ -95,7 +94,6 @@ private:
     void moveToDevice(StepBreakdown& out);
 
     const Trace& m_t;
-    const OperatorForest& m_f;
     const bool m_kineto;
     std::array<std::vector<TimeRange>, kStepCategoryCount - 1> m_roles;
     std::vector<HostStep> m_steps;
@@ -276,9 +274,7 @@ void StepComputation::moveToDevice(StepBreakdown& out) {
     while (s < n && c < m_calls.size()) {
         const TimeRange host = m_steps[s].host;
         const CallSpan& call = m_calls[c];
-        if (call.start < host.start) {
-            ++c;
-        } else if (call.end <= host.end) {
+        if (call.start >= host.start && call.end <= host.end) {
             if (call.launched > 0) {
                 current.start = std::min(current.start, call.devStart);
                 current.end = std::max(current.end, call.devEnd);
@@ -286,7 +282,7 @@ void StepComputation::moveToDevice(StepBreakdown& out) {
                 matchedTotal += call.launched;
             }
             ++c;
-        } else if (call.start < host.end) {
+        } else if (call.start < host.end) { // before the step, or across its end: skipped
             ++c;
         } else {
             device[s++] = current;
@@ -384,9 +380,8 @@ StepBreakdown StepComputation::run(const AnalysisCancel& cancelled) {
 
 } // namespace
 
-StepBreakdown computeStepBreakdown(const Trace& trace, const OperatorForest& forest,
-                                   const AnalysisCancel& cancelled) {
-    return StepComputation(trace, forest).run(cancelled);
+StepBreakdown computeStepBreakdown(const Trace& trace, const AnalysisCancel& cancelled) {
+    return StepComputation(trace).run(cancelled);
 }
 
 } // namespace strobe

@@ -59,7 +59,7 @@ struct StepBreakdown {
     }
 };
 
-StepBreakdown computeStepBreakdown(const Trace& trace, const OperatorForest& forest,
-                                   const AnalysisCancel& cancelled = {});
+// O(n log n) in the ranges, calls and GPU operations; empty steps when cancelled.
+StepBreakdown computeStepBreakdown(const Trace& trace, const AnalysisCancel& cancelled = {});
 
 } // namespace strobe

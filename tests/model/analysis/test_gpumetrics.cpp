@@ -491,7 +491,7 @@ TEST_P(GpuMetricsFixture, AgreesWithThePluginOnTheJson) {
     LoadResult r = loadTrace(QString::fromStdString(path));
     ASSERT_TRUE(r.ok()) << r.error.toStdString();
     const Trace& t = *r.trace;
-    const StepBreakdown steps = computeStepBreakdown(t, buildOperatorForest(t));
+    const StepBreakdown steps = computeStepBreakdown(t);
     ASSERT_FALSE(steps.steps.empty());
     const TimeRange span{steps.steps.front().range.start, steps.steps.back().range.end};
 
@@ -554,7 +554,7 @@ TEST(GpuMetrics, Resnet50AndA100Values) {
         LoadResult r = loadTrace(QString::fromStdString(kinetoFixturePath(name)));
         ASSERT_TRUE(r.ok()) << r.error.toStdString();
         const Trace& t = *r.trace;
-        const StepBreakdown steps = computeStepBreakdown(t, buildOperatorForest(t));
+        const StepBreakdown steps = computeStepBreakdown(t);
         ASSERT_EQ(steps.source, StepSource::ProfilerSteps);
         const TimeRange span{steps.steps.front().range.start, steps.steps.back().range.end};
         const auto all = computeGpuStepMetrics(t, span);

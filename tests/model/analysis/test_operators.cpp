@@ -233,7 +233,7 @@ TEST(OperatorForest, NsysPyTorchRangesAreOperatorsGroupedByName) {
 TEST(StepBreakdown, SplitsTheDeviceSideStepByPriority) {
     OperatorTrace t;
     const OperatorForest f = buildOperatorForest(*t.trace);
-    const StepBreakdown s = computeStepBreakdown(*t.trace, f);
+    const StepBreakdown s = computeStepBreakdown(*t.trace);
     EXPECT_EQ(s.source, StepSource::ProfilerSteps);
     ASSERT_EQ(s.steps.size(), 1u);
     const StepTimes& st = s.steps[0];
@@ -284,7 +284,7 @@ TEST(StepBreakdown, DataLoaderStepsAndTailSteps) {
     }
     const auto trace = b.finish();
     const OperatorForest f = buildOperatorForest(*trace);
-    const StepBreakdown s = computeStepBreakdown(*trace, f);
+    const StepBreakdown s = computeStepBreakdown(*trace);
     ASSERT_EQ(s.steps.size(), 2u);
     EXPECT_EQ(s.droppedTailSteps, 1u);
     EXPECT_EQ(s.steps[0].name, QStringLiteral("7"));
@@ -302,7 +302,7 @@ TEST(StepBreakdown, StepWithoutGpuWorkAndTraceWithoutSteps) {
     b.addCpuOp(LaneKind::CpuOps, 1, 1, 100, 400, b.intern("aten::empty"), CpuOpRecord{});
     const auto trace = b.finish();
     const OperatorForest f = buildOperatorForest(*trace);
-    const StepBreakdown s = computeStepBreakdown(*trace, f);
+    const StepBreakdown s = computeStepBreakdown(*trace);
     EXPECT_EQ(s.source, StepSource::WholeTrace);
     ASSERT_EQ(s.steps.size(), 1u);
     EXPECT_EQ(s.steps[0].range, (TimeRange{100, 400}));

@@ -78,7 +78,7 @@ TEST(OperatorsBadInput, HostileIdsAndRangesAreCountedNotFatal) {
     EXPECT_EQ(row(table, "aten::self")->deviceSelf, 0);
     EXPECT_EQ(table.deviceTime, 10'000);
 
-    const StepBreakdown steps = computeStepBreakdown(*trace, forest);
+    const StepBreakdown steps = computeStepBreakdown(*trace);
     ASSERT_EQ(steps.source, StepSource::ProfilerSteps);
     // The second step launched nothing: the plugin drops a trailing step without GPU work.
     EXPECT_EQ(steps.droppedTailSteps, 1u);

@@ -355,7 +355,7 @@ TEST_P(OperatorsOracle, OperatorRowsByNameAndShapesEqualThePlugins) {
 }
 
 TEST_P(OperatorsOracle, StepBreakdownEqualsThePlugins) {
-    const StepBreakdown b = computeStepBreakdown(*trace, forest);
+    const StepBreakdown b = computeStepBreakdown(*trace);
     const std::string& f = GetParam();
     ASSERT_EQ(b.steps.size(), cpuSide.steps.size()) << fieldLine(
         f, "(steps)", "count", std::int64_t(b.steps.size()), std::int64_t(cpuSide.steps.size()));

@@ -57,7 +57,7 @@ int main(int argc, char** argv) {
     if (!save(flame, argv[2]))
         return 1;
     StepBreakdownChart steps;
-    steps.setStepBreakdown(computeStepBreakdown(*r.trace, buildOperatorForest(*r.trace)));
+    steps.setStepBreakdown(computeStepBreakdown(*r.trace));
     steps.resize(1240, steps.sizeHint().height());
     steps.table()->setCurrentCell(-1, -1);
     return save(steps, argv[3]) ? 0 : 1;
