@@ -677,16 +677,18 @@ OperatorTable operatorTable(const Trace& trace, const OperatorForest& forest,
     for (OperatorRow& row : table.rows)
         row.devicePercent =
             table.deviceTime > 0 ? 100.0 * double(row.deviceSelf) / double(table.deviceTime) : 0.0;
-    std::sort(table.rows.begin(), table.rows.end(), [](const OperatorRow& a, const OperatorRow& b) {
-        if (a.deviceSelf != b.deviceSelf)
-            return a.deviceSelf > b.deviceSelf;
-        if (a.hostSelf != b.hostSelf)
-            return a.hostSelf > b.hostSelf;
-        if (a.name != b.name)
-            return a.name < b.name;
-        return a.shapes < b.shapes;
-    });
+    std::sort(table.rows.begin(), table.rows.end(), operatorRowBefore);
     return table;
+}
+
+bool operatorRowBefore(const OperatorRow& a, const OperatorRow& b) {
+    if (a.deviceSelf != b.deviceSelf)
+        return a.deviceSelf > b.deviceSelf;
+    if (a.hostSelf != b.hostSelf)
+        return a.hostSelf > b.hostSelf;
+    if (a.name != b.name)
+        return a.name < b.name;
+    return a.shapes < b.shapes;
 }
 
 std::vector<OperatorKernelRow> kernelsOfOperator(const Trace& trace, const OperatorForest& forest,

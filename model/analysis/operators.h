@@ -145,6 +145,10 @@ struct OperatorTable {
     OperatorGrouping grouping = OperatorGrouping::Name;
 };
 
+// The operator table's order: device self descending, then host self descending, then name and
+// input shapes (a total order).
+bool operatorRowBefore(const OperatorRow& a, const OperatorRow& b);
+
 // The operator statistics. With `window`, only calls that start inside it, and the GPU
 // operations launched from inside it, are counted. The "(no operator)" row holds the GPU work
 // that no operator launched (it is never dropped); it is left out when there is none.

@@ -18,18 +18,6 @@ C ns(TimeNs v) {
     return C::number(std::int64_t(v));
 }
 
-// operatorTable's order: device self descending, then host self descending, then name (and
-// shapes, so that the order is total).
-bool rowBefore(const OperatorRow& a, const OperatorRow& b) {
-    if (a.deviceSelf != b.deviceSelf)
-        return a.deviceSelf > b.deviceSelf;
-    if (a.hostSelf != b.hostSelf)
-        return a.hostSelf > b.hostSelf;
-    if (a.name != b.name)
-        return a.name < b.name;
-    return a.shapes < b.shapes;
-}
-
 } // namespace
 
 OperatorTable addOperatorTables(const OperatorForest& forest,
@@ -66,7 +54,7 @@ OperatorTable addOperatorTables(const OperatorForest& forest,
             sum.deviceTime > 0 ? 100.0 * double(row.deviceSelf) / double(sum.deviceTime) : 0.0;
         sum.rows.push_back(std::move(row));
     }
-    std::sort(sum.rows.begin(), sum.rows.end(), rowBefore);
+    std::sort(sum.rows.begin(), sum.rows.end(), operatorRowBefore);
     return sum;
 }
 
