@@ -49,6 +49,13 @@ struct TimeRange {
     friend bool operator==(const TimeRange&, const TimeRange&) = default;
 };
 
+// `r` with its duration / `divisor` (at least 1 ns) added on each side, saturated: how a view
+// shows a range with room around it (a fifth, a twentieth of it).
+inline TimeRange widened(TimeRange r, TimeNs divisor) {
+    const TimeNs margin = r.duration() / divisor > 1 ? r.duration() / divisor : 1;
+    return {saturatingSub(r.start, margin), saturatingAdd(r.end, margin)};
+}
+
 // Zero-length events are points: for overlap and stabbing they behave as [start, start + 1).
 inline constexpr TimeNs effectiveEnd(TimeNs start, TimeNs end) {
     return end > start ? end : start == std::numeric_limits<TimeNs>::max() ? start : start + 1;

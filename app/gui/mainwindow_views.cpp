@@ -95,9 +95,7 @@ void MainWindow::buildViews() {
                 if (!m_state->trace() || range.isEmpty())
                     return;
                 m_state->setSelectedRange(range);
-                const TimeNs margin = std::max<TimeNs>(1, range.duration() / 20);
-                m_state->setVisibleRange(
-                    {saturatingSub(range.start, margin), saturatingAdd(range.end, margin)});
+                m_state->setVisibleRange(widened(range, 20));
                 if (event.isValid())
                     m_state->setSelection(event);
             });

@@ -722,10 +722,12 @@ std::vector<OperatorKernelRow> kernelsOfOperator(const Trace& trace, const Opera
             kname = trace.string(cfg.shortName);
         OperatorKernelRow& row = rows[kname];
         row.kernel = kname;
-        ++row.count;
         const TimeNs d = kl.duration();
+        if (row.count++ == 0 || d > row.longest) {
+            row.longest = d;
+            row.longestLaunch = std::uint32_t(k);
+        }
         row.total = saturatingAdd(row.total, d);
-        row.longest = std::max(row.longest, d);
     }
     std::vector<OperatorKernelRow> out;
     out.reserve(rows.size());

@@ -163,6 +163,7 @@ struct OperatorKernelRow {
     std::uint64_t count = 0;
     TimeNs total = 0;
     TimeNs longest = 0;
+    std::uint32_t longestLaunch = 0; // kernel index (Trace::kernelAt) of its first longest launch
 };
 std::vector<OperatorKernelRow> kernelsOfOperator(const Trace& trace, const OperatorForest& forest,
                                                  const QString& name,

@@ -90,8 +90,7 @@ void BookmarksPanel::activateRow(int row) {
     } else if (const QVariant note = item->data(0, kNoteRole); note.isValid()) {
         const BookmarkNote& n = m_bookmarks->set().notes.at(size_t(note.toInt()));
         if (n.range.end > n.range.start) {
-            const TimeNs margin = std::max<TimeNs>(1, n.range.duration() / 5);
-            m_state->setVisibleRange({n.range.start - margin, n.range.end + margin});
+            m_state->setVisibleRange(widened(n.range, 5));
             m_state->setSelectedRange(n.range);
         } else { // an instant: centred, at the current zoom
             const TimeNs half = std::max<TimeNs>(1, m_state->visibleRange().duration() / 2);

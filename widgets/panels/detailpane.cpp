@@ -96,9 +96,7 @@ bool DetailPane::followLink(const QString& section, const QString& key, int inde
             m_state->setSelectedRange(link.range);
             const TimeRange view = m_state->visibleRange();
             if (link.range.start < view.start || link.range.end > view.end) {
-                const TimeNs margin = std::max<TimeNs>(1, link.range.duration() / 5);
-                m_state->setVisibleRange({saturatingSub(link.range.start, margin),
-                                          saturatingAdd(link.range.end, margin)});
+                m_state->setVisibleRange(widened(link.range, 5));
             }
             return true;
         }

@@ -24,11 +24,6 @@ namespace {
 // The graph follows zoom and pan once they stop for this long.
 constexpr int kSettleMs = 250;
 
-TimeRange withMargin(TimeRange r) {
-    const TimeNs margin = std::max<TimeNs>(1, r.duration() / 5);
-    return {saturatingSub(r.start, margin), saturatingAdd(r.end, margin)};
-}
-
 } // namespace
 
 FlameGraphPanel::FlameGraphPanel(ViewState* state, QWidget* parent)
@@ -151,7 +146,7 @@ void FlameGraphPanel::recompute() {
 void FlameGraphPanel::activate(EventRef event, TimeRange range) {
     if (!m_state->trace() || !event.isValid())
         return;
-    m_state->setVisibleRange(withMargin(range));
+    m_state->setVisibleRange(widened(range, 5));
     m_state->reveal(event);
 }
 

@@ -14,7 +14,6 @@
 
 #include <QComboBox>
 #include <QHBoxLayout>
-#include <QHash>
 #include <QHeaderView>
 #include <QItemSelectionModel>
 #include <QLabel>
@@ -34,50 +33,6 @@ struct OperatorsPanel::Selected {
     std::vector<std::optional<std::uint32_t>> longest; // per row of `kernels`
     std::vector<std::pair<QString, EventRef>> python;  // innermost first
 };
-
-namespace {
-
-// Per row of `rows` (kernelsOfOperator's), its longest launch: the kernel of that name and
-// duration launched at or below a call of `name` (with `shapes`).
-std::vector<std::optional<std::uint32_t>>
-longestLaunches(const Trace& t, const OperatorForest& f, const QString& name,
-                const std::optional<QString>& shapes, const std::vector<OperatorKernelRow>& rows) {
-    std::vector<std::optional<std::uint32_t>> out(rows.size());
-    QHash<QString, std::size_t> rowOf;
-    for (std::size_t i = 0; i < rows.size(); ++i)
-        rowOf.insert(rows[i].kernel, i);
-    const auto& owners = f.owners().kernels;
-    for (std::size_t k = 0; k < owners.size() && k < t.kernelCount(); ++k) {
-        bool launched = false;
-        for (std::uint32_t n = owners[k]; n != kNoOpNode && !launched; n = f.node(n).parent) {
-            const OpNode& node = f.node(n);
-            launched = node.kind == OpNodeKind::Operator && f.nameOf(n) == name &&
-                       (!shapes || t.string(node.shapes) == *shapes);
-        }
-        if (!launched)
-            continue;
-        const KernelConfig& c = t.kernelConfigs()[t.kernelConfigIndex(k)];
-        QString kernel = t.string(c.demangledName);
-        if (kernel.isEmpty())
-            kernel = t.string(c.shortName);
-        const auto row = rowOf.constFind(kernel);
-        if (row == rowOf.constEnd() || out[*row])
-            continue;
-        const EventRef self = t.kernelRef(k);
-        const Lane& lane = t.lane(self.lane);
-        if (lane.end(self.index) - lane.start(self.index) == rows[*row].longest)
-            out[*row] = std::uint32_t(k); // the first launch of that length
-    }
-    return out;
-}
-
-// The visible range that shows [start, end) with a fifth of its length on each side.
-TimeRange withMargin(TimeNs start, TimeNs end) {
-    const TimeNs margin = std::max<TimeNs>(1, saturatingSub(end, start) / 5);
-    return {saturatingSub(start, margin), saturatingAdd(end, margin)};
-}
-
-} // namespace
 
 OperatorsPanel::OperatorsPanel(ViewState* state, QWidget* parent)
     : QWidget(parent)
@@ -333,7 +288,8 @@ void OperatorsPanel::showSelected() {
             const Trace& t = *analysis->trace;
             const OperatorForest& f = *analysis->forest;
             s.kernels = kernelsOfOperator(t, f, name, shapes);
-            s.longest = longestLaunches(t, f, name, shapes, s.kernels);
+            for (const OperatorKernelRow& k : s.kernels)
+                s.longest.emplace_back(k.longestLaunch);
             if (longest) {
                 const OpNode& node = f.node(*longest);
                 for (const EventRef frame : pythonFrames(t, node.thread, node.start))
@@ -366,7 +322,7 @@ void OperatorsPanel::activateOperatorRow(int row) {
     if (!r || r->longest == kNoOpNode || !m_analysis || !m_analysis->describes(m_state->trace()))
         return;
     const OpNode& node = m_analysis->forest->node(r->longest);
-    m_state->setVisibleRange(withMargin(node.start, node.end));
+    m_state->setVisibleRange(widened({node.start, node.end}, 5));
     m_state->reveal(node.event);
 }
 

@@ -239,8 +239,7 @@ void OverviewPanel::activateIteration(int row) {
     if (!it)
         return;
     const TimeRange r = it->range;
-    const TimeNs margin = std::max<TimeNs>(1, r.duration() / 20);
-    m_state->setVisibleRange({r.start - margin, r.end + margin});
+    m_state->setVisibleRange(widened(r, 20));
     m_state->setSelectedRange(r);
 }
 

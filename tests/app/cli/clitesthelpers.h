@@ -12,6 +12,7 @@
 #include <QStringBuilder>
 #include <QStringList>
 #include <QTextStream>
+#include <gtest/gtest.h>
 #include <optional>
 #include <sqlite3.h>
 #include <vector>
@@ -40,6 +41,22 @@ inline CliResult runCli(int (*command)(const QStringList&, cli::Io), const QStri
     out.flush();
     err.flush();
     return r;
+}
+
+// The CSV rows a command prints, without its header; fails the test when the command did not
+// succeed or printed another header.
+inline std::vector<QStringList> csvRows(int (*command)(const QStringList&, cli::Io),
+                                        const QStringList& args, const QString& header) {
+    const CliResult r = runCli(command, args);
+    EXPECT_EQ(r.status, 0) << r.err.toStdString();
+    std::vector<QStringList> rows = parseCsv(r.out);
+    if (rows.empty()) {
+        ADD_FAILURE() << "no header";
+        return rows;
+    }
+    EXPECT_EQ(rows.front().join(u','), header);
+    rows.erase(rows.begin());
+    return rows;
 }
 
 using SqlRow = std::vector<std::optional<QString>>;

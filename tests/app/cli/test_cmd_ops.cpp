@@ -35,18 +35,8 @@ CliResult ops(const QStringList& args) {
     return runCli(&cli::runOps, args);
 }
 
-// The CSV's rows without the header; fails the test when the command did not succeed.
 std::vector<QStringList> opsRows(const QStringList& args, const QString& header = kHeader) {
-    const CliResult r = ops(args);
-    EXPECT_EQ(r.status, 0) << r.err.toStdString();
-    std::vector<QStringList> rows = parseCsv(r.out);
-    if (rows.empty()) {
-        ADD_FAILURE() << "no header";
-        return rows;
-    }
-    EXPECT_EQ(rows.front().join(u','), header);
-    rows.erase(rows.begin());
-    return rows;
+    return csvRows(&cli::runOps, args, header);
 }
 
 bool isGpuOp(const ScannedEvent& e) {

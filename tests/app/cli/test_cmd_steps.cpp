@@ -32,16 +32,7 @@ CliResult steps(const QStringList& args) {
 }
 
 std::vector<QStringList> stepRows(const QStringList& args) {
-    const CliResult r = steps(args);
-    EXPECT_EQ(r.status, 0) << r.err.toStdString();
-    std::vector<QStringList> rows = parseCsv(r.out);
-    if (rows.empty()) {
-        ADD_FAILURE() << "no header";
-        return rows;
-    }
-    EXPECT_EQ(rows.front().join(u','), kHeader);
-    rows.erase(rows.begin());
-    return rows;
+    return csvRows(&cli::runSteps, args, kHeader);
 }
 
 qint64 column(const QStringList& row, int c) {
