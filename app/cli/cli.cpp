@@ -103,6 +103,26 @@ const std::array kCommands{
             "per training step: kernel, memcpy, memset, communication, runtime, data loading,\n"
             "      CPU and other time in ns, then the average step",
             "  --format csv|json   output format (default csv)\n", &runSteps},
+    Command{"analyze",
+            "FILE [--rule ID[,ID...]] [--evidence] [--set RULE.KEY=V[,...]] "
+            "[--format csv|json|text]",
+            "findings ranked by the time at stake: what the data shows and what to try\n"
+            "      (nsys's expert rules, TensorBoard's recommendations, launch overhead, ...)",
+            "  --rule ID[,ID...]   only these rules: cuda_memcpy_async, cuda_memcpy_sync,\n"
+            "                      cuda_memset_sync, cuda_api_sync, gpu_gaps, gpu_time_util,\n"
+            "                      data_loading, communication, gpu_utilization, tensor_cores,\n"
+            "                      memory_peak, launch_overhead, small_grid,\n"
+            "                      exposed_communication, pageable_copies, straggler\n"
+            "  --evidence          the evidence rows of the one rule --rule names\n"
+            "  --set RULE.KEY=V    change a threshold (docs/FINDINGS.md): gpu_gaps.gap (ms),\n"
+            "                      gpu_time_util.threshold (%), gpu_time_util.chunks,\n"
+            "                      data_loading.threshold, communication.threshold,\n"
+            "                      gpu_utilization.threshold, memory_peak.threshold (%),\n"
+            "                      launch_overhead.call, .delay, .short (us),\n"
+            "                      small_grid.share, small_grid.occupancy,\n"
+            "                      exposed_communication.threshold (%)\n"
+            "  --format csv|json|text  output format (default csv)\n",
+            &runAnalyze},
     Command{"diff",
             "A B [--base] [--config] [--range NAME|auto] [--what kernels|nvtx|gpus] "
             "[--format csv|json]",

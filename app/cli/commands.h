@@ -36,6 +36,7 @@ int runBreakdown(const QStringList& args, Io io);     // cmd_breakdown.cpp
 int runDiff(const QStringList& args, Io io);          // cmd_diff.cpp
 int runOps(const QStringList& args, Io io);           // cmd_ops.cpp
 int runSteps(const QStringList& args, Io io);         // cmd_steps.cpp
+int runAnalyze(const QStringList& args, Io io);       // cmd_analyze.cpp
 
 // cmd_statsreports.cpp: nsys stats reports (nvtx-summary --gpu: runNvtxSummary hands it over).
 int runApiSummary(const QStringList& args, Io io);
