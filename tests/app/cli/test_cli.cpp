@@ -33,6 +33,7 @@ const QStringList kCommands = {QStringLiteral("info"),
                                QStringLiteral("breakdown"),
                                QStringLiteral("ops"),
                                QStringLiteral("steps"),
+                               QStringLiteral("analyze"),
                                QStringLiteral("diff"),
                                QStringLiteral("render")};
 

@@ -55,6 +55,7 @@ const std::vector<Case>& cases() {
         {"ops", &cli::runOps, {}},
         {"ops shapes", &cli::runOps, {QStringLiteral("--group-by"), QStringLiteral("shapes")}},
         {"steps json", &cli::runSteps, {QStringLiteral("--format"), QStringLiteral("json")}},
+        {"analyze text", &cli::runAnalyze, {QStringLiteral("--format"), QStringLiteral("text")}},
     };
     return all;
 }
