@@ -94,6 +94,10 @@ Findings computeFindings(const Trace& trace, const FindingOptions& options,
     if (stop())
         return {};
 
+    // Each group skips the rules `options` leaves out; what one reports anyway is dropped here.
+    std::erase_if(sink.findings, [&](const Finding& f) { return !options.runs(f.rule); });
+    std::erase_if(sink.skipped, [&](const SkippedRule& s) { return !options.runs(s.rule); });
+
     // Ranked by the time at stake; equal times keep the rules' order, then the GPUs'.
     std::stable_sort(sink.findings.begin(), sink.findings.end(),
                      [](const Finding& a, const Finding& b) {
