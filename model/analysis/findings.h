@@ -110,6 +110,17 @@ struct Finding {
     // small_grid: the kernel's blocks per launch and the GPU's SMs; tensor_cores: 0.
     std::int64_t blocks = 0;
     std::uint32_t smCount = 0;
+    // small_grid: the configuration's theoretical occupancy, 0..100 (nullopt: not computable).
+    std::optional<double> occupancyPercent;
+    // launch_overhead: the GPU's kernel launches in HTA's categories (docs/FINDINGS.md).
+    struct LaunchCounts {
+        std::uint64_t launches = 0;     // kernels with a recorded launching call, not in a graph
+        std::uint64_t shortKernels = 0; // the kernel shorter than its call, the call not slow
+        std::uint64_t slowCalls = 0;    // the launching call over launchCallNs
+        std::uint64_t delayed = 0;      // the kernel starting over launchDelayNs after its call
+        TimeNs callCutoffNs = 0;        // launchCallNs and launchDelayNs as the rule used them
+        TimeNs delayCutoffNs = 0;
+    } launch;
     // The events that prove it, in the order the evidence table lists them.
     std::vector<FindingEvidence> evidence;
 };

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "model/analysis/overview.h"
 
+#include "model/analysis/gridfill.h"
 #include "model/analysis/nvtxstats.h"
 
 #include <algorithm>
@@ -72,47 +73,16 @@ OverviewFinding fillFinding(const Trace& t, const KernelClassTable& table, const
         return f;
     }
     f.smCount = gpu.smCount;
-    struct Use {
-        TimeNs time = 0;
-        std::uint64_t launches = 0;
-        EventRef longest;
-        TimeNs longestNs = -1;
-    };
-    std::map<std::uint32_t, Use> uses;
-    std::map<std::uint32_t, bool> communication; // by config, classified once
-    for (std::size_t i = 0; i < t.kernelCount(); ++i) {
-        if (t.streams()[t.kernelStreamIndex(i)].deviceId != b.deviceId)
-            continue;
-        const std::uint32_t config = t.kernelConfigIndex(i);
-        const KernelConfig& c = t.kernelConfigs()[config];
-        const std::int64_t blocks = std::int64_t(c.grid[0]) * c.grid[1] * c.grid[2];
-        if (blocks <= 0 || blocks >= std::int64_t(gpu.smCount))
-            continue;
-        auto comm = communication.find(config);
-        if (comm == communication.end())
-            comm =
-                communication.emplace(config, table.isCommunication(t.strings().view(c.shortName)))
-                    .first;
-        if (comm->second)
-            continue;
-        const EventRef self = t.kernelRef(i);
-        const Lane& l = t.lane(self.lane);
-        const TimeNs s = l.start(self.index), e = l.end(self.index);
-        if (w && (e <= w->start || s >= w->end))
-            continue;
-        Use& u = uses[config];
-        // Durations and their sum saturate (types.h): a hostile file's clamped times reach 2^62.
-        const TimeNs d = saturatingSub(e, s);
-        u.time = saturatingAdd(u.time, d);
-        ++u.launches;
-        if (d > u.longestNs) {
-            u.longestNs = d;
-            u.longest = self;
-        }
+    // The configurations launching fewer blocks than the GPU has SMs (gridfill.h, as small_grid
+    // counts them), communication kernels left out.
+    std::vector<KernelConfigUse> uses;
+    for (const KernelConfigUse& u : kernelUseByConfig(t, b.deviceId, w)) {
+        const KernelConfig& c = t.kernelConfigs()[u.config];
+        if (leavesSmsEmpty(c, gpu.smCount) && !table.isCommunication(t.strings().view(c.shortName)))
+            uses.push_back(u);
     }
     const auto blocksOf = [&](std::uint32_t config) {
-        const KernelConfig& c = t.kernelConfigs()[config];
-        return std::int64_t(c.grid[0]) * c.grid[1] * c.grid[2];
+        return gridBlocks(t.kernelConfigs()[config]);
     };
     // The share of the GPU's warp slots a launch takes (of its SMs when no warp limit is known).
     const auto fill = [&](std::uint32_t config) {
@@ -128,13 +98,13 @@ OverviewFinding fillFinding(const Trace& t, const KernelClassTable& table, const
     // times the share of SMs it leaves empty (so 128 blocks on 132 SMs count for little even
     // when long). Ties: the one filling less, then the first configuration.
     const auto atStake = [&](const auto& it) {
-        return double(it->second.time) * double(std::int64_t(gpu.smCount) - blocksOf(it->first)) /
+        return double(it->time) * double(std::int64_t(gpu.smCount) - blocksOf(it->config)) /
                double(gpu.smCount);
     };
     auto best = uses.end();
     for (auto it = uses.begin(); it != uses.end(); ++it) {
         if (best == uses.end() || atStake(it) > atStake(best) ||
-            (atStake(it) == atStake(best) && fill(it->first) < fill(best->first)))
+            (atStake(it) == atStake(best) && fill(it->config) < fill(best->config)))
             best = it;
     }
     if (best == uses.end()) {
@@ -143,12 +113,12 @@ OverviewFinding fillFinding(const Trace& t, const KernelClassTable& table, const
     }
     f.answer = FindingAnswer::Underfilled;
     f.target = FindingTarget::Kernel;
-    f.event = best->second.longest;
-    f.configs = {best->first};
-    f.blocks = blocksOf(best->first);
-    f.launches = best->second.launches;
-    f.kernelNs = best->second.time;
-    f.warpSlotFraction = fill(best->first);
+    f.event = best->longest;
+    f.configs = {best->config};
+    f.blocks = blocksOf(best->config);
+    f.launches = best->launches;
+    f.kernelNs = best->time;
+    f.warpSlotFraction = fill(best->config);
     return f;
 }
 
