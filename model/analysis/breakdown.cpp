@@ -49,7 +49,8 @@ double GpuBreakdown::overlapPercent() const {
                : 0.0;
 }
 
-BreakdownSource::BreakdownSource(const Trace& trace, const KernelClassTable& table) {
+BreakdownSource::BreakdownSource(const Trace& trace, const KernelClassTable& table,
+                                 std::optional<TimeNs> launchedBefore) {
     struct Raw {
         std::array<std::vector<TimeRange>, kKernelClassCount> byClass;
         std::array<std::vector<TimeRange>, kCopyDirectionCount> copies;
@@ -61,10 +62,16 @@ BreakdownSource::BreakdownSource(const Trace& trace, const KernelClassTable& tab
         const TimeNs s = l.start(self.index);
         return TimeRange{s, effectiveEnd(s, l.end(self.index))};
     };
+    const auto kept = [&](EventRef api) {
+        return !launchedBefore ||
+               (api.isValid() && trace.lane(api.lane).start(api.index) < *launchedBefore);
+    };
     // -1: communication; otherwise the class (of the short name, else of the full name's
     // template arguments). Classified once per distinct pair of names.
     std::unordered_map<std::uint64_t, int> kindOfName;
     for (std::size_t i = 0; i < trace.kernelCount(); ++i) {
+        if (!kept(trace.kernelApi(i)))
+            continue;
         const EventRef self = trace.kernelRef(i);
         const KernelConfig& config = trace.kernelConfigs()[trace.kernelConfigIndex(i)];
         const std::uint64_t names = std::uint64_t(config.shortName) << 32 | config.demangledName;
@@ -84,14 +91,16 @@ BreakdownSource::BreakdownSource(const Trace& trace, const KernelClassTable& tab
             r.byClass[std::size_t(it->second)].push_back(interval(self));
     }
     for (const MemcpyRecord& m : trace.memcpys()) {
-        if (trace.lane(m.self.lane).kind() == LaneKind::Uvm)
+        if (trace.lane(m.self.lane).kind() == LaneKind::Uvm || !kept(m.api))
             continue; // migrations are not stream work, as in the gap definition
         raw[trace.streams()[m.stream].deviceId]
             .copies[std::size_t(copyDirectionOf(m.copyKind))]
             .push_back(interval(m.self));
     }
-    for (const MemsetRecord& m : trace.memsets())
-        raw[trace.streams()[m.stream].deviceId].memset.push_back(interval(m.self));
+    for (const MemsetRecord& m : trace.memsets()) {
+        if (kept(m.api))
+            raw[trace.streams()[m.stream].deviceId].memset.push_back(interval(m.self));
+    }
 
     for (auto& [id, r] : raw) {
         Device d;

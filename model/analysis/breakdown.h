@@ -50,7 +50,11 @@ struct GpuBreakdown {
 // costs O(log n + intervals in the window). Holds no reference to the trace.
 class BreakdownSource {
 public:
-    BreakdownSource(const Trace& trace, const KernelClassTable& table);
+    // With `launchedBefore`, only the GPU operations whose launching call starts before it are
+    // counted (HTA's window: every ProfilerStep but the last); operations with no recorded call
+    // are then left out.
+    BreakdownSource(const Trace& trace, const KernelClassTable& table,
+                    std::optional<TimeNs> launchedBefore = std::nullopt);
 
     // One entry per GPU with GPU work, by device id. With a window, each GPU's span is the
     // window and its work is clipped to it (a GPU without work there is all idle); without,

@@ -1,0 +1,338 @@
+// SPDX-License-Identifier: MIT
+#include "model/job/job.h"
+
+#include <QFileInfo>
+#include <QStringBuilder>
+#include <algorithm>
+#include <map>
+#include <set>
+
+namespace strobe {
+
+namespace {
+
+// "0, 1, 5 and 7 more" for a warning: at most `shown` numbers.
+QString numberList(const std::vector<std::uint32_t>& n, std::size_t shown = 16) {
+    QStringList parts;
+    for (std::size_t i = 0; i < n.size() && i < shown; ++i)
+        parts << QString::number(n[i]);
+    QString text = parts.join(QStringLiteral(", "));
+    if (n.size() > shown)
+        text += QStringLiteral(" and %1 more").arg(n.size() - shown);
+    return text;
+}
+
+QString fileName(const RankSummary& s) {
+    const QString name = QFileInfo(s.file).fileName();
+    return s.pid ? name % QStringLiteral(" (pid ") % QString::number(*s.pid) % u')' : name;
+}
+
+// Each rank's clock origin minus the earliest; 0 for a rank that records none.
+std::vector<TimeNs> wallOffsets(const Job& job) {
+    std::optional<std::int64_t> earliest;
+    for (const RankSummary& r : job.ranks) {
+        if (r.clockOriginNs && (!earliest || *r.clockOriginNs < *earliest))
+            earliest = r.clockOriginNs;
+    }
+    std::vector<TimeNs> out;
+    for (const RankSummary& r : job.ranks)
+        out.push_back(r.clockOriginNs ? clampTime(saturatingSub(*r.clockOriginNs, *earliest)) : 0);
+    return out;
+}
+
+void warnMixed(Job& job) {
+    std::map<std::uint32_t, std::vector<std::uint32_t>> bySize;
+    std::set<QString> formats;
+    std::uint32_t worldSize = 0;
+    for (const RankSummary& r : job.ranks) {
+        formats.insert(r.format);
+        if (r.worldSize) {
+            bySize[*r.worldSize].push_back(r.rank);
+            worldSize = std::max(worldSize, *r.worldSize);
+        }
+    }
+    if (bySize.size() > 1) {
+        QStringList parts;
+        for (const auto& [size, ranks] : bySize)
+            parts << QString::number(size) % QStringLiteral(" (rank ") % numberList(ranks) % u')';
+        job.warnings << QStringLiteral("The ranks disagree on the world size: ") %
+                            parts.join(QStringLiteral(", ")) % u'.';
+    }
+    if (worldSize > 0) {
+        std::vector<std::uint32_t> missing;
+        std::size_t next = 0;
+        for (std::uint32_t r = 0; r < worldSize; ++r) {
+            while (next < job.ranks.size() && job.ranks[next].rank < r)
+                ++next;
+            if (next == job.ranks.size() || job.ranks[next].rank != r)
+                missing.push_back(r);
+        }
+        if (!missing.empty())
+            job.warnings << QStringLiteral("%1 of %2 ranks are missing: %3.")
+                                .arg(missing.size())
+                                .arg(worldSize)
+                                .arg(numberList(missing));
+    }
+    if (formats.size() > 1)
+        job.warnings
+            << QStringLiteral("The job mixes trace formats (%1): its ranks may come "
+                              "from different runs.")
+                   .arg(QStringList(formats.begin(), formats.end()).join(QStringLiteral(", ")));
+    // A rank whose GPU work does not overlap any other rank's on the wall clock is from
+    // another run.
+    const std::vector<TimeNs> wall = wallOffsets(job);
+    for (std::size_t i = 0; i < job.ranks.size() && job.ranks.size() > 1; ++i) {
+        const TimeRange a{job.ranks[i].range.start + wall[i], job.ranks[i].range.end + wall[i]};
+        bool overlaps = a.isEmpty();
+        for (std::size_t j = 0; j < job.ranks.size() && !overlaps; ++j) {
+            const TimeRange b{job.ranks[j].range.start + wall[j], job.ranks[j].range.end + wall[j]};
+            overlaps = j != i && !b.isEmpty() && a.start < b.end && b.start < a.end;
+        }
+        if (!overlaps)
+            job.warnings << QStringLiteral("Rank %1 (%2) overlaps no other rank in time: it "
+                                           "may belong to another job.")
+                                .arg(job.ranks[i].rank)
+                                .arg(fileName(job.ranks[i]));
+    }
+}
+
+} // namespace
+
+Job makeJob(std::vector<RankSummary> summaries, const QStringList& failures) {
+    Job job;
+    job.warnings = failures;
+    std::stable_sort(summaries.begin(), summaries.end(),
+                     [](const RankSummary& a, const RankSummary& b) { return a.rank < b.rank; });
+    for (RankSummary& s : summaries) {
+        if (!job.ranks.empty() && job.ranks.back().rank == s.rank) {
+            job.warnings << QStringLiteral("%1 and %2 both claim rank %3; %2 is left out.")
+                                .arg(fileName(job.ranks.back()), fileName(s))
+                                .arg(s.rank);
+            continue;
+        }
+        for (const QString& w : s.warnings)
+            job.warnings << QStringLiteral("Rank %1 (%2): %3").arg(s.rank).arg(fileName(s), w);
+        job.ranks.push_back(std::move(s));
+    }
+    warnMixed(job);
+    return job;
+}
+
+std::optional<Alignment> parseAlignment(QStringView text) {
+    if (text == u"wall")
+        return Alignment{Alignment::Kind::Wall, 0};
+    if (text == u"collective")
+        return Alignment{Alignment::Kind::Collective, 0};
+    if (text.startsWith(u"step:")) {
+        bool ok = false;
+        const qulonglong n = text.mid(5).toULongLong(&ok);
+        if (ok && !text.mid(5).startsWith(u'+'))
+            return Alignment{Alignment::Kind::Step, n};
+    }
+    return std::nullopt;
+}
+
+CollectiveMatch matchCollectives(const Job& job) {
+    // Key: (process group, or the stream's ordinal when none; kind). Each rank's calls of a key
+    // in order; the k-th calls of every rank that has the key form a match. A key missing on
+    // some rank, or a rank with fewer calls, leaves the extra calls unmatched.
+    using Key = std::tuple<QString, std::uint32_t, QString>;
+    std::map<Key, std::vector<std::vector<std::uint32_t>>> calls; // key -> per rank -> calls
+    for (std::uint32_t r = 0; r < job.ranks.size(); ++r) {
+        const auto& list = job.ranks[r].collectives;
+        for (std::uint32_t i = 0; i < list.size(); ++i) {
+            const RankCollective& c = list[i];
+            const Key key = c.processGroup ? Key{*c.processGroup, 0, c.kind}
+                                           : Key{QString(), c.streamOrdinal, c.kind};
+            auto& perRank = calls[key];
+            perRank.resize(job.ranks.size());
+            perRank[r].push_back(i);
+        }
+    }
+    const std::vector<TimeNs> wall = wallOffsets(job);
+    CollectiveMatch out;
+    for (auto& [key, perRank] : calls) {
+        // Without a recorded group every rank takes part; with one, the ranks that call it
+        // (the group's members are not recorded apart from its calls).
+        const bool everyRank = std::get<0>(key).isEmpty();
+        std::size_t common = std::numeric_limits<std::size_t>::max();
+        std::size_t takers = 0;
+        for (const auto& list : perRank) {
+            if (!list.empty() || everyRank)
+                common = std::min(common, list.size());
+            takers += list.empty() ? 0 : 1;
+        }
+        if (takers < 2)
+            common = 0;
+        for (std::size_t k = 0; k < common; ++k) {
+            MatchedCollective m;
+            m.kind = std::get<2>(key);
+            if (!everyRank)
+                m.processGroup = std::get<0>(key);
+            for (std::uint32_t r = 0; r < perRank.size(); ++r) {
+                if (!perRank[r].empty())
+                    m.calls.emplace_back(r, perRank[r][k]);
+            }
+            out.matched.push_back(std::move(m));
+        }
+        for (std::uint32_t r = 0; r < perRank.size(); ++r) {
+            for (std::size_t k = common; k < perRank[r].size(); ++k)
+                out.unmatched.emplace_back(r, perRank[r][k]);
+        }
+    }
+    const auto firstStart = [&](const MatchedCollective& m) {
+        const auto [r, i] = m.calls.front();
+        return job.ranks[r].collectives[i].gpu.start + wall[r];
+    };
+    std::stable_sort(out.matched.begin(), out.matched.end(),
+                     [&](const MatchedCollective& a, const MatchedCollective& b) {
+                         return firstStart(a) < firstStart(b);
+                     });
+    std::sort(out.unmatched.begin(), out.unmatched.end());
+    return out;
+}
+
+std::vector<TimeNs> alignmentOffsets(const Job& job, const CollectiveMatch& match,
+                                     Alignment alignment, QStringList* notes) {
+    std::vector<TimeNs> offsets = wallOffsets(job);
+    if (alignment.kind == Alignment::Kind::Wall)
+        return offsets;
+    const std::vector<TimeNs> wall = offsets;
+    // Per rank, the instant to line up (its own clock), when it has one.
+    std::vector<std::optional<TimeNs>> mark(job.ranks.size());
+    if (alignment.kind == Alignment::Kind::Step) {
+        for (std::size_t r = 0; r < job.ranks.size(); ++r) {
+            for (const RankStep& s : job.ranks[r].steps) {
+                if (s.number == alignment.step)
+                    mark[r] = s.host.start;
+            }
+        }
+    } else {
+        // The first matched collective each rank takes part in: every rank's first one in
+        // the common case.
+        for (const MatchedCollective& m : match.matched) {
+            for (const auto& [r, i] : m.calls) {
+                if (!mark[r])
+                    mark[r] = job.ranks[r].collectives[i].gpu.end;
+            }
+        }
+    }
+    std::optional<std::size_t> ref;
+    for (std::size_t r = 0; r < mark.size() && !ref; ++r) {
+        if (mark[r])
+            ref = r;
+    }
+    std::vector<std::uint32_t> unplaced;
+    for (std::size_t r = 0; r < job.ranks.size(); ++r) {
+        if (ref && mark[r])
+            offsets[r] = saturatingSub(saturatingAdd(*mark[*ref], wall[*ref]), *mark[r]);
+        else
+            unplaced.push_back(job.ranks[r].rank);
+    }
+    if (!unplaced.empty() && notes) {
+        const QString what = alignment.kind == Alignment::Kind::Step
+                                 ? QStringLiteral("no ProfilerStep#%1").arg(alignment.step)
+                                 : QStringLiteral("no matched collective");
+        *notes << QStringLiteral("Rank %1 has %2: aligned on the wall clock instead.")
+                      .arg(numberList(unplaced), what);
+    }
+    return offsets;
+}
+
+std::optional<std::uint64_t> stepOf(const RankSummary& rank, const RankCollective& call) {
+    std::optional<std::uint64_t> step;
+    TimeNs latest = std::numeric_limits<TimeNs>::min();
+    for (const RankStep& s : rank.steps) {
+        if (s.host.start <= call.gpu.start && s.host.start >= latest) {
+            latest = s.host.start;
+            step = s.number;
+        }
+    }
+    return step;
+}
+
+std::vector<CollectiveTiming> timeCollectives(const Job& job, const CollectiveMatch& match,
+                                              const std::vector<TimeNs>& offsets) {
+    std::vector<CollectiveTiming> out;
+    out.reserve(match.matched.size());
+    for (const MatchedCollective& m : match.matched) {
+        CollectiveTiming t;
+        TimeNs last = std::numeric_limits<TimeNs>::min();
+        t.transfer = std::numeric_limits<TimeNs>::max();
+        for (std::size_t k = 0; k < m.calls.size(); ++k) {
+            const auto [r, i] = m.calls[k];
+            const TimeRange g = job.ranks[r].collectives[i].gpu;
+            t.gpu.push_back({saturatingAdd(g.start, offsets[r]), saturatingAdd(g.end, offsets[r])});
+            if (t.gpu.back().start > last) {
+                last = t.gpu.back().start;
+                t.lastArriver = k;
+            }
+            t.transfer = std::min(t.transfer, g.duration());
+        }
+        for (const TimeRange& g : t.gpu)
+            t.wait.push_back(last - g.start);
+        const auto [r0, i0] = m.calls.front();
+        t.step = stepOf(job.ranks[r0], job.ranks[r0].collectives[i0]);
+        out.push_back(std::move(t));
+    }
+    return out;
+}
+
+std::vector<RankWaits> rankWaits(const Job& job, const CollectiveMatch& match,
+                                 const std::vector<CollectiveTiming>& timings) {
+    std::vector<std::map<std::uint64_t, TimeNs>> perStep(job.ranks.size());
+    std::vector<RankWaits> out(job.ranks.size());
+    for (std::size_t m = 0; m < match.matched.size(); ++m) {
+        for (std::size_t k = 0; k < match.matched[m].calls.size(); ++k) {
+            const auto [r, i] = match.matched[m].calls[k];
+            out[r].total += timings[m].wait[k];
+            if (const auto step = stepOf(job.ranks[r], job.ranks[r].collectives[i]))
+                perStep[r][*step] += timings[m].wait[k];
+        }
+    }
+    for (std::size_t r = 0; r < out.size(); ++r)
+        out[r].perStep.assign(perStep[r].begin(), perStep[r].end());
+    return out;
+}
+
+Stragglers findStragglers(const Job& job, const CollectiveMatch& match,
+                          const std::vector<CollectiveTiming>& timings) {
+    // step -> rank index -> the wait it caused in that step
+    std::map<std::uint64_t, std::map<std::uint32_t, TimeNs>> caused;
+    std::vector<TimeNs> total(job.ranks.size(), 0);
+    for (std::size_t m = 0; m < match.matched.size(); ++m) {
+        const CollectiveTiming& t = timings[m];
+        TimeNs others = 0;
+        for (TimeNs w : t.wait)
+            others += w;
+        const std::uint32_t late = match.matched[m].calls[t.lastArriver].first;
+        total[late] += others;
+        if (t.step) {
+            auto& step = caused[*t.step];
+            step[late] += others;
+        }
+    }
+    Stragglers out;
+    std::vector<std::uint32_t> lateSteps(job.ranks.size(), 0);
+    for (const auto& [step, byRank] : caused) {
+        std::optional<std::uint32_t> worst;
+        for (const auto& [r, w] : byRank) {
+            if (w > 0 && (!worst || w > byRank.at(*worst)))
+                worst = r;
+        }
+        if (worst)
+            ++lateSteps[*worst];
+    }
+    const auto steps = std::uint32_t(caused.size());
+    for (std::uint32_t r = 0; r < job.ranks.size(); ++r) {
+        out.rows.push_back({job.ranks[r].rank, lateSteps[r], steps, total[r]});
+        if (steps > 0 && 2 * std::uint64_t(lateSteps[r]) > steps)
+            out.rank = job.ranks[r].rank;
+    }
+    std::stable_sort(
+        out.rows.begin(), out.rows.end(),
+        [](const StragglerRow& a, const StragglerRow& b) { return a.waitCaused > b.waitCaused; });
+    return out;
+}
+
+} // namespace strobe

@@ -1,0 +1,33 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+// Opening a job: the files of a folder or a list, each summarised on its own thread (a rank
+// summary file is read, a trace is loaded and summarised, then dropped), then makeJob. The one
+// path for full traces and gathered summaries alike. The loader is passed in: model/ reads no
+// file format itself.
+
+#include "model/job/job.h"
+
+#include <functional>
+#include <memory>
+
+namespace strobe {
+
+// Loads a whole trace, or returns nullptr with one sentence naming the file in `error`.
+using TraceLoader = std::function<std::unique_ptr<Trace>(const QString& path, QString* error)>;
+
+// True for a file name the job reads as a rank summary (*.summary.json).
+bool isRankSummaryName(const QString& path);
+
+// The job's files in `folder`, by name: rank summaries, and traces told by their first bytes
+// (an SQLite database, gzip, or JSON) so that any name works. A trace with its summary beside it
+// (`X` and `X.summary.json`) is read from the summary. Hidden files and subfolders are skipped.
+QStringList findJobFiles(const QString& folder);
+
+// Summarises `paths` on up to `threads` threads (one file each at a time, so memory is
+// `threads` traces at most) and makes the job. A file that fails is a warning naming it; ranks
+// that carry no number get their position in `paths`, with a warning.
+Job openJob(const QStringList& paths, const TraceLoader& load, const KernelClassTable& table,
+            int threads);
+
+} // namespace strobe
