@@ -123,6 +123,21 @@ const std::array kCommands{
             "                      exposed_communication.threshold (%)\n"
             "  --format csv|json|text  output format (default csv)\n",
             &runAnalyze},
+    Command{"job",
+            "DIR|FILES... [--what ranks|steps|collectives|stragglers] [--align "
+            "wall|step:N|collective] [--format csv|json]\n"
+            "       strobe-cli job summarize RANK_TRACE -o RANK.summary.json",
+            "the ranks of a distributed job on one clock: per-rank breakdown, steps,\n"
+            "      collectives matched across ranks with each rank's wait, stragglers",
+            "  --what ranks|steps|collectives|stragglers\n"
+            "                      the table to print (default ranks)\n"
+            "  --align wall|step:N|collective\n"
+            "                      the ranks' clocks: as recorded (default), ProfilerStep#N\n"
+            "                      starting together, or the first matched collective ending\n"
+            "                      together\n"
+            "  --format csv|json   output format (default csv)\n"
+            "  -o, --output FILE   (summarize) where to write the rank's summary\n",
+            &runJob},
     Command{"diff",
             "A B [--base] [--config] [--range NAME|auto] [--what kernels|nvtx|gpus] "
             "[--format csv|json]",

@@ -46,9 +46,9 @@ CliArgs::CliArgs(const QString& command, const QStringList& args, const QSet<QSt
             m_positional << a;
         }
     }
-    if (m_positional.size() < positionals)
+    if (positionals == kOneOrMore ? m_positional.isEmpty() : m_positional.size() < positionals)
         m_error = QStringLiteral("missing the trace FILE argument");
-    else if (m_positional.size() > positionals)
+    else if (positionals != kOneOrMore && m_positional.size() > positionals)
         m_error = QStringLiteral("unexpected argument '") % m_positional.at(positionals) % u'\'';
 }
 

@@ -16,8 +16,10 @@ namespace strobe::cli {
 
 // Parses "POSITIONAL... [--flag] [--option VALUE]" for one command. Unknown options, missing
 // values and a wrong number of positionals are usage errors with one sentence in error().
+// `positionals` kOneOrMore takes any number but none.
 class CliArgs {
 public:
+    static constexpr int kOneOrMore = -1;
     CliArgs(const QString& command, const QStringList& args, const QSet<QString>& flags,
             const QSet<QString>& options, int positionals);
     bool ok() const { return m_error.isEmpty(); }

@@ -37,6 +37,7 @@ int runDiff(const QStringList& args, Io io);          // cmd_diff.cpp
 int runOps(const QStringList& args, Io io);           // cmd_ops.cpp
 int runSteps(const QStringList& args, Io io);         // cmd_steps.cpp
 int runAnalyze(const QStringList& args, Io io);       // cmd_analyze.cpp
+int runJob(const QStringList& args, Io io);           // cmd_job.cpp (and `job summarize`)
 
 // cmd_statsreports.cpp: nsys stats reports (nvtx-summary --gpu: runNvtxSummary hands it over).
 int runApiSummary(const QStringList& args, Io io);
