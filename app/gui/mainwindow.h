@@ -33,7 +33,9 @@ class CompareTimelines;
 class ComparisonPanel;
 class OperatorsPanel;
 class BackgroundTask;
+class FindingsPanel;
 struct OperatorAnalysis;
+struct FindingAnalysis;
 
 // The main window: the timeline in the centre, tables and the detail pane in docks, loading in
 // the background with progress and Cancel, errors in a dialog that leaves the open trace open.
@@ -52,6 +54,12 @@ public:
     // The operators of the trace on screen (forest, table, steps), computed on a worker after
     // each load; null until then, and for no trace or a preview.
     std::shared_ptr<const OperatorAnalysis> operatorAnalysis() const { return m_operatorAnalysis; }
+    FindingsPanel* findingsPanel() const { return m_findingsPanel; }
+    // The findings of the trace on screen, computed on a worker once its operator analysis is
+    // there (from its steps, GPU metrics and forest); null until then.
+    std::shared_ptr<const FindingAnalysis> findingAnalysis() const { return m_findingAnalysis; }
+    // Raises the Findings tab with finding `index` (of Findings::findings) selected.
+    void showFinding(int index);
     // The trace on screen, or null.
     const Trace* trace() const;
     QString traceTitle() const { return m_title; }
@@ -99,6 +107,8 @@ signals:
     // operatorAnalysis() changed: null when a new trace is shown, then its analysis. The
     // panels that show operators take it from here.
     void operatorAnalysisChanged(std::shared_ptr<const strobe::OperatorAnalysis> analysis);
+    // findingAnalysis() changed: null when a new trace is shown, then its findings.
+    void findingsChanged(std::shared_ptr<const strobe::FindingAnalysis> analysis);
 
 protected:
     void closeEvent(QCloseEvent* event) override;
@@ -109,6 +119,8 @@ private:
     void buildViews();
     // Drops the analysis of the previous trace and computes the current one's (complete traces).
     void analyzeOperators();
+    // Computes the findings of `operators`' trace on a worker (after analyzeOperators).
+    void analyzeFindings(std::shared_ptr<const OperatorAnalysis> operators);
     void buildMenus();
     void buildStatusBar();
     void rebuildRecentMenu();
@@ -151,6 +163,10 @@ private:
     BackgroundTask* m_operatorTask = nullptr;
     std::shared_ptr<std::atomic<bool>> m_operatorCancel; // set when a newer trace replaces it
     std::shared_ptr<const OperatorAnalysis> m_operatorAnalysis;
+    FindingsPanel* m_findingsPanel = nullptr;
+    QDockWidget* m_findingsDock = nullptr;
+    BackgroundTask* m_findingTask = nullptr;
+    std::shared_ptr<const FindingAnalysis> m_findingAnalysis;
     QMenu* m_recentMenu = nullptr;
     QMenu* m_viewMenu = nullptr;
     QLabel* m_cursorLabel = nullptr;

@@ -4,9 +4,11 @@
 
 #include "app/gui/bookmarkcontroller.h"
 #include "widgets/backgroundtask.h"
+#include "widgets/findinganalysis.h"
 #include "widgets/operatoranalysis.h"
 #include "widgets/panels/bookmarkspanel.h"
 #include "widgets/panels/detailpane.h"
+#include "widgets/panels/findingspanel.h"
 #include "widgets/panels/flamegraphpanel.h"
 #include "widgets/panels/gapspanel.h"
 #include "widgets/panels/kerneltablewidget.h"
@@ -51,8 +53,13 @@ void MainWindow::buildViews() {
     tabifyDockWidget(operators, flameDock);
     auto* marks =
         new BookmarkController(m_state, m_timeline, m_settings->bookmarksDirectory(), this);
-    tabifyDockWidget(flameDock, addDock(marks->panel(), tr("Bookmarks"),
-                                        QStringLiteral("bookmarksDock"), Qt::BottomDockWidgetArea));
+    QDockWidget* bookmarks = addDock(marks->panel(), tr("Bookmarks"),
+                                     QStringLiteral("bookmarksDock"), Qt::BottomDockWidgetArea);
+    tabifyDockWidget(flameDock, bookmarks);
+    m_findingsPanel = new FindingsPanel(m_state, this);
+    m_findingsDock = addDock(m_findingsPanel, tr("Findings"), QStringLiteral("findingsDock"),
+                             Qt::BottomDockWidgetArea);
+    tabifyDockWidget(bookmarks, m_findingsDock);
     tabifyDockWidget(kernels, m_comparisonDock); // shown when a comparison opens
     m_comparisonDock->hide();
     overview->raise();
@@ -88,6 +95,12 @@ void MainWindow::buildViews() {
                 overviewPanel->setGpuMetrics(analysis ? analysis->gpus
                                                       : std::vector<GpuStepMetrics>{});
             });
+    // The findings follow the operator analysis (analyzeFindings), for their panel and the
+    // Overview's top three, whose links open the panel on one.
+    m_findingTask = new BackgroundTask(this);
+    connect(this, &MainWindow::findingsChanged, m_findingsPanel, &FindingsPanel::setAnalysis);
+    connect(this, &MainWindow::findingsChanged, overviewPanel, &OverviewPanel::setFindings);
+    connect(overviewPanel, &OverviewPanel::findingRequested, this, &MainWindow::showFinding);
     // A step picked on the chart is selected on the timeline (the flame graph's "Selected range
     // or step" follows it) and shown with a margin.
     connect(overviewPanel, &OverviewPanel::stepActivated, this,
@@ -109,6 +122,11 @@ void MainWindow::analyzeOperators() {
         m_operatorCancel->store(true);
     m_operatorCancel.reset();
     m_operatorTask->cancel();
+    m_findingTask->cancel();
+    if (m_findingAnalysis) {
+        m_findingAnalysis.reset();
+        emit findingsChanged(nullptr);
+    }
     if (m_operatorAnalysis) {
         m_operatorAnalysis.reset();
         emit operatorAnalysisChanged(nullptr);
@@ -126,7 +144,33 @@ void MainWindow::analyzeOperators() {
                 return;
             m_operatorAnalysis = std::move(analysis);
             emit operatorAnalysisChanged(m_operatorAnalysis);
+            analyzeFindings(m_operatorAnalysis);
         });
+}
+
+void MainWindow::analyzeFindings(std::shared_ptr<const OperatorAnalysis> operators) {
+    // The same cancel flag as the operators': a newer trace stops both.
+    std::shared_ptr<std::atomic<bool>> cancel = m_operatorCancel;
+    if (!operators || !cancel)
+        return;
+    m_findingTask->start(
+        [operators = std::move(operators), cancel] {
+            return strobe::analyzeFindings(operators, [cancel] { return cancel->load(); });
+        },
+        [this](std::shared_ptr<const FindingAnalysis> analysis) {
+            if (!analysis || !analysis->describes(m_state->trace()))
+                return;
+            m_findingAnalysis = std::move(analysis);
+            emit findingsChanged(m_findingAnalysis);
+        });
+}
+
+void MainWindow::showFinding(int index) {
+    if (!m_findingsDock)
+        return;
+    m_findingsDock->show();
+    m_findingsDock->raise();
+    m_findingsPanel->selectFinding(index);
 }
 
 } // namespace strobe

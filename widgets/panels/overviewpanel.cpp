@@ -3,10 +3,12 @@
 
 #include "model/itemmodels/iterationtablemodel.h"
 #include "model/itemmodels/tableroles.h"
+#include "model/reports/findingtext.h"
 #include "model/reports/overviewtext.h"
 #include "model/reports/steptext.h"
 #include "model/timeformat.h"
 #include "widgets/backgroundtask.h"
+#include "widgets/findinganalysis.h"
 #include "widgets/panels/breakdownbars.h"
 #include "widgets/panels/stepbreakdownchart.h"
 #include "widgets/panels/tablebehaviour.h"
@@ -31,6 +33,7 @@ OverviewPanel::OverviewPanel(ViewState* state, QWidget* parent)
     , m_scope(new QLabel(this))
     , m_bars(new BreakdownBars(this))
     , m_findings(new QLabel(this))
+    , m_topFindings(new QLabel(this))
     , m_iterationTitle(new QLabel(this))
     , m_model(new IterationTableModel(this))
     , m_proxy(new QSortFilterProxyModel(this))
@@ -43,6 +46,11 @@ OverviewPanel::OverviewPanel(ViewState* state, QWidget* parent)
     m_findings->setTextFormat(Qt::RichText);
     m_findings->setTextInteractionFlags(Qt::TextBrowserInteraction);
     m_findings->setAlignment(Qt::AlignTop | Qt::AlignLeft);
+    m_topFindings->setWordWrap(true);
+    m_topFindings->setTextFormat(Qt::RichText);
+    m_topFindings->setTextInteractionFlags(Qt::TextBrowserInteraction);
+    m_topFindings->setAlignment(Qt::AlignTop | Qt::AlignLeft);
+    m_topFindings->hide(); // until setFindings
     m_proxy->setSourceModel(m_model);
     m_proxy->setSortRole(SortRole);
     m_iterations->setModel(m_proxy);
@@ -55,6 +63,7 @@ OverviewPanel::OverviewPanel(ViewState* state, QWidget* parent)
 
     auto* content = new QWidget;
     auto* inner = new QVBoxLayout(content);
+    inner->addWidget(m_topFindings);
     inner->addWidget(m_stepChart);
     m_stepChart->hide(); // until setStepBreakdown
     m_gpuMetrics->setTextFormat(Qt::PlainText);
@@ -76,8 +85,8 @@ OverviewPanel::OverviewPanel(ViewState* state, QWidget* parent)
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(scroll);
 
-    connect(m_findings, &QLabel::linkActivated, this,
-            [this](const QString& link) { openFinding(link.toInt()); });
+    connect(m_findings, &QLabel::linkActivated, this, &OverviewPanel::openLink);
+    connect(m_topFindings, &QLabel::linkActivated, this, &OverviewPanel::openLink);
     onRowActivated(m_iterations, m_state, [this](int row) { activateIteration(row); });
     connect(m_stepChart, &StepBreakdownChart::stepActivated, this, &OverviewPanel::stepActivated);
     connect(m_state, &ViewState::traceChanged, this, [this] {
@@ -85,6 +94,7 @@ OverviewPanel::OverviewPanel(ViewState* state, QWidget* parent)
         m_stepChart->hide();
         m_gpuMetrics->clear();
         m_gpuMetrics->hide();
+        showTopFindings(); // the previous trace's findings go
     });
     connect(m_state, &ViewState::traceChanged, this, &OverviewPanel::rebuild);
     connect(m_state, &ViewState::selectedRangeChanged, this, &OverviewPanel::rebuild);
@@ -131,6 +141,96 @@ QString OverviewPanel::text() const {
     return m_scope->text() % u'\n' % doc.toPlainText();
 }
 
+void OverviewPanel::setFindings(std::shared_ptr<const FindingAnalysis> analysis) {
+    m_findingAnalysis = std::move(analysis);
+    showTopFindings();
+    showAnswers();
+}
+
+const FindingAnalysis* OverviewPanel::currentFindings() const {
+    return m_findingAnalysis && m_findingAnalysis->describes(m_state->trace())
+               ? m_findingAnalysis.get()
+               : nullptr;
+}
+
+QString OverviewPanel::topFindingsText() const {
+    if (m_topFindings->isHidden())
+        return {};
+    QTextDocument doc;
+    doc.setHtml(m_topFindings->text());
+    return doc.toPlainText();
+}
+
+int OverviewPanel::findingForQuestion(FindingQuestion question) const {
+    const FindingAnalysis* a = currentFindings();
+    if (!a)
+        return -1;
+    const auto concerns = [question](FindingRule rule) {
+        switch (question) {
+        case FindingQuestion::Starved:
+            return rule == FindingRule::GpuGaps || rule == FindingRule::DataLoading ||
+                   rule == FindingRule::GpuUtilization;
+        case FindingQuestion::Fill:
+            return rule == FindingRule::SmallGrid;
+        case FindingQuestion::Communication:
+            return rule == FindingRule::Communication || rule == FindingRule::ExposedCommunication;
+        case FindingQuestion::Memory:
+            return rule == FindingRule::MemoryPeak;
+        }
+        return false;
+    };
+    const std::vector<Finding>& all = a->findings.findings;
+    for (std::size_t i = 0; i < all.size(); ++i) // ranked: the first is the highest
+        if (concerns(all[i].rule))
+            return int(i);
+    return -1;
+}
+
+void OverviewPanel::openLink(const QString& link) {
+    static const QString kFinding = QStringLiteral("finding:");
+    if (link.startsWith(kFinding)) {
+        bool ok = false;
+        const int index = link.mid(kFinding.size()).toInt(&ok);
+        const FindingAnalysis* a = currentFindings();
+        if (ok && a && index >= 0 && std::size_t(index) < a->findings.findings.size())
+            emit findingRequested(index);
+        return;
+    }
+    openFinding(link.toInt());
+}
+
+void OverviewPanel::showTopFindings() {
+    const FindingAnalysis* a = currentFindings();
+    if (!a) {
+        m_topFindings->clear();
+        m_topFindings->hide();
+        return;
+    }
+    const std::vector<Finding>& all = a->findings.findings;
+    QString html =
+        QStringLiteral("<p><b>") % tr("Top findings").toHtmlEscaped() % QStringLiteral("</b>");
+    if (all.empty())
+        html += QStringLiteral("<br>") %
+                tr("No findings: no rule found anything to report.").toHtmlEscaped();
+    for (std::size_t i = 0; i < std::min<std::size_t>(all.size(), 3); ++i) {
+        const Finding& f = all[i];
+        const FindingWords words = findingWords(a->trace(), f);
+        html = html % QStringLiteral("<br>") % QString::number(i + 1) % QStringLiteral(". <b>") %
+               findingRuleTitle(f.rule).toHtmlEscaped() % QStringLiteral("</b> ") %
+               words.finding.toHtmlEscaped();
+        if (!words.nextStep.isEmpty())
+            html = html % QStringLiteral(" <i>") % words.nextStep.toHtmlEscaped() %
+                   QStringLiteral("</i>");
+        html = html % QStringLiteral(" <a href=\"finding:") % QString::number(i) %
+               QStringLiteral("\">") % tr("show in Findings") % QStringLiteral("</a>");
+    }
+    if (all.size() > 3)
+        html = html % QStringLiteral("<br>") %
+               tr("%1 more in the Findings tab.").arg(all.size() - 3).toHtmlEscaped();
+    m_topFindings->setText(html % QStringLiteral("</p>"));
+    m_topFindings->show();
+}
+
 void OverviewPanel::rebuild() {
     std::shared_ptr<const Trace> trace = m_state->sharedTrace();
     if (!trace || trace->metadata().stage != TraceStage::Complete) {
@@ -172,15 +272,45 @@ void OverviewPanel::showOverview(std::shared_ptr<const Trace> trace, Overview re
                              .arg(formatDuration(m_overview.window->duration())));
     else
         m_scope->setText(tr("Whole trace: each GPU from its first to its last work."));
+    showAnswers();
+    m_iterationTitle->setText(
+        m_overview.iterations.empty()
+            ? tr("No iterations found (numbered NVTX ranges such as ProfilerStep#N, Iteration N or "
+                 "step N).")
+            : tr("%1 iterations (%2 ranges); double-click one to zoom to it.")
+                  .arg(m_overview.iterations.size())
+                  .arg(m_overview.iterationName));
+    m_iterations->setVisible(!m_overview.iterations.empty());
+    m_iterations->resizeColumnsToContents();
+    emit ready();
+}
+
+void OverviewPanel::showAnswers() {
+    if (!m_trace) {
+        m_findings->clear();
+        return;
+    }
     QString html;
     std::optional<FindingQuestion> lastQuestion;
     for (std::size_t i = 0; i < m_overview.findings.size(); ++i) {
         const OverviewFinding& f = m_overview.findings[i];
-        if (f.question != lastQuestion)
+        if (f.question != lastQuestion) {
             html = html % QStringLiteral("<p><b>") %
-                   findingQuestionText(f.question).toHtmlEscaped() % QStringLiteral("</b><br>");
-        else
+                   findingQuestionText(f.question).toHtmlEscaped() % QStringLiteral("</b>");
+            // The finding about the same thing, over the whole trace.
+            if (const int k = findingForQuestion(f.question); k >= 0)
+                html = html % QStringLiteral(" <a href=\"finding:") % QString::number(k) %
+                       QStringLiteral("\">") %
+                       tr("finding %1: %2")
+                           .arg(k + 1)
+                           .arg(findingRuleTitle(
+                               currentFindings()->findings.findings[std::size_t(k)].rule))
+                           .toHtmlEscaped() %
+                       QStringLiteral("</a>");
             html += QStringLiteral("<br>");
+        } else {
+            html += QStringLiteral("<br>");
+        }
         lastQuestion = f.question;
         html += findingText(*m_trace, f).toHtmlEscaped();
         if (f.target != FindingTarget::None) {
@@ -193,16 +323,6 @@ void OverviewPanel::showOverview(std::shared_ptr<const Trace> trace, Overview re
         }
     }
     m_findings->setText(html);
-    m_iterationTitle->setText(
-        m_overview.iterations.empty()
-            ? tr("No iterations found (numbered NVTX ranges such as ProfilerStep#N, Iteration N or "
-                 "step N).")
-            : tr("%1 iterations (%2 ranges); double-click one to zoom to it.")
-                  .arg(m_overview.iterations.size())
-                  .arg(m_overview.iterationName));
-    m_iterations->setVisible(!m_overview.iterations.empty());
-    m_iterations->resizeColumnsToContents();
-    emit ready();
 }
 
 void OverviewPanel::openFinding(int i) {

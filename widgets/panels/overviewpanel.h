@@ -17,6 +17,7 @@ namespace strobe {
 
 class BackgroundTask;
 class BreakdownBars;
+struct FindingAnalysis;
 class IterationTableModel;
 class StepBreakdownChart;
 struct StepBreakdown;
@@ -27,7 +28,9 @@ class ViewState;
 // went (BreakdownSource), the usual questions answered in words with links to the evidence
 // (buildOverview), and a table of iterations whose double-click zooms to one. It follows
 // ViewState::selectedRange(): with a range selected the bars and answers are for that range.
-// Computed on a worker (BackgroundTask).
+// Computed on a worker (BackgroundTask). With the trace's findings (setFindings), its top three
+// come first, each with a link that opens the Findings panel on it (findingRequested), and a
+// question whose answer a finding concerns links to that finding too.
 class OverviewPanel : public QWidget {
     Q_OBJECT
 public:
@@ -49,6 +52,18 @@ public:
     // the chart).
     void setGpuMetrics(const std::vector<GpuStepMetrics>& gpus);
     QString gpuMetricsText() const;
+    // The findings of the trace on screen (null: none yet); those of another trace are ignored.
+    void setFindings(std::shared_ptr<const FindingAnalysis> analysis);
+    // The top findings as plain text ("" while there are none to show).
+    QString topFindingsText() const;
+    // The finding (index into Findings::findings) the answers to `question` link to, or -1: the
+    // highest ranked of the rules that question concerns (Starved: gpu_gaps, data_loading,
+    // gpu_utilization; Fill: small_grid; Communication: communication, exposed_communication;
+    // Memory: memory_peak).
+    int findingForQuestion(FindingQuestion question) const;
+    // Follows a link of the panel's text: "finding:N" asks for finding N (findingRequested),
+    // a number follows the link of answer N (openFinding).
+    void openLink(const QString& link);
     // Follows the link of finding `i`, as a click on it does.
     void openFinding(int i);
     // Zooms to the iteration at view row `row` and selects its range, as a double-click does.
@@ -62,10 +77,17 @@ signals:
     void stepActivated(strobe::TimeRange range, strobe::EventRef event);
     // Connect to KernelTableWidget::showOnlyConfigs.
     void kernelFilterRequested(const QString& label, const std::vector<std::uint32_t>& configs);
+    // A link to finding `index` (of Findings::findings): connect to the Findings panel.
+    void findingRequested(int index);
 
 private:
     void rebuild();
     void showOverview(std::shared_ptr<const Trace> trace, Overview result);
+    // The answers' text, with the links to the findings the questions concern.
+    void showAnswers();
+    void showTopFindings();
+    // The findings when they describe the trace on screen, else null.
+    const FindingAnalysis* currentFindings() const;
 
     ViewState* m_state;
     std::shared_ptr<const Trace> m_trace;
@@ -75,6 +97,8 @@ private:
     QLabel* m_scope;
     BreakdownBars* m_bars;
     QLabel* m_findings;
+    QLabel* m_topFindings;
+    std::shared_ptr<const FindingAnalysis> m_findingAnalysis;
     QLabel* m_iterationTitle;
     IterationTableModel* m_model;
     QSortFilterProxyModel* m_proxy;

@@ -4,6 +4,7 @@
 #include "app/gui/mainwindow.h"
 #include "app/gui/traceloadjob.h"
 #include "formats/nsys/synth/synthtrace.h"
+#include "model/itemmodels/findingtablemodel.h"
 #include "model/itemmodels/kernelsummarymodel.h"
 #include "model/itemmodels/kerneltablemodel.h"
 #include "model/trace.h"
@@ -13,6 +14,8 @@
 #include "tests/support/kinetoscan.h"
 #include "tests/support/qtprinters.h"
 #include "tests/support/sqlitequery.h"
+#include "widgets/findinganalysis.h"
+#include "widgets/panels/findingspanel.h"
 #include "widgets/panels/kerneltablewidget.h"
 #include "widgets/panels/statisticswidget.h"
 #include "widgets/timeline/timelineview.h"
@@ -556,4 +559,42 @@ TEST_F(MainWindowTest, ExportImageNeverOverwritesTheOpenTrace) {
                              "another file."));
     EXPECT_EQ(QFileInfo(trace).size(), size);
     EXPECT_TRUE(QFileInfo(link).isSymLink());
+}
+
+// The findings follow each load on a worker, after the operator analysis whose steps, GPU
+// metrics and forest they reuse: the same findings computeFindings makes from nothing, shown in
+// the Findings panel and the Overview; a new trace drops them first.
+TEST_F(MainWindowTest, TheFindingsFollowTheOperatorAnalysisOfEachLoad) {
+    std::vector<bool> changes; // true: findings, false: none
+    QObject::connect(
+        window.get(), &MainWindow::findingsChanged,
+        [&](const std::shared_ptr<const FindingAnalysis>& a) { changes.push_back(a != nullptr); });
+    const QString resnet =
+        QString::fromStdString(test::kinetoFixturePath("resnet50-kineto-2021.pt.trace.json.gz"));
+    ASSERT_TRUE(open(resnet).first);
+    ASSERT_TRUE(QTest::qWaitFor([&] { return window->findingAnalysis() != nullptr; }, 60000));
+    const std::shared_ptr<const FindingAnalysis> a = window->findingAnalysis();
+    EXPECT_EQ(a->operators, window->operatorAnalysis()) << "the operator analysis is reused";
+    EXPECT_TRUE(a->describes(window->trace()));
+    const Findings expected = computeFindings(*window->trace());
+    ASSERT_EQ(a->findings.findings.size(), expected.findings.size());
+    for (std::size_t i = 0; i < expected.findings.size(); ++i) {
+        EXPECT_EQ(a->findings.findings[i].rule, expected.findings[i].rule);
+        EXPECT_EQ(a->findings.findings[i].timeNs, expected.findings[i].timeNs);
+    }
+    ASSERT_TRUE(QTest::qWaitFor([&] { return !window->findingsPanel()->isComputing(); }, 30000));
+    EXPECT_EQ(window->findingsPanel()->model()->rowCount(), int(expected.findings.size()));
+    EXPECT_EQ(changes, std::vector<bool>{true});
+    if (!expected.findings.empty()) {
+        window->showFinding(int(expected.findings.size()) - 1);
+        EXPECT_EQ(window->findingsPanel()->selectedFinding(), int(expected.findings.size()) - 1);
+    }
+
+    // Another trace: the findings go at once, the new ones follow.
+    ASSERT_TRUE(open(fixture("nsys2024.5-cloverleaf.sqlite")).first);
+    ASSERT_GE(changes.size(), 2u);
+    EXPECT_FALSE(changes[1]);
+    ASSERT_TRUE(QTest::qWaitFor([&] { return window->findingAnalysis() != nullptr; }, 60000));
+    EXPECT_TRUE(window->findingAnalysis()->describes(window->trace()));
+    EXPECT_EQ(changes, (std::vector<bool>{true, false, true}));
 }

@@ -3,11 +3,13 @@
 // the selected range; on the two-GPU H100 export, one bar and one set of answers per GPU.
 #include "model/itemmodels/iterationtablemodel.h"
 #include "model/itemmodels/tableroles.h"
+#include "model/reports/findingtext.h"
 #include "model/reports/gapsummarytext.h"
 #include "model/reports/overviewtext.h"
 #include "model/timeformat.h"
 #include "tests/model/analysis/gaptestdata.h"
 #include "tests/widgets/panels/paneltesthelpers.h"
+#include "widgets/findinganalysis.h"
 #include "widgets/panels/breakdownbars.h"
 #include "widgets/panels/overviewpanel.h"
 #include "widgets/panels/stepbreakdownchart.h"
@@ -282,4 +284,84 @@ TEST(OverviewPanelPreview, APreviewGetsNoAnswersUntilTheWholeTraceIsRead) {
     EXPECT_FALSE(panel.bars()->isHidden());
     EXPECT_EQ(panel.overview().gpus.size(), 2u);
     EXPECT_TRUE(panel.text().startsWith(QStringLiteral("Whole trace")));
+}
+
+namespace {
+
+Finding rankedFinding(FindingRule rule, TimeNs ns, ShareBase base) {
+    Finding f;
+    f.rule = rule;
+    f.timeNs = ns;
+    f.base = base;
+    f.baseNs = 1'000'000'000;
+    f.sharePercent = 100.0 * double(ns) / 1e9;
+    f.deviceId = 0;
+    f.count = 3;
+    return f;
+}
+
+} // namespace
+
+// The findings' top three come first, each linking to the Findings panel; a question links to
+// the highest ranked finding of the rules it concerns (data_loading before gpu_gaps for Starved).
+TEST_F(OverviewPanelTest, ShowsTheTopFindingsAndLinksTheQuestionsToThem) {
+    OverviewPanel panel(&state);
+    ASSERT_TRUE(test::waitUntilReady(panel));
+    EXPECT_EQ(panel.topFindingsText(), QString()) << "no findings yet";
+    EXPECT_EQ(panel.findingForQuestion(FindingQuestion::Starved), -1);
+    const QString before = panel.text();
+
+    auto a = std::make_shared<FindingAnalysis>();
+    a->operators = analyzeOperators(trace);
+    Finding sync = rankedFinding(FindingRule::CudaApiSync, 900'000'000, ShareBase::Span);
+    sync.subject = QStringLiteral("cudaDeviceSynchronize");
+    a->findings.findings = {
+        sync, rankedFinding(FindingRule::DataLoading, 800'000'000, ShareBase::Step),
+        rankedFinding(FindingRule::SmallGrid, 700'000'000, ShareBase::GpuTime),
+        rankedFinding(FindingRule::ExposedCommunication, 600'000'000, ShareBase::Step),
+        rankedFinding(FindingRule::GpuGaps, 500'000'000, ShareBase::Span)};
+    panel.setFindings(a);
+    const QString top = panel.topFindingsText();
+    const qsizetype first =
+        top.indexOf(QStringLiteral("1. ") % findingRuleTitle(FindingRule::CudaApiSync));
+    const qsizetype second =
+        top.indexOf(QStringLiteral("2. ") % findingRuleTitle(FindingRule::DataLoading));
+    const qsizetype third =
+        top.indexOf(QStringLiteral("3. ") % findingRuleTitle(FindingRule::SmallGrid));
+    EXPECT_TRUE(first >= 0 && first < second && second < third) << top.toStdString();
+    EXPECT_FALSE(top.contains(QStringLiteral("4. "))) << top.toStdString();
+    EXPECT_TRUE(top.contains(QStringLiteral("2 more in the Findings tab.")));
+    EXPECT_TRUE(top.contains(findingWords(*trace, sync).finding));
+
+    EXPECT_EQ(panel.findingForQuestion(FindingQuestion::Starved), 1);
+    EXPECT_EQ(panel.findingForQuestion(FindingQuestion::Fill), 2);
+    EXPECT_EQ(panel.findingForQuestion(FindingQuestion::Communication), 3);
+    EXPECT_EQ(panel.findingForQuestion(FindingQuestion::Memory), -1);
+    // The answers stay, their questions link to the findings.
+    const QString text = panel.text();
+    EXPECT_TRUE(
+        text.contains(QStringLiteral("finding 2: ") % findingRuleTitle(FindingRule::DataLoading)))
+        << text.toStdString();
+    EXPECT_TRUE(
+        text.contains(QStringLiteral("finding 3: ") % findingRuleTitle(FindingRule::SmallGrid)));
+    QStringList questions;
+    for (FindingQuestion q : {FindingQuestion::Starved, FindingQuestion::Fill,
+                              FindingQuestion::Communication, FindingQuestion::Memory})
+        questions << findingQuestionText(q);
+    for (const QString& line : before.split(u'\n', Qt::SkipEmptyParts))
+        EXPECT_TRUE(questions.contains(line) || text.contains(line)) // a question gains its link
+            << line.toStdString();
+
+    std::vector<int> requested;
+    QObject::connect(&panel, &OverviewPanel::findingRequested,
+                     [&](int i) { requested.push_back(i); });
+    panel.openLink(QStringLiteral("finding:2"));
+    panel.openLink(QStringLiteral("finding:5")); // past the end: nothing
+    panel.openLink(QStringLiteral("finding:x"));
+    EXPECT_EQ(requested, std::vector<int>{2});
+
+    // Another trace: the findings of this one go.
+    state.setTrace(nullptr);
+    EXPECT_EQ(panel.topFindingsText(), QString());
+    EXPECT_EQ(panel.findingForQuestion(FindingQuestion::Starved), -1);
 }
