@@ -54,10 +54,18 @@ void launchOverhead(const Context& ctx, Sink& out) {
     std::map<std::uint32_t, DeviceLaunches> devices;
     const auto kernels = t.kernels();
     bool anyCall = false;
+    DeviceLaunches* current = nullptr; // std::map keeps it valid while others are added
+    std::uint32_t currentDevice = 0;
     for (std::size_t i = 0; i < t.kernelCount(); ++i) {
         if (i % kCancelStride == 0 && ctx.stop())
             return;
-        DeviceLaunches& d = devices[t.streams()[t.kernelStreamIndex(i)].deviceId];
+        // Kernels come in runs on one GPU: look the device up only when it changes.
+        const std::uint32_t device = t.streams()[t.kernelStreamIndex(i)].deviceId;
+        if (!current || device != currentDevice) {
+            current = &devices[device];
+            currentDevice = device;
+        }
+        DeviceLaunches& d = *current;
         const EventRef self = t.kernelRef(i);
         const Lane& kl = t.lane(self.lane);
         const TimeNs ks = kl.start(self.index), ke = kl.end(self.index);

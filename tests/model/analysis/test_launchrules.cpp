@@ -5,7 +5,6 @@
 // embedded sample read back with SQL, and hand-built traces whose answers are worked out below.
 #include "formats/nsys/synth/sampletrace.h"
 #include "formats/open.h"
-#include "model/analysis/findingrules.h"
 #include "model/analysis/findings.h"
 #include "model/reports/findingtext.h"
 #include "model/tracebuilder.h"
@@ -15,7 +14,6 @@
 
 #include <QTemporaryDir>
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <map>
 #include <set>
