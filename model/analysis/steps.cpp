@@ -33,13 +33,9 @@ QString stepCategoryKey(StepCategory c) {
     return QStringLiteral("other");
 }
 
-namespace {
-
-constexpr TimeNs kNoTime = std::numeric_limits<TimeNs>::max();
-
 // TensorBoard's data-loading ranges; in nsys exports, also NVTX ranges that name data loading
 // (docs/OPERATORS.md lists the patterns).
-bool isDataLoaderName(QStringView name, bool kineto) {
+bool isStepDataLoaderName(QStringView name, bool kineto) {
     if (isDataLoaderRangeName(name))
         return true;
     if (kineto)
@@ -52,6 +48,10 @@ bool isDataLoaderName(QStringView name, bool kineto) {
             return true;
     return false;
 }
+
+namespace {
+
+constexpr TimeNs kNoTime = std::numeric_limits<TimeNs>::max();
 
 // "550" for "ProfilerStep#550"; the trailing number of other names, else "".
 QString stepNumber(QStringView name) {
@@ -109,10 +109,10 @@ StepComputation::RangeRole StepComputation::roleOf(StringId name) {
     if (const auto it = m_roleOfName.find(name); it != m_roleOfName.end())
         return it->second;
     const QString text = m_t.string(name);
-    const RangeRole role = text.startsWith(u"ProfilerStep#")  ? RangeRole::Step
-                           : isDataLoaderName(text, m_kineto) ? RangeRole::DataLoader
-                           : isCollectiveOperatorName(text)   ? RangeRole::Collective
-                                                              : RangeRole::CpuExec;
+    const RangeRole role = text.startsWith(u"ProfilerStep#")      ? RangeRole::Step
+                           : isStepDataLoaderName(text, m_kineto) ? RangeRole::DataLoader
+                           : isCollectiveOperatorName(text)       ? RangeRole::Collective
+                                                                  : RangeRole::CpuExec;
     m_roleOfName.emplace(name, role);
     return role;
 }

@@ -59,6 +59,11 @@ struct StepBreakdown {
     }
 };
 
+// True when the step breakdown counts a CPU-side range of this name as data loading: TensorBoard's
+// (isDataLoaderRangeName), and in nsys exports (`kineto` false) NVTX ranges named like data
+// loading (docs/OPERATORS.md lists the patterns).
+bool isStepDataLoaderName(QStringView name, bool kineto);
+
 // O(n log n) in the ranges, calls and GPU operations; empty steps when cancelled.
 StepBreakdown computeStepBreakdown(const Trace& trace, const AnalysisCancel& cancelled = {});
 
