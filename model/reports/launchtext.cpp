@@ -49,7 +49,7 @@ FindingWords launchOverheadWords(const Finding& f) {
     const Finding::LaunchCounts& c = f.launch;
     return {QStringLiteral("GPU %1: %2 of %3 ran shorter than their launch call, %4 of launch "
                            "time beyond the kernels (%5 of the trace's span); %6 took over %7, %8 "
-                           "started over %9 after their call, and kernels under %10 take %11 of "
+                           "started over %9 after %12 call, and kernels under %10 take %11 of "
                            "GPU time.")
                 .arg(QString::number(f.deviceId.value_or(0)), QString::number(c.shortKernels),
                      counted(c.launches, QStringLiteral("kernel launch"),
@@ -60,7 +60,8 @@ FindingWords launchOverheadWords(const Finding& f) {
                      thresholdText(c.callCutoffNs),
                      counted(c.delayed, QStringLiteral("kernel"), QStringLiteral("kernels")),
                      thresholdText(c.delayCutoffNs))
-                .arg(thresholdText(TimeNs(f.threshold)), percent(f.measured)),
+                .arg(thresholdText(TimeNs(f.threshold)), percent(f.measured),
+                     c.delayed == 1 ? QStringLiteral("its") : QStringLiteral("their")),
             QStringLiteral("Try CUDA graphs (torch.compile with mode=\"reduce-overhead\", or "
                            "torch.cuda.graphs) so that one launch runs many short kernels, or "
                            "fuse them (torch.compile) so that each launch does more work.")};

@@ -257,7 +257,7 @@ TEST(LaunchOverhead, HandBuiltLaunchesInEachCategory) {
         QStringLiteral("GPU 0: 2 of 4 kernel launches ran shorter than their launch call, "
                        "9.000 \u00b5s of launch time beyond the kernels (2.0 % of the trace's "
                        "span); 1 launch call took over 50 \u00b5s, 1 kernel started over "
-                       "100 \u00b5s after their call, and kernels under 10 \u00b5s take "
+                       "100 \u00b5s after its call, and kernels under 10 \u00b5s take "
                        "6.3 % of GPU time."));
     EXPECT_TRUE(w.nextStep.startsWith(QStringLiteral("Try CUDA graphs")));
     const ReportTable table = evidenceTable(*t, f);
