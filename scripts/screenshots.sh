@@ -23,9 +23,10 @@ cmake --build "$build" --target mainwindow_screenshots panels_screenshot gaps_sc
     timeline_screenshot compare_screenshots flamegraph_screenshot search_screenshot strobe-cli
 export QT_QPA_PLATFORM=offscreen
 mkdir -p "$images"
-# README and USER_GUIDE: overview-sample, mainwindow, kernels-by-duration, kernel-details,
-# overview-h100, timeline-h100, statistics-nvtx-h100, and the PyTorch trace's kineto-timeline and
-# kineto-kernel-details; KERNELS.md: ResNet-50's operators-panel and kernel-operator-chain.
+# README and USER_GUIDE: overview-sample, findings-panel, mainwindow, kernels-by-duration,
+# kernel-details, overview-h100, timeline-h100, statistics-nvtx-h100, and the PyTorch trace's
+# kineto-timeline and kineto-kernel-details; KERNELS.md: ResNet-50's operators-panel and
+# kernel-operator-chain.
 "$build/tests/app/gui/mainwindow_screenshots" "$images" "$h100" "$kineto" "$resnet"
 # KERNELS.md: the kernel table, detail pane and statistics on CloverLeaf.
 "$build/tests/widgets/panels/panels_screenshot" "$cloverleaf" "$images/kernels.png"

@@ -61,6 +61,8 @@ FindingsPanel::FindingsPanel(ViewState* state, QWidget* parent)
     setUpTable(m_view);
     m_view->setSelectionMode(QAbstractItemView::SingleSelection);
     m_view->horizontalHeader()->setStretchLastSection(true);
+    // Room for the header and six findings (most traces have fewer) before the evidence.
+    m_view->setMinimumHeight(7 * (fontMetrics().height() + 6));
 
     m_evidenceProxy->setSourceModel(m_evidence);
     m_evidenceProxy->setSortRole(SortRole);
@@ -84,8 +86,8 @@ FindingsPanel::FindingsPanel(ViewState* state, QWidget* parent)
     lowerLayout->addWidget(m_evidenceView, 1);
     m_splitter->addWidget(upper);
     m_splitter->addWidget(m_lower);
-    m_splitter->setStretchFactor(0, 1);
-    m_splitter->setStretchFactor(1, 1);
+    m_splitter->setStretchFactor(0, 3);
+    m_splitter->setStretchFactor(1, 2);
     m_splitter->setChildrenCollapsible(false);
 
     auto* layout = new QVBoxLayout(this);

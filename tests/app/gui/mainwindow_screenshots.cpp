@@ -2,8 +2,8 @@
 // Renders the README's and the user guide's screenshots from the real main window (offscreen
 // platform). Not a test: `mainwindow_screenshots OUTDIR TRACE [KINETO_TRACE]`, run by
 // scripts/screenshots.sh. On the embedded sample: overview-sample.png, mainwindow.png,
-// kernels-by-duration.png, kernel-details.png; on TRACE (the two-GPU H100 fixture):
-// overview-h100.png, timeline-h100.png; on KINETO_TRACE (the A100 PyTorch fixture):
+// kernels-by-duration.png, kernel-details.png, findings-panel.png; on TRACE (the two-GPU H100
+// fixture): overview-h100.png, timeline-h100.png; on KINETO_TRACE (the A100 PyTorch fixture):
 // kineto-timeline.png and kineto-kernel-details.png; on RESNET_TRACE (the ResNet-50 PyTorch
 // profiler trace): operators-panel.png and kernel-operator-chain.png. Every picture waits for
 // the panels' and the timeline's workers, so none shows "Computing…".
@@ -14,6 +14,7 @@
 #include "model/trace.h"
 #include "tests/support/waitfinished.h"
 #include "widgets/panels/detailpane.h"
+#include "widgets/panels/findingspanel.h"
 #include "widgets/panels/gapspanel.h"
 #include "widgets/panels/kerneltablewidget.h"
 #include "widgets/panels/operatorspanel.h"
@@ -36,7 +37,7 @@ namespace {
 
 bool finished(MainWindow& w) {
     if (test::waitUntilFinished<KernelTableWidget, StatisticsWidget, GapsPanel, DetailPane,
-                                OverviewPanel, OperatorsPanel, TimelineView>(&w))
+                                OverviewPanel, OperatorsPanel, FindingsPanel, TimelineView>(&w))
         return true;
     std::fprintf(stderr, "mainwindow_screenshots: the panels did not finish computing\n");
     return false;
@@ -75,6 +76,20 @@ bool saveOverview(MainWindow& w, const QString& path) {
     dock->raise();
     w.resizeDocks({dock}, {620}, Qt::Vertical);
     const bool ok = save(w, path);
+    w.resizeDocks({dock}, {320}, Qt::Vertical);
+    return ok;
+}
+
+// The Findings tab, tall, with the top finding selected and its evidence below it.
+bool saveFindings(MainWindow& w, const QString& path) {
+    auto* dock = w.findChild<QDockWidget*>(QStringLiteral("findingsDock"));
+    if (!dock)
+        return false;
+    dock->raise();
+    w.resizeDocks({dock}, {560}, Qt::Vertical);
+    w.findingsPanel()->selectFinding(0);
+    const bool ok = finished(w) && dock->grab().save(path);
+    std::printf("%s %s\n", ok ? "wrote" : "FAILED to write", qPrintable(path));
     w.resizeDocks({dock}, {320}, Qt::Vertical);
     return ok;
 }
@@ -195,6 +210,7 @@ int main(int argc, char** argv) {
     if (!openAndWait(w, QString()))
         return 1;
     bool ok = saveOverview(w, out + QStringLiteral("/overview-sample.png"));
+    ok &= saveFindings(w, out + QStringLiteral("/findings-panel.png"));
     raiseKernels(w);
     ok &= save(w, out + QStringLiteral("/mainwindow.png"));
 
