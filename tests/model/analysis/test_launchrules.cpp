@@ -8,6 +8,7 @@
 #include "model/analysis/findings.h"
 #include "model/reports/findingtext.h"
 #include "model/tracebuilder.h"
+#include "tests/support/kinetoscan.h"
 #include "tests/support/sqlitequery.h"
 
 #include <gtest/gtest.h>
@@ -151,6 +152,82 @@ TEST(LaunchOverhead, TheH100ExportFiresOnBothGpus) {
     EXPECT_GT(found[0].count, 0u);
     EXPECT_GT(found[1].count, 0u);
 }
+
+// The same definitions over Kineto traces (HTA's own test traces among them), read with the
+// independent scanner: kernels joined with the runtime or driver call of the same correlation
+// id (a kernel's pid is its GPU's in Kineto, not its process'). Times are differences, so the
+// reader's time origin does not matter; the fixtures write whole microseconds, so nanoseconds are
+// exact.
+class LaunchOverheadKineto : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(LaunchOverheadKineto, CountsAndTimeEqualHtasDefinitionsOnTheJson) {
+    const std::string path = test::kinetoFixturePath(GetParam());
+    const test::ScannedTrace scan = test::scanKineto(path);
+    const auto isCall = [](const test::ScannedEvent& e) {
+        return e.ph == "X" &&
+               (e.cat == "cuda_runtime" || e.cat == "cuda_driver" || e.cat == "Runtime") &&
+               e.correlation;
+    };
+    const auto isKernel = [](const test::ScannedEvent& e) {
+        return e.ph == "X" && (e.cat == "kernel" || e.cat == "Kernel");
+    };
+    std::map<std::int64_t, const test::ScannedEvent*> calls;
+    for (const test::ScannedEvent& e : scan.events)
+        if (isCall(e))
+            calls[*e.correlation] = &e;
+    std::map<std::int64_t, Expected> expected;
+    for (const test::ScannedEvent& k : scan.events) {
+        if (!isKernel(k))
+            continue;
+        if (!k.tsInt || !k.durInt)
+            GTEST_SKIP() << GetParam() << ": a kernel's time is not whole microseconds";
+        Expected& e = expected[k.device.value_or(0)];
+        const std::int64_t gpu = *k.durInt * 1000;
+        e.kernelNs += gpu;
+        e.shortKernelNs += gpu < 10'000 ? gpu : 0;
+        const auto c = k.correlation ? calls.find(*k.correlation) : calls.end();
+        if (c == calls.end())
+            continue;
+        if (!c->second->tsInt || !c->second->durInt)
+            GTEST_SKIP() << GetParam() << ": a call's time is not whole microseconds";
+        const std::int64_t cpu = *c->second->durInt * 1000;
+        const std::int64_t delay = (*k.tsInt - *c->second->tsInt - *c->second->durInt) * 1000;
+        ++e.launches;
+        e.slowCalls += cpu > 50'000;
+        e.delayed += delay > 100'000;
+        if (cpu <= 50'000 && gpu < cpu) {
+            ++e.shortKernels;
+            e.excess += cpu - gpu;
+        }
+    }
+    LoadResult r = loadTrace(QString::fromStdString(path));
+    ASSERT_TRUE(r.trace) << GetParam();
+    const Findings fs = launchFindings(*r.trace);
+    const auto found = ofRule(fs, FindingRule::LaunchOverhead);
+    std::size_t firing = 0;
+    for (const auto& [deviceId, e] : expected) {
+        const auto device = std::uint32_t(deviceId);
+        SCOPED_TRACE(GetParam() + " device " + std::to_string(device));
+        const auto it = std::find_if(found.begin(), found.end(),
+                                     [&](const Finding& f) { return f.deviceId == device; });
+        if (e.shortKernels == 0) {
+            EXPECT_EQ(it, found.end());
+            continue;
+        }
+        ++firing;
+        ASSERT_NE(it, found.end());
+        EXPECT_EQ(std::int64_t(it->launch.launches), e.launches);
+        EXPECT_EQ(std::int64_t(it->launch.shortKernels), e.shortKernels);
+        EXPECT_EQ(std::int64_t(it->launch.slowCalls), e.slowCalls);
+        EXPECT_EQ(std::int64_t(it->launch.delayed), e.delayed);
+        EXPECT_EQ(it->timeNs, e.excess);
+        EXPECT_DOUBLE_EQ(it->measured, 100.0 * double(e.shortKernelNs) / double(e.kernelNs));
+    }
+    EXPECT_EQ(found.size(), firing);
+}
+
+INSTANTIATE_TEST_SUITE_P(AllKineto, LaunchOverheadKineto,
+                         ::testing::ValuesIn(test::kinetoFixtures()));
 
 // ---------------------------------------------------------------------------------------------
 // launch_overhead on a hand-built trace.
