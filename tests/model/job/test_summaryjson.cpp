@@ -1,0 +1,155 @@
+// SPDX-License-Identifier: MIT
+// The rank summary file: a real rank's summary and a made-up one with every optional field
+// round-trip exactly and byte for byte; anything else is one sentence.
+#include "formats/open.h"
+#include "model/job/summaryjson.h"
+#include "tests/model/job/jobtestdata.h"
+
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTemporaryDir>
+#include <gtest/gtest.h>
+
+using namespace strobe;
+
+namespace {
+
+RankSummary fixtureSummary() {
+    const LoadResult r = loadTrace(
+        QStringLiteral(STROBE_FIXTURES_DIR "/kineto/hta-sampled-rank1.json.gz"), LoadOptions{});
+    EXPECT_TRUE(r.ok()) << r.error.toStdString();
+    if (!r.ok())
+        return {};
+    const auto ranks = summarizeTrace(*r.trace, KernelClassTable::defaults());
+    EXPECT_EQ(ranks.size(), 1u);
+    return ranks.front();
+}
+
+RankSummary everyField() {
+    test::SynthJob spec;
+    spec.processGroup = QStringLiteral("tp:0");
+    RankSummary s = spec.summaries()[1];
+    s.pid = 4242;
+    s.rankSource = RankSource::FileName;
+    s.whole = {10, 20, 5, 3, 2, 40};
+    s.htaWindow = RankBreakdown{1, 2, 1, 0, 7, 12};
+    s.steps[0].breakdown = {4, 3, 2, 1, 0, 100'000'000};
+    s.collectives[0].bytes.reset();
+    s.collectives[1].streamOrdinal = 2;
+    s.busy.assign(kUtilisationBuckets, 0);
+    s.busy[7] = 123;
+    s.warnings << QStringLiteral("A warning with \"quotes\" and \u00e9.");
+    s.clockOriginNs = -5; // a clock before the epoch is still a clock
+    return s;
+}
+
+// The one sentence a damaged text gives.
+QString errorOf(const QByteArray& json) {
+    QString error;
+    EXPECT_FALSE(rankSummaryFromJson(json, &error).has_value()) << json.left(200).toStdString();
+    return error;
+}
+
+// A valid summary with `key` set to `value`.
+QByteArray with(const QString& key, const QJsonValue& value) {
+    QJsonObject o = QJsonDocument::fromJson(rankSummaryToJson(everyField())).object();
+    o.insert(key, value);
+    return QJsonDocument(o).toJson();
+}
+
+} // namespace
+
+TEST(RankSummaryJson, RoundTripsExactlyAndDeterministically) {
+    for (const RankSummary& s : {fixtureSummary(), everyField()}) {
+        const QByteArray json = rankSummaryToJson(s);
+        QString error;
+        const auto back = rankSummaryFromJson(json, &error);
+        ASSERT_TRUE(back.has_value()) << error.toStdString();
+        EXPECT_EQ(*back, s);
+        EXPECT_EQ(rankSummaryToJson(*back), json);
+        EXPECT_EQ(rankSummaryToJson(s), json);
+    }
+}
+
+TEST(RankSummaryJson, AFileAppearsWholeAndReadsBack) {
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("r.summary.json"));
+    QString error;
+    ASSERT_TRUE(writeRankSummaryFile(path, everyField(), &error)) << error.toStdString();
+    EXPECT_EQ(readRankSummaryFile(path, &error), everyField());
+    EXPECT_FALSE(writeRankSummaryFile(dir.filePath(QStringLiteral("no/such/dir/x.summary.json")),
+                                      everyField(), &error));
+    EXPECT_TRUE(error.contains(QStringLiteral("cannot be written"))) << error.toStdString();
+}
+
+TEST(RankSummaryJson, AnotherVersionIsOneSentence) {
+    EXPECT_EQ(errorOf(with(QStringLiteral("version"), 2)),
+              QStringLiteral("is a rank summary of version 2; this Strobe reads version 1 "
+                             "(summarize the trace again)"));
+    EXPECT_EQ(errorOf(with(QStringLiteral("version"), QStringLiteral("1"))),
+              QStringLiteral("is a rank summary of version unknown; this Strobe reads version 1 "
+                             "(summarize the trace again)"));
+}
+
+TEST(RankSummaryJson, DamageIsOneSentenceNamingTheField) {
+    const QByteArray good = rankSummaryToJson(everyField());
+    EXPECT_EQ(errorOf(good.left(good.size() / 2)),
+              QStringLiteral("is not a rank summary: it is not a JSON object"));
+    EXPECT_EQ(errorOf("[1, 2]"), QStringLiteral("is not a rank summary: it is not a JSON object"));
+    EXPECT_EQ(errorOf(with(QStringLiteral("format"), QStringLiteral("chrome-trace"))),
+              QStringLiteral("is not a rank summary: its format is not \"strobe-rank-summary\""));
+    const auto damaged = [](const QString& key, const QJsonValue& value) {
+        return errorOf(with(key, value)).remove(QStringLiteral("is a damaged rank summary: "));
+    };
+    EXPECT_EQ(damaged(QStringLiteral("rank"), -1),
+              QStringLiteral("rank is not an integer in range"));
+    EXPECT_EQ(damaged(QStringLiteral("rank"), 1.5),
+              QStringLiteral("rank is not an integer in range"));
+    EXPECT_EQ(damaged(QStringLiteral("rank_source"), QStringLiteral("guess")),
+              QStringLiteral("rank_source is not recorded, file-name or order"));
+    EXPECT_EQ(damaged(QStringLiteral("gpu_span"), QJsonArray{5, 1}),
+              QStringLiteral("gpu_span ends before it starts"));
+    EXPECT_EQ(damaged(QStringLiteral("whole"),
+                      QJsonObject{{QStringLiteral("compute_ns"), 1},
+                                  {QStringLiteral("communication_ns"), 2},
+                                  {QStringLiteral("exposed_communication_ns"), 3},
+                                  {QStringLiteral("memory_ns"), 0},
+                                  {QStringLiteral("idle_ns"), 0},
+                                  {QStringLiteral("span_ns"), 10}}),
+              QStringLiteral("whole has parts larger than their whole"));
+    EXPECT_EQ(damaged(QStringLiteral("steps"), QJsonArray{QJsonObject{}}),
+              QStringLiteral("steps[0].step is missing"));
+    EXPECT_EQ(damaged(QStringLiteral("collectives"),
+                      QJsonArray{QJsonArray{QStringLiteral("AllReduce"), QJsonValue(), 0, 0, 9, 3,
+                                            QJsonValue()}}),
+              QStringLiteral("collectives[0] ends before it starts"));
+    EXPECT_EQ(damaged(QStringLiteral("collectives"), QJsonArray{QJsonArray{1, 2}}),
+              QStringLiteral("collectives[0] does not have 7 fields"));
+    EXPECT_EQ(damaged(QStringLiteral("busy_ns"), QJsonArray{1, 2, 3}),
+              QStringLiteral("busy_ns does not have 512 buckets"));
+    EXPECT_EQ(damaged(QStringLiteral("warnings"), QJsonArray{7}),
+              QStringLiteral("warnings holds something other than sentences"));
+    EXPECT_EQ(damaged(QStringLiteral("clock_origin_ns"), QStringLiteral("now")),
+              QStringLiteral("clock_origin_ns is not an integer in range"));
+    QJsonObject o = QJsonDocument::fromJson(good).object();
+    o.remove(QStringLiteral("collectives"));
+    EXPECT_EQ(errorOf(QJsonDocument(o).toJson()),
+              QStringLiteral("is a damaged rank summary: collectives is missing"));
+}
+
+TEST(RankSummaryJson, AFileThatIsNotOneIsNamed) {
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("rank-0.summary.json"));
+    QFile f(path);
+    ASSERT_TRUE(f.open(QIODevice::WriteOnly));
+    f.write(with(QStringLiteral("version"), 9));
+    f.close();
+    QString error;
+    EXPECT_FALSE(readRankSummaryFile(path, &error).has_value());
+    EXPECT_EQ(error, path + QStringLiteral(" is a rank summary of version 9; this Strobe reads "
+                                           "version 1 (summarize the trace again)."));
+    EXPECT_FALSE(readRankSummaryFile(dir.filePath(QStringLiteral("absent.summary.json")), &error));
+    EXPECT_TRUE(error.contains(QStringLiteral("cannot be read"))) << error.toStdString();
+}
