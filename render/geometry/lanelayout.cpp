@@ -87,14 +87,23 @@ void LaneLayout::buildGroups() {
         m_groups[g].lanes.push_back(li);
         m_laneGroup[li] = g;
     }
-    // GPUs without events still get a header and a (fully idle) utilisation strip, but count as
-    // of no interest: "hide idle" drops them with the threads that did nothing.
+    // A GPU the trace lists without one event (the other GPUs of a node, where the program used
+    // one) still gets a header and a (fully idle) utilisation strip, but counts as of no
+    // interest: hideIdleGpus drops it.
     for (const GpuInfo& gpu : t.gpus())
         gpuGroup(gpu.id);
-    for (LaneGroup& g : m_groups) {
-        if (g.kind == GroupKind::Gpu)
-            g.interesting = !g.lanes.empty() || !g.children.empty();
+    for (std::uint32_t g = 0; g < m_groups.size(); ++g) {
+        if (m_groups[g].kind == GroupKind::Gpu)
+            m_groups[g].interesting = ranAnything(g);
     }
+}
+
+bool LaneLayout::ranAnything(std::uint32_t g) const {
+    const LaneGroup& grp = m_groups[g];
+    return std::any_of(grp.lanes.begin(), grp.lanes.end(),
+                       [&](std::uint32_t l) { return !m_trace->lane(l).isEmpty(); }) ||
+           std::any_of(grp.children.begin(), grp.children.end(),
+                       [&](std::uint32_t c) { return ranAnything(c); });
 }
 
 void LaneLayout::setExpanded(std::uint32_t group, bool expanded) {
@@ -141,6 +150,13 @@ void LaneLayout::setHideIdle(bool hide) {
     relayout();
 }
 
+void LaneLayout::setHideIdleGpus(bool hide) {
+    if (hide == m_hideIdleGpus)
+        return;
+    m_hideIdleGpus = hide;
+    relayout();
+}
+
 void LaneLayout::setHideEmptyGroups(bool hide) {
     if (hide == m_hideEmpty)
         return;
@@ -169,7 +185,9 @@ bool LaneLayout::ensureShown(std::uint32_t lane) {
 bool LaneLayout::groupShown(std::uint32_t g) const {
     if (m_hideEmpty && !hasShownLane(g))
         return false;
-    return !(m_hideIdle && !m_groups[g].interesting);
+    if (m_groups[g].interesting)
+        return true;
+    return m_groups[g].kind == GroupKind::Gpu ? !m_hideIdleGpus : !m_hideIdle;
 }
 
 bool LaneLayout::hasShownLane(std::uint32_t g) const {

@@ -26,7 +26,9 @@ struct LaneGroup {
     std::vector<std::uint32_t> children; // child groups, in display order
     std::vector<std::uint32_t> lanes;    // lanes directly in this group, after the children
     std::uint32_t deviceId = 0;          // for Gpu groups
-    bool interesting = true; // has CUDA API or NVTX events (threads, processes); GPUs always
+    // Threads and processes: has CUDA API or NVTX events. GPUs: ran something (a kernel, copy,
+    // memset or migration on one of its lanes). Streams: always.
+    bool interesting = true;
     bool expanded = true;
 };
 
@@ -58,7 +60,8 @@ struct LayoutRow {
 };
 
 // Turns a trace's lanes into the rows of the timeline: grouping, expand and collapse, hidden and
-// pinned lanes, hiding threads without events of interest. Pure geometry, no widget.
+// pinned lanes, hiding threads without events of interest and GPUs that ran nothing. Pure
+// geometry, no widget.
 class LaneLayout {
 public:
     static constexpr int kRowHeight = 18;
@@ -81,9 +84,13 @@ public:
     void showAllLanes();
     void setLanePinned(std::uint32_t lane, bool pinned);
     bool isLanePinned(std::uint32_t lane) const { return m_pinned.count(lane) > 0; }
-    // Hides threads and processes that have no CUDA API calls and no NVTX ranges.
+    // Hides threads and processes that have no CUDA API calls and no NVTX ranges. Off at first.
     void setHideIdle(bool hide);
     bool hideIdle() const { return m_hideIdle; }
+    // Hides GPUs that ran nothing (a GPU the trace lists without one event on its lanes: its
+    // utilisation strip would be empty). On at first.
+    void setHideIdleGpus(bool hide);
+    bool hideIdleGpus() const { return m_hideIdleGpus; }
     // Rows of the projected NVTX lane of each GPU (device id -> row count); empty hides them.
     void setProjectedNvtxRows(std::map<std::uint32_t, std::uint16_t> rowsPerDevice);
     bool showsProjectedNvtx() const { return !m_projectedRows.empty(); }
@@ -101,7 +108,8 @@ public:
     int counterHeight() const { return m_rowHeight * kCounterHeight / kRowHeight; }
     // Whether `r` is drawn on the alternate band colour (every other row height down the view).
     bool isAlternate(const LayoutRow& r) const { return (r.y / m_rowHeight) % 2 != 0; }
-    // Expands the groups above `lane`, unhides it; false when the lane is hidden by hideIdle.
+    // Expands the groups above `lane`, unhides it; false when the lane is hidden by hideIdle
+    // (a GPU holding a lane is never idle).
     bool ensureShown(std::uint32_t lane);
 
     const std::vector<LayoutRow>& pinnedRows() const { return m_pinnedRows; }
@@ -125,6 +133,7 @@ private:
     void relayout();
     bool groupShown(std::uint32_t g) const;
     bool hasShownLane(std::uint32_t g) const;
+    bool ranAnything(std::uint32_t g) const; // a GPU or stream group: an event on a lane
     void appendGroup(std::uint32_t g, int indent);
     void appendLane(std::uint32_t lane, std::uint32_t group, int indent, bool pinned);
 
@@ -134,6 +143,7 @@ private:
     std::vector<std::uint32_t> m_laneGroup; // owning group of each lane
     std::set<std::uint32_t> m_hidden, m_pinned;
     bool m_hideIdle = false;
+    bool m_hideIdleGpus = true;
     bool m_hideEmpty = false;
     int m_rowHeight = kRowHeight;
     std::map<std::uint32_t, std::uint16_t> m_projectedRows;

@@ -16,7 +16,36 @@ namespace strobe {
 namespace {
 constexpr int kIndentPx = 12;
 constexpr int kArrowPx = 12;
+
+// Where the id of "NAME [id]" starts (its space), or -1 when `text` does not end so.
+qsizetype idSuffixStart(const QString& text) {
+    if (!text.endsWith(u']'))
+        return -1;
+    const qsizetype open = text.lastIndexOf(QLatin1String(" ["));
+    if (open <= 0 || open + 3 >= text.size())
+        return -1;
+    for (qsizetype i = open + 2; i < text.size() - 1; ++i)
+        if (!text[i].isDigit())
+            return -1;
+    return open;
+}
 } // namespace
+
+QString elidedLaneLabel(const QString& text, const QFontMetrics& metrics, int width) {
+    if (metrics.horizontalAdvance(text) <= width)
+        return text;
+    if (text.contains(QLatin1String(" / "))) // a pinned lane: "OWNER / ... / KIND"
+        return metrics.elidedText(text, Qt::ElideMiddle, width);
+    if (const qsizetype id = idSuffixStart(text); id > 0) {
+        const QString tail = text.mid(id);
+        const QString head = metrics.elidedText(text.left(id), Qt::ElideRight,
+                                                width - metrics.horizontalAdvance(tail));
+        // Not when all the name would leave is its ellipsis: then the id goes too, as elsewhere.
+        if (head.size() > 1)
+            return head + tail;
+    }
+    return metrics.elidedText(text, Qt::ElideRight, width);
+}
 
 const QStaticText& HeaderLabels::elided(const QString& text, const QFont& font,
                                         const QString& fontKey, int width) {
@@ -27,9 +56,8 @@ const QStaticText& HeaderLabels::elided(const QString& text, const QFont& font,
     QHash<QPair<QString, int>, QStaticText>& runs = m_byFont[fontKey];
     auto it = runs.find({text, width});
     if (it == runs.end()) {
-        it = runs.insert(
-            {text, width},
-            preparedText(QFontMetrics(font).elidedText(text, Qt::ElideMiddle, width), font));
+        it = runs.insert({text, width},
+                         preparedText(elidedLaneLabel(text, QFontMetrics(font), width), font));
         ++m_count;
     }
     return it.value();
@@ -80,7 +108,7 @@ void paintLaneHeader(QPainter& p, QSize size, const LaneLayout& layout, int scro
             const QRect room(x, y, width - x - 4, r.height);
             if (!labels) {
                 p.drawText(room, Qt::AlignVCenter | Qt::AlignLeft,
-                           p.fontMetrics().elidedText(r.label, Qt::ElideMiddle, room.width()));
+                           elidedLaneLabel(r.label, p.fontMetrics(), room.width()));
                 continue;
             }
             const qreal line = header ? boldLine : normalLine;

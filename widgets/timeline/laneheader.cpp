@@ -46,6 +46,11 @@ void LaneHeader::contextMenuEvent(QContextMenuEvent* event) {
     idle->setCheckable(true);
     idle->setChecked(m_layout.hideIdle());
     connect(idle, &QAction::toggled, this, [this](bool on) { emit hideIdleLanesRequested(on); });
+    // On at first: a node's other GPUs, listed by the trace but unused, are only empty strips.
+    QAction* idleGpus = menu.addAction(tr("Hide GPUs that ran no kernels, copies or memsets"));
+    idleGpus->setCheckable(true);
+    idleGpus->setChecked(m_layout.hideIdleGpus());
+    connect(idleGpus, &QAction::toggled, this, [this](bool on) { emit hideIdleGpusRequested(on); });
     menu.addAction(tr("Expand all"), this, [this] { emit allGroupsExpandRequested(true); });
     menu.addAction(tr("Collapse all"), this, [this] { emit allGroupsExpandRequested(false); });
     menu.exec(event->globalPos());

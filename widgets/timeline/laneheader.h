@@ -27,6 +27,7 @@ signals:
     void lanePinRequested(std::uint32_t lane, bool pinned);
     void showAllLanesRequested();
     void hideIdleLanesRequested(bool hide);
+    void hideIdleGpusRequested(bool hide);
     void allGroupsExpandRequested(bool expanded);
     void scrollRequested(int y); // to content y `y` (the owner clamps it)
 

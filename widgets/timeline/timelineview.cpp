@@ -99,6 +99,7 @@ void TimelineView::connectChildren() {
     connect(m_header, &LaneHeader::lanePinRequested, this, &TimelineView::setLanePinned);
     connect(m_header, &LaneHeader::showAllLanesRequested, this, &TimelineView::showAllLanes);
     connect(m_header, &LaneHeader::hideIdleLanesRequested, this, &TimelineView::setHideIdleLanes);
+    connect(m_header, &LaneHeader::hideIdleGpusRequested, this, &TimelineView::setHideIdleGpus);
     connect(m_header, &LaneHeader::allGroupsExpandRequested, this, [this](bool expanded) {
         m_layout.setAllExpanded(expanded);
         setHideIdleLanes(hideIdleLanes()); // relayout and repaint
@@ -574,6 +575,11 @@ void TimelineView::setHovered(EventRef ref) {
 
 void TimelineView::setHideIdleLanes(bool hide) {
     m_layout.setHideIdle(hide);
+    layoutChanged();
+}
+
+void TimelineView::setHideIdleGpus(bool hide) {
+    m_layout.setHideIdleGpus(hide);
     layoutChanged();
 }
 

@@ -108,6 +108,7 @@ public:
     // Lanes.
     void setHideIdleLanes(bool hide);
     bool hideIdleLanes() const { return m_layout.hideIdle(); }
+    void setHideIdleGpus(bool hide);
     void setLaneHidden(std::uint32_t lane, bool hidden);
     void setLanePinned(std::uint32_t lane, bool pinned);
     void setGroupExpanded(std::uint32_t group, bool expanded);

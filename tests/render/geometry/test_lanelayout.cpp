@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
+#include "formats/open.h"
 #include "model/tracebuilder.h"
 #include "render/geometry/lanelayout.h"
+#include "tests/support/sqlitequery.h"
 #include "tests/widgets/timeline/synthtraces.h"
 
 #include <gtest/gtest.h>
@@ -85,7 +87,7 @@ TEST(LaneLayout, HideIdleDropsThreadsWithoutEventsOfInterest) {
         EXPECT_NE(r.label, QStringLiteral("poller [101]"));
 }
 
-TEST(LaneLayout, HideIdleDropsGpusThatDidNothing) {
+TEST(LaneLayout, GpusThatDidNothingAreHiddenUntilAsked) {
     TraceBuilder b(QStringLiteral("two gpus")); // work on GPU 0 only
     GpuInfo busy, idle;
     busy.id = 0;
@@ -98,19 +100,54 @@ TEST(LaneLayout, HideIdleDropsGpusThatDidNothing) {
     auto trace = b.finish();
     LaneLayout layout;
     layout.setTrace(trace.get());
-    auto hasGpu1 = [&] {
+    auto hasGpu = [&](const char* label) {
         for (const auto& r : layout.rows())
-            if (r.label == QStringLiteral("GPU 1"))
+            if (r.label == QLatin1String(label))
                 return true;
         return false;
     };
-    EXPECT_TRUE(hasGpu1()) << "shown, fully idle, by default";
+    EXPECT_TRUE(layout.hideIdleGpus());
+    EXPECT_FALSE(hasGpu("GPU 1")) << "hidden by default";
+    EXPECT_TRUE(hasGpu("GPU 0"));
+    layout.setHideIdleGpus(false);
+    EXPECT_TRUE(hasGpu("GPU 1")) << "shown, fully idle, when asked";
+    // Hiding the threads without events leaves the GPUs as the GPU option has them.
     layout.setHideIdle(true);
-    EXPECT_FALSE(hasGpu1());
-    bool gpu0 = false;
-    for (const auto& r : layout.rows())
-        gpu0 |= r.label == QStringLiteral("GPU 0");
-    EXPECT_TRUE(gpu0);
+    EXPECT_TRUE(hasGpu("GPU 1"));
+    layout.setHideIdleGpus(true);
+    EXPECT_FALSE(hasGpu("GPU 1"));
+    EXPECT_TRUE(hasGpu("GPU 0"));
+}
+
+// CloverLeaf's export lists four A100s and runs on GPU 0 only (the oracle: its kernel and memcpy
+// tables name device 0 alone): GPUs 1 to 3 are left out until asked for, each with its header
+// and utilisation strip.
+TEST(LaneLayout, CloverleafShowsOnlyTheGpuThatRan) {
+    const std::string path = test::fixturePath("nsys2024.5-cloverleaf.sqlite");
+    const auto used =
+        test::query(path, "SELECT deviceId FROM CUPTI_ACTIVITY_KIND_KERNEL UNION SELECT deviceId "
+                          "FROM CUPTI_ACTIVITY_KIND_MEMCPY ORDER BY 1");
+    ASSERT_EQ(used, (std::vector<std::vector<std::string>>{{"0"}}));
+    ASSERT_EQ(test::queryInt(path, "SELECT COUNT(*) FROM TARGET_INFO_GPU"), 4);
+    const LoadResult loaded = loadTrace(QString::fromStdString(path));
+    ASSERT_TRUE(loaded.trace);
+    const Trace* t = loaded.trace.get();
+    LaneLayout layout;
+    layout.setTrace(t);
+    auto gpuHeaders = [&] {
+        std::vector<std::uint32_t> ids;
+        for (const auto& r : layout.rows())
+            if (r.kind == LayoutRowKind::GroupHeader &&
+                layout.groups()[r.group].kind == GroupKind::Gpu)
+                ids.push_back(layout.groups()[r.group].deviceId);
+        return ids;
+    };
+    EXPECT_EQ(gpuHeaders(), std::vector<std::uint32_t>{0});
+    const int shown = layout.contentHeight();
+    layout.setHideIdleGpus(false);
+    EXPECT_EQ(gpuHeaders(), (std::vector<std::uint32_t>{0, 1, 2, 3}));
+    EXPECT_EQ(layout.contentHeight(),
+              shown + 3 * (LaneLayout::kHeaderHeight + LaneLayout::kUtilizationHeight));
 }
 
 TEST(LaneLayout, HiddenAndPinnedLanes) {

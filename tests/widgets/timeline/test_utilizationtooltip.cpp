@@ -120,6 +120,8 @@ TEST(UtilizationTooltip, TheIdleEndsAreNotGaps) {
     EXPECT_TRUE(after.contains(QStringLiteral("\nIdle after last work: 190.0 \u00b5s (not a "
                                               "gap).")))
         << after.toStdString();
+    // A GPU without work is left out at first (LaneLayout::hideIdleGpus); shown, it says so.
+    f.view.setHideIdleGpus(false);
     const QString none = f.tipAt(250'000, 1);
     EXPECT_TRUE(none.startsWith(QStringLiteral("GPU 1 utilisation at "))) << none.toStdString();
     EXPECT_TRUE(none.endsWith(QStringLiteral("\nNo GPU work recorded."))) << none.toStdString();
