@@ -19,6 +19,7 @@
 #include <zlib.h>
 
 #include <algorithm>
+#include <cctype>
 #include <chrono>
 #include <map>
 #include <set>
@@ -735,6 +736,50 @@ TEST(RecommendationsFixtures, DdpTraceCommunicationEqualsThePluginsShare) {
     for (const Finding& x : all.findings)
         std::cout << "ddp " << findingRuleId(x.rule).toStdString() << ": "
                   << findingWords(*trace, x).finding.toStdString() << '\n';
+}
+
+// Exposed communication on a real DDP rank against the plugin's range helpers on the JSON: per
+// step (the plugin's device-side steps), the NCCL kernels' union minus the other kernels' union.
+TEST(RecommendationsFixtures, DdpTraceExposedCommunicationEqualsTheRangeArithmetic) {
+    const std::string path = kinetoFixturePath("hta-a100-nccl-ddp.json.gz");
+    const ScannedTrace scan = scanKineto(path);
+    const TbResult oracle = tensorBoardOracle(scan, kStrobeChoices);
+    std::map<std::int64_t, std::pair<TbRanges, TbRanges>> byDevice; // NCCL, compute
+    for (const ScannedEvent& e : scan.events) {
+        if (e.ph != "X" || e.cat != "kernel" || !e.device)
+            continue;
+        std::string lower = e.name;
+        std::transform(lower.begin(), lower.end(), lower.begin(),
+                       [](unsigned char c) { return char(std::tolower(c)); });
+        const std::int64_t start = ns(e.tsInt, e.ts);
+        auto& ranges = byDevice[*e.device];
+        (lower.find("nccl") != std::string::npos ? ranges.first : ranges.second)
+            .emplace_back(start, start + std::max<std::int64_t>(1, ns(e.durInt, e.dur)));
+    }
+    std::map<std::int64_t, std::int64_t> want;
+    std::int64_t steps = 0;
+    for (const TbStep& step : oracle.steps)
+        steps += step.end - step.start;
+    for (const auto& [device, ranges] : byDevice) {
+        const TbRanges exposed =
+            tbSubtraction(tbMergeRanges(ranges.first), tbMergeRanges(ranges.second));
+        for (const TbStep& step : oracle.steps)
+            for (const auto& [a, b] : tbIntersection(exposed, {{step.start, step.end}}))
+                want[device] += b - a;
+    }
+    ASSERT_GT(want[0], 0);
+    const auto trace = load(path);
+    ASSERT_TRUE(trace);
+    FindingOptions any = only(FindingRule::ExposedCommunication);
+    any.exposedCommunicationPercent = 0;
+    const Findings all = computeFindings(*trace, any);
+    const auto f = of(all, FindingRule::ExposedCommunication);
+    ASSERT_EQ(f.size(), 1u);
+    EXPECT_EQ(f[0]->deviceId, 0u);
+    EXPECT_EQ(f[0]->timeNs, want[0]);
+    EXPECT_EQ(f[0]->baseNs, steps);
+    std::cout << "ddp exposed_communication: " << findingWords(*trace, *f[0]).finding.toStdString()
+              << '\n';
 }
 
 // How long the rules take on the largest Kineto fixture (reported, not asserted: CI machines
