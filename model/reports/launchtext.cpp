@@ -6,7 +6,6 @@
 
 #include <QStringBuilder>
 #include <algorithm>
-#include <set>
 
 namespace strobe::findingtext {
 
@@ -37,12 +36,12 @@ QString thresholdText(TimeNs ns) {
     return s.left(end) % s.mid(space);
 }
 
-// Whether the trace has kernels on more than one GPU: then small_grid names its GPU.
+// Whether the trace has work on more than one GPU (its streams': a handful, not its kernels):
+// then small_grid names its GPU.
 bool severalGpus(const Trace& t) {
-    std::set<std::uint32_t> devices;
-    for (std::size_t i = 0; i < t.kernelCount() && devices.size() < 2; ++i)
-        devices.insert(t.streams()[t.kernelStreamIndex(i)].deviceId);
-    return devices.size() > 1;
+    const auto& streams = t.streams();
+    return std::any_of(streams.begin(), streams.end(),
+                       [&](const StreamInfo& s) { return s.deviceId != streams.front().deviceId; });
 }
 
 FindingWords launchOverheadWords(const Finding& f) {

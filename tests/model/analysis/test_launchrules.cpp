@@ -475,6 +475,19 @@ TEST(SmallGrid, EachConditionFiresWithItsTimeAtStake) {
               QStringLiteral("low_occupancy: 6.3 % theoretical occupancy, 30.0 % of GPU time."));
 }
 
+TEST(SmallGrid, WithSeveralGpusTheSentenceNamesItsGpu) {
+    const auto t =
+        launchTrace({{"fills", 0, 1'000, 1'000, 101'000, 1000, 256},
+                     {"tiny_grid", 0, 1'000, 1'000, 31'000, 4, 128, 0, false, false, 1},
+                     {"fills", 0, 1'000, 31'000, 121'000, 1000, 256, 0, false, false, 1}});
+    const Findings fs = launchFindings(*t);
+    const auto found = ofRule(fs, FindingRule::SmallGrid);
+    ASSERT_EQ(found.size(), 1u);
+    EXPECT_EQ(found[0].deviceId, 1u);
+    EXPECT_EQ(findingWords(*t, found[0]).finding,
+              QStringLiteral("tiny_grid: 4 blocks on 132 SMs, 25.0 % of GPU 1's kernel time."));
+}
+
 TEST(SmallGrid, ThresholdsComeFromTheOptions) {
     const auto t = launchTrace(mixedLaunches());
     FindingOptions o;
