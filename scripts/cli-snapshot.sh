@@ -34,7 +34,7 @@ for f in "${files[@]}"; do
     b="$(basename "$f")"
     snap "$b.info" info "$f"
     snap "$b.info-json" info "$f" --json
-    for cmd in kernels kernel-summary nvtx-summary memory-summary gaps ops steps analyze \
+    for cmd in kernels kernel-summary nvtx-summary memory-summary gaps ops steps analyze job \
         api-summary osrt-summary memory-size-summary launch-summary; do
         snap "$b.$cmd" "$cmd" "$f"
         snap "$b.$cmd-json" "$cmd" "$f" --format json

@@ -354,7 +354,7 @@ int main(int argc, char** argv) {
                 }
             };
             for (const char* cmd : {"info", "kernels", "kernel-summary", "nvtx-summary",
-                                    "memory-summary", "gaps", "ops", "steps", "analyze"})
+                                    "memory-summary", "gaps", "ops", "steps", "analyze", "job"})
                 run({QString::fromLatin1(cmd), path});
             for (const char* cmd :
                  {"api-summary", "osrt-summary", "memory-size-summary", "launch-summary"})

@@ -34,6 +34,7 @@ const QStringList kCommands = {QStringLiteral("info"),
                                QStringLiteral("ops"),
                                QStringLiteral("steps"),
                                QStringLiteral("analyze"),
+                               QStringLiteral("job"),
                                QStringLiteral("diff"),
                                QStringLiteral("render")};
 

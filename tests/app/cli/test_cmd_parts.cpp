@@ -56,6 +56,8 @@ const std::vector<Case>& cases() {
         {"ops shapes", &cli::runOps, {QStringLiteral("--group-by"), QStringLiteral("shapes")}},
         {"steps json", &cli::runSteps, {QStringLiteral("--format"), QStringLiteral("json")}},
         {"analyze text", &cli::runAnalyze, {QStringLiteral("--format"), QStringLiteral("text")}},
+        {"job", &cli::runJob, {}},
+        {"job steps", &cli::runJob, {QStringLiteral("--what"), QStringLiteral("steps")}},
     };
     return all;
 }
