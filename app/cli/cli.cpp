@@ -29,12 +29,18 @@ const std::array kCommands{
             "  --json              one JSON object instead of the readable summary\n", &runInfo},
     Command{"synth",
             "-o FILE (--events N [--seed S] [--format nsys|kineto] [--schema 2.9|3.13|3.25] | "
-            "--sample before|after)",
+            "--sample before|after)\n"
+            "       strobe-cli synth -o DIR --ranks N [--events E] [--seed S] [--straggler R "
+            "--delay MS] [--clock-skew MS] [--no-gzip]",
             "write a realistic synthetic nsys-schema trace (or PyTorch profiler JSON with\n"
-            "      --format kineto), deterministic for a seed, or the sample training loop before\n"
-            "      or after its data-loader fix",
-            "  -o, --output FILE   where to write (appears only when complete)\n"
-            "  --events N          rows in all event tables: 20000, 20k, 10M\n"
+            "      --format kineto), deterministic for a seed, the sample training loop before\n"
+            "      or after its data-loader fix, or a job of N ranks' Kineto traces whose\n"
+            "      rank R arrives MS late at every collective",
+            "  -o, --output FILE   where to write (appears only when complete); a folder with "
+            "--ranks\n"
+            "  --events N          rows in all event tables: 20000, 20k, 10M (per rank with "
+            "--ranks,\n"
+            "                      default 20k)\n"
             "  --seed S            default 1; the same seed and N give the same rows\n"
             "  --format nsys|kineto\n"
             "                      nsys SQLite (default) or PyTorch profiler JSON (.gz: gzip)\n"
@@ -42,7 +48,12 @@ const std::array kCommands{
             "                      the nsys exporter to imitate (default 3.13)\n"
             "  --sample before|after\n"
             "                      the sample trace instead, with or without its data-loader "
-            "stall\n",
+            "stall\n"
+            "  --ranks N           a job: rank-0.json.gz ... rank-(N-1).json.gz, 1 to 4096 ranks\n"
+            "  --straggler R --delay MS\n"
+            "                      rank R arrives MS milliseconds late at every collective\n"
+            "  --clock-skew MS     rank r's clock runs r * MS ahead (alignment tests)\n"
+            "  --no-gzip           rank-R.json instead of rank-R.json.gz\n",
             &runSynth},
     Command{"kernels", "FILE [--format csv|json]", "one row per kernel launch, ordered by start",
             "  --format csv|json   output format (default csv)\n", &runKernels},

@@ -196,5 +196,13 @@ inline const KernelKind kAllReduce = {
     96,
     0,
     420000};
+// NCCL 2.19 and later: one kernel signature for every collective (job traces).
+inline const KernelKind kAllReduceArgs = {
+    "ncclDevKernel_AllReduce_Sum_f32_RING_LL(ncclDevKernelArgsStorage<4096ul>)",
+    {8, 1, 1},
+    {512, 1, 1},
+    96,
+    87568,
+    420000};
 
 } // namespace strobe::kinetosynth::kernels

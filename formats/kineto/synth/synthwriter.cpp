@@ -28,6 +28,15 @@ void appendUs(std::string& s, std::int64_t ns) {
 
 constexpr std::int64_t kStreamIds[] = {7, 20}; // by Stream
 
+constexpr std::uint32_t kGpusPerHost = 8; // a job's rank r runs on GPU r % 8 of its host
+
+constexpr const char* kA100 =
+    R"(, "name": "NVIDIA A100-SXM4-80GB", "totalGlobalMem": 85100068864, "computeMajor": 8, )"
+    R"("computeMinor": 0, "maxThreadsPerBlock": 1024, "maxThreadsPerMultiprocessor": 2048, )"
+    R"("regsPerBlock": 65536, "warpSize": 32, "sharedMemPerBlock": 49152, "numSms": 108, )"
+    R"("regsPerMultiprocessor": 65536, "sharedMemPerBlockOptin": 166912, )"
+    R"("sharedMemPerMultiprocessor": 167936})";
+
 } // namespace
 
 // The file, plain or gzip, written from a buffer flushed every few MB.
@@ -85,7 +94,8 @@ private:
 SynthWriter::SynthWriter(const std::string& path, bool gzip, const KinetoSynthOptions& options)
     : m_o(options)
     , m_rng{options.seed * 0x2545F4914F6CDD1Dull + 1}
-    , m_out(std::make_unique<Output>(path, gzip)) {}
+    , m_out(std::make_unique<Output>(path, gzip))
+    , m_device(options.job ? std::int64_t(options.rank % kGpusPerHost) : 0) {}
 
 SynthWriter::~SynthWriter() = default;
 
@@ -99,7 +109,30 @@ bool SynthWriter::close() {
 }
 
 std::string& SynthWriter::b() {
-    return m_out->buf();
+    return m_holding ? m_held : m_out->buf();
+}
+
+void SynthWriter::hold() {
+    if (!m_o.job)
+        return;
+    release();
+    m_holding = true;
+}
+
+void SynthWriter::release() {
+    m_holding = false;
+    if (m_held.empty())
+        return;
+    m_out->buf() += m_held;
+    m_held.clear();
+}
+
+void SynthWriter::lengthenHeld(std::int64_t by) {
+    std::string dur;
+    appendUs(dur, m_heldDur + by);
+    m_held.replace(m_heldDurAt, m_heldDurLen, dur);
+    m_heldDur += by;
+    m_gpuFree[std::size_t(Stream::Compute)] += by; // the held operation is the stream's last
 }
 
 void SynthWriter::begin(const char* ph, const char* cat, std::string_view name, std::int64_t pid,
@@ -127,7 +160,9 @@ void SynthWriter::complete(const char* cat, std::string_view name, std::int64_t 
                            std::int64_t tid, std::int64_t ts, std::int64_t dur) {
     begin("X", cat, name, pid, tid, ts);
     b() += R"(, "dur": )";
+    m_durAt = b().size();
     appendUs(b(), dur);
+    m_durLen = b().size() - m_durAt;
 }
 
 void SynthWriter::flow(const char* ph, std::int64_t id, std::int64_t pid, std::int64_t tid,
@@ -154,7 +189,7 @@ std::int64_t SynthWriter::innermost(std::int64_t tid) const {
 
 void SynthWriter::writeOp(std::int64_t tid, std::int64_t start, std::int64_t end,
                           std::string_view name, std::string_view dims, std::int64_t external,
-                          std::int64_t sequence) {
+                          std::int64_t sequence, std::string_view args) {
     complete("cpu_op", name, kPid, tid, start, end - start);
     b() += R"(, "args": {"External id": )";
     appendInt(b(), external);
@@ -167,6 +202,10 @@ void SynthWriter::writeOp(std::int64_t tid, std::int64_t start, std::int64_t end
         appendInt(b(), sequence);
         b() += R"(, "Fwd thread id": )";
         b() += tid == kMainTid ? "0" : "1";
+    }
+    if (!args.empty()) {
+        b() += ", ";
+        b() += args;
     }
     b() += "}}";
     ++m_st.cpuOps;
@@ -216,7 +255,9 @@ std::int64_t SynthWriter::gpuStart(std::int64_t t, Stream s) {
 void SynthWriter::gpuArgs(std::int64_t external, std::int64_t streamId, std::int64_t correlation) {
     b() += R"(, "args": {"External id": )";
     appendInt(b(), external);
-    b() += R"(, "queued": 0, "device": 0, "context": 1, "stream": )";
+    b() += R"(, "queued": 0, "device": )";
+    appendInt(b(), m_device);
+    b() += R"(, "context": 1, "stream": )";
     appendInt(b(), streamId);
     b() += R"(, "correlation": )";
     appendInt(b(), correlation);
@@ -230,7 +271,9 @@ void SynthWriter::kernel(std::int64_t tid, std::int64_t& t, const KernelKind& k,
     const std::int64_t dur = std::max<std::int64_t>(1000, mean / 2 + m_rng.around(0, mean + 1));
     const std::int64_t corr = runtimeCall(tid, t, "cudaLaunchKernel");
     const std::int64_t streamId = kStreamIds[std::size_t(stream)];
-    complete("kernel", k.name, 0, streamId, start, dur);
+    if (stream == Stream::Compute)
+        hold();
+    complete("kernel", k.name, m_device, streamId, start, dur);
     gpuArgs(external, streamId, corr);
     b() += R"(, "registers per thread": )";
     appendInt(b(), k.registers);
@@ -246,8 +289,9 @@ void SynthWriter::kernel(std::int64_t tid, std::int64_t& t, const KernelKind& k,
         b() += d < 2 ? ", " : "], \"est. achieved occupancy %\": 73}}";
     }
     ++m_st.kernels;
-    flow("f", corr, 0, streamId, start);
+    flow("f", corr, m_device, streamId, start);
     m_gpuFree[std::size_t(stream)] = start + dur;
+    endHold(dur);
 }
 
 void SynthWriter::memcpy(std::int64_t tid, std::int64_t& t, bool toDevice, std::int64_t bytes) {
@@ -258,16 +302,18 @@ void SynthWriter::memcpy(std::int64_t tid, std::int64_t& t, bool toDevice, std::
     const std::int64_t corr =
         runtimeCall(tid, t, "cudaMemcpyAsync", toDevice ? 0 : start + dur + 2000);
     const std::int64_t streamId = kStreamIds[0];
+    hold();
     complete("gpu_memcpy",
-             toDevice ? "Memcpy HtoD (Pinned -> Device)" : "Memcpy DtoH (Device -> Pageable)", 0,
-             streamId, start, dur);
+             toDevice ? "Memcpy HtoD (Pinned -> Device)" : "Memcpy DtoH (Device -> Pageable)",
+             m_device, streamId, start, dur);
     gpuArgs(external, streamId, corr);
     b() += R"(, "bytes": )";
     appendInt(b(), bytes);
     b() += "}}";
     ++m_st.memcpys;
-    flow("f", corr, 0, streamId, start);
+    flow("f", corr, m_device, streamId, start);
     m_gpuFree[0] = start + dur;
+    endHold(dur);
 }
 
 void SynthWriter::memset(std::int64_t tid, std::int64_t& t, std::int64_t bytes) {
@@ -276,14 +322,25 @@ void SynthWriter::memset(std::int64_t tid, std::int64_t& t, std::int64_t bytes) 
     const std::int64_t dur = 1200 + bytes / 40;
     const std::int64_t corr = runtimeCall(tid, t, "cudaMemsetAsync");
     const std::int64_t streamId = kStreamIds[0];
-    complete("gpu_memset", "Memset (Device)", 0, streamId, start, dur);
+    hold();
+    complete("gpu_memset", "Memset (Device)", m_device, streamId, start, dur);
     gpuArgs(external, streamId, corr);
     b() += R"(, "bytes": )";
     appendInt(b(), bytes);
     b() += "}}";
     ++m_st.memsets;
-    flow("f", corr, 0, streamId, start);
+    flow("f", corr, m_device, streamId, start);
     m_gpuFree[0] = start + dur;
+    endHold(dur);
+}
+
+void SynthWriter::endHold(std::int64_t dur) {
+    if (!m_holding)
+        return;
+    m_holding = false;
+    m_heldDurAt = m_durAt;
+    m_heldDurLen = m_durLen;
+    m_heldDur = dur;
 }
 
 void SynthWriter::deviceSynchronize(std::int64_t tid, std::int64_t& t) {
@@ -296,7 +353,7 @@ void SynthWriter::deviceSynchronize(std::int64_t tid, std::int64_t& t) {
     appendInt(b(), ++m_correlation);
     b() += "}}";
     ++m_st.runtimeCalls;
-    complete("cuda_sync", "Device Synchronize", 0, kStreamIds[0], std::max(drain, t), 2000);
+    complete("cuda_sync", "Device Synchronize", m_device, kStreamIds[0], std::max(drain, t), 2000);
     b() += R"(, "args": {"device": 0, "context": 1, "stream": -1, "correlation": )";
     appendInt(b(), m_correlation);
     b() += "}}";
@@ -310,7 +367,7 @@ void SynthWriter::metadata() {
                                                                            "python3.10"},
           {kPid, kMainTid, "thread_name", "thread 3141592 (pt_main_thread)"},
           {kPid, kAutogradTid, "thread_name", "thread 3141650 (pt_autograd_0)"},
-          {0, 0, "process_name", "python3.10"}}) {
+          {m_device, 0, "process_name", "python3.10"}}) {
         std::string& s = b();
         s += m_first ? "\n" : ",\n";
         m_first = false;
@@ -328,6 +385,10 @@ void SynthWriter::metadata() {
 }
 
 void SynthWriter::header() {
+    if (m_o.job) {
+        jobHeader();
+        return;
+    }
     std::string& s = b();
     s += R"({
   "schemaVersion": 1,
@@ -343,7 +404,101 @@ void SynthWriter::header() {
     metadata();
 }
 
+// What a rank of a job writes first: every GPU of its host and the default process group.
+void SynthWriter::jobHeader() {
+    std::string& s = b();
+    s += "{\n  \"schemaVersion\": 1,\n  \"deviceProperties\": [";
+    const std::uint32_t gpus = std::min(m_o.worldSize, kGpusPerHost);
+    for (std::uint32_t id = 0; id < std::max(gpus, 1u); ++id) {
+        s += id ? ",\n    {\"id\": " : "\n    {\"id\": ";
+        appendInt(s, id);
+        s += kA100;
+    }
+    s += R"(
+  ],
+  "distributedInfo": {"backend": "nccl", "rank": )";
+    appendInt(s, m_o.rank);
+    s += R"(, "world_size": )";
+    appendInt(s, m_o.worldSize);
+    s += R"(, "pg_count": 1, "pg_config": [{"pg_name": "0", "pg_desc": "default_pg", )"
+         R"("backend_config": "cuda:nccl", "pg_size": )";
+    appendInt(s, m_o.worldSize);
+    s += R"(, "ranks": [)";
+    for (std::uint32_t r = 0; r < m_o.worldSize; ++r) {
+        if (r)
+            s += ", ";
+        appendInt(s, r);
+    }
+    s += R"(]}], "nccl_version": "2.21.5"},
+  "traceEvents": [)";
+    metadata();
+}
+
+std::string SynthWriter::commArgs(std::int64_t bytes) const {
+    std::string s = R"("Collective name": "allreduce", "dtype": "Float", "In msg nelems": )";
+    appendInt(s, bytes / 4);
+    s += R"(, "Out msg nelems": )";
+    appendInt(s, bytes / 4);
+    s += R"(, "Group size": )";
+    appendInt(s, m_o.worldSize);
+    s += R"(, "In split size": "[]", "Out split size": "[]", "Process Group Name": "0", )"
+         R"("Process Group Description": "default_pg")";
+    return s;
+}
+
+void SynthWriter::collective(std::int64_t tid, std::int64_t& t, const KernelKind& k,
+                             std::int64_t bytes) {
+    const std::int64_t external = innermost(tid);
+    // Every rank draws the same times and meets the others at each collective, so this arrival
+    // is every rank's but the straggler's, which comes `delayNs` after it.
+    const std::int64_t arrival = gpuStart(t, Stream::Nccl);
+    const bool delayed = m_o.straggler && m_o.delayNs > 0;
+    const std::int64_t lastArrival = arrival + (delayed ? m_o.delayNs : 0);
+    const bool late = delayed && *m_o.straggler == m_o.rank;
+    if (late && !m_held.empty())
+        lengthenHeld(lastArrival - m_gpuFree[std::size_t(Stream::Compute)]);
+    release();
+    const std::int64_t start = late ? lastArrival : arrival;
+    const std::int64_t end = lastArrival + jobTransferNs(bytes, m_o.worldSize);
+    const std::int64_t corr = runtimeCall(tid, t, "cudaLaunchKernel");
+    const std::int64_t streamId = kStreamIds[std::size_t(Stream::Nccl)];
+    complete("kernel", k.name, m_device, streamId, start, end - start);
+    gpuArgs(external, streamId, corr);
+    b() += R"(, "registers per thread": )";
+    appendInt(b(), k.registers);
+    b() += R"(, "shared memory": )";
+    appendInt(b(), k.shared);
+    b() += R"(, "blocks per SM": 0.074074, "warps per SM": 1.185185, "grid": [)";
+    for (int d = 0; d < 3; ++d) {
+        appendInt(b(), k.grid[std::size_t(d)]);
+        b() += d < 2 ? ", " : "], \"block\": [";
+    }
+    for (int d = 0; d < 3; ++d) {
+        appendInt(b(), k.block[std::size_t(d)]);
+        b() += d < 2 ? ", " : "], \"est. achieved occupancy %\": 0, ";
+    }
+    b() += commArgs(bytes);
+    b() += "}}";
+    ++m_st.kernels;
+    ++m_st.collectives;
+    flow("f", corr, m_device, streamId, start);
+    m_gpuFree[std::size_t(Stream::Nccl)] = end;
+    // The compute stream waits for the reduced gradients: the ranks meet here.
+    auto& compute = m_gpuFree[std::size_t(Stream::Compute)];
+    compute = std::max(compute, end);
+    const std::int64_t dur = m_rng.around(2000, 2000);
+    complete("cuda_runtime", "cudaStreamWaitEvent", kPid, tid, t, dur);
+    b() += R"(, "args": {"External id": )";
+    appendInt(b(), innermost(tid));
+    b() += R"(, "cbid": 147, "correlation": )";
+    appendInt(b(), ++m_correlation);
+    b() += "}}";
+    ++m_st.runtimeCalls;
+    t += dur + m_rng.around(200, 400);
+}
+
 void SynthWriter::footer() {
+    release();
     b() += "\n  ],\n  \"displayTimeUnit\": \"ms\",\n  \"baseTimeNanoseconds\": "
            "1711964646000000000\n}\n";
 }

@@ -71,17 +71,18 @@ public:
 
     // A cpu_op on `tid` from `t` around whatever `body` writes (its children and launches), `t`
     // advanced past it. `dims` is its Input Dims JSON ("" for none); `sequence` >= 0 adds
-    // "Sequence number" and "Fwd thread id" (autograd's link between forward and backward).
+    // "Sequence number" and "Fwd thread id" (autograd's link between forward and backward);
+    // `args` (JSON members, "" for none) is added to its args.
     template <typename Body>
     void op(std::int64_t tid, std::int64_t& t, std::string_view name, std::string_view dims,
-            Body&& body, std::int64_t sequence = -1) {
+            Body&& body, std::int64_t sequence = -1, std::string_view args = {}) {
         const std::int64_t start = t;
         const std::int64_t external = open(tid);
         t += m_rng.around(1500, 3000);
         body();
         t += m_rng.around(500, 1500);
         m_open.pop_back();
-        writeOp(tid, start, t, name, dims, external, sequence);
+        writeOp(tid, start, t, name, dims, external, sequence, args);
         t += m_rng.around(300, 700);
     }
     // An op with no children.
@@ -121,6 +122,14 @@ public:
     void memset(std::int64_t tid, std::int64_t& t, std::int64_t bytes);
     // cudaDeviceSynchronize: waits for both streams; its cuda_sync record.
     void deviceSynchronize(std::int64_t tid, std::int64_t& t);
+    // Job traces: an all-reduce of `bytes` launched from `tid` at `t` on the NCCL stream with
+    // the communicator's args (`commArgs`). It starts when this rank arrives (its compute stream
+    // and the NCCL stream idle, the launch done) and ends when the last rank has arrived plus
+    // jobTransferNs(); the straggler's held compute operation runs on until its late arrival.
+    // Then the compute stream waits for it (cudaStreamWaitEvent on `tid`).
+    void collective(std::int64_t tid, std::int64_t& t, const KernelKind& k, std::int64_t bytes);
+    // The record_param_comms args of an all-reduce of `bytes` (JSON members).
+    std::string commArgs(std::int64_t bytes) const;
     // When every stream will be idle.
     std::int64_t gpuIdleAt() const { return std::max(m_gpuFree[0], m_gpuFree[1]); }
     void startClock(std::int64_t t) { m_gpuFree[0] = m_gpuFree[1] = t; }
@@ -137,7 +146,8 @@ private:
     // The External id of the innermost operator open on `tid`; 0 when none.
     std::int64_t innermost(std::int64_t tid) const;
     void writeOp(std::int64_t tid, std::int64_t start, std::int64_t end, std::string_view name,
-                 std::string_view dims, std::int64_t external, std::int64_t sequence);
+                 std::string_view dims, std::int64_t external, std::int64_t sequence,
+                 std::string_view args);
     void writeAnnotation(std::int64_t tid, std::int64_t start, std::int64_t end,
                          std::string_view name, std::int64_t external);
     void writePython(std::int64_t tid, std::int64_t start, std::int64_t end, std::string_view name);
@@ -151,6 +161,13 @@ private:
     // object is left open for the operation's own).
     void gpuArgs(std::int64_t external, std::int64_t streamId, std::int64_t correlation);
     void metadata();
+    void jobHeader();
+    // Job traces hold the latest compute-stream operation back (its events in m_held) until the
+    // next one or a collective, so that a straggler's can still be lengthened.
+    void hold();
+    void endHold(std::int64_t dur); // the held operation is written; it lasts `dur`
+    void release();
+    void lengthenHeld(std::int64_t by);
 
     const KinetoSynthOptions& m_o;
     Rng m_rng;
@@ -161,6 +178,12 @@ private:
     std::vector<std::pair<std::int64_t, std::int64_t>> m_open;
     std::array<std::int64_t, 2> m_gpuFree{};
     std::int64_t m_correlation = 1000, m_external = 0, m_python = 0;
+    std::int64_t m_device = 0;             // the GPU: the local rank (rank % 8) in job traces
+    std::string m_held;                    // the held compute-stream operation's events
+    bool m_holding = false;                // b() writes into m_held
+    std::size_t m_durAt = 0, m_durLen = 0; // the last complete event's "dur" text in b()
+    std::size_t m_heldDurAt = 0, m_heldDurLen = 0;
+    std::int64_t m_heldDur = 0;
 };
 
 } // namespace strobe::kinetosynth

@@ -13,6 +13,7 @@ using namespace kernels;
 
 constexpr std::int64_t kMain = SynthWriter::kMainTid, kAutograd = SynthWriter::kAutogradTid;
 constexpr std::int64_t kClasses = 1000;
+constexpr std::int64_t kGradientBytes = 8 << 20; // per bucketed weight in job traces
 constexpr const char* kModuleFrame = "torch/nn/modules/module.py(1501): _call_impl";
 
 // A tensor's shape as Input Dims writes it: "[32, 64, 56, 56]".
@@ -435,6 +436,19 @@ void TrainingLoop::allReduce(std::int64_t& t) {
     // DistributedDataParallel's hook: a bucket of gradients (25 MB) summed across the ranks.
     const int grads = m_pendingGrads;
     m_pendingGrads = 0;
+    if (m_w.options().job) {
+        // A rank of a job: the collective as current PyTorch records it, record_param_comms
+        // around the nccl: annotation, 8 MiB of gradients per convolution weight.
+        const std::int64_t bytes = grads * kGradientBytes;
+        m_w.op(
+            kAutograd, t, "record_param_comms", dims({shape({bytes / 4})}),
+            [&] {
+                m_w.annotation(kAutograd, t, "nccl:all_reduce",
+                               [&] { m_w.collective(kAutograd, t, kAllReduceArgs, bytes); });
+            },
+            -1, m_w.commArgs(bytes));
+        return;
+    }
     if (m_w.options().worldSize <= 1)
         return;
     const std::string bucket = dims({shape({6553600})});
