@@ -3,6 +3,7 @@
 // exposed_communication and straggler. Definitions, thresholds and sources: docs/FINDINGS.md.
 #include "model/analysis/breakdown.h"
 #include "model/analysis/findingrules.h"
+#include "model/analysis/gpuarchitecture.h"
 #include "model/analysis/intervalset.h"
 #include "model/kernelclass.h"
 
@@ -269,6 +270,17 @@ bool isAmd(const Trace& t, const GpuInfo& gpu) {
     return name.contains(u"AMD") || name.contains(u"Radeon") || name.contains(u"Instinct");
 }
 
+// The GPU's compute capability: recorded, else implied by its product or chip name (as strobe-cli
+// info and the kernel details resolve it); none for a GPU the trace does not list or name.
+std::optional<ComputeCapability> capabilityOf(const Trace& t, std::uint32_t device) {
+    const GpuLimits l = resolveGpuLimits(t, device);
+    if (l.gpu.computeMajor > 0)
+        return ComputeCapability{l.gpu.computeMajor, l.gpu.computeMinor};
+    if (l.capability.major > 0)
+        return l.capability;
+    return std::nullopt;
+}
+
 struct TensorCoreDevice {
     TimeNs kernelTime = 0;     // every kernel on the GPU
     TimeNs tensorCoreTime = 0; // kernels whose names use Tensor Cores
@@ -342,10 +354,11 @@ void tensorCores(const Context& ctx, Sink& out) {
     bool anyCapability = false;
     for (const auto& [device, dev] : devices) {
         const GpuInfo* gpu = t.gpuById(device);
-        if (!gpu || gpu->computeMajor == 0)
+        const std::optional<ComputeCapability> capability = capabilityOf(t, device);
+        if (!gpu || !capability)
             continue;
         anyCapability = true;
-        if (gpu->computeMajor < 7 || isAmd(t, *gpu) || dev.tensorCoreTime > 0 ||
+        if (capability->major < 7 || isAmd(t, *gpu) || dev.tensorCoreTime > 0 ||
             dev.eligibleTime <= 0 || dev.operatorTime <= 0)
             continue;
         Finding f;

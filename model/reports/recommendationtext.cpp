@@ -2,6 +2,7 @@
 // The words of TensorBoard's recommendations, exposed_communication and straggler: what the
 // plugin's sentences say (data.py, RunProfileData.analyze), in Strobe's words and with the
 // numbers behind them. Definitions: docs/FINDINGS.md.
+#include "model/analysis/gpuarchitecture.h"
 #include "model/reports/findingtext_rules.h"
 #include "model/timeformat.h"
 
@@ -113,11 +114,15 @@ FindingWords recommendationWords(const Trace& trace, const Finding& f) {
             "how fast and how stably the model converges.");
         break;
     case FindingRule::TensorCores: {
-        const GpuInfo* gpu = trace.gpuById(f.deviceId.value_or(0));
-        const QString capability = gpu ? QStringLiteral(" (compute capability %1.%2)")
-                                             .arg(gpu->computeMajor)
-                                             .arg(gpu->computeMinor)
-                                       : QString();
+        // The capability as the rule resolved it: recorded, else implied by the GPU's name.
+        const GpuLimits limits = resolveGpuLimits(trace, f.deviceId.value_or(0));
+        const ComputeCapability cc =
+            limits.gpu.computeMajor > 0
+                ? ComputeCapability{limits.gpu.computeMajor, limits.gpu.computeMinor}
+                : limits.capability;
+        const QString capability =
+            cc.major > 0 ? QStringLiteral(" (compute capability %1)").arg(cc.toString())
+                         : QString();
         w.finding = QStringLiteral("No kernel on %1%2 uses Tensor Cores, yet %3 of the operators' "
                                    "kernel time (%4) is in %5 calls of Tensor-Core-eligible "
                                    "operators, most in %6.")
