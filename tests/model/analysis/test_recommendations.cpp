@@ -338,6 +338,13 @@ TEST_F(Recommendations, TensorCoresOnEligibleOperatorsWithoutTensorCoreKernels) 
     const Findings p = computeFindings(*make(pascal).trace, only(FindingRule::TensorCores));
     EXPECT_TRUE(of(p, FindingRule::TensorCores).empty());
     EXPECT_EQ(skipped(p, FindingRule::TensorCores), std::nullopt);
+    Synth named;
+    named.major = 0; // recorded as 0 (not known): "NVIDIA A100-SXM4-80GB" says 8.0
+    const Loaded n = make(named);
+    const Findings byName = computeFindings(*n.trace, only(FindingRule::TensorCores));
+    const auto nf = of(byName, FindingRule::TensorCores);
+    ASSERT_EQ(nf.size(), 1u);
+    EXPECT_TRUE(findingWords(*n.trace, *nf[0]).finding.contains(u"compute capability 8.0"));
     Synth unknown;
     unknown.major.reset();
     const Findings u = computeFindings(*make(unknown).trace, only(FindingRule::TensorCores));
