@@ -47,7 +47,7 @@ for c in $commands; do
 done
 section=""
 while IFS= read -r line; do
-    if [[ "$line" =~ ^##\ \`([a-z-]+)(\ --[a-z-]+)*\` ]]; then
+    if [[ "$line" =~ ^##\ \`([a-z-]+)(\ --[a-z-]+(\ [a-z0-9:]+)?)*\` ]]; then
         section="${BASH_REMATCH[1]}"
         is_command "$section" || fail "CLI.md has a section for '$section', which is not a command"
         continue
@@ -82,8 +82,9 @@ checked=0
 section=""
 section_flags=()
 while IFS= read -r line; do
-    # "## `nvtx-summary --gpu`": a command's header under these flags.
-    if [[ "$line" =~ ^##\ \`([a-z-]+)((\ --[a-z-]+)*)\` ]]; then
+    # "## `nvtx-summary --gpu`", "## `job --what steps`": a command's header under these
+    # flags and option values.
+    if [[ "$line" =~ ^##\ \`([a-z-]+)((\ --[a-z-]+(\ [a-z0-9:]+)?)*)\` ]]; then
         section="${BASH_REMATCH[1]}"
         read -r -a section_flags <<<"${BASH_REMATCH[2]}"
         continue
