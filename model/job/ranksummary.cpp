@@ -53,7 +53,8 @@ std::optional<std::uint32_t> rankFromFileName(const QString& path) {
     // "rank-3", "rank_3", "rank3" first; else a number between '_' and '.' ("trace_3.json").
     static const QRegularExpression named(QStringLiteral("rank[-_]?(\\d{1,9})(?!\\d)"),
                                           QRegularExpression::CaseInsensitiveOption);
-    static const QRegularExpression bare(QStringLiteral("_(\\d{1,9})\\."));
+    // Not tensorboard_trace_handler's HOST_PID.TIMESTAMP: a number before a timestamp is a pid.
+    static const QRegularExpression bare(QStringLiteral("_(\\d{1,9})\\.(?!\\d{10})"));
     for (const QRegularExpression* re : {&named, &bare}) {
         if (const QRegularExpressionMatch m = re->match(name); m.hasMatch())
             return std::uint32_t(m.captured(1).toULong());
