@@ -470,7 +470,7 @@ TEST(RecommendationsFixtures, ResNet50WithFourWorkersHasNoDataLoadingFinding) {
         double start, end;
     };
     std::vector<Range> loaders;
-    for (const QJsonValue& v : events) {
+    for (const QJsonValue v : events) {
         const QJsonObject e = v.toObject();
         if (isLoaderName(e.value(QStringLiteral("name")).toString().toStdString()))
             loaders.push_back({e.value(QStringLiteral("pid")), e.value(QStringLiteral("tid")),
@@ -481,7 +481,7 @@ TEST(RecommendationsFixtures, ResNet50WithFourWorkersHasNoDataLoadingFinding) {
     ASSERT_EQ(loaders.size(), 6u);
     QJsonArray rewritten;
     std::size_t dropped = 0;
-    for (const QJsonValue& v : events) {
+    for (const QJsonValue v : events) {
         QJsonObject e = v.toObject();
         if (isLoaderName(e.value(QStringLiteral("name")).toString().toStdString())) {
             e.insert(QStringLiteral("dur"), 400);
@@ -701,7 +701,7 @@ TEST(RecommendationsFixtures, V100MemoryPeakAgainstItsMemoryEvents) {
                                  .value(QStringLiteral("deviceProperties"))
                                  .toArray();
     double total = 0;
-    for (const QJsonValue& p : props)
+    for (const QJsonValue p : props)
         if (p.toObject().value(QStringLiteral("id")).toInteger() == device)
             total = p.toObject().value(QStringLiteral("totalGlobalMem")).toDouble();
     ASSERT_GT(total, 0);
