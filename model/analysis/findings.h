@@ -91,6 +91,9 @@ struct FindingEvidence {
     EventRef event;  // invalid for a stretch of time
     TimeRange range; // the event's extent, or the stretch
     std::optional<std::uint32_t> deviceId;
+    // The process of a stretch measured per process and GPU (gpu_gaps, gpu_time_util), which no
+    // event names; none otherwise.
+    std::optional<std::uint32_t> pid;
     // A rule's own measure of the row (docs/FINDINGS.md per rule): gpu_time_util's busy percent,
     // launch_overhead's launch delay, small_grid's blocks ...; 0 where the rule has none.
     double value = 0;
