@@ -49,11 +49,23 @@ public:
         std::unique_lock lock(m_mutex);
         rethrowFailure();
         m_full.push_back(m_current);
+        ++m_handed;
         m_wake.notify_all();
         m_wake.wait(lock, [this] { return !m_free.empty() || m_failure; });
         rethrowFailure();
         m_current = m_free.front();
         m_free.pop_front();
+    }
+
+    // How many batches hand() has queued so far; waitConsumed(n) waits for the first n.
+    std::size_t handed() const { return m_handed; }
+
+    // Waits until the consumer has consumed the first `n` batches handed: the memory they point
+    // into may then be reused. Rethrows the consumer's exception.
+    void waitConsumed(std::size_t n) {
+        std::unique_lock lock(m_mutex);
+        m_wake.wait(lock, [this, n] { return m_consumed >= n || m_failure || m_done; });
+        rethrowFailure();
     }
 
     // Queues current(), waits until the consumer has consumed every batch, and stops it.
@@ -95,6 +107,7 @@ private:
                 break;
             }
             m_free.push_back(index);
+            ++m_consumed;
             m_wake.notify_all();
         }
         m_done = true;
@@ -104,6 +117,7 @@ private:
     std::vector<Batch> m_buffers;
     Consume m_consume;
     std::size_t m_current = 0;
+    std::size_t m_handed = 0, m_consumed = 0; // m_handed: the producer's; m_consumed: guarded
     std::deque<std::size_t> m_full, m_free;
     std::mutex m_mutex;
     std::condition_variable m_wake;

@@ -354,7 +354,7 @@ void KinetoJsonLoader::Impl::handleFlow(RawEvent& e) {
             return;
     }
     if (!flowsNeeded.load(std::memory_order_relaxed)) {
-        builderDeferredFlows.emplace_back(e.begin, e.end);
+        builderDeferredFlows.add(eventOrigin, e.begin, e.end);
         return;
     }
     resolveStrings(e);
@@ -367,20 +367,45 @@ void KinetoJsonLoader::Impl::needFlows() {
         flowsNeeded.store(true, std::memory_order_relaxed); // the parser thread hands flows on
 }
 
-void KinetoJsonLoader::Impl::readDeferredFlows() {
+void KinetoJsonLoader::Impl::readDeferredFlows(TextSource* source) {
     if (flowsNeeded.load(std::memory_order_relaxed)) {
         od::parser parser;
         RawEvent e;
-        for (const std::vector<Extent>* kept : {&deferredFlows, &builderDeferredFlows}) {
-            for (const auto& [begin, end] : *kept) {
-                e.reset(text.begin());
-                e.begin = begin;
-                e.end = end;
-                od::document doc =
-                    take(parser.iterate(text.begin() + begin, end - begin, text.capacity - begin));
+        // A split read's text is no longer in memory: the kept flows are read again from the
+        // source, a window of it at a time (they are in the text's order, each list).
+        std::vector<char> window;
+        std::uint64_t windowBegin = 0, windowEnd = 0;
+        for (const KeptExtents* kept : {&deferredFlows, &builderDeferredFlows}) {
+            kept->forEach([&](std::uint64_t begin, std::uint64_t end) {
+                const char* base = text.begin();
+                std::uint64_t origin = 0;
+                std::size_t capacity = text.capacity;
+                if (source) {
+                    if (begin < windowBegin || end > windowEnd) {
+                        constexpr std::uint64_t kWindow = std::uint64_t(1) << 20;
+                        windowBegin = begin;
+                        windowEnd = std::min(source->size(), std::max(end, begin + kWindow));
+                        window.assign(std::size_t(windowEnd - windowBegin) +
+                                          simdjson::SIMDJSON_PADDING,
+                                      '\0');
+                        if (const QString problem = source->read(
+                                windowBegin, window.data(), std::size_t(windowEnd - windowBegin));
+                            !problem.isEmpty())
+                            fail(problem);
+                    }
+                    base = window.data();
+                    origin = windowBegin;
+                    capacity = window.size();
+                }
+                const auto at = std::size_t(begin - origin), size = std::size_t(end - begin);
+                e.reset(base);
+                e.begin = std::uint32_t(at);
+                e.end = std::uint32_t(at + size);
+                eventOrigin = origin;
+                od::document doc = take(parser.iterate(base + at, size, capacity - at));
                 readEventObject(take(doc.get_object()), e);
                 handleFlow(e);
-            }
+            });
         }
         // Kept and handed-on flows interleave: back to the document's order, which decides
         // between flows of one thread and time.
@@ -409,7 +434,7 @@ void KinetoJsonLoader::Impl::addFlow(const RawEvent& e) {
         if (text.substr(0, 7) != "stream " || !parseInteger(text.substr(7), tid))
             tid = 0;
     }
-    FlowPoint p{std::uint64_t(id), wrap32(pid), wrap32(tid), ts, e.begin};
+    FlowPoint p{std::uint64_t(id), wrap32(pid), wrap32(tid), ts, eventOrigin + e.begin};
     (ph == 's' ? flowStarts : flowEnds).push_back(p);
 }
 

@@ -4,9 +4,9 @@
 // while the walk goes on. The walk reads no number and no string's bytes, and interns nothing:
 // the document is far larger than the caches, and what the walk leaves out the builder does on
 // the other core.
-#include "formats/kineto/batchpipe.h"
 #include "formats/kineto/kinetoreaderimpl.h"
 
+#include <algorithm>
 #include <cstring>
 #include <limits>
 
@@ -17,15 +17,6 @@ using namespace kineto;
 namespace {
 
 constexpr std::uint64_t kCheckEvery = 1 << 15;
-// Events per batch and batches in flight: a few MB, small enough to stay in the caches
-// between the two threads, large enough that a hand-off is rare.
-constexpr std::size_t kBatchEvents = 2048;
-constexpr std::size_t kBatches = 4;
-
-struct EventBatch {
-    std::vector<RawEvent> events = std::vector<RawEvent>(kBatchEvents);
-    std::size_t size = 0;
-};
 
 // Stores the value `v` of member `f` as written.
 [[gnu::always_inline]] inline void setScalar(RawEvent& e, Field f, od::value& v) {
@@ -223,29 +214,42 @@ void kineto::readEventObject(od::object obj, RawEvent& e) {
     readEvent(obj, e);
 }
 
-bool KinetoJsonLoader::Impl::deferFlow(const RawEvent& e) {
+bool KinetoJsonLoader::Impl::deferFlow(const RawEvent& e, std::uint64_t origin) {
     if (!isFlowPhase(plainPhase(e)) || flowsNeeded.load(std::memory_order_relaxed))
         return false;
     // A category with escapes may still spell a launch flow's: kept too, and decided later.
     if (isPlainLaunchFlow(e) || (((e.rawStrings >> unsigned(Field::Cat)) & 1u) &&
                                  e.text(Field::Cat).find('\\') != std::string_view::npos))
-        deferredFlows.emplace_back(e.begin, e.end);
+        deferredFlows.add(origin, e.begin, e.end);
     return true;
 }
 
-void KinetoJsonLoader::Impl::readEvents(od::array events) {
+void KinetoJsonLoader::Impl::reserveStaging(std::uint64_t textBytes) {
     // The staging vectors from a guess of the event count (Kineto writes 200 to 400 bytes an
     // event; GPU operations, launch calls and each end of the flows are each a fifth or so of
     // them), sparing most of their regrowth: reserved and untouched memory is not resident.
-    const std::size_t guess = text.size / 256 / 4;
+    const auto guess = std::size_t(textBytes / 256 / 4);
     gpuOps.reserve(guess);
     apiCorrelationPid.reserve(guess);
     deferredFlows.reserve(2 * guess);
-    BatchPipe<EventBatch> pipe(kBatches, [this](EventBatch& batch) {
+}
+
+std::unique_ptr<EventPipe> KinetoJsonLoader::Impl::startBuilder() {
+    return std::make_unique<EventPipe>(kBatches, [this](EventBatch& batch) {
+        if (batch.piece != eventPiece) {
+            kernelKeys.clear(); // views into a piece whose buffer is read into again
+            eventPiece = batch.piece;
+        }
+        eventOrigin = batch.origin;
         for (std::size_t i = 0; i < batch.size; ++i)
             handleEvent(batch.events[i]);
         batch.size = 0;
     });
+}
+
+void KinetoJsonLoader::Impl::walkElements(EventPipe& pipe, od::array events, const char* base,
+                                          std::uint64_t origin, std::uint64_t piece,
+                                          std::uint64_t textBytes, WalkMark& mark) {
     for (auto element : events) {
         od::value v = take(std::move(element));
         ++eventsRead;
@@ -254,30 +258,45 @@ void KinetoJsonLoader::Impl::readEvents(od::array events) {
             continue;
         }
         EventBatch* batch = &pipe.current();
+        batch->origin = origin;
+        batch->piece = piece;
         RawEvent& e = batch->events[batch->size];
-        e.reset(text.begin());
+        e.reset(base);
         const char* const objectBegin = take(v.current_location()); // its '{'
         readEvent(take(v.get_object()), e);
         // (after the object: at the ',' or ']' that follows it)
         const char* const objectEnd = take(v.current_location());
-        e.begin = std::uint32_t(objectBegin - text.begin());
-        e.end = std::uint32_t(objectEnd - text.begin());
+        e.begin = std::uint32_t(objectBegin - base);
+        e.end = std::uint32_t(objectEnd - base);
         if (eventsRead % kCheckEvery == 0) {
             checkCancel();
             // The position in the text is the progress of the parse, which is most of the load.
             const std::string_view ts = e.number(Field::Ts);
-            const char* const begin = text.begin();
-            if (!ts.empty() && ts.data() >= begin && ts.data() < begin + text.size)
-                report(int(800.0 * double(ts.data() - begin) / double(text.size)));
+            if (!ts.empty() && ts.data() >= base && ts.data() < objectEnd)
+                report(int(800.0 * double(origin + std::uint64_t(ts.data() - base)) /
+                           double(std::max<std::uint64_t>(textBytes, 1))));
         }
-        if (deferFlow(e))
-            continue; // its slot takes the next event
-        if (++batch->size == kBatchEvents)
+        const bool deferred = deferFlow(e, origin);
+        if (!deferred && ++batch->size == kBatchEvents)
             pipe.hand(); // from here `e` is the builder thread's
+        mark = {std::size_t(objectEnd - base), eventsRead, parserMalformed, deferredFlows.size()};
     }
+}
+
+void KinetoJsonLoader::Impl::finishEvents(EventPipe& pipe, TextSource* source) {
     pipe.finish();
     kernelKeys = {}; // views into the document
-    readDeferredFlows();
+    readDeferredFlows(source);
+}
+
+void KinetoJsonLoader::Impl::readEvents(od::array events) {
+    if (placeholderEvents)
+        return; // a split read's skeleton: the events were walked piece by piece
+    reserveStaging(text.size);
+    const std::unique_ptr<EventPipe> pipe = startBuilder();
+    WalkMark mark;
+    walkElements(*pipe, events, text.begin(), 0, 0, text.size, mark);
+    finishEvents(*pipe, nullptr);
 }
 
 } // namespace strobe

@@ -66,6 +66,18 @@ QString simdjsonProblem(simdjson::error_code code) {
 
 } // namespace kineto
 
+std::unique_ptr<Trace> KinetoJsonLoader::Impl::finishModel() {
+    checkCancel();
+    addStagedEvents();
+    addWarnings();
+    report(900);
+    std::unique_ptr<Trace> trace = builder.finish(options.cancel);
+    if (!trace)
+        throw LoadCancelled{};
+    report(1000);
+    return trace;
+}
+
 QString KinetoJsonLoader::Impl::problem(const QString& what) const {
     return u'\'' % fileName() % QStringLiteral("' ") % what % u'.';
 }
@@ -174,6 +186,10 @@ void KinetoJsonLoader::Impl::readDocument(od::document& doc) {
         if (k == "traceEvents") {
             if (v.type() != od::json_type::array)
                 fail(QStringLiteral("is JSON but not a trace: its traceEvents is not an array"));
+            // A split read walks one events array; the whole document's walk would take both.
+            if (placeholderEvents && sawEvents)
+                fail(QStringLiteral("has a second traceEvents array, which Strobe reads only in "
+                                    "files of up to 4 GiB"));
             sawEvents = true;
             readEvents(take(v.get_array()));
         } else if (k == "deviceProperties") {
@@ -318,6 +334,10 @@ KinetoJsonLoader::KinetoJsonLoader(const QString& path, const LoadOptions& optio
 
 KinetoJsonLoader::~KinetoJsonLoader() = default;
 
+void KinetoJsonLoader::splitIntoPieces(std::size_t bytes) {
+    d->splitPieceBytes = std::max<std::size_t>(bytes, 1);
+}
+
 LoadResult KinetoJsonLoader::load() {
     Releaser releaser;
     // What the parser made of a file that shrank under it says nothing about the file.
@@ -328,6 +348,13 @@ LoadResult KinetoJsonLoader::load() {
         d->fileName(),
         [this, &releaser] {
             d->report(0);
+            // Past one document's 4 GiB, a plain file is read in pieces (kinetosplit.cpp).
+            if (!d->content) {
+                if (auto source = openForSplit(d->path, d->splitPieceBytes != 0)) {
+                    d->readSplit(*source);
+                    return d->finishModel();
+                }
+            }
             const QString problem = d->content
                                         ? jsonTextFrom(*std::exchange(d->content, std::nullopt),
                                                        d->text, d->options.cancel)
@@ -337,6 +364,11 @@ LoadResult KinetoJsonLoader::load() {
             if (!problem.isEmpty())
                 d->fail(problem);
             d->report(50);
+            if (d->splitPieceBytes) { // the text in memory (gzip, a pipe), read in pieces too
+                d->readSplit(*memoryTextSource(d->text.begin(), d->text.size, d->text.skipped));
+                releaser.release(std::move(d->text), nullptr);
+                return d->finishModel();
+            }
             {
                 auto parser = std::make_unique<od::parser>(std::max<std::size_t>(d->text.size, 64));
                 std::unique_ptr<Prefaulter> indexPrefaulter = prefaultIndex(*parser, d->text);
@@ -361,15 +393,7 @@ LoadResult KinetoJsonLoader::load() {
                 // The model holds copies of every string it keeps.
                 releaser.release(std::move(d->text), std::move(parser));
             }
-            d->checkCancel();
-            d->addStagedEvents();
-            d->addWarnings();
-            d->report(900);
-            std::unique_ptr<Trace> trace = d->builder.finish(d->options.cancel);
-            if (!trace)
-                throw LoadCancelled{};
-            d->report(1000);
-            return trace;
+            return d->finishModel();
         },
         reword);
 }

@@ -4,6 +4,7 @@
 #include "model/loadoptions.h"
 
 #include <QByteArray>
+#include <cstddef>
 #include <memory>
 
 namespace strobe {
@@ -21,6 +22,9 @@ public:
     // gzip; `path` names it in messages.
     KinetoJsonLoader(const QString& path, const LoadOptions& options, QByteArray content);
     ~KinetoJsonLoader();
+    // Reads the traceEvents array in pieces of about `bytes` each, as text past 4 GiB is read
+    // (docs/KINETO.md), whatever the text's size: for tests, which compare the two reads.
+    void splitIntoPieces(std::size_t bytes);
     LoadResult load();
 
 private:

@@ -5,6 +5,8 @@
 // its metadata; kinetoevents.cpp: one event at a time; kinetogpu.cpp: the GPU side, added once
 // every process is known).
 
+#include "formats/kineto/batchpipe.h"
+#include "formats/kineto/jsonsplit.h"
 #include "formats/kineto/kinetoinput.h"
 #include "formats/kineto/kinetojson.h"
 #include "formats/kineto/kinetoreader.h"
@@ -291,11 +293,74 @@ struct FlowPoint {
     std::uint64_t id = 0;
     std::uint32_t pid = 0, tid = 0;
     TimeNs ts = 0;
-    std::uint32_t at = 0; // where the event is in the document: flows are used in its order
+    std::uint64_t at = 0; // where the event is in the text: flows are used in its order
+};
+
+// Flow objects kept by where they are in the text, [begin, end), in the order added: 32-bit
+// offsets from an origin that changes only between the pieces of a split read (kinetosplit.cpp),
+// so a kept flow costs eight bytes whatever the text's size.
+class KeptExtents {
+public:
+    void reserve(std::size_t n) { m_extents.reserve(n); }
+    void add(std::uint64_t origin, std::uint32_t begin, std::uint32_t end) {
+        if (m_origins.empty() || m_origins.back().second != origin)
+            m_origins.emplace_back(m_extents.size(), origin);
+        m_extents.emplace_back(begin, end);
+    }
+    // Drops what was added after the first `n` (a piece read again).
+    void truncate(std::size_t n) {
+        m_extents.resize(std::min(n, m_extents.size()));
+        while (!m_origins.empty() && m_origins.back().first >= m_extents.size())
+            m_origins.pop_back();
+    }
+    std::size_t size() const { return m_extents.size(); }
+    // Calls f(begin, end), text positions, for each extent in the order added.
+    template <typename F> void forEach(F&& f) const {
+        std::size_t next = 0;
+        std::uint64_t origin = 0;
+        for (std::size_t i = 0; i < m_extents.size(); ++i) {
+            while (next < m_origins.size() && m_origins[next].first == i)
+                origin = m_origins[next++].second;
+            f(origin + m_extents[i].first, origin + m_extents[i].second);
+        }
+    }
+
+private:
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> m_extents;
+    std::vector<std::pair<std::size_t, std::uint64_t>> m_origins; // (first extent, origin)
+};
+
+// Events per batch and batches in flight between the parser and builder threads: a few MB,
+// small enough to stay in the caches between the two threads, large enough that a hand-off is
+// rare.
+inline constexpr std::size_t kBatchEvents = 2048;
+inline constexpr std::size_t kBatches = 4;
+
+struct EventBatch {
+    std::vector<RawEvent> events = std::vector<RawEvent>(kBatchEvents);
+    std::size_t size = 0;
+    // The text position of byte 0 of the buffer the events point into, and which buffer (a
+    // piece of a split read; 0 for the whole document).
+    std::uint64_t origin = 0, piece = 0;
+};
+
+using EventPipe = BatchPipe<EventBatch>;
+
+// How far a walk over a piece got: the buffer offset of what follows its last whole object (the
+// ',' or ']' after it), and the counts then, for reading the rest again after a failure.
+struct WalkMark {
+    std::size_t after = 0;
+    std::uint64_t eventsRead = 0, parserMalformed = 0;
+    std::size_t deferred = 0;
 };
 
 // The walk over one event object (kinetoparse.cpp): its members into `e`, reset before.
 void readEventObject(od::object obj, RawEvent& e);
+
+// A plain file to read in pieces (kinetosplit.cpp): past one document's 4 GiB, or any when
+// `always`. Null for anything else (gzip, a pipe, a file that cannot be opened), which the
+// whole-document reader reads or refuses with its own sentence.
+std::unique_ptr<TextSource> openForSplit(const QString& path, bool always);
 
 // The end of a sentence saying what simdjson found wrong ("it is not valid UTF-8").
 QString simdjsonProblem(simdjson::error_code code);
@@ -349,10 +414,19 @@ struct KinetoJsonLoader::Impl {
     // builder thread does the same with the rare flow whose phase is written with escapes. Once
     // the walk is done, the kept flows are read again if they are needed (readDeferredFlows).
     std::atomic<bool> flowsNeeded{false};
-    using Extent = std::pair<std::uint32_t, std::uint32_t>; // [begin, end) in the document
-    std::vector<Extent> deferredFlows;                      // by the parser thread
-    std::vector<Extent> builderDeferredFlows;               // by the builder thread
-    std::uint64_t eventsRead = 0;                           // array elements, on the parser thread
+    kineto::KeptExtents deferredFlows;        // by the parser thread
+    kineto::KeptExtents builderDeferredFlows; // by the builder thread
+    std::uint64_t eventsRead = 0;             // array elements, on the parser thread
+    // The text position of byte 0 of the buffer the builder thread's current events point into
+    // (0 but in a split read), and the piece they came from: its kernelKeys (views into the
+    // piece) are dropped when the piece changes.
+    std::uint64_t eventOrigin = 0, eventPiece = 0;
+    // A split read (kinetosplit.cpp): the traceEvents array in pieces of about this many bytes,
+    // each parsed as a document of its own; 0: only for text past one document's 4 GiB.
+    std::size_t splitPieceBytes = 0;
+    // The document level of a split read: its skeletons hold an empty traceEvents array, which
+    // readDocument then takes for the one the pieces were walked from.
+    bool placeholderEvents = false;
     // The builder thread's unescaping of the rare string with escapes: a parser of its own and
     // the current event's unescaped strings, by field.
     std::unique_ptr<kineto::od::parser> unescaper;
@@ -372,6 +446,25 @@ struct KinetoJsonLoader::Impl {
     void readDeviceProperties(kineto::od::value v); // kinetoreader.cpp
     void readDistributedInfo(kineto::od::value v);  // kinetoreader.cpp
     void readEvents(kineto::od::array events);      // kinetoparse.cpp
+    // The parts of readEvents that a split read shares (kinetoparse.cpp): the staging reserved
+    // for a text of `textBytes`; the builder thread; the walk over the elements of `events`, an
+    // array in the buffer at `base` whose byte 0 is text position `origin`; the end of the
+    // events, once every element was walked (flows kept by place read from `source`, or from
+    // `text` when null).
+    void reserveStaging(std::uint64_t textBytes);
+    std::unique_ptr<kineto::EventPipe> startBuilder();
+    void walkElements(kineto::EventPipe& pipe, kineto::od::array events, const char* base,
+                      std::uint64_t origin, std::uint64_t piece, std::uint64_t textBytes,
+                      kineto::WalkMark& mark);
+    void finishEvents(kineto::EventPipe& pipe, kineto::TextSource* source);
+    // The split read of a text past 4 GiB, or of any when splitPieceBytes is set
+    // (kinetosplit.cpp): the members around the array, parsed as documents of their own
+    // (`prefix` + text [from, to) + `suffix`), and the pieces of the array from `first`, its
+    // first element's place; returns where the array closes.
+    void readSplit(kineto::TextSource& source);
+    void readAround(kineto::TextSource& source, std::string_view prefix, std::uint64_t from,
+                    std::uint64_t to, std::string_view suffix);
+    std::uint64_t readPieces(kineto::TextSource& source, std::uint64_t first);
     // The builder thread: one event at a time, into the model (and the staging below).
     void handleEvent(kineto::RawEvent& e);                                // kinetoevents.cpp
     void resolveStrings(kineto::RawEvent& e, std::uint32_t fields = ~0u); // kinetoevents.cpp
@@ -381,8 +474,9 @@ struct KinetoJsonLoader::Impl {
     void handleFlow(kineto::RawEvent& e);                                 // kinetoevents.cpp
     void addFlow(const kineto::RawEvent& e);                              // kinetoevents.cpp
     void needFlows();                                                     // kinetoevents.cpp
-    bool deferFlow(const kineto::RawEvent& e); // the parser thread's part; kinetoparse.cpp
-    void readDeferredFlows();                  // after the walk; kinetoevents.cpp
+    // The parser thread's part; kinetoparse.cpp. `origin`: as walkElements'.
+    bool deferFlow(const kineto::RawEvent& e, std::uint64_t origin);
+    void readDeferredFlows(kineto::TextSource* source); // after the walk; kinetoevents.cpp
     void stageGpuOp(const kineto::RawEvent& e, kineto::GpuOpKind kind, TimeNs start, TimeNs end,
                     std::string_view name);                               // kinetogpu.cpp
     std::uint32_t kernelConfig(const kineto::RawEvent& e, StringId name); // kinetogpu.cpp
@@ -392,6 +486,8 @@ struct KinetoJsonLoader::Impl {
     // After the walk, on the parser thread.
     void addStagedEvents(); // kinetogpu.cpp
     void addWarnings();     // kinetoreader.cpp
+    // The staged events and warnings added, the model finished; kinetoreader.cpp.
+    std::unique_ptr<Trace> finishModel();
 };
 
 } // namespace strobe

@@ -1,0 +1,287 @@
+// SPDX-License-Identifier: MIT
+// The split read of a Kineto trace whose JSON is larger than one simdjson document can be
+// (4 GiB): the traceEvents array read a piece at a time, each piece (about kPieceBytes, cut at an
+// element boundary) copied into a buffer as an array of its own and walked as the whole document
+// is, on the same two threads; the members around the array parsed as small documents of their
+// own. Only the pieces in flight are in memory, never the whole text. See docs/KINETO.md.
+#include "formats/kineto/kinetoreaderimpl.h"
+#include "formats/nativepath.h"
+
+#include <QStringBuilder>
+#include <algorithm>
+#include <cstring>
+
+#if defined(__unix__)
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#endif
+
+namespace strobe {
+
+using namespace kineto;
+
+namespace {
+
+// The usual piece, and how far past it the quick guess of its end looks (kineto::guessCut);
+// past that, its end is found byte by byte (kineto::exactCut).
+constexpr std::size_t kPieceBytes = std::size_t(32) << 20;
+constexpr std::size_t kGuessWindow = std::size_t(1) << 20;
+// The largest piece: one element (an event) past this is refused.
+constexpr std::uint64_t kMaxPieceBytes = std::uint64_t(1) << 31;
+// The most JSON read around the array (before it, and after it), parsed as documents of their
+// own.
+constexpr std::uint64_t kMaxAroundBytes = std::uint64_t(256) << 20;
+
+constexpr std::size_t kPadding = simdjson::SIMDJSON_PADDING;
+
+// A piece's bytes between the '[' and ']' the buffer adds, padded for simdjson.
+struct PieceBuffer {
+    std::unique_ptr<char[]> bytes;
+    std::size_t capacity = 0; // readable bytes
+
+    // Makes room for `len` bytes of text: '[' + text + ']' + padding.
+    bool reserve(std::size_t len) {
+        const std::size_t need = len + 2 + kPadding;
+        if (need <= capacity)
+            return true;
+        bytes.reset(new (std::nothrow) char[need]);
+        capacity = bytes ? need : 0;
+        return bytes != nullptr;
+    }
+    char* text() { return bytes.get() + 1; }
+    // Closes the array after `len` bytes of text.
+    void close(std::size_t len) {
+        bytes[0] = '[';
+        bytes[len + 1] = ']';
+        std::memset(bytes.get() + len + 2, 0, capacity - len - 2);
+    }
+};
+
+QString nearByte(const TextSource& source, std::uint64_t at) {
+    return QStringLiteral(" near byte %1").arg(at + source.skipped() + 1);
+}
+
+} // namespace
+
+namespace kineto {
+
+std::unique_ptr<TextSource> openForSplit(const QString& path, bool always) {
+#if defined(__unix__)
+    const int fd = openNativeForReading(path);
+    if (fd < 0)
+        return {};
+    struct stat st {};
+    char head[3] = {0, 0, 0};
+    const bool regular = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0;
+    const ssize_t n = regular ? ::pread(fd, head, 3, 0) : -1;
+    if (n <= 0 || isGzip(head, std::size_t(n))) {
+        ::close(fd);
+        return {};
+    }
+    fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+    const std::uint64_t skipped = n == 3 && std::memcmp(head, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0;
+    const std::uint64_t size = std::uint64_t(st.st_size) - skipped;
+    if (!always && size <= kMaxJsonBytes) {
+        ::close(fd);
+        return {};
+    }
+    return fileTextSource(fd, skipped, size);
+#else
+    (void)path;
+    (void)always;
+    return {};
+#endif
+}
+
+} // namespace kineto
+
+// Parses `prefix` + text [from, to) + `suffix` as a document of its own: the members before or
+// after the events array, around an empty placeholder array (readDocument skips it).
+void KinetoJsonLoader::Impl::readAround(TextSource& source, std::string_view prefix,
+                                        std::uint64_t from, std::uint64_t to,
+                                        std::string_view suffix) {
+    if (to - from > kMaxAroundBytes)
+        fail(QStringLiteral("has more than %1 MB of JSON after its traceEvents array, more than "
+                            "Strobe reads around the events of a file this large")
+                 .arg(kMaxAroundBytes >> 20));
+    const auto middle = std::size_t(to - from);
+    std::string json(prefix.size() + middle + suffix.size(), '\0');
+    std::memcpy(json.data(), prefix.data(), prefix.size());
+    if (const QString problem = source.read(from, json.data() + prefix.size(), middle);
+        !problem.isEmpty())
+        fail(problem);
+    std::memcpy(json.data() + prefix.size() + middle, suffix.data(), suffix.size());
+    const simdjson::padded_string padded(json);
+    od::parser parser;
+    od::document doc;
+    try {
+        doc = take(parser.iterate(padded));
+        readDocument(doc);
+    } catch (const simdjson::simdjson_error& e) {
+        fail(QStringLiteral("is not valid JSON: ") % simdjsonProblem(e.error()));
+    }
+}
+
+std::uint64_t KinetoJsonLoader::Impl::readPieces(TextSource& source, std::uint64_t first) {
+    const std::uint64_t size = source.size();
+    const std::size_t target = splitPieceBytes ? splitPieceBytes : kPieceBytes;
+    reserveStaging(size);
+    const std::unique_ptr<EventPipe> pipe = startBuilder();
+    od::parser parser;
+    // Two buffers: the builder thread finishes one piece's events while the next is read.
+    std::array<PieceBuffer, 2> buffers;
+    std::array<std::size_t, 2> handedAfter{0, 0}; // batches to be consumed before reuse
+    std::uint64_t start = first;                  // an element's start (or the array's end)
+    std::uint64_t serial = 0, pieces = 0;
+    bool exact = false; // this piece's end is found byte by byte: the guess was wrong
+    // Walks the pieces; returns where the array closes.
+    const auto walk = [&]() -> std::uint64_t {
+        for (;;) {
+            checkCancel();
+            PieceBuffer& buffer = buffers[pieces % 2];
+            pipe->waitConsumed(handedAfter[pieces % 2]);
+            // Where the piece ends: a guess first, then, if it fails, the exact place.
+            Cut cut;
+            std::size_t len = 0;
+            if (!exact) {
+                const auto n =
+                    std::size_t(std::min<std::uint64_t>(size - start, target + kGuessWindow));
+                if (!buffer.reserve(n))
+                    fail(QStringLiteral("is too large to read into memory"));
+                if (const QString problem = source.read(start, buffer.text(), n);
+                    !problem.isEmpty())
+                    fail(problem);
+                len = guessCut(buffer.text(), std::min(target, n), n);
+                if (len < n)
+                    cut = {start + len, CutKind::Comma};
+                else if (start + n == size)
+                    cut = {size, CutKind::End};
+                else
+                    exact = true;
+            }
+            if (exact) {
+                QString problem;
+                cut = exactCut(source, start, start + target, kMaxPieceBytes, problem);
+                if (!problem.isEmpty())
+                    fail(problem);
+                if (cut.kind == CutKind::TooFar)
+                    fail(QStringLiteral("has an event larger than %1 MB%2, more than Strobe reads "
+                                        "as one piece of a file this large")
+                             .arg(kMaxPieceBytes >> 20)
+                             .arg(nearByte(source, start)));
+                if (cut.kind == CutKind::Unbalanced)
+                    fail(QStringLiteral("is not valid JSON") % nearByte(source, cut.at) %
+                         QStringLiteral(": ") % simdjsonProblem(simdjson::TAPE_ERROR));
+                len = std::size_t(cut.at - start);
+                if (!buffer.reserve(len))
+                    fail(QStringLiteral("is too large to read into memory"));
+                if (const QString problem = source.read(start, buffer.text(), len);
+                    !problem.isEmpty())
+                    fail(problem);
+            }
+            buffer.close(len);
+            // Byte 0 of the buffer (its '[') stands for the ',' or '[' before the piece.
+            const std::uint64_t origin = start - 1;
+            WalkMark mark{0, eventsRead, parserMalformed, deferredFlows.size()};
+            simdjson::error_code error = simdjson::SUCCESS;
+            std::optional<std::uint64_t> arrayEnd; // the array closed inside the piece, there
+            const char* const base = buffer.bytes.get();
+            od::document doc;
+            bool walking = false;
+            try {
+                doc = take(parser.iterate(base, len + 2, buffer.capacity));
+                walking = true;
+                walkElements(*pipe, take(doc.get_array()), base, origin, ++serial, size, mark);
+                // The walk ends at the first ']' that closes the array: the buffer's, or one in
+                // the text (the piece reached past the array's end).
+                if (const char* next = nullptr; !doc.current_location().get(next)) {
+                    const char* close = next - 1;
+                    while (close > base && *close != ']')
+                        --close;
+                    arrayEnd = origin + std::uint64_t(close - base);
+                }
+            } catch (const simdjson::simdjson_error& e) {
+                error = e.error();
+            }
+            // The piece's last batch goes now: no batch holds the events of two buffers.
+            pipe->hand();
+            handedAfter[pieces % 2] = pipe->handed();
+            if (!error) {
+                if (arrayEnd)
+                    return *arrayEnd;
+                if (cut.kind == CutKind::Comma) {
+                    start = cut.at + 1;
+                    exact = false;
+                    ++pieces;
+                    continue;
+                }
+                if (cut.kind == CutKind::ArrayEnd)
+                    return cut.at;
+                fail(QStringLiteral("is not valid JSON") % nearByte(source, size) %
+                     QStringLiteral(": ") % simdjsonProblem(simdjson::INCOMPLETE_ARRAY_OR_OBJECT));
+            }
+            // The walk failed: at a wrong guess of the piece's end, or at an error in the text. The
+            // events before the failure were handed on; the rest is read again, into this buffer.
+            pipe->waitConsumed(pipe->handed());
+            eventsRead = mark.eventsRead;
+            parserMalformed = mark.parserMalformed;
+            deferredFlows.truncate(mark.deferred);
+            const char* failedAt = nullptr;
+            const bool located = walking && !doc.current_location().get(failedAt) &&
+                                 failedAt >= base && failedAt < base + len + 2;
+            if (mark.after > 0) { // objects were walked: go on after the last one
+                if (base[mark.after] != ',')
+                    fail(QStringLiteral("is not valid JSON") %
+                         nearByte(source, origin + mark.after) % QStringLiteral(": ") %
+                         simdjsonProblem(error));
+                start = origin + mark.after + 1;
+                exact = false;
+                ++pieces;
+                continue;
+            }
+            if (exact) // the exact end, and still no object: the text is wrong here
+                fail(QStringLiteral("is not valid JSON") %
+                     (located ? nearByte(source, origin + std::uint64_t(failedAt - base))
+                              : nearByte(source, start)) %
+                     QStringLiteral(": ") % simdjsonProblem(error));
+            exact = true;
+        }
+    };
+    const std::uint64_t arrayEnd = walk();
+    finishEvents(*pipe, &source);
+    return arrayEnd;
+}
+
+void KinetoJsonLoader::Impl::readSplit(TextSource& source) {
+    EventsArray where;
+    if (const QString problem = findEventsArray(source, kMaxAroundBytes, where); !problem.isEmpty())
+        fail(problem);
+    placeholderEvents = true;
+    TraceMetadata& meta = builder.metadata();
+    if (where.rootIsArray) {
+        meta.format = QStringLiteral("kineto-json");
+        meta.productName = QStringLiteral("PyTorch Profiler");
+    } else {
+        readAround(source, {}, 0, where.bracket, "[]}");
+    }
+    const std::uint64_t arrayEnd = readPieces(source, where.bracket + 1);
+    if (where.rootIsArray) {
+        // Only blanks may follow the top-level array.
+        std::vector<char> rest(
+            std::size_t(std::min<std::uint64_t>(source.size() - arrayEnd - 1, kMaxAroundBytes)));
+        if (const QString problem = source.read(arrayEnd + 1, rest.data(), rest.size());
+            !problem.isEmpty())
+            fail(problem);
+        const auto blank = [](char c) { return isBlank(c); };
+        if (!std::all_of(rest.begin(), rest.end(), blank) ||
+            source.size() - arrayEnd - 1 > rest.size())
+            fail(QStringLiteral("is not valid JSON: ") %
+                 simdjsonProblem(simdjson::TRAILING_CONTENT));
+    } else {
+        readAround(source, "{\"traceEvents\":[]", arrayEnd + 1, source.size(), {});
+    }
+    placeholderEvents = false;
+}
+
+} // namespace strobe
