@@ -49,10 +49,8 @@ QStringList findJobFiles(const QString& folder) {
     QStringList out;
     for (const QFileInfo& e : entries) {
         const QString name = e.fileName();
-        if (isRankSummaryName(name))
-            out << e.filePath();
-        else if (!summaries.contains(name % QStringLiteral(".summary.json")) &&
-                 looksLikeTrace(e.filePath()))
+        const bool summarised = summaries.contains(name % QStringLiteral(".summary.json"));
+        if (isRankSummaryName(name) || (!summarised && looksLikeTrace(e.filePath())))
             out << e.filePath();
     }
     return out;

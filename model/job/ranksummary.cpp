@@ -126,6 +126,7 @@ std::vector<RankStep> stepsOf(const Trace& trace, RankScope scope) {
         }
     }
     std::vector<RankStep> steps;
+    steps.reserve(byNumber.size());
     for (const auto& [n, host] : byNumber)
         steps.push_back({n, host, {}});
     std::sort(steps.begin(), steps.end(), [](const RankStep& a, const RankStep& b) {
@@ -248,10 +249,12 @@ std::vector<std::uint32_t> gpuProcesses(const Trace& trace) {
             it->second = std::min(it->second, s.deviceId);
     }
     std::vector<std::pair<std::uint32_t, std::uint32_t>> order; // (device, pid)
+    order.reserve(firstDevice.size());
     for (const auto& [pid, device] : firstDevice)
         order.emplace_back(device, pid);
     std::sort(order.begin(), order.end());
     std::vector<std::uint32_t> pids;
+    pids.reserve(order.size());
     for (const auto& [device, pid] : order)
         pids.push_back(pid);
     return pids;

@@ -37,7 +37,7 @@ public:
             error = what;
     }
     QJsonValue member(const QJsonObject& o, const QString& key, const QString& where) {
-        const QJsonValue v = o.value(key);
+        QJsonValue v = o.value(key);
         if (v.isUndefined())
             fail(where % key % QStringLiteral(" is missing"));
         return v;
@@ -255,7 +255,7 @@ std::optional<RankSummary> rankSummaryFromJson(const QByteArray& json, QString* 
         s.busy.push_back(in.integer(busy[i], QStringLiteral("busy_ns"), 0, s.range.duration()));
     const QJsonArray warnings =
         in.array(in.member(root, QStringLiteral("warnings"), {}), QStringLiteral("warnings"));
-    for (const QJsonValue& w : warnings) {
+    for (const auto& w : warnings) {
         if (!w.isString())
             in.fail(QStringLiteral("warnings holds something other than sentences"));
         s.warnings << w.toString();
