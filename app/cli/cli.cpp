@@ -162,7 +162,8 @@ const std::array kCommands{
             &runDiff},
     Command{"render",
             "FILE -o OUT.png|OUT.svg [--width W] [--height H] [--from T --to T | --range "
-            "NAME[#K]] [--lanes all|gpu|cpu|REGEX] [--theme light|dark] [--compare OTHER] [--fit]",
+            "NAME[#K]] [--lanes all|gpu|cpu|REGEX] [--theme light|dark] [--compare OTHER] [--fit] "
+            "[--bookmarks | --bookmarks-dir DIR]",
             "the timeline as a picture, drawn without a display (GUI builds)",
             "  -o, --output FILE   OUT.png or OUT.svg\n"
             "  --width W, --height H\n"
@@ -173,7 +174,10 @@ const std::array kCommands{
             "                      the lanes to draw (REGEX: searched in the lane labels)\n"
             "  --theme light|dark  the palette (default light)\n"
             "  --compare OTHER     OTHER stacked below, both from their own start\n"
-            "  --fit               shrink the rows when the lanes need more than H\n",
+            "  --fit               shrink the rows when the lanes need more than H\n"
+            "  --bookmarks         the notes bookmarked for FILE in the GUI, as flags on the "
+            "ruler\n"
+            "  --bookmarks-dir DIR the same from the bookmarks folder DIR\n",
             &runRender, true},
 };
 

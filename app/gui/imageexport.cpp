@@ -4,6 +4,7 @@
 #include "formats/samefile.h"
 #include "model/timeformat.h"
 #include "model/trace.h"
+#include "render/geometry/rulerflags.h"
 #include "render/paint/timelinepicture.h"
 #include "widgets/bookmarks.h"
 #include "widgets/timeline/timelineview.h"
@@ -89,8 +90,7 @@ QString exportPanesImage(std::span<const ExportedPane> panes, const QString& foo
     o.font = first.font();
     o.idleThreshold = state->idleThresholdNs();
     if (const Bookmarks* marks = first.ruler()->bookmarks()) // the flags its ruler shows
-        for (const BookmarkNote& n : marks->set().notes)
-            o.marks.push_back(RulerMark{{n.range.start - origin, n.range.end - origin}, n.text});
+        o.marks = noteMarks(marks->set(), origin);
     o.footer = footer % QStringLiteral("  \u00b7  ") % formatTimestamp(o.window.start, 0) %
                QStringLiteral(" to ") % formatTimestamp(o.window.end, 0) %
                QStringLiteral("  \u00b7  Strobe ") % QLatin1String(STROBE_VERSION);

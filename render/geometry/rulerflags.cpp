@@ -1,12 +1,21 @@
 // SPDX-License-Identifier: MIT
 #include "render/geometry/rulerflags.h"
 
+#include "model/bookmarks.h"
 #include "model/lod/timemapping.h"
 
 #include <algorithm>
 #include <cmath>
 
 namespace strobe {
+
+std::vector<RulerMark> noteMarks(const BookmarkSet& set, TimeNs origin) {
+    std::vector<RulerMark> out;
+    out.reserve(set.notes.size());
+    for (const BookmarkNote& n : set.notes)
+        out.push_back(RulerMark{{n.range.start - origin, n.range.end - origin}, n.text});
+    return out;
+}
 
 std::vector<RulerFlag> layoutRulerFlags(std::span<const RulerMark> marks, TimeRange view,
                                         int width) {

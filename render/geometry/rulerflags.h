@@ -9,12 +9,18 @@
 
 namespace strobe {
 
+struct BookmarkSet;
+
 // A marked time range (a bookmark's note) on the ruler's time axis; a zero-length range marks
 // an instant.
 struct RulerMark {
     TimeRange range;
     QString label;
 };
+
+// The notes of `set` (trace time) as marks on an axis whose 0 is the trace's time `origin`, in
+// the order they were made. The view slots are not marks.
+std::vector<RulerMark> noteMarks(const BookmarkSet& set, TimeNs origin = 0);
 
 // Where a mark is drawn on the ruler: its flag at `x` (the range's start, or the view's left
 // edge for a range that began before it), the range's bar from `x` to `barEnd` (at least 1 px),

@@ -3,6 +3,7 @@
 
 #include "model/lod/timemapping.h"
 #include "model/trace.h"
+#include "render/geometry/rulerflags.h"
 #include "render/paint/rulerpainter.h"
 #include "render/paint/timelinecolors.h"
 #include "widgets/bookmarks.h"
@@ -43,10 +44,7 @@ void TimeRuler::paintEvent(QPaintEvent*) {
                                state->selectedRange(), state->cursorTime()};
     std::vector<RulerFlag> flags;
     if (content && m_bookmarks) {
-        std::vector<RulerMark> marks;
-        for (const BookmarkNote& n : m_bookmarks->set().notes)
-            marks.push_back(RulerMark{n.range, n.text});
-        flags = layoutRulerFlags(marks, content->view, width());
+        flags = layoutRulerFlags(noteMarks(m_bookmarks->set()), content->view, width());
     }
     paintTimeRuler(p, size(), TimelinePalette::forPalette(palette()), font(), content, flags);
 }

@@ -5,15 +5,18 @@
 #include "app/cli/commands.h"
 #include "app/cli/render/renderinputs.h"
 #include "formats/samefile.h"
+#include "model/bookmarks.h"
 #include "model/lod/timelinelod.h"
 #include "model/reports/reporttable.h"
 #include "model/timeformat.h"
 #include "model/trace.h"
 #include "render/geometry/lanelayout.h"
+#include "render/geometry/rulerflags.h"
 #include "render/geometry/timelinegeometry.h"
 #include "render/paint/headerpainter.h"
 #include "render/paint/timelinepicture.h"
 
+#include <QDir>
 #include <QFileInfo>
 #include <QGuiApplication>
 #include <QStringBuilder>
@@ -91,10 +94,11 @@ int runRender(const QStringList& args, Io io) {
     QStringList normalized;
     for (const QString& a : args)
         normalized << (a == QLatin1String("-o") ? QStringLiteral("--output") : a);
-    CliArgs a(cmd, normalized, {QStringLiteral("fit")},
+    CliArgs a(cmd, normalized, {QStringLiteral("fit"), QStringLiteral("bookmarks")},
               {QStringLiteral("output"), QStringLiteral("width"), QStringLiteral("height"),
                QStringLiteral("from"), QStringLiteral("to"), QStringLiteral("range"),
-               QStringLiteral("lanes"), QStringLiteral("theme"), QStringLiteral("compare")},
+               QStringLiteral("lanes"), QStringLiteral("theme"), QStringLiteral("compare"),
+               QStringLiteral("bookmarks-dir")},
               1);
     if (!a.ok())
         return usageError(io, cmd, a.error());
@@ -141,6 +145,14 @@ int runRender(const QStringList& args, Io io) {
         return usageError(io, cmd,
                           QStringLiteral("--theme must be light or dark, not '") % theme % u'\'');
     const QString lanes = a.option(QStringLiteral("lanes")).value_or(QStringLiteral("all"));
+    const auto bookmarksDir = a.option(QStringLiteral("bookmarks-dir"));
+    if (bookmarksDir && a.flag(QStringLiteral("bookmarks")))
+        return usageError(io, cmd,
+                          QStringLiteral("--bookmarks and --bookmarks-dir exclude each other"));
+    if (bookmarksDir && !QFileInfo(*bookmarksDir).isDir())
+        return usageError(io, cmd,
+                          QStringLiteral("--bookmarks-dir wants a folder, not '") %
+                              escapeControls(*bookmarksDir) % u'\'');
 
     // The traces, top to bottom, each on the shared axis from its own start.
     QStringList files{a.positional().front()};
@@ -216,6 +228,18 @@ int runRender(const QStringList& args, Io io) {
     options.palette =
         theme == QLatin1String("dark") ? TimelinePalette::darkPalette() : TimelinePalette::light();
     options.font = pictureFont();
+    if (bookmarksDir || a.flag(QStringLiteral("bookmarks"))) {
+        // The GUI's notes for FILE, as its Export Image draws them: flags on the shared axis.
+        const BookmarkStore store(bookmarksDir.value_or(BookmarkStore::guiDirectory()));
+        const BookmarkLoad loaded = store.load(files.front());
+        if (!loaded.warning.isEmpty())
+            io.err << "strobe-cli render: " << escapeControls(loaded.warning) << '\n';
+        else if (loaded.set.notes.empty())
+            io.err << "strobe-cli render: no bookmark notes are kept for " << scenes[0]->file
+                   << " in " << escapeControls(QDir::toNativeSeparators(store.directory()))
+                   << ".\n";
+        options.marks = noteMarks(loaded.set, scenes[0]->trace->timeRange().start);
+    }
     options.footer = files.size() > 1 ? scenes[0]->file % QStringLiteral(" vs ") % scenes[1]->file
                                       : scenes[0]->file;
     options.footer += QStringLiteral("  \u00b7  ") % windowText(window) %

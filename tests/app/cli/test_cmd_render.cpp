@@ -3,6 +3,7 @@
 // mapping puts them, one SVG rectangle per drawn item, identical bytes run after run, a real
 // process with no display at all, and every error path.
 #include "formats/open.h"
+#include "model/bookmarks.h"
 #include "model/trace.h"
 #include "render/geometry/lanelayout.h"
 #include "render/geometry/timelinegeometry.h"
@@ -13,6 +14,7 @@
 #include "render/paint/timelinepicture.h"
 #include "tests/app/cli/clitesthelpers.h"
 
+#include <QDir>
 #include <QFile>
 #include <QImage>
 #include <QProcess>
@@ -458,4 +460,136 @@ TEST_F(RenderTest, ATraceSpanningAllOfInt64EndsWithAPicture) {
     EXPECT_EQ(p.exitCode(), 0) << p.readAllStandardError().toStdString();
     EXPECT_TRUE(p.readAllStandardOutput().contains("window [0, 9223372036854775806)"));
     EXPECT_EQ(QImage(out("span.png")).size(), QSize(1920, 1080));
+}
+
+namespace {
+
+// The ruler's flag colour in the light palette (paintTimeRuler).
+const QRgb kFlagColour = qRgb(0xd9, 0x7a, 0x00);
+
+// Columns of the ruler band (right of the header column) holding the flag colour at row y.
+std::vector<int> flagColumns(const QImage& image, int y) {
+    std::vector<int> xs;
+    for (int x = kLaneHeaderWidth; x < image.width(); ++x)
+        if (image.pixel(x, y) == kFlagColour)
+            xs.push_back(x);
+    return xs;
+}
+
+} // namespace
+
+// Issue 44, item 17: the notes the GUI keeps for a trace are drawn as the GUI's Export Image
+// draws them, a flag (pole, pennant, bar along the top) on the ruler at the note's time; without
+// --bookmarks the picture has none.
+TEST_F(RenderTest, BookmarksDrawTheGuisNotesAsFlagsOnTheRuler) {
+    const QString trace = fixture(kCloverleaf);
+    const auto loaded = load(kCloverleaf);
+    const TimeRange span = loaded->timeRange();
+    // A note from 40 % to 50 % of the trace (the default window is the whole trace).
+    const TimeNs start = span.start + span.duration() * 2 / 5;
+    BookmarkSet set;
+    set.notes.push_back(BookmarkNote{{start, start + span.duration() / 10}, QString()});
+    const QString marks = dir.filePath(QStringLiteral("marks"));
+    ASSERT_EQ(BookmarkStore(marks).save(trace, set), QString());
+    // The oracle: the note's start on a 1340 px canvas over the trace's duration.
+    const int canvas = 1600 - kLaneHeaderWidth;
+    const double poleX = kLaneHeaderWidth + double(start - span.start) * canvas / span.duration();
+    const double barEndX = kLaneHeaderWidth + double(start + span.duration() / 10 - span.start) *
+                                                  canvas / span.duration();
+    auto render = [&](const char* name, QStringList more) {
+        const QStringList args = QStringList{trace,
+                                             QStringLiteral("-o"),
+                                             out(name),
+                                             QStringLiteral("--width"),
+                                             QStringLiteral("1600"),
+                                             QStringLiteral("--height"),
+                                             QStringLiteral("900"),
+                                             QStringLiteral("--lanes"),
+                                             QStringLiteral("gpu")} +
+                                 more;
+        return runCli(&cli::runRender, args);
+    };
+    const auto with = render("with.png", {QStringLiteral("--bookmarks-dir"), marks});
+    ASSERT_EQ(with.status, 0) << with.err.toStdString();
+    EXPECT_EQ(with.err, QString());
+    const QImage marked(out("with.png"));
+    // The pole: one column, down the ruler, at the note's start.
+    const std::vector<int> pole = flagColumns(marked, kTimeRulerHeight - 4);
+    ASSERT_EQ(pole.size(), 1u);
+    EXPECT_LE(std::abs(pole[0] - poleX), 1.0) << pole[0] << " vs " << poleX;
+    // The bar: along the top from the start to the end of the note (134 px here).
+    const std::vector<int> bar = flagColumns(marked, 0);
+    ASSERT_FALSE(bar.empty());
+    EXPECT_LE(std::abs(bar.front() - poleX), 1.0);
+    EXPECT_LE(std::abs(bar.back() + 1 - barEndX), 1.0) << bar.back() << " vs " << barEndX;
+    EXPECT_EQ(int(bar.size()), bar.back() - bar.front() + 1); // unbroken
+
+    const auto without = render("without.png", {});
+    ASSERT_EQ(without.status, 0) << without.err.toStdString();
+    const QImage plain(out("without.png"));
+    for (int y = 0; y < kTimeRulerHeight; ++y)
+        ASSERT_TRUE(flagColumns(plain, y).empty()) << "row " << y;
+    // Only the ruler differs: the lanes are the same pixels.
+    EXPECT_EQ(plain.copy(0, kTimeRulerHeight, 1600, 800),
+              marked.copy(0, kTimeRulerHeight, 1600, 800));
+
+    // --bookmarks: the GUI's own folder, under the configuration home.
+    QTemporaryDir home;
+    const QByteArray previous = qgetenv("XDG_CONFIG_HOME");
+    qputenv("XDG_CONFIG_HOME", QFile::encodeName(home.path()));
+    const QString gui = BookmarkStore::guiDirectory();
+    EXPECT_TRUE(gui.startsWith(home.path())) << gui.toStdString();
+    ASSERT_EQ(BookmarkStore(gui).save(trace, set), QString());
+    const auto fromGui = render("gui.png", {QStringLiteral("--bookmarks")});
+    if (previous.isNull())
+        qunsetenv("XDG_CONFIG_HOME");
+    else
+        qputenv("XDG_CONFIG_HOME", previous);
+    ASSERT_EQ(fromGui.status, 0) << fromGui.err.toStdString();
+    EXPECT_EQ(QImage(out("gui.png")), marked);
+}
+
+TEST_F(RenderTest, BookmarksThatCannotBeUsedAreSaidAndThePictureIsDrawn) {
+    const QString trace = fixture(kCloverleaf);
+    const QString marks = dir.filePath(QStringLiteral("marks"));
+    ASSERT_TRUE(QDir().mkpath(marks));
+    auto render = [&](QStringList more) {
+        return runCli(&cli::runRender,
+                      QStringList{trace, QStringLiteral("-o"), out("m.png"),
+                                  QStringLiteral("--lanes"), QStringLiteral("gpu")} +
+                          more);
+    };
+    // None kept for this trace: one line says so, and the picture has no flag.
+    const auto none = render({QStringLiteral("--bookmarks-dir"), marks});
+    EXPECT_EQ(none.status, 0);
+    EXPECT_EQ(none.err, QStringLiteral("strobe-cli render: no bookmark notes are kept for ") +
+                            QLatin1String(kCloverleaf) + QStringLiteral(" in ") + marks +
+                            QStringLiteral(".\n"));
+    // A damaged file: the store's one sentence, and the picture without flags.
+    BookmarkSet set;
+    set.notes.push_back(BookmarkNote{{1, 2}, QStringLiteral("n")});
+    const BookmarkStore store(marks);
+    ASSERT_EQ(store.save(trace, set), QString());
+    {
+        QFile f(store.fileFor(trace));
+        ASSERT_TRUE(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        f.write("{ not json");
+    }
+    const auto damaged = render({QStringLiteral("--bookmarks-dir"), marks});
+    EXPECT_EQ(damaged.status, 0);
+    EXPECT_TRUE(damaged.err.startsWith(
+        QStringLiteral("strobe-cli render: The bookmarks file was ignored: it is not JSON")))
+        << damaged.err.toStdString();
+    for (int y = 0; y < kTimeRulerHeight; ++y)
+        ASSERT_TRUE(flagColumns(QImage(out("m.png")), y).empty()) << "row " << y;
+    // Usage: the two options exclude each other, and the folder must be one.
+    const auto both =
+        render({QStringLiteral("--bookmarks"), QStringLiteral("--bookmarks-dir"), marks});
+    EXPECT_EQ(both.status, 2);
+    EXPECT_TRUE(both.err.contains(QLatin1String("exclude each other"))) << both.err.toStdString();
+    const auto notDir =
+        render({QStringLiteral("--bookmarks-dir"), dir.filePath(QStringLiteral("missing"))});
+    EXPECT_EQ(notDir.status, 2);
+    EXPECT_TRUE(notDir.err.contains(QLatin1String("--bookmarks-dir wants a folder")))
+        << notDir.err.toStdString();
 }
