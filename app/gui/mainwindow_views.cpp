@@ -101,6 +101,15 @@ void MainWindow::buildViews() {
     connect(this, &MainWindow::findingsChanged, m_findingsPanel, &FindingsPanel::setAnalysis);
     connect(this, &MainWindow::findingsChanged, overviewPanel, &OverviewPanel::setFindings);
     connect(overviewPanel, &OverviewPanel::findingRequested, this, &MainWindow::showFinding);
+    // The selected finding's events are marked on the timeline while the Findings tab is shown.
+    // (A tabbed dock behind another stays isVisible(); what it shows of itself says.)
+    connect(m_findingsPanel, &FindingsPanel::highlightChanged, this, [this] {
+        const bool shown = !m_findingsPanel->visibleRegion().isEmpty();
+        m_timeline->setHighlights(shown ? m_findingsPanel->highlight() : nullptr);
+    });
+    connect(m_findingsDock, &QDockWidget::visibilityChanged, this, [this](bool visible) {
+        m_timeline->setHighlights(visible ? m_findingsPanel->highlight() : nullptr);
+    });
     // A step picked on the chart is selected on the timeline (the flame graph's "Selected range
     // or step" follows it) and shown with a margin.
     connect(overviewPanel, &OverviewPanel::stepActivated, this,

@@ -9,6 +9,7 @@
 #include <QThread>
 #include <algorithm>
 #include <string_view>
+#include <utility>
 
 namespace strobe {
 
@@ -248,6 +249,33 @@ EventSearchResult searchEvents(const Trace& trace, const EventSearchQuery& query
     for (LaneMatches& m : perLane) {
         if (m.events.empty())
             continue;
+        out.m_laneSlot[m.lane] = std::int32_t(out.m_lanes.size());
+        out.m_count += m.events.size();
+        out.m_lanes.push_back(std::move(m));
+    }
+    return out;
+}
+
+EventSearchResult eventSetOf(const Trace& trace, std::span<const EventRef> events) {
+    EventSearchResult out;
+    out.m_trace = &trace;
+    out.m_laneSlot.assign(trace.lanes().size(), -1);
+    std::vector<EventRef> kept;
+    for (const EventRef e : events)
+        if (e.isValid() && e.lane < trace.lanes().size() && e.index < trace.lane(e.lane).size())
+            kept.push_back(e);
+    std::sort(kept.begin(), kept.end(), [](EventRef a, EventRef b) {
+        return std::pair(a.lane, a.index) < std::pair(b.lane, b.index);
+    });
+    kept.erase(std::unique(kept.begin(), kept.end()), kept.end());
+    for (std::size_t i = 0; i < kept.size();) {
+        LaneMatches m;
+        m.lane = kept[i].lane;
+        for (; i < kept.size() && kept[i].lane == m.lane; ++i)
+            m.events.push_back(kept[i].index);
+        const Lane& l = trace.lane(m.lane);
+        if (l.rowCount() > 1)
+            placeInRows(l, m);
         out.m_laneSlot[m.lane] = std::int32_t(out.m_lanes.size());
         out.m_count += m.events.size();
         out.m_lanes.push_back(std::move(m));

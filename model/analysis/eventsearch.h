@@ -79,6 +79,7 @@ public:
 private:
     friend EventSearchResult searchEvents(const Trace& trace, const EventSearchQuery& query,
                                           const std::atomic<bool>* cancel);
+    friend EventSearchResult eventSetOf(const Trace& trace, std::span<const EventRef> events);
     // The best match of one lane relative to `ref` (see next / previous); -1 when none.
     std::int64_t nextIn(const LaneMatches& m, EventRef ref, TimeNs refStart) const;
     std::int64_t previousIn(const LaneMatches& m, EventRef ref, TimeNs refStart) const;
@@ -101,5 +102,10 @@ private:
 // 65,536 events) stops it early with wasCancelled() set.
 EventSearchResult searchEvents(const Trace& trace, const EventSearchQuery& query,
                                const std::atomic<bool>* cancel = nullptr);
+
+// `events` as a result with an empty query, so the timeline marks them as it marks matches (a
+// finding's evidence). Invalid refs and refs past their lane's end are left out, duplicates
+// counted once. O(n log n) in the events.
+EventSearchResult eventSetOf(const Trace& trace, std::span<const EventRef> events);
 
 } // namespace strobe

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "widgets/panels/findingspanel.h"
 
+#include "model/analysis/eventsearch.h"
 #include "model/itemmodels/findingtablemodel.h"
 #include "model/itemmodels/reporttablemodel.h"
 #include "model/itemmodels/tableroles.h"
@@ -20,6 +21,27 @@
 #include <QVBoxLayout>
 
 namespace strobe {
+
+namespace {
+
+// What the evidence worker makes of the selected finding: its table and its events' marks.
+struct Evidence {
+    ReportTable table;
+    std::shared_ptr<const EventSearchResult> marks; // null when no row names an event
+};
+
+// The column that takes the evidence table's spare width: its last text column (a kernel's or
+// a call's name), so the numbers stay beside each other; else the last column.
+int textColumnToStretch(const ReportTable& table) {
+    const int columns = int(table.columns.size());
+    if (!table.rows.empty())
+        for (int c = std::min(columns, int(table.rows.front().size())) - 1; c >= 0; --c)
+            if (table.rows.front()[std::size_t(c)].kind == ReportCell::Kind::Text)
+                return c;
+    return columns - 1;
+}
+
+} // namespace
 
 FindingsPanel::FindingsPanel(ViewState* state, QWidget* parent)
     : QWidget(parent)
@@ -185,6 +207,7 @@ void FindingsPanel::showSelected() {
     m_evidenceTask->cancel();
     m_shownFinding = -1;
     m_evidence->setTable({});
+    setHighlight(nullptr);
     if (!f || !m_analysis || !m_analysis->describes(m_state->trace())) {
         m_details->clear();
         return;
@@ -213,15 +236,31 @@ void FindingsPanel::showSelected() {
     // formatted off the GUI thread.
     m_evidenceTask->start(
         [analysis = m_analysis, index] {
-            return evidenceTable(analysis->trace(),
-                                 analysis->findings.findings[std::size_t(index)]);
+            const Finding& finding = analysis->findings.findings[std::size_t(index)];
+            Evidence e{evidenceTable(analysis->trace(), finding), nullptr};
+            std::vector<EventRef> events;
+            for (const FindingEvidence& row : finding.evidence)
+                if (row.event.isValid())
+                    events.push_back(row.event);
+            if (!events.empty())
+                e.marks = std::make_shared<const EventSearchResult>(
+                    eventSetOf(analysis->trace(), events));
+            return e;
         },
-        [this](ReportTable table) {
-            m_evidence->setTable(std::move(table));
+        [this](Evidence e) {
+            m_evidence->setTable(std::move(e.table));
+            setHighlight(std::move(e.marks));
             m_evidenceView->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
-            fitColumns(m_evidenceView, m_evidence->columnCount() - 1);
+            fitColumns(m_evidenceView, textColumnToStretch(m_evidence->table()));
             finishedStep();
         });
+}
+
+void FindingsPanel::setHighlight(std::shared_ptr<const EventSearchResult> marks) {
+    if (!marks && !m_highlight)
+        return;
+    m_highlight = std::move(marks);
+    emit highlightChanged();
 }
 
 void FindingsPanel::activateEvidenceRow(int row) {

@@ -14,6 +14,7 @@ class QTableView;
 namespace strobe {
 
 class BackgroundTask;
+class EventSearchResult;
 class FindingTableModel;
 class ReportTableModel;
 class ViewState;
@@ -24,7 +25,9 @@ class ViewState;
 // words (what the data shows, what to try) and its evidence table (the rule's columns,
 // evidenceTable, built on a worker) below; double-clicking an evidence row shows its event on
 // the timeline and selects it, or zooms to its stretch of time (a gap, a chunk) and selects that
-// range. The findings come with the trace's FindingAnalysis (setAnalysis, from the main window).
+// range. The selected finding's events are offered to the timeline to mark (highlight()), as the
+// search marks its matches. The findings come with the trace's FindingAnalysis (setAnalysis, from
+// the main window).
 class FindingsPanel : public QWidget {
     Q_OBJECT
 public:
@@ -56,6 +59,9 @@ public:
     int selectedFinding() const;
     // Goes to the evidence at view row `row` of the evidence table, as a double-click does.
     void activateEvidenceRow(int row);
+    // The selected finding's evidence events, for the timeline to mark; null when it has none
+    // (or while they are being collected).
+    std::shared_ptr<const EventSearchResult> highlight() const { return m_highlight; }
     // True while the findings of the trace on screen have not arrived, or the selected
     // finding's evidence is being built.
     bool isComputing() const;
@@ -65,12 +71,15 @@ signals:
     void ready();
     // An evidence row was activated: its event (invalid for a stretch of time) and extent.
     void evidenceActivated(strobe::EventRef event, strobe::TimeRange range);
+    // highlight() changed.
+    void highlightChanged();
 
 private:
     void onTraceChanged();
     void updateMessage();
     void showSelected();
     void finishedStep();
+    void setHighlight(std::shared_ptr<const EventSearchResult> marks);
 
     ViewState* m_state;
     std::shared_ptr<const FindingAnalysis> m_analysis;
@@ -87,6 +96,7 @@ private:
     QSplitter* m_splitter;
     BackgroundTask* m_evidenceTask;
     QStringList m_skippedLines;
+    std::shared_ptr<const EventSearchResult> m_highlight;
     int m_shownFinding = -1; // whose evidence the evidence table holds (or is being built)
 };
 

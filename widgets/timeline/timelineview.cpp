@@ -250,7 +250,13 @@ void TimelineView::onTraceChanged() {
     updateProjectedNvtx();
     m_hover = {};
     m_scrollY = 0;
+    m_highlights.reset();
     layoutChanged();
+}
+
+void TimelineView::setHighlights(std::shared_ptr<const EventSearchResult> marks) {
+    m_highlights = std::move(marks);
+    m_canvas->update();
 }
 
 void TimelineView::startLevelOfDetail() {
@@ -373,7 +379,7 @@ void TimelineView::paintCanvas(QPainter& p, QSize size, qreal dpr) {
         return;
     }
     TimelineFrame::Options options;
-    options.search = m_searchBar->isHidden() ? nullptr : m_searchBar->result();
+    options.search = m_searchBar->isHidden() ? m_highlights.get() : m_searchBar->result();
     const TimelineFrame frame(m_geometry, ctx, options);
     m_painter.paint(p, ctx, frame); // the background too
     paintOverlay(p, ctx, frame,

@@ -26,6 +26,7 @@ class QShortcut;
 namespace strobe {
 
 class BackgroundTask;
+class EventSearchResult;
 class LaneHeader;
 struct NvtxSummary;
 class SearchBar;
@@ -98,6 +99,11 @@ public:
     // Centres the view on `ref` (zooming in until it is at least a few pixels wide, never out
     // unless it is wider than the view), expands and scrolls to its lane and selects it.
     void showSearchMatch(EventRef ref);
+    // Events marked as the search marks its matches while the search bar is closed (the
+    // Findings panel's evidence of the selected finding); null clears them. A new trace clears
+    // them; a set of another trace is not drawn.
+    void setHighlights(std::shared_ptr<const EventSearchResult> marks);
+    const EventSearchResult* highlights() const { return m_highlights.get(); }
 
     // True when the trace has no event the lanes draw (every lane empty, no memory track): the
     // canvas then says so (nothingToDrawText) instead of staying blank.
@@ -193,6 +199,7 @@ private:
     TimelineCanvas* m_canvas = nullptr;
     QScrollBar* m_vbar = nullptr;
     SearchBar* m_searchBar = nullptr;
+    std::shared_ptr<const EventSearchResult> m_highlights;
     int m_scrollY = 0;
     EventRef m_hover;
     std::optional<double> m_pointerX;

@@ -4,6 +4,7 @@
 #include "app/gui/mainwindow.h"
 #include "app/gui/traceloadjob.h"
 #include "formats/nsys/synth/synthtrace.h"
+#include "model/analysis/eventsearch.h"
 #include "model/itemmodels/findingtablemodel.h"
 #include "model/itemmodels/kernelsummarymodel.h"
 #include "model/itemmodels/kerneltablemodel.h"
@@ -584,10 +585,33 @@ TEST_F(MainWindowTest, TheFindingsFollowTheOperatorAnalysisOfEachLoad) {
     }
     ASSERT_TRUE(QTest::qWaitFor([&] { return !window->findingsPanel()->isComputing(); }, 30000));
     EXPECT_EQ(window->findingsPanel()->model()->rowCount(), int(expected.findings.size()));
+    EXPECT_EQ(window->timeline()->highlights(), nullptr) << "the Overview is raised, not Findings";
     EXPECT_EQ(changes, std::vector<bool>{true});
     if (!expected.findings.empty()) {
         window->showFinding(int(expected.findings.size()) - 1);
         EXPECT_EQ(window->findingsPanel()->selectedFinding(), int(expected.findings.size()) - 1);
+    }
+    // The timeline marks the selected finding's events while the Findings tab is shown.
+    const auto withEvents =
+        std::find_if(expected.findings.begin(), expected.findings.end(), [](const Finding& f) {
+            return std::any_of(f.evidence.begin(), f.evidence.end(),
+                               [](const FindingEvidence& e) { return e.event.isValid(); });
+        });
+    if (withEvents != expected.findings.end()) {
+        window->showFinding(int(withEvents - expected.findings.begin()));
+        ASSERT_TRUE(
+            QTest::qWaitFor([&] { return !window->findingsPanel()->isComputing(); }, 30000));
+        ASSERT_NE(window->findingsPanel()->highlight(), nullptr);
+        EXPECT_EQ(window->timeline()->highlights(), window->findingsPanel()->highlight().get());
+        const EventRef first =
+            std::find_if(withEvents->evidence.begin(), withEvents->evidence.end(),
+                         [](const FindingEvidence& e) { return e.event.isValid(); })
+                ->event;
+        EXPECT_TRUE(window->timeline()->highlights()->contains(first));
+        window->findChild<QDockWidget*>(QStringLiteral("kernelsDock"))->raise();
+        EXPECT_EQ(window->timeline()->highlights(), nullptr) << "another tab: no marks";
+        window->showFinding(int(withEvents - expected.findings.begin()));
+        EXPECT_EQ(window->timeline()->highlights(), window->findingsPanel()->highlight().get());
     }
 
     // Another trace: the findings go at once, the new ones follow.

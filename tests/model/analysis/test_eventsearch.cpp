@@ -246,6 +246,39 @@ TEST(EventSearch, MatchesKnowTheirRows) {
     EXPECT_TRUE(k.lanes()[0].rowPositions(0).empty());
 }
 
+// A set of events given by reference (a finding's evidence) is a result like a search's: the
+// same lanes, rows and time order as searching their name, duplicates and bad refs left out.
+TEST(EventSearch, AnEventSetIsMarkedLikeTheSearchForItsEvents) {
+    const auto t = everyKind();
+    const EventSearchResult byName = searchEvents(*t, {QStringLiteral("aten::mm"), false, false});
+    const std::vector<EventRef> mm = byName.inTimeOrder();
+    ASSERT_EQ(mm.size(), 2u);
+    const std::uint32_t lanes = std::uint32_t(t->lanes().size());
+    const std::vector<EventRef> given = {mm[1],
+                                         mm[0],
+                                         mm[1],
+                                         EventRef{},
+                                         EventRef{lanes, 0},
+                                         EventRef{mm[0].lane, t->lane(mm[0].lane).size()}};
+    const EventSearchResult set = eventSetOf(*t, given);
+    EXPECT_EQ(set.trace(), t.get());
+    EXPECT_EQ(set.count(), 2u);
+    EXPECT_EQ(set.inTimeOrder(), mm);
+    ASSERT_EQ(set.lanes().size(), 1u);
+    const LaneMatches& m = set.lanes()[0];
+    for (std::uint16_t row = 0; row < 3; ++row) {
+        const auto want = byName.lanes()[0].rowPositions(row);
+        const auto got = m.rowPositions(row);
+        EXPECT_EQ(std::vector<std::uint32_t>(got.begin(), got.end()),
+                  std::vector<std::uint32_t>(want.begin(), want.end()))
+            << "row " << row;
+    }
+    EXPECT_TRUE(set.contains(mm[0]));
+    EXPECT_EQ(set.next(mm[0]), mm[1]);
+    EXPECT_EQ(eventSetOf(*t, {}).count(), 0u);
+    EXPECT_TRUE(eventSetOf(*t, {}).lanes().empty());
+}
+
 // Past a million events the lanes are scanned on several threads: the same answer, and many
 // matches placed in their rows by one walk of each row.
 TEST(EventSearch, ABigTraceGivesTheSameCounts) {

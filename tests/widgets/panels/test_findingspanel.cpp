@@ -3,6 +3,7 @@
 // evidence, the jump from an evidence row (an event, or a stretch of time), the skipped rules and
 // the empty state; and the findings computeFindings makes of a real PyTorch profiler trace.
 #include "formats/open.h"
+#include "model/analysis/eventsearch.h"
 #include "model/itemmodels/findingtablemodel.h"
 #include "model/itemmodels/reporttablemodel.h"
 #include "model/itemmodels/tableroles.h"
@@ -125,12 +126,20 @@ TEST(FindingsPanel, ShowsTheFindingsInTheirRankWithTheSelectedOnesEvidence) {
     EXPECT_EQ(state.visibleRange(), (TimeRange{3200 - 190, 7000 + 190}));
     EXPECT_EQ(state.selectedRange(), std::optional<TimeRange>(TimeRange{3200, 7000}));
     EXPECT_TRUE(revealed.empty());
+    EXPECT_EQ(panel.highlight(), nullptr) << "gaps are no events to mark";
+    int highlightChanges = 0;
+    QObject::connect(&panel, &FindingsPanel::highlightChanged, [&] { ++highlightChanges; });
 
     // The small grids: their second row is kernel 3's launch, shown and selected.
     panel.selectFinding(1);
     ASSERT_TRUE(waitUntilReady(panel));
     EXPECT_EQ(panel.selectedFinding(), 1);
     EXPECT_EQ(panel.evidenceModel()->rowCount(), 2);
+    // Its two launches are marked on the timeline.
+    ASSERT_NE(panel.highlight(), nullptr);
+    EXPECT_EQ(highlightChanges, 1);
+    EXPECT_EQ(panel.highlight()->inTimeOrder(),
+              (std::vector<EventRef>{trace->kernelRef(0), trace->kernelRef(3)}));
     panel.activateEvidenceRow(1);
     ASSERT_EQ(jumps.size(), 2u);
     EXPECT_EQ(jumps[1].first, trace->kernelRef(3));
@@ -146,6 +155,8 @@ TEST(FindingsPanel, ShowsTheFindingsInTheirRankWithTheSelectedOnesEvidence) {
     ASSERT_TRUE(waitUntilReady(panel));
     EXPECT_EQ(panel.evidenceModel()->rowCount(), 0);
     EXPECT_TRUE(panel.evidenceView()->isHidden());
+    EXPECT_EQ(panel.highlight(), nullptr);
+    EXPECT_EQ(highlightChanges, 2);
     EXPECT_TRUE(panel.detailsText().startsWith(findingRuleTitle(FindingRule::DataLoading)));
 
     // Sorted by share, ascending: data loading first, and it stays finding 2.

@@ -235,3 +235,32 @@ TEST(SearchBar, ANewTraceIsSearchedAgain) {
     EXPECT_EQ(v.bar()->countText(), QStringLiteral("1 match"));
     EXPECT_FALSE(v.bar()->current().isValid());
 }
+
+// A set of events given to the view (the Findings panel's evidence) is marked as matches are
+// while the bar is closed; the open bar's matches take their place; a new trace drops them.
+TEST(SearchBar, GivenEventsAreMarkedLikeMatchesWhileTheBarIsClosed) {
+    View v(std::shared_ptr<const Trace>(synth_traces::smallTrace()));
+    v.state.fitAll();
+    const QImage before = v.paint();
+    const EventRef gemm =
+        searchEvents(*v.state.trace(), {QStringLiteral("sgemm"), false, false}).first();
+    ASSERT_TRUE(gemm.isValid());
+    const QPoint in = v.view.eventRect(gemm)->center().toPoint();
+    const std::vector<EventRef> given{gemm};
+    v.view.setHighlights(
+        std::make_shared<const EventSearchResult>(eventSetOf(*v.state.trace(), given)));
+    ASSERT_NE(v.view.highlights(), nullptr);
+    const QImage marked = v.paint();
+    EXPECT_NE(marked.pixel(in), before.pixel(in));
+    // The bar's search for something else: its matches, not the given set.
+    v.find(QStringLiteral("memcpy"));
+    EXPECT_EQ(v.paint().pixel(in), before.pixel(in));
+    v.key(Qt::Key_Escape);
+    EXPECT_EQ(v.paint().pixel(in), marked.pixel(in));
+    v.view.setHighlights(nullptr);
+    EXPECT_EQ(v.paint().pixel(in), before.pixel(in));
+    v.view.setHighlights(
+        std::make_shared<const EventSearchResult>(eventSetOf(*v.state.trace(), given)));
+    v.state.setTrace(std::shared_ptr<const Trace>(synth_traces::smallTrace()));
+    EXPECT_EQ(v.view.highlights(), nullptr);
+}
