@@ -11,15 +11,20 @@ namespace strobe {
 
 namespace {
 
-// "0, 1, 5 and 7 more" for a warning: at most `shown` numbers.
-QString numberList(const std::vector<std::uint32_t>& n, std::size_t shown = 16) {
+constexpr std::size_t kListed = 16; // numbers a warning lists
+
+// "0, 1, 5 and 7 more" for a warning: at most kListed of `n`, whose whole count is `total`.
+QString numberList(const std::vector<std::uint32_t>& n, std::size_t total) {
     QStringList parts;
-    for (std::size_t i = 0; i < n.size() && i < shown; ++i)
+    for (std::size_t i = 0; i < n.size() && i < kListed; ++i)
         parts << QString::number(n[i]);
     QString text = parts.join(QStringLiteral(", "));
-    if (n.size() > shown)
-        text += QStringLiteral(" and %1 more").arg(n.size() - shown);
+    if (total > kListed)
+        text += QStringLiteral(" and %1 more").arg(total - kListed);
     return text;
+}
+QString numberList(const std::vector<std::uint32_t>& n) {
+    return numberList(n, n.size());
 }
 
 QString fileName(const RankSummary& s) {
@@ -59,19 +64,24 @@ void warnMixed(Job& job) {
                             parts.join(QStringLiteral(", ")) % u'.';
     }
     if (worldSize > 0) {
-        std::vector<std::uint32_t> missing;
+        // Counted, and the first few listed, without walking a world size a file may inflate.
+        const auto present =
+            std::size_t(std::count_if(job.ranks.begin(), job.ranks.end(),
+                                      [&](const RankSummary& r) { return r.rank < worldSize; }));
+        const std::size_t missing = worldSize - present;
+        std::vector<std::uint32_t> listed;
         std::size_t next = 0;
-        for (std::uint32_t r = 0; r < worldSize; ++r) {
+        for (std::uint32_t r = 0; r < worldSize && listed.size() <= kListed; ++r) {
             while (next < job.ranks.size() && job.ranks[next].rank < r)
                 ++next;
             if (next == job.ranks.size() || job.ranks[next].rank != r)
-                missing.push_back(r);
+                listed.push_back(r);
         }
-        if (!missing.empty())
+        if (missing > 0)
             job.warnings << QStringLiteral("%1 of %2 ranks are missing: %3.")
-                                .arg(missing.size())
+                                .arg(missing)
                                 .arg(worldSize)
-                                .arg(numberList(missing));
+                                .arg(numberList(listed, missing));
     }
     if (formats.size() > 1)
         job.warnings
@@ -137,47 +147,40 @@ CollectiveMatch matchCollectives(const Job& job) {
     // in order; the k-th calls of every rank that has the key form a match. A key missing on
     // some rank, or a rank with fewer calls, leaves the extra calls unmatched.
     using Key = std::tuple<QString, std::uint32_t, QString>;
-    std::map<Key, std::vector<std::vector<std::uint32_t>>> calls; // key -> per rank -> calls
+    // key -> rank index -> its calls; sparse, so a job of many ranks and many keys stays small.
+    std::map<Key, std::map<std::uint32_t, std::vector<std::uint32_t>>> calls;
     for (std::uint32_t r = 0; r < job.ranks.size(); ++r) {
         const auto& list = job.ranks[r].collectives;
         for (std::uint32_t i = 0; i < list.size(); ++i) {
             const RankCollective& c = list[i];
             const Key key = c.processGroup ? Key{*c.processGroup, 0, c.kind}
                                            : Key{QString(), c.streamOrdinal, c.kind};
-            auto& perRank = calls[key];
-            perRank.resize(job.ranks.size());
-            perRank[r].push_back(i);
+            calls[key][r].push_back(i);
         }
     }
     const std::vector<TimeNs> wall = wallOffsets(job);
     CollectiveMatch out;
-    for (auto& [key, perRank] : calls) {
+    for (const auto& [key, perRank] : calls) {
         // Without a recorded group every rank takes part; with one, the ranks that call it
         // (the group's members are not recorded apart from its calls).
         const bool everyRank = std::get<0>(key).isEmpty();
         std::size_t common = std::numeric_limits<std::size_t>::max();
-        std::size_t takers = 0;
-        for (const auto& list : perRank) {
-            if (!list.empty() || everyRank)
-                common = std::min(common, list.size());
-            takers += list.empty() ? 0 : 1;
-        }
-        if (takers < 2)
+        for (const auto& [r, list] : perRank)
+            common = std::min(common, list.size());
+        if (perRank.size() < 2 || (everyRank && perRank.size() < job.ranks.size()))
             common = 0;
         for (std::size_t k = 0; k < common; ++k) {
             MatchedCollective m;
             m.kind = std::get<2>(key);
             if (!everyRank)
                 m.processGroup = std::get<0>(key);
-            for (std::uint32_t r = 0; r < perRank.size(); ++r) {
-                if (!perRank[r].empty())
-                    m.calls.emplace_back(r, perRank[r][k]);
-            }
+            for (const auto& [r, list] : perRank)
+                m.calls.emplace_back(r, list[k]);
             out.matched.push_back(std::move(m));
         }
-        for (std::uint32_t r = 0; r < perRank.size(); ++r) {
-            for (std::size_t k = common; k < perRank[r].size(); ++k)
-                out.unmatched.emplace_back(r, perRank[r][k]);
+        for (const auto& [r, list] : perRank) {
+            for (std::size_t k = common; k < list.size(); ++k)
+                out.unmatched.emplace_back(r, list[k]);
         }
     }
     const auto firstStart = [&](const MatchedCollective& m) {
@@ -240,15 +243,12 @@ std::vector<TimeNs> alignmentOffsets(const Job& job, const CollectiveMatch& matc
 }
 
 std::optional<std::uint64_t> stepOf(const RankSummary& rank, const RankCollective& call) {
-    std::optional<std::uint64_t> step;
-    TimeNs latest = std::numeric_limits<TimeNs>::min();
-    for (const RankStep& s : rank.steps) {
-        if (s.host.start <= call.gpu.start && s.host.start >= latest) {
-            latest = s.host.start;
-            step = s.number;
-        }
-    }
-    return step;
+    const auto after =
+        std::upper_bound(rank.steps.begin(), rank.steps.end(), call.gpu.start,
+                         [](TimeNs t, const RankStep& s) { return t < s.host.start; });
+    if (after == rank.steps.begin())
+        return std::nullopt;
+    return std::prev(after)->number;
 }
 
 std::vector<CollectiveTiming> timeCollectives(const Job& job, const CollectiveMatch& match,

@@ -74,6 +74,7 @@ std::vector<CollectiveTiming> timeCollectives(const Job& job, const CollectiveMa
 
 // The step a collective of `rank` belongs to: the last ProfilerStep whose host start is at or
 // before its GPU start (GPU work runs after its launch); nullopt before the first step.
+// O(log steps): RankSummary::steps is in start order.
 std::optional<std::uint64_t> stepOf(const RankSummary& rank, const RankCollective& call);
 
 // Per rank (Job::ranks order), its wait summed over the matched collectives: in all, and per

@@ -239,6 +239,8 @@ std::optional<RankSummary> rankSummaryFromJson(const QByteArray& json, QString* 
                                                what, 0, std::numeric_limits<qint64>::max()));
         step.host = in.range(in.member(o, QStringLiteral("host"), what % u'.'), what);
         step.breakdown = in.breakdown(in.member(o, QStringLiteral("breakdown"), what % u'.'), what);
+        if (!s.steps.empty() && step.host.start < s.steps.back().host.start)
+            in.fail(what % QStringLiteral(" starts before the step above it"));
         s.steps.push_back(step);
     }
     const QJsonArray collectives =

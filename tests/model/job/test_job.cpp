@@ -227,6 +227,19 @@ TEST(JobWarnings, WorldSizesThatDisagreeMissingRanksAndMixedFormats) {
                                           "runs.")}));
 }
 
+TEST(JobWarnings, AHugeWorldSizeIsCountedNotWalked) {
+    SynthJob spec;
+    spec.ranks = 2;
+    std::vector<RankSummary> ranks = spec.summaries();
+    for (RankSummary& r : ranks)
+        r.worldSize = 0xFFFFFFFF;
+    const Job job = makeJob(std::move(ranks));
+    EXPECT_EQ(job.warnings,
+              QStringList{QStringLiteral("4294967293 of 4294967295 ranks are missing: 2, 3, 4, 5, "
+                                         "6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17 and "
+                                         "4294967277 more.")});
+}
+
 TEST(JobWarnings, ARankFromAnotherRunIsNamed) {
     SynthJob spec;
     spec.ranks = 3;

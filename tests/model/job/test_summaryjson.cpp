@@ -121,6 +121,13 @@ TEST(RankSummaryJson, DamageIsOneSentenceNamingTheField) {
               QStringLiteral("whole has parts larger than their whole"));
     EXPECT_EQ(damaged(QStringLiteral("steps"), QJsonArray{QJsonObject{}}),
               QStringLiteral("steps[0].step is missing"));
+    QJsonArray steps =
+        QJsonDocument::fromJson(good).object().value(QStringLiteral("steps")).toArray();
+    const QJsonValue first = steps[0];
+    steps[0] = steps[1];
+    steps[1] = first;
+    EXPECT_EQ(damaged(QStringLiteral("steps"), steps),
+              QStringLiteral("steps[1] starts before the step above it"));
     EXPECT_EQ(damaged(QStringLiteral("collectives"),
                       QJsonArray{QJsonArray{QStringLiteral("AllReduce"), QJsonValue(), 0, 0, 9, 3,
                                             QJsonValue()}}),
