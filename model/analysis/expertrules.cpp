@@ -3,6 +3,7 @@
 // pageable_copies. The definitions, nsys's scripts they follow and where Strobe differs are in
 // docs/FINDINGS.md ("Nsight Systems' expert rules").
 #include "model/analysis/findingrules.h"
+#include "model/analysis/gaps.h"
 
 #include <algorithm>
 #include <array>
@@ -229,7 +230,23 @@ void apiSyncRule(const Context& ctx, CallKinds& kinds, Sink& out) {
             calls.push_back(e.event);
         }
     }
+    const std::size_t before = out.findings.size();
     pushEventFinding(trace, FindingRule::CudaApiSync, std::move(rows), calls, out);
+    if (out.findings.size() == before)
+        return;
+    // A synchronisation call costs GPU time only where the GPU drains and waits for the host to
+    // launch again: the time at stake is the GPU idle time in the gaps that Strobe's gap
+    // analysis puts down to synchronisation (docs/GAPS.md, at its default threshold), not the
+    // host's time in the calls, most of which the GPU spends working. The host's time is kept
+    // as `measured`.
+    Finding& f = out.findings.back();
+    f.measured = double(f.timeNs);
+    TimeNs idle = 0;
+    for (const GpuGap& g : findGaps(trace, kDefaultIdleThresholdNs).gaps)
+        if (g.cause == GapCause::Sync)
+            idle = saturatingAdd(idle, g.duration());
+    f.timeNs = idle;
+    f.sharePercent = f.baseNs > 0 ? 100.0 * double(f.timeNs) / double(f.baseNs) : 0;
 }
 
 // The GPU work of one process on one GPU, as nsys's gpu_gaps and gpu_time_util group it: its

@@ -151,10 +151,14 @@ FindingWords expertWords(const Trace& trace, const Finding& f) {
                          mostly(f), verb(f, "blocks", "block"), time, share(f)),
                 QStringLiteral("Use cudaMemsetAsync on a stream instead.")};
     case FindingRule::CudaApiSync:
-        return {QStringLiteral("%1%2 %3 the host until the GPU is done: %4, %5.")
+        return {QStringLiteral("%1%2 %3 the host until the GPU is done, for %4 (%5 % of the "
+                               "trace); the GPU sat idle %6 in the gaps they explain, %7.")
                     .arg(counted(f.count, QStringLiteral("synchronisation call"),
                                  QStringLiteral("synchronisation calls")),
-                         mostly(f), verb(f, "blocks", "block"), time, share(f)),
+                         mostly(f), verb(f, "blocks", "block"), formatDuration(TimeNs(f.measured)),
+                         QString::number(f.baseNs > 0 ? 100.0 * f.measured / double(f.baseNs) : 0.0,
+                                         'f', 1),
+                         time, share(f)),
                 QStringLiteral("Synchronise less often, and wait on events "
                                "(cudaStreamWaitEvent, cudaEventSynchronize) rather than on the "
                                "whole device or stream.")};

@@ -10,6 +10,7 @@
 #include "formats/open.h"
 #include "model/analysis/findingrules.h"
 #include "model/analysis/findings.h"
+#include "model/analysis/gaps.h"
 #include "model/reports/findingtext.h"
 #include "model/timeformat.h"
 #include "model/tracebuilder.h"
@@ -203,6 +204,16 @@ int column(const ReportTable& t, const char* name) {
     return int(t.columns.indexOf(QString::fromLatin1(name)));
 }
 
+// The idle time of the gaps (at the gaps panel's default threshold) whose cause is a
+// synchronisation call.
+TimeNs syncGapTime(const Trace& trace) {
+    TimeNs t = 0;
+    for (const GpuGap& g : findGaps(trace, kDefaultIdleThresholdNs).gaps)
+        if (g.cause == GapCause::Sync)
+            t += g.duration();
+    return t;
+}
+
 // The rows of one finding (or of none) against the SQL's, in order; the time at stake is the
 // rows' summed duration, except gpu_time_util's (checked on its own).
 void expectRows(const Trace& trace, const Finding* f, const std::vector<Row>& want,
@@ -250,7 +261,13 @@ void expectRows(const Trace& trace, const Finding* f, const std::vector<Row>& wa
             EXPECT_NEAR(e.value, want[i].average, 0.05 + 1e-9) << i;
         }
     }
-    if (f->rule != FindingRule::GpuTimeUtil) { // its count is of chunks, before merging
+    if (f->rule == FindingRule::CudaApiSync) {
+        // The calls' time is what they measured; at stake is the GPU idle time the gap
+        // analysis puts down to synchronisation.
+        EXPECT_EQ(f->count, want.size());
+        EXPECT_EQ(f->measured, double(total));
+        EXPECT_EQ(f->timeNs, syncGapTime(trace));
+    } else if (f->rule != FindingRule::GpuTimeUtil) { // its count is of chunks, before merging
         EXPECT_EQ(f->count, want.size());
         EXPECT_EQ(f->timeNs, total);
     }
@@ -502,8 +519,10 @@ TEST_F(ExpertRulesSynthetic, EachRuleTripsWithItsExactTimeAtStake) {
         TimeNs timeNs;
         std::uint64_t count;
     } want[] = {
-        {FindingRule::CudaMemcpyAsync, 150'000, 2}, {FindingRule::CudaMemcpySync, 230'000, 2},
-        {FindingRule::CudaMemsetSync, 30'000, 2},   {FindingRule::CudaApiSync, 3'500'000, 3},
+        {FindingRule::CudaMemcpyAsync, 150'000, 2},
+        {FindingRule::CudaMemcpySync, 230'000, 2},
+        {FindingRule::CudaMemsetSync, 30'000, 2},
+        {FindingRule::CudaApiSync, syncGapTime(*loaded.trace), 3},
         {FindingRule::PageableCopies, 345'000, 4},
     };
     for (const auto& w : want) {
@@ -517,6 +536,10 @@ TEST_F(ExpertRulesSynthetic, EachRuleTripsWithItsExactTimeAtStake) {
     }
     EXPECT_EQ(only(all, FindingRule::CudaApiSync).subject,
               QStringLiteral("cudaDeviceSynchronize_v3020"));
+    // The calls block the host 3.5 ms; the GPU idles after their drains, which the gap analysis
+    // explains by them.
+    EXPECT_EQ(only(all, FindingRule::CudaApiSync).measured, 3'500'000.0);
+    EXPECT_GT(only(all, FindingRule::CudaApiSync).timeNs, 0);
     // Longest first, as nsys sorts: the 200 us pageable cudaMemcpy, then the 100 us async one.
     const Finding& pageable = only(all, FindingRule::PageableCopies);
     ASSERT_EQ(pageable.evidence.size(), 4u);
@@ -591,7 +614,9 @@ TEST_F(ExpertRulesSynthetic, WordsNameTheNumbers) {
     const Findings all = expertFindings(trace);
     EXPECT_EQ(findingWords(trace, only(all, FindingRule::CudaApiSync)).finding,
               QStringLiteral("3 synchronisation calls (mostly cudaDeviceSynchronize) block the "
-                             "host until the GPU is done: 3.500 ms, 0.1 % of the trace."));
+                             "host until the GPU is done, for 3.500 ms (0.1 % of the trace); the "
+                             "GPU sat idle 5.756 ms in the gaps they explain, 0.2 % of the "
+                             "trace."));
     EXPECT_EQ(findingWords(trace, only(all, FindingRule::GpuGaps, 0)).finding,
               QStringLiteral("GPU 0 (NVIDIA H100 80GB HBM3) is idle for over 500.0 ms 2 times "
                              "(the longest 600.0 ms): 1.200 s in all, 40.0 % of its span."));
