@@ -8,11 +8,13 @@
 #include "model/reports/findingtext.h"
 #include "widgets/backgroundtask.h"
 #include "widgets/panels/tablebehaviour.h"
+#include "widgets/panels/tableexport.h"
 #include "widgets/viewstate.h"
 
 #include <QHeaderView>
 #include <QItemSelectionModel>
 #include <QLabel>
+#include <QShortcut>
 #include <QSortFilterProxyModel>
 #include <QSplitter>
 #include <QStringBuilder>
@@ -119,6 +121,12 @@ FindingsPanel::FindingsPanel(ViewState* state, QWidget* parent)
     connect(m_view->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
             [this] { showSelected(); });
     onRowActivated(m_evidenceView, m_state, [this](int row) { activateEvidenceRow(row); });
+    // Ctrl+C copies the selected rows (or all) of either table as CSV, as the other panels do.
+    for (QTableView* table : {m_view, m_evidenceView}) {
+        auto* copy = new QShortcut(QKeySequence::Copy, table, nullptr, nullptr,
+                                   Qt::WidgetWithChildrenShortcut);
+        connect(copy, &QShortcut::activated, this, [table] { copyViewRowsToClipboard(*table); });
+    }
     connect(m_state, &ViewState::traceChanged, this, &FindingsPanel::onTraceChanged);
     onTraceChanged();
 }

@@ -13,6 +13,8 @@
 #include "widgets/panels/findingspanel.h"
 
 #include <QAbstractItemModelTester>
+#include <QClipboard>
+#include <QGuiApplication>
 #include <QTableView>
 #include <gtest/gtest.h>
 
@@ -158,6 +160,17 @@ TEST(FindingsPanel, ShowsTheFindingsInTheirRankWithTheSelectedOnesEvidence) {
     EXPECT_EQ(panel.highlight(), nullptr);
     EXPECT_EQ(highlightChanges, 2);
     EXPECT_TRUE(panel.detailsText().startsWith(findingRuleTitle(FindingRule::DataLoading)));
+
+    // Ctrl+C on the findings copies the selected one as CSV, with the rule's id and the time in ns.
+    panel.show();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&panel));
+    panel.view()->setFocus();
+    QTest::keySequence(panel.view(), QKeySequence::Copy);
+    const QString copied = QGuiApplication::clipboard()->text();
+    EXPECT_TRUE(copied.startsWith(QStringLiteral("#,Rule,Time at stake,Share,Finding")))
+        << copied.toStdString();
+    EXPECT_TRUE(copied.contains(QStringLiteral("\r\n3,data_loading,1000,8.3,")))
+        << copied.toStdString();
 
     // Sorted by share, ascending: data loading first, and it stays finding 2.
     panel.view()->sortByColumn(FindingTableModel::Share, Qt::AscendingOrder);
