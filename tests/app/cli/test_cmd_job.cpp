@@ -186,6 +186,25 @@ TEST(CmdJob, GatheredSummariesGiveTheTracesTables) {
               QStringLiteral("0,551,1682725898079292000,1682725898686604000"));
 }
 
+TEST(CmdJob, AReportOfTwoProcessesSummarisesIntoOneFilePerRank) {
+    QTemporaryDir dir;
+    ASSERT_TRUE(dir.isValid());
+    const QString report = test::fixture("nsys2026.2-h100-2gpu-nvtx.sqlite");
+    const CliResult s =
+        runCli(&cli::runJob, {QStringLiteral("summarize"), report, QStringLiteral("-o"),
+                              dir.filePath(QStringLiteral("h100.summary.json"))});
+    ASSERT_EQ(s.status, 0) << s.err.toStdString();
+    EXPECT_EQ(QDir(dir.path()).entryList(QDir::Files),
+              (QStringList{QStringLiteral("h100.rank-0.summary.json"),
+                           QStringLiteral("h100.rank-1.summary.json")}));
+    const auto fromSummaries = job({dir.path()}, QStringLiteral("ranks"), kRanksHeader);
+    const auto fromReport = job({report}, QStringLiteral("ranks"), kRanksHeader);
+    ASSERT_EQ(fromSummaries.size(), 2u);
+    EXPECT_EQ(fromSummaries, fromReport);
+    EXPECT_TRUE(fromReport[1][2].startsWith(QStringLiteral("GPU 1")))
+        << fromReport[1][2].toStdString();
+}
+
 TEST(CmdJob, StragglersOfTheSampledPairAndTheVerdict) {
     const CliResult r = runCli(
         &cli::runJob, pair() + QStringList{QStringLiteral("--what"), QStringLiteral("stragglers")});
