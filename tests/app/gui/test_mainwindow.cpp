@@ -18,6 +18,7 @@
 #include "widgets/findinganalysis.h"
 #include "widgets/panels/findingspanel.h"
 #include "widgets/panels/kerneltablewidget.h"
+#include "widgets/panels/overviewpanel.h"
 #include "widgets/panels/statisticswidget.h"
 #include "widgets/timeline/timelineview.h"
 #include "widgets/viewstate.h"
@@ -588,8 +589,14 @@ TEST_F(MainWindowTest, TheFindingsFollowTheOperatorAnalysisOfEachLoad) {
     EXPECT_EQ(window->timeline()->highlights(), nullptr) << "the Overview is raised, not Findings";
     EXPECT_EQ(changes, std::vector<bool>{true});
     if (!expected.findings.empty()) {
-        window->showFinding(int(expected.findings.size()) - 1);
-        EXPECT_EQ(window->findingsPanel()->selectedFinding(), int(expected.findings.size()) - 1);
+        // The Overview's link to the last finding raises the Findings tab with it selected.
+        auto* overview = window->findChild<OverviewPanel*>();
+        ASSERT_NE(overview, nullptr);
+        EXPECT_FALSE(overview->topFindingsText().isEmpty());
+        const int last = int(expected.findings.size()) - 1;
+        overview->openLink(QStringLiteral("finding:%1").arg(last));
+        EXPECT_EQ(window->findingsPanel()->selectedFinding(), last);
+        EXPECT_FALSE(window->findingsPanel()->visibleRegion().isEmpty());
     }
     // The timeline marks the selected finding's events while the Findings tab is shown.
     const auto withEvents =
