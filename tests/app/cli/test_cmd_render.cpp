@@ -404,7 +404,7 @@ TEST_F(RenderTest, RuntimeErrorsExitOneWithOneSentence) {
 TEST_F(RenderTest, UsageErrorsExitTwo) {
     const QString trace = fixture(kCloverleaf);
     const QString png = out("u.png");
-    auto with = [&](QStringList more) {
+    auto with = [&](const QStringList& more) {
         return QStringList{trace, QStringLiteral("-o"), png} + more;
     };
     const std::vector<std::pair<QStringList, const char*>> cases{
@@ -487,16 +487,17 @@ TEST_F(RenderTest, BookmarksDrawTheGuisNotesAsFlagsOnTheRuler) {
     const TimeRange span = loaded->timeRange();
     // A note from 40 % to 50 % of the trace (the default window is the whole trace).
     const TimeNs start = span.start + span.duration() * 2 / 5;
+    const TimeNs end = start + span.duration() / 10;
     BookmarkSet set;
-    set.notes.push_back(BookmarkNote{{start, start + span.duration() / 10}, QString()});
+    set.notes.push_back(BookmarkNote{{start, end}, QString()});
     const QString marks = dir.filePath(QStringLiteral("marks"));
     ASSERT_EQ(BookmarkStore(marks).save(trace, set), QString());
     // The oracle: the note's start on a 1340 px canvas over the trace's duration.
     const int canvas = 1600 - kLaneHeaderWidth;
-    const double poleX = kLaneHeaderWidth + double(start - span.start) * canvas / span.duration();
-    const double barEndX = kLaneHeaderWidth + double(start + span.duration() / 10 - span.start) *
-                                                  canvas / span.duration();
-    auto render = [&](const char* name, QStringList more) {
+    const double pxPerNs = canvas / double(span.duration());
+    const double poleX = kLaneHeaderWidth + double(start - span.start) * pxPerNs;
+    const double barEndX = kLaneHeaderWidth + double(end - span.start) * pxPerNs;
+    auto render = [&](const char* name, const QStringList& more) {
         const QStringList args = QStringList{trace,
                                              QStringLiteral("-o"),
                                              out(name),
@@ -553,7 +554,7 @@ TEST_F(RenderTest, BookmarksThatCannotBeUsedAreSaidAndThePictureIsDrawn) {
     const QString trace = fixture(kCloverleaf);
     const QString marks = dir.filePath(QStringLiteral("marks"));
     ASSERT_TRUE(QDir().mkpath(marks));
-    auto render = [&](QStringList more) {
+    auto render = [&](const QStringList& more) {
         return runCli(&cli::runRender,
                       QStringList{trace, QStringLiteral("-o"), out("m.png"),
                                   QStringLiteral("--lanes"), QStringLiteral("gpu")} +
