@@ -29,6 +29,21 @@ namespace {
 std::shared_ptr<const FindingAnalysis> handBuilt(const std::shared_ptr<const Trace>& trace) {
     auto a = std::make_shared<FindingAnalysis>();
     a->operators = analyzeOperators(trace);
+    // (Field by field: the evidence struct may gain fields.)
+    const auto stretch = [](TimeRange r) {
+        FindingEvidence e;
+        e.range = r;
+        e.deviceId = 0;
+        return e;
+    };
+    const auto launch = [](EventRef ref, TimeRange r) {
+        FindingEvidence e;
+        e.event = ref;
+        e.range = r;
+        e.deviceId = 0;
+        e.value = 4; // blocks
+        return e;
+    };
     Finding gaps;
     gaps.rule = FindingRule::GpuGaps;
     gaps.timeNs = 3800 + 1900;
@@ -38,7 +53,7 @@ std::shared_ptr<const FindingAnalysis> handBuilt(const std::shared_ptr<const Tra
     gaps.count = 2;
     gaps.measured = 3800;
     gaps.threshold = 1000;
-    gaps.evidence = {{EventRef{}, {3200, 7000}, 0, 0}, {EventRef{}, {7100, 9000}, 0, 0}};
+    gaps.evidence = {stretch({3200, 7000}), stretch({7100, 9000})};
     Finding grid;
     grid.rule = FindingRule::SmallGrid;
     grid.timeNs = 2500;
@@ -50,8 +65,8 @@ std::shared_ptr<const FindingAnalysis> handBuilt(const std::shared_ptr<const Tra
     grid.count = 2;
     grid.blocks = 4;
     grid.smCount = 132;
-    grid.evidence = {{trace->kernelRef(0), {2000, 3000}, 0, 4},
-                     {trace->kernelRef(3), {9000, 10500}, 0, 4}};
+    grid.evidence = {launch(trace->kernelRef(0), {2000, 3000}),
+                     launch(trace->kernelRef(3), {9000, 10500})};
     Finding loading;
     loading.rule = FindingRule::DataLoading;
     loading.timeNs = 1000;
