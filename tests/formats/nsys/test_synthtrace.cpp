@@ -350,7 +350,7 @@ TEST_F(SampleTrace, ConvolutionsAndGemmsDominateAndStreamsOverlap) {
            "'dgrad_engine', 'wgrad_alg0_engine') OR s.value LIKE '%gemm%' THEN end - start ELSE 0 "
            "END) * 1000 / sum(end - start) FROM CUPTI_ACTIVITY_KIND_KERNEL k JOIN StringIds s ON "
            "s.id = k.shortName");
-    EXPECT_GE(perMille, 850);
+    EXPECT_GE(perMille, 800); // the small-grid softmax takes 8 % of the rest
     // The metrics kernel on stream 13 runs while stream 7 computes.
     EXPECT_EQ(queryInt(p, "SELECT count(DISTINCT a.rowid) FROM CUPTI_ACTIVITY_KIND_KERNEL a JOIN "
                           "CUPTI_ACTIVITY_KIND_KERNEL b ON a.streamId = 13 AND b.streamId = 7 AND "

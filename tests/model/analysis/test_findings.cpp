@@ -104,3 +104,15 @@ TEST(FindingText, SkippedRuleSaysWhatIsMissing) {
               QStringLiteral("straggler needs every rank's trace of one job (open a job, not one "
                              "trace), which this trace does not record."));
 }
+
+TEST(Findings, TheSamplesDataLoaderAndSoftmaxComeFirst) {
+    // The sample's story (docs/USER_GUIDE.md): the data loader starves the GPU, and a softmax
+    // launched with 4 blocks on 132 SMs takes 8 % of its kernel time.
+    const auto trace = test::sampleTrace();
+    ASSERT_TRUE(trace);
+    const Findings f = computeFindings(*trace);
+    ASSERT_GE(f.findings.size(), 2u);
+    EXPECT_EQ(f.findings[0].rule, FindingRule::DataLoading);
+    EXPECT_EQ(f.findings[1].rule, FindingRule::SmallGrid);
+    EXPECT_EQ(f.findings[1].subject, QStringLiteral("softmax_warp_forward"));
+}
