@@ -105,7 +105,7 @@ void writeText(QTextStream& out, const Trace& trace, const Findings& f) {
         out << ++position << ". " << findingRuleId(finding.rule) << ", "
             << formatDuration(finding.timeNs) << " ("
             << QString::number(finding.sharePercent, 'f', 1) << " %)\n   "
-            << escapeControls(words.finding) << "\n   Try: " << escapeControls(words.nextStep)
+            << escapeControls(words.finding) << "\n   Next step: " << escapeControls(words.nextStep)
             << '\n';
     }
     for (const SkippedRule& s : f.skipped)

@@ -70,7 +70,7 @@ TEST(CmdAnalyze, CsvJsonAndTextAgreeOnEveryFixture) {
             EXPECT_TRUE(csv.err.contains(s.toObject()[QStringLiteral("reason")].toString()));
         const CliResult text = analyze({path, QStringLiteral("--format"), QStringLiteral("text")});
         ASSERT_EQ(text.status, 0);
-        EXPECT_EQ(text.out.count(QStringLiteral("\n   Try: ")), qsizetype(rows.size()));
+        EXPECT_EQ(text.out.count(QStringLiteral("\n   Next step: ")), qsizetype(rows.size()));
         EXPECT_EQ(text.out.count(QStringLiteral("Not run: ")), skipped.size());
         if (rows.empty()) {
             EXPECT_TRUE(text.out.startsWith(QStringLiteral("No findings:")));
