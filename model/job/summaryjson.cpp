@@ -42,16 +42,22 @@ public:
             fail(where % key % QStringLiteral(" is missing"));
         return v;
     }
-    std::int64_t integer(const QJsonValue& v, const QString& what, std::int64_t lo,
-                         std::int64_t hi) {
+    // An integer in [lo, hi], else nullopt.
+    static std::optional<std::int64_t> exact(const QJsonValue& v, std::int64_t lo,
+                                             std::int64_t hi) {
         // toInteger() returns its default for a fraction or a value past 64 bits: two defaults
         // tell a real integer from one.
         const qint64 a = v.toInteger(0), b = v.toInteger(1);
-        if (!v.isDouble() || a != b || a < lo || a > hi) {
-            fail(what % QStringLiteral(" is not an integer in range"));
-            return lo < 0 && hi > 0 ? 0 : lo;
-        }
+        if (!v.isDouble() || a != b || a < lo || a > hi)
+            return std::nullopt;
         return a;
+    }
+    std::int64_t integer(const QJsonValue& v, const QString& what, std::int64_t lo,
+                         std::int64_t hi) {
+        if (const auto a = exact(v, lo, hi))
+            return *a;
+        fail(what % QStringLiteral(" is not an integer in range"));
+        return lo < 0 && hi > 0 ? 0 : lo;
     }
     TimeNs time(const QJsonObject& o, const QString& key, const QString& where) {
         return integer(member(o, key, where), where % key, kMinTime, kMaxTime);
@@ -110,38 +116,97 @@ public:
     }
 };
 
-// Collective rows are arrays, not objects: a rank has up to hundreds of thousands of them.
-// [kind, process group or null, stream ordinal, order, start_ns, end_ns, bytes or null]
-QJsonArray collectiveJson(const RankCollective& c) {
-    return {c.kind,
-            c.processGroup ? QJsonValue(*c.processGroup) : QJsonValue(),
-            qint64(c.streamOrdinal),
-            qint64(c.order),
-            qint64(c.gpu.start),
-            qint64(c.gpu.end),
-            c.bytes ? QJsonValue(qint64(*c.bytes)) : QJsonValue()};
+// Collectives are columns, not an object each: a rank has up to hundreds of thousands of them.
+// Kinds and process groups are listed once and referenced by their index.
+QJsonObject collectivesJson(const std::vector<RankCollective>& list) {
+    QStringList kinds, groups;
+    QJsonArray kind, group, stream, order, start, end, bytes;
+    const auto indexIn = [](QStringList& names, const QString& name) {
+        qsizetype i = names.indexOf(name);
+        if (i < 0) {
+            i = names.size();
+            names << name;
+        }
+        return qint64(i);
+    };
+    for (const RankCollective& c : list) {
+        kind.append(indexIn(kinds, c.kind));
+        group.append(c.processGroup ? QJsonValue(indexIn(groups, *c.processGroup)) : QJsonValue());
+        stream.append(qint64(c.streamOrdinal));
+        order.append(qint64(c.order));
+        start.append(qint64(c.gpu.start));
+        end.append(qint64(c.gpu.end));
+        bytes.append(c.bytes ? QJsonValue(qint64(*c.bytes)) : QJsonValue());
+    }
+    return {{QStringLiteral("kinds"), QJsonArray::fromStringList(kinds)},
+            {QStringLiteral("process_groups"), QJsonArray::fromStringList(groups)},
+            {QStringLiteral("kind"), kind},
+            {QStringLiteral("process_group"), group},
+            {QStringLiteral("stream"), stream},
+            {QStringLiteral("order"), order},
+            {QStringLiteral("start_ns"), start},
+            {QStringLiteral("end_ns"), end},
+            {QStringLiteral("bytes"), bytes}};
 }
 
-RankCollective collectiveFrom(Checked& in, const QJsonValue& v, const QString& what) {
-    const QJsonArray a = in.array(v, what);
-    RankCollective c;
-    if (a.size() != 7) {
-        in.fail(what % QStringLiteral(" does not have 7 fields"));
-        return c;
+std::vector<RankCollective> collectivesFrom(Checked& in, const QJsonValue& v) {
+    const QString what = QStringLiteral("collectives");
+    const QJsonObject o = in.object(v, what);
+    const auto column = [&](const char* key) {
+        return in.array(in.member(o, QLatin1String(key), what % u'.'),
+                        what % u'.' % QLatin1String(key));
+    };
+    const auto names = [&](const char* key) {
+        QStringList out;
+        for (const auto& name : column(key)) {
+            if (!name.isString() || name.toString().isEmpty())
+                in.fail(what % u'.' % QLatin1String(key) % QStringLiteral(" holds a non-name"));
+            out << name.toString();
+        }
+        return out;
+    };
+    const QStringList kinds = names("kinds"), groups = names("process_groups");
+    const QJsonArray kind = column("kind"), group = column("process_group"),
+                     stream = column("stream"), order = column("order"), start = column("start_ns"),
+                     end = column("end_ns"), bytes = column("bytes");
+    const qsizetype n = kind.size();
+    for (const QJsonArray* c : {&group, &stream, &order, &start, &end, &bytes}) {
+        if (c->size() != n)
+            in.fail(what % QStringLiteral("' columns differ in length"));
     }
-    if (!a[0].isString() || a[0].toString().isEmpty())
-        in.fail(what % QStringLiteral(" has no kind"));
-    c.kind = a[0].toString();
-    if (a[1].isString())
-        c.processGroup = a[1].toString();
-    else if (!a[1].isNull())
-        in.fail(what % QStringLiteral("'s process group is not a string"));
-    c.streamOrdinal = std::uint32_t(in.integer(a[2], what, 0, 0xFFFFFFFF));
-    c.order = std::uint32_t(in.integer(a[3], what, 0, 0xFFFFFFFF));
-    c.gpu = in.range(QJsonArray{a[4], a[5]}, what);
-    if (!a[6].isNull())
-        c.bytes = std::uint64_t(in.integer(a[6], what, 0, std::numeric_limits<qint64>::max()));
-    return c;
+    std::vector<RankCollective> out;
+    if (!in.ok())
+        return out;
+    out.reserve(std::size_t(n));
+    for (qsizetype i = 0; i < n && in.ok(); ++i) {
+        // The row's name is made only for the sentence: a rank has many rows.
+        const auto field = [&](const QJsonValue& x, std::int64_t lo, std::int64_t hi,
+                               const char* name) {
+            const auto value = Checked::exact(x, lo, hi);
+            if (!value)
+                in.fail(what % u'[' % QString::number(i) % QStringLiteral("].") %
+                        QLatin1String(name) % QStringLiteral(" is not an integer in range"));
+            return value.value_or(0);
+        };
+        constexpr std::int64_t u32 = 0xFFFFFFFF;
+        RankCollective c;
+        // An empty list makes the range [0, -1]: every index fails.
+        c.kind = kinds.value(qsizetype(field(kind[i], 0, kinds.size() - 1, "kind")));
+        if (!group[i].isNull())
+            c.processGroup =
+                groups.value(qsizetype(field(group[i], 0, groups.size() - 1, "process_group")));
+        c.streamOrdinal = std::uint32_t(field(stream[i], 0, u32, "stream"));
+        c.order = std::uint32_t(field(order[i], 0, u32, "order"));
+        c.gpu = {field(start[i], kMinTime, kMaxTime, "start_ns"),
+                 field(end[i], kMinTime, kMaxTime, "end_ns")};
+        if (in.ok() && c.gpu.end < c.gpu.start)
+            in.fail(what % u'[' % QString::number(i) % QStringLiteral("] ends before it starts"));
+        if (!bytes[i].isNull())
+            c.bytes =
+                std::uint64_t(field(bytes[i], 0, std::numeric_limits<qint64>::max(), "bytes"));
+        out.push_back(std::move(c));
+    }
+    return out;
 }
 
 } // namespace
@@ -153,9 +218,6 @@ QByteArray rankSummaryToJson(const RankSummary& s) {
             {QStringLiteral("step"), qint64(step.number)},
             {QStringLiteral("host"), QJsonArray{qint64(step.host.start), qint64(step.host.end)}},
             {QStringLiteral("breakdown"), breakdownJson(step.breakdown)}});
-    QJsonArray collectives;
-    for (const RankCollective& c : s.collectives)
-        collectives.append(collectiveJson(c));
     QJsonArray busy;
     for (TimeNs b : s.busy)
         busy.append(qint64(b));
@@ -177,7 +239,7 @@ QByteArray rankSummaryToJson(const RankSummary& s) {
         {QStringLiteral("whole"), breakdownJson(s.whole)},
         {QStringLiteral("hta_window"), s.htaWindow ? breakdownJson(*s.htaWindow) : QJsonValue()},
         {QStringLiteral("steps"), steps},
-        {QStringLiteral("collectives"), collectives},
+        {QStringLiteral("collectives"), collectivesJson(s.collectives)},
         {QStringLiteral("busy_ns"), busy},
         {QStringLiteral("warnings"), QJsonArray::fromStringList(s.warnings)},
     };
@@ -243,12 +305,8 @@ std::optional<RankSummary> rankSummaryFromJson(const QByteArray& json, QString* 
             in.fail(what % QStringLiteral(" starts before the step above it"));
         s.steps.push_back(step);
     }
-    const QJsonArray collectives =
-        in.array(in.member(root, QStringLiteral("collectives"), {}), QStringLiteral("collectives"));
-    s.collectives.reserve(std::size_t(collectives.size()));
-    for (qsizetype i = 0; i < collectives.size() && in.ok(); ++i)
-        s.collectives.push_back(
-            collectiveFrom(in, collectives[i], QStringLiteral("collectives[%1]").arg(i)));
+    if (in.ok())
+        s.collectives = collectivesFrom(in, in.member(root, QStringLiteral("collectives"), {}));
     const QJsonArray busy =
         in.array(in.member(root, QStringLiteral("busy_ns"), {}), QStringLiteral("busy_ns"));
     if (in.ok() && busy.size() != kUtilisationBuckets && !busy.isEmpty())

@@ -128,12 +128,27 @@ TEST(RankSummaryJson, DamageIsOneSentenceNamingTheField) {
     steps[1] = first;
     EXPECT_EQ(damaged(QStringLiteral("steps"), steps),
               QStringLiteral("steps[1] starts before the step above it"));
-    EXPECT_EQ(damaged(QStringLiteral("collectives"),
-                      QJsonArray{QJsonArray{QStringLiteral("AllReduce"), QJsonValue(), 0, 0, 9, 3,
-                                            QJsonValue()}}),
-              QStringLiteral("collectives[0] ends before it starts"));
-    EXPECT_EQ(damaged(QStringLiteral("collectives"), QJsonArray{QJsonArray{1, 2}}),
-              QStringLiteral("collectives[0] does not have 7 fields"));
+    const QJsonObject columns =
+        QJsonDocument::fromJson(good).object().value(QStringLiteral("collectives")).toObject();
+    const auto withColumn = [&](const QString& key, const QJsonValue& value) {
+        QJsonObject c = columns;
+        c.insert(key, value);
+        return damaged(QStringLiteral("collectives"), c);
+    };
+    QJsonArray ends = columns.value(QStringLiteral("end_ns")).toArray();
+    ends[2] = 5;
+    EXPECT_EQ(withColumn(QStringLiteral("end_ns"), ends),
+              QStringLiteral("collectives[2] ends before it starts"));
+    QJsonArray kinds = columns.value(QStringLiteral("kind")).toArray();
+    kinds[3] = 1; // one kind only: index 1 is past the list
+    EXPECT_EQ(withColumn(QStringLiteral("kind"), kinds),
+              QStringLiteral("collectives[3].kind is not an integer in range"));
+    EXPECT_EQ(withColumn(QStringLiteral("order"), QJsonArray{1, 2}),
+              QStringLiteral("collectives' columns differ in length"));
+    EXPECT_EQ(withColumn(QStringLiteral("kinds"), QJsonArray{QString()}),
+              QStringLiteral("collectives.kinds holds a non-name"));
+    EXPECT_EQ(damaged(QStringLiteral("collectives"), QJsonArray{}),
+              QStringLiteral("collectives is not an object"));
     EXPECT_EQ(damaged(QStringLiteral("busy_ns"), QJsonArray{1, 2, 3}),
               QStringLiteral("busy_ns does not have 512 buckets"));
     EXPECT_EQ(damaged(QStringLiteral("warnings"), QJsonArray{7}),
