@@ -57,6 +57,23 @@ struct JobTables {
     std::vector<RankWaits> waits;
 };
 
+// JSON only: HTA's window beside each rank's own (docs/JOBS.md), null without ProfilerSteps.
+void appendHtaWindow(ReportTable& table, const JobTables& t) {
+    table.columns << QStringLiteral("hta_compute_ns") << QStringLiteral("hta_communication_ns")
+                  << QStringLiteral("hta_idle_ns") << QStringLiteral("hta_span_ns")
+                  << QStringLiteral("hta_overlap_percent");
+    for (std::size_t r = 0; r < t.job.ranks.size(); ++r) {
+        const std::optional<RankBreakdown>& h = t.job.ranks[r].htaWindow;
+        if (!h) {
+            table.rows[r].insert(table.rows[r].end(), 5, ReportCell::null());
+            continue;
+        }
+        table.rows[r].insert(table.rows[r].end(),
+                             {ns(h->compute), ns(h->communication), ns(h->idle), ns(h->span),
+                              ReportCell::number(h->overlapPercent(), 2)});
+    }
+}
+
 ReportTable ranksTable(const JobTables& t) {
     ReportTable table;
     table.columns = QStringList{QStringLiteral("rank"),
@@ -254,6 +271,8 @@ int runJob(const QStringList& args, Io io) {
     ReportTable table;
     if (what == QLatin1String("ranks")) {
         table = ranksTable(t);
+        if (json)
+            appendHtaWindow(table, t);
     } else if (what == QLatin1String("steps")) {
         table = stepsTable(t);
     } else if (what == QLatin1String("collectives")) {

@@ -158,7 +158,7 @@ std::vector<RankCollective> collectivesOf(const Trace& trace, RankScope scope) {
         c.kind = *it->second;
         c.streamOrdinal = ordinal->second;
         c.order = countOfStream[stream]++;
-        c.gpu = {lane.start(self.index), lane.end(self.index)};
+        c.gpu = {lane.start(self.index), std::max(lane.start(self.index), lane.end(self.index))};
         out.push_back(std::move(c));
     }
     return out;

@@ -6,6 +6,9 @@
 #include "tests/support/kinetoscan.h"
 
 #include <QDir>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QTemporaryDir>
 #include <algorithm>
 #include <map>
@@ -110,6 +113,19 @@ TEST(CmdJob, RanksOfTheSampledPairAreTheirJsonsUnions) {
         EXPECT_EQ(row[10],
                   QString::number(100.0 * double(overlap) / double(unionLength(comm)), 'f', 2));
     }
+}
+
+TEST(CmdJob, JsonGivesHtasWindowBesideEachRank) {
+    const CliResult r = runCli(
+        &cli::runJob, pair() + QStringList{QStringLiteral("--format"), QStringLiteral("json")});
+    ASSERT_EQ(r.status, 0);
+    const QJsonArray rows = QJsonDocument::fromJson(r.out.toUtf8()).array();
+    ASSERT_EQ(rows.size(), 2);
+    // HTA's numbers for the pair (test_ranksummary follows HTA's code on the JSON for them).
+    EXPECT_EQ(rows[0][QStringLiteral("hta_compute_ns")].toInteger(), 106'252'000);
+    EXPECT_EQ(rows[1][QStringLiteral("hta_communication_ns")].toInteger(), 168'027'000);
+    EXPECT_EQ(rows[1][QStringLiteral("hta_overlap_percent")].toDouble(), 20.05);
+    EXPECT_EQ(rows[0][QStringLiteral("compute_ns")].toInteger(), 210'320'000);
 }
 
 TEST(CmdJob, CollectivesOfTheSampledPairMatchByStreamKindAndOrder) {
