@@ -3,9 +3,12 @@
 // tables from gathered rank summaries, and synthetic jobs (strobe-cli synth --ranks) whose
 // straggler, delay and clock skew are known.
 #include "tests/app/cli/clitesthelpers.h"
+#include "tests/fixtures/hostilefixtures.h"
 #include "tests/support/kinetoscan.h"
 
+#include <QCryptographicHash>
 #include <QDir>
+#include <QElapsedTimer>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -316,4 +319,47 @@ TEST(CmdJob, BadInputIsOneSentenceEach) {
             .status,
         2);
     EXPECT_EQ(runCli(&cli::runJob, {QStringLiteral("summarize"), pair()[0]}).status, 2);
+}
+
+TEST(CmdJob, AFolderOfHostileFilesNamesEachThatFailsAndOpensTheRest) {
+    QTemporaryDir dir;
+    ASSERT_TRUE(dir.isValid());
+    std::size_t loading = 0;
+    for (const fixtures::HostileCase& c : fixtures::hostileCases()) {
+        ASSERT_TRUE(fixtures::writeHostileCase(
+            c.name, dir.filePath(QString::fromStdString(c.name) + QStringLiteral(".sqlite"))
+                        .toStdString()));
+        loading += c.loads ? 1 : 0;
+    }
+    const auto snapshot = [&] {
+        QStringList out;
+        for (const QFileInfo& f : QDir(dir.path()).entryInfoList(QDir::Files | QDir::Hidden)) {
+            QFile file(f.filePath());
+            EXPECT_TRUE(file.open(QIODevice::ReadOnly));
+            out << f.fileName() + u' ' +
+                       QString::fromLatin1(
+                           QCryptographicHash::hash(file.readAll(), QCryptographicHash::Sha256)
+                               .toHex());
+        }
+        return out;
+    };
+    const QStringList before = snapshot();
+    QElapsedTimer timer;
+    timer.start();
+    const CliResult r = runCli(&cli::runJob, {dir.path()});
+    EXPECT_LT(timer.elapsed(),
+              fixtures::kHostileTimeLimitMs * qint64(fixtures::hostileCases().size()));
+    EXPECT_EQ(r.status, loading > 0 ? 0 : 1) << r.err.toStdString();
+    EXPECT_EQ(test::parseCsv(r.out).size(), loading + 1) << r.out.toStdString();
+    for (const fixtures::HostileCase& c : fixtures::hostileCases()) {
+        const QString named = u'\'' + QString::fromStdString(c.name) + QStringLiteral(".sqlite'");
+        EXPECT_EQ(r.err.count(named) > 0, !c.loads) << c.name << '\n' << r.err.toStdString();
+    }
+    for (const QString& s : {r.out, r.err}) {
+        EXPECT_FALSE(std::any_of(s.begin(), s.end(), [](QChar c) {
+            return (c.unicode() < 0x20 && c != u'\n' && c != u'\r') ||
+                   (c.unicode() >= 0x7F && c.unicode() <= 0x9F);
+        }));
+    }
+    EXPECT_EQ(snapshot(), before);
 }
