@@ -32,6 +32,11 @@ QString fileName(const RankSummary& s) {
     return s.pid ? name % QStringLiteral(" (pid ") % QString::number(*s.pid) % u')' : name;
 }
 
+// `r` moved by `offset`, saturated: sums of hostile times never overflow.
+TimeRange shifted(TimeRange r, TimeNs offset) {
+    return {saturatingAdd(r.start, offset), saturatingAdd(r.end, offset)};
+}
+
 // Each rank's clock origin minus the earliest; 0 for a rank that records none.
 std::vector<TimeNs> wallOffsets(const Job& job) {
     std::optional<std::int64_t> earliest;
@@ -92,10 +97,10 @@ void warnMixed(Job& job) {
     // another run.
     const std::vector<TimeNs> wall = wallOffsets(job);
     for (std::size_t i = 0; i < job.ranks.size() && job.ranks.size() > 1; ++i) {
-        const TimeRange a{job.ranks[i].range.start + wall[i], job.ranks[i].range.end + wall[i]};
+        const TimeRange a = shifted(job.ranks[i].range, wall[i]);
         bool overlaps = a.isEmpty();
         for (std::size_t j = 0; j < job.ranks.size() && !overlaps; ++j) {
-            const TimeRange b{job.ranks[j].range.start + wall[j], job.ranks[j].range.end + wall[j]};
+            const TimeRange b = shifted(job.ranks[j].range, wall[j]);
             overlaps = j != i && !b.isEmpty() && a.start < b.end && b.start < a.end;
         }
         if (!overlaps)
@@ -185,7 +190,7 @@ CollectiveMatch matchCollectives(const Job& job) {
     }
     const auto firstStart = [&](const MatchedCollective& m) {
         const auto [r, i] = m.calls.front();
-        return job.ranks[r].collectives[i].gpu.start + wall[r];
+        return saturatingAdd(job.ranks[r].collectives[i].gpu.start, wall[r]);
     };
     std::stable_sort(out.matched.begin(), out.matched.end(),
                      [&](const MatchedCollective& a, const MatchedCollective& b) {
@@ -262,7 +267,7 @@ std::vector<CollectiveTiming> timeCollectives(const Job& job, const CollectiveMa
         for (std::size_t k = 0; k < m.calls.size(); ++k) {
             const auto [r, i] = m.calls[k];
             const TimeRange g = job.ranks[r].collectives[i].gpu;
-            t.gpu.push_back({saturatingAdd(g.start, offsets[r]), saturatingAdd(g.end, offsets[r])});
+            t.gpu.push_back(shifted(g, offsets[r]));
             if (t.gpu.back().start > last) {
                 last = t.gpu.back().start;
                 t.lastArriver = k;
@@ -270,7 +275,7 @@ std::vector<CollectiveTiming> timeCollectives(const Job& job, const CollectiveMa
             t.transfer = std::min(t.transfer, g.duration());
         }
         for (const TimeRange& g : t.gpu)
-            t.wait.push_back(last - g.start);
+            t.wait.push_back(saturatingSub(last, g.start));
         const auto [r0, i0] = m.calls.front();
         t.step = stepOf(job.ranks[r0], job.ranks[r0].collectives[i0]);
         out.push_back(std::move(t));
@@ -285,9 +290,9 @@ std::vector<RankWaits> rankWaits(const Job& job, const CollectiveMatch& match,
     for (std::size_t m = 0; m < match.matched.size(); ++m) {
         for (std::size_t k = 0; k < match.matched[m].calls.size(); ++k) {
             const auto [r, i] = match.matched[m].calls[k];
-            out[r].total += timings[m].wait[k];
+            out[r].total = saturatingAdd(out[r].total, timings[m].wait[k]);
             if (const auto step = stepOf(job.ranks[r], job.ranks[r].collectives[i]))
-                perStep[r][*step] += timings[m].wait[k];
+                perStep[r][*step] = saturatingAdd(perStep[r][*step], timings[m].wait[k]);
         }
     }
     for (std::size_t r = 0; r < out.size(); ++r)
@@ -304,12 +309,12 @@ Stragglers findStragglers(const Job& job, const CollectiveMatch& match,
         const CollectiveTiming& t = timings[m];
         TimeNs others = 0;
         for (TimeNs w : t.wait)
-            others += w;
+            others = saturatingAdd(others, w);
         const std::uint32_t late = match.matched[m].calls[t.lastArriver].first;
-        total[late] += others;
+        total[late] = saturatingAdd(total[late], others);
         if (t.step) {
             auto& step = caused[*t.step];
-            step[late] += others;
+            step[late] = saturatingAdd(step[late], others);
         }
     }
     Stragglers out;

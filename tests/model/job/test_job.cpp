@@ -240,6 +240,27 @@ TEST(JobWarnings, AHugeWorldSizeIsCountedNotWalked) {
                                          "4294967277 more.")});
 }
 
+TEST(JobWarnings, ExtremeTimesSaturateInsteadOfOverflowing) {
+    SynthJob spec;
+    spec.ranks = 2;
+    spec.steps = 1;
+    spec.perStep = 1;
+    std::vector<RankSummary> ranks = spec.summaries();
+    ranks[0].collectives[0].gpu = {kMinTime, kMinTime + 1};
+    ranks[1].collectives[0].gpu = {kMaxTime - 1, kMaxTime};
+    ranks[0].clockOriginNs = std::numeric_limits<std::int64_t>::min();
+    ranks[1].clockOriginNs = std::numeric_limits<std::int64_t>::max();
+    const Job job = makeJob(std::move(ranks));
+    const CollectiveMatch m = matchCollectives(job);
+    const auto offsets = alignmentOffsets(job, m, {}, nullptr);
+    EXPECT_EQ(offsets[1], kMaxTime); // the origins' difference, clamped to the time range
+    const auto timings = timeCollectives(job, m, offsets);
+    ASSERT_EQ(timings.size(), 1u);
+    EXPECT_EQ(timings[0].wait[0], std::numeric_limits<TimeNs>::max());
+    const Stragglers s = findStragglers(job, m, timings);
+    EXPECT_EQ(s.rows.front().waitCaused, std::numeric_limits<TimeNs>::max());
+}
+
 TEST(JobWarnings, ARankFromAnotherRunIsNamed) {
     SynthJob spec;
     spec.ranks = 3;
