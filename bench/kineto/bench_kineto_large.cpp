@@ -6,7 +6,9 @@
 // per model event. With --compare it loads a file of any size both ways, whole and in pieces,
 // alternating, and prints each round and the medians. Figures are in docs/PERFORMANCE.md.
 //
-//   bench_kineto_large [--events N] [--dir DIR] [--keep] [--reuse] [--compare R]
+//   bench_kineto_large [--events N] [--dir DIR] [--keep] [--reuse] [--split] [--compare R]
+//
+// --split reads the file in 32 MiB pieces whatever its size (one load, as without it).
 #include <cstdlib> // procstatus.h needs strtoull
 
 #include "bench/scale/procstatus.h"
@@ -19,6 +21,7 @@
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
+#include <malloc.h>
 #include <string>
 #include <time.h>
 #include <vector>
@@ -45,7 +48,7 @@ double loadAverage() {
 
 struct Run {
     double wall = 0, cpu = 0;
-    std::uint64_t peak = 0, resident = 0, modelEvents = 0;
+    std::uint64_t peak = 0, resident = 0, modelEvents = 0, model = 0, heapFree = 0;
 };
 
 // One load; `pieces`: forced into pieces of that many bytes (0: as the file's size decides).
@@ -71,6 +74,8 @@ bool load(const std::string& path, std::size_t pieces, Run& run) {
     run.peak = bench::peakResidentBytes() - before;
     run.resident = bench::residentBytes() - before;
     const TraceCounts& c = r.trace->counts();
+    run.model = r.trace->memoryBytes();
+    run.heapFree = mallinfo2().fordblks; // freed memory the allocator keeps (main arena)
     run.modelEvents = c.kernels + c.memcpys + c.memsets + c.cudaApiCalls + c.nvtxRanges + c.cpuOps +
                       c.pythonFunctions;
     return true;
@@ -78,11 +83,13 @@ bool load(const std::string& path, std::size_t pieces, Run& run) {
 
 void print(const char* what, const Run& r, double mb) {
     std::printf("%s %.2f s (%.2f s CPU), %.0f MB/s; peak %.0f MB over the start, resident "
-                "%.0f MB: %.1f bytes per model event (%llu), peak %.2f x resident; load "
-                "average %.1f\n",
+                "%.0f MB: %.1f bytes per model event (%llu; the model's own count %.1f, the "
+                "allocator's free %.0f MB), peak %.2f x resident; load average %.1f\n",
                 what, r.wall, r.cpu, mb / r.wall, double(r.peak) / 1e6, double(r.resident) / 1e6,
                 double(r.resident) / double(std::max<std::uint64_t>(1, r.modelEvents)),
                 static_cast<unsigned long long>(r.modelEvents),
+                double(r.model) / double(std::max<std::uint64_t>(1, r.modelEvents)),
+                double(r.heapFree) / 1e6,
                 double(r.peak) / double(std::max<std::uint64_t>(1, r.resident)), loadAverage());
 }
 
@@ -97,7 +104,7 @@ int main(int argc, char** argv) {
     QCoreApplication app(argc, argv);
     std::uint64_t events = 36'000'000; // about 8 GB at the synthetic trace's 223 bytes an event
     std::string dir = std::filesystem::temp_directory_path().string();
-    bool keep = false, reuse = false;
+    bool keep = false, reuse = false, inPieces = false;
     int compare = 0;
     for (int i = 1; i < argc; ++i) {
         const std::string a = argv[i];
@@ -109,11 +116,13 @@ int main(int argc, char** argv) {
             compare = std::max(1, std::stoi(argv[++i]));
         else if (a == "--keep")
             keep = true;
+        else if (a == "--split")
+            inPieces = true;
         else if (a == "--reuse")
             reuse = keep = true;
         else {
             std::fprintf(stderr, "usage: bench_kineto_large [--events N] [--dir DIR] [--keep] "
-                                 "[--reuse] [--compare ROUNDS]\n");
+                                 "[--reuse] [--split] [--compare ROUNDS]\n");
             return 2;
         }
     }
@@ -135,7 +144,7 @@ int main(int argc, char** argv) {
     int status = 0;
     if (compare == 0) {
         Run r;
-        if (load(path, 0, r))
+        if (load(path, inPieces ? std::size_t(32) << 20 : 0, r))
             print("load:", r, mb);
         else
             status = 1;

@@ -177,6 +177,9 @@ void KinetoJsonLoader::Impl::readDocument(od::document& doc) {
     const od::json_type rootType = doc.type();
     if (rootType == od::json_type::array) { // the Chrome format's bare array of events
         readEvents(doc.get_array());
+        if (!doc.current_location().error())
+            fail(QStringLiteral("is not valid JSON: there is more text after the top-level "
+                                "value"));
         return;
     }
     if (rootType != od::json_type::object)
