@@ -97,10 +97,10 @@ void warnMixed(Job& job) {
     // another run.
     const std::vector<TimeNs> wall = wallOffsets(job);
     for (std::size_t i = 0; i < job.ranks.size() && job.ranks.size() > 1; ++i) {
-        const TimeRange a = shifted(job.ranks[i].range, wall[i]);
+        const TimeRange a = shifted(job.ranks[i].gpuSpan, wall[i]);
         bool overlaps = a.isEmpty();
         for (std::size_t j = 0; j < job.ranks.size() && !overlaps; ++j) {
-            const TimeRange b = shifted(job.ranks[j].range, wall[j]);
+            const TimeRange b = shifted(job.ranks[j].gpuSpan, wall[j]);
             overlaps = j != i && !b.isEmpty() && a.start < b.end && b.start < a.end;
         }
         if (!overlaps)

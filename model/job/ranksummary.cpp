@@ -217,18 +217,18 @@ RankSummary summarizeScope(const Trace& trace, const BreakdownSource& whole,
     s.whole = breakdownOf(whole, device, std::nullopt);
     for (const GpuBreakdown& g : whole.breakdown()) {
         if (g.deviceId == device)
-            s.range = g.span;
+            s.gpuSpan = g.span;
     }
     if (hta && s.steps.size() >= 2)
         s.htaWindow = breakdownOf(*hta, device, std::nullopt);
     for (RankStep& step : s.steps)
         step.breakdown = breakdownOf(whole, device, step.host);
-    const TimeNs d = s.range.duration();
+    const TimeNs d = s.gpuSpan.duration();
     s.busy.reserve(kUtilisationBuckets);
     for (int i = 0; i < kUtilisationBuckets; ++i) {
         // 128-bit products: a span of 2^62 ns times 512 overflows 64 bits.
         const auto edge = [&](int k) {
-            return s.range.start + TimeNs(__int128(d) * k / kUtilisationBuckets);
+            return s.gpuSpan.start + TimeNs(__int128(d) * k / kUtilisationBuckets);
         };
         const TimeRange bucket{edge(i), edge(i + 1)};
         const RankBreakdown b = breakdownOf(whole, device, bucket);

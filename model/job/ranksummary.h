@@ -69,15 +69,16 @@ struct RankSummary {
     QString gpu; // "GPU 3 (NVIDIA H100 80GB HBM3)"
     // The clock's origin: Kineto baseTimeNanoseconds, nsys TARGET_INFO_SESSION_START_TIME.
     std::optional<std::int64_t> clockOriginNs;
-    TimeRange range;     // the trace's first start to last end
+    TimeRange gpuSpan;   // the GPU's first start to last end (the rank's own clock)
     RankBreakdown whole; // the rank's GPU over its own span
     // HTA's window: the GPU work launched before the last ProfilerStep starts (docs/JOBS.md);
-    // unset without ProfilerSteps.
+    // unset with fewer than two ProfilerSteps.
     std::optional<RankBreakdown> htaWindow;
     std::vector<RankStep> steps;             // by start
     std::vector<RankCollective> collectives; // by start
-    // GPU busy time (the union of its work) in kUtilisationBuckets equal parts of `range`
-    // (bucket i covers [range.start + i*d/n, range.start + (i+1)*d/n) with d its duration).
+    // GPU busy time (the union of its work) in kUtilisationBuckets equal parts of `gpuSpan`
+    // (bucket i covers [gpuSpan.start + i*d/n, gpuSpan.start + (i+1)*d/n), d its duration);
+    // empty without GPU work.
     std::vector<TimeNs> busy;
     QStringList warnings; // sentences, from the trace and from summarising it
     friend bool operator==(const RankSummary&, const RankSummary&) = default;

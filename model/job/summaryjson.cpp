@@ -235,7 +235,7 @@ QByteArray rankSummaryToJson(const RankSummary& s) {
         {QStringLiteral("gpu"), s.gpu},
         {QStringLiteral("clock_origin_ns"),
          s.clockOriginNs ? QJsonValue(qint64(*s.clockOriginNs)) : QJsonValue()},
-        {QStringLiteral("gpu_span"), QJsonArray{qint64(s.range.start), qint64(s.range.end)}},
+        {QStringLiteral("gpu_span"), QJsonArray{qint64(s.gpuSpan.start), qint64(s.gpuSpan.end)}},
         {QStringLiteral("whole"), breakdownJson(s.whole)},
         {QStringLiteral("hta_window"), s.htaWindow ? breakdownJson(*s.htaWindow) : QJsonValue()},
         {QStringLiteral("steps"), steps},
@@ -287,7 +287,8 @@ std::optional<RankSummary> rankSummaryFromJson(const QByteArray& json, QString* 
         s.clockOriginNs =
             in.integer(v, QStringLiteral("clock_origin_ns"), std::numeric_limits<qint64>::min(),
                        std::numeric_limits<qint64>::max());
-    s.range = in.range(in.member(root, QStringLiteral("gpu_span"), {}), QStringLiteral("gpu_span"));
+    s.gpuSpan =
+        in.range(in.member(root, QStringLiteral("gpu_span"), {}), QStringLiteral("gpu_span"));
     s.whole = in.breakdown(in.member(root, QStringLiteral("whole"), {}), QStringLiteral("whole"));
     if (const QJsonValue v = in.member(root, QStringLiteral("hta_window"), {}); !v.isNull())
         s.htaWindow = in.breakdown(v, QStringLiteral("hta_window"));
@@ -312,7 +313,7 @@ std::optional<RankSummary> rankSummaryFromJson(const QByteArray& json, QString* 
     if (in.ok() && busy.size() != kUtilisationBuckets && !busy.isEmpty())
         in.fail(QStringLiteral("busy_ns does not have %1 buckets").arg(kUtilisationBuckets));
     for (qsizetype i = 0; i < busy.size() && in.ok(); ++i)
-        s.busy.push_back(in.integer(busy[i], QStringLiteral("busy_ns"), 0, s.range.duration()));
+        s.busy.push_back(in.integer(busy[i], QStringLiteral("busy_ns"), 0, s.gpuSpan.duration()));
     const QJsonArray warnings =
         in.array(in.member(root, QStringLiteral("warnings"), {}), QStringLiteral("warnings"));
     for (const auto& w : warnings) {

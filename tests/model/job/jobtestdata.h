@@ -56,7 +56,7 @@ struct SynthJob {
             s.gpu = QStringLiteral("GPU %1").arg(r);
             if (origins)
                 s.clockOriginNs = kBase + shift;
-            s.range = {-shift, TimeNs(steps) * kStep - shift};
+            s.gpuSpan = {-shift, TimeNs(steps) * kStep - shift};
             for (std::uint32_t k = 0; k < steps; ++k) {
                 RankStep step;
                 step.number = kFirstStep + k;
