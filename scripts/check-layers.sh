@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: MIT
 # Fails when a source file includes a header of a layer it may not use (docs/ARCHITECTURE.md):
 # dependencies point one way, app -> widgets -> render -> model/analysis -> model/lod -> model,
-# widgets -> model/itemmodels -> model/reports -> model/analysis, app/cli -> model/reports, and
+# widgets -> model/itemmodels -> model/reports -> model/analysis, app/cli -> model/reports,
+# app/cli -> model/job -> model/analysis, and
 # formats/* -> model; only widgets/ (and app/gui) use the item models. model/ and formats/ use no
 # Qt GUI, and no Qt at all where the writer and the generators must stay Qt-free for
 # strobe-capture. CMake's link dependencies enforce the same
@@ -16,6 +17,7 @@ rules=(
     "model/lod|model/lod/ model/[a-z_]*\\.h|core"
     "model/analysis|model/analysis/ model/lod/ model/[a-z_]*\\.h|core"
     "model/reports|model/reports/ model/analysis/ model/lod/ model/[a-z_]*\\.h|core"
+    "model/job|model/job/ model/analysis/ model/lod/ model/[a-z_]*\\.h|core"
     "model/itemmodels|model/itemmodels/ model/reports/ model/analysis/ model/lod/ model/[a-z_]*\\.h|core"
     "model|model/[a-z_]*\\.h|core"
     "formats/nsys/schema|formats/nsys/schema/|none"
@@ -31,7 +33,7 @@ rules=(
     "widgets/panels|widgets/panels/ widgets/[a-z_]*\\.h render/paint/ model/|any"
     "widgets|widgets/[a-z_]*\\.h model/|any"
     "app/cli/render|app/cli/ render/ formats/ model/[a-z_]*\\.h model/lod/ model/analysis/ model/reports/|gui"
-    "app/cli|app/cli/ formats/ model/[a-z_]*\\.h model/lod/ model/analysis/ model/reports/|core"
+    "app/cli|app/cli/ formats/ model/[a-z_]*\\.h model/lod/ model/analysis/ model/reports/ model/job/|core"
     "app/gui|app/gui/ widgets/ render/ formats/ model/|any"
     "capture|capture/ formats/nsys/writer/ formats/nsys/schema/|none"
 )
