@@ -3,7 +3,7 @@
 # Fails when a source file includes a header of a layer it may not use (docs/ARCHITECTURE.md):
 # dependencies point one way, app -> widgets -> render -> model/analysis -> model/lod -> model,
 # widgets -> model/itemmodels -> model/reports -> model/analysis, app/cli -> model/reports,
-# app/cli -> model/job -> model/analysis, and
+# model/reports -> model/job -> model/analysis, app/cli -> model/job, and
 # formats/* -> model; only widgets/ (and app/gui) use the item models. model/ and formats/ use no
 # Qt GUI, and no Qt at all where the writer and the generators must stay Qt-free for
 # strobe-capture. CMake's link dependencies enforce the same
@@ -16,7 +16,7 @@ cd "$root"
 rules=(
     "model/lod|model/lod/ model/[a-z_]*\\.h|core"
     "model/analysis|model/analysis/ model/lod/ model/[a-z_]*\\.h|core"
-    "model/reports|model/reports/ model/analysis/ model/lod/ model/[a-z_]*\\.h|core"
+    "model/reports|model/reports/ model/job/ model/analysis/ model/lod/ model/[a-z_]*\\.h|core"
     "model/job|model/job/ model/analysis/ model/lod/ model/[a-z_]*\\.h|core"
     "model/itemmodels|model/itemmodels/ model/reports/ model/analysis/ model/lod/ model/[a-z_]*\\.h|core"
     "model|model/[a-z_]*\\.h|core"

@@ -7,7 +7,7 @@
 #include "formats/open.h"
 #include "model/job/jobopen.h"
 #include "model/job/summaryjson.h"
-#include "model/reports/reporttable.h"
+#include "model/reports/jobreports.h"
 #include "model/trace.h"
 
 #include <QFileInfo>
@@ -34,150 +34,6 @@ TraceLoader cliLoader(Io io) {
             *error = r.error;
         return std::move(r.trace);
     };
-}
-
-ReportCell ns(TimeNs v) {
-    return ReportCell::number(std::int64_t(v));
-}
-ReportCell num(std::uint64_t v) {
-    return ReportCell::number(v);
-}
-
-// The breakdown columns both tables share, in the order.
-void appendBreakdown(std::vector<ReportCell>& row, const RankBreakdown& b) {
-    row.insert(row.end(), {ns(b.compute), ns(b.communication), ns(b.exposedCommunication),
-                           ns(b.memory), ns(b.idle)});
-}
-
-struct JobTables {
-    const Job& job;
-    CollectiveMatch match;
-    std::vector<TimeNs> offsets;
-    std::vector<CollectiveTiming> timings;
-    std::vector<RankWaits> waits;
-};
-
-// JSON only: HTA's window beside each rank's own (docs/JOBS.md), null without ProfilerSteps.
-void appendHtaWindow(ReportTable& table, const JobTables& t) {
-    table.columns << QStringLiteral("hta_compute_ns") << QStringLiteral("hta_communication_ns")
-                  << QStringLiteral("hta_idle_ns") << QStringLiteral("hta_span_ns")
-                  << QStringLiteral("hta_overlap_percent");
-    for (std::size_t r = 0; r < t.job.ranks.size(); ++r) {
-        const std::optional<RankBreakdown>& h = t.job.ranks[r].htaWindow;
-        if (!h) {
-            table.rows[r].insert(table.rows[r].end(), 5, ReportCell::null());
-            continue;
-        }
-        table.rows[r].insert(table.rows[r].end(),
-                             {ns(h->compute), ns(h->communication), ns(h->idle), ns(h->span),
-                              ReportCell::number(h->overlapPercent(), 2)});
-    }
-}
-
-ReportTable ranksTable(const JobTables& t) {
-    ReportTable table;
-    table.columns = QStringList{QStringLiteral("rank"),
-                                QStringLiteral("file"),
-                                QStringLiteral("gpu"),
-                                QStringLiteral("offset_ns"),
-                                QStringLiteral("compute_ns"),
-                                QStringLiteral("communication_ns"),
-                                QStringLiteral("exposed_communication_ns"),
-                                QStringLiteral("memory_ns"),
-                                QStringLiteral("idle_ns"),
-                                QStringLiteral("span_ns"),
-                                QStringLiteral("overlap_percent"),
-                                QStringLiteral("collective_wait_ns")};
-    for (std::size_t r = 0; r < t.job.ranks.size(); ++r) {
-        const RankSummary& s = t.job.ranks[r];
-        std::vector<ReportCell> row{num(s.rank), ReportCell::string(s.file),
-                                    ReportCell::string(s.gpu), ns(t.offsets[r])};
-        appendBreakdown(row, s.whole);
-        row.insert(row.end(), {ns(s.whole.span), ReportCell::number(s.whole.overlapPercent(), 2),
-                               ns(t.waits[r].total)});
-        table.rows.push_back(std::move(row));
-    }
-    return table;
-}
-
-ReportTable stepsTable(const JobTables& t) {
-    ReportTable table;
-    table.columns = QStringList{QStringLiteral("rank"),
-                                QStringLiteral("step"),
-                                QStringLiteral("start_ns"),
-                                QStringLiteral("end_ns"),
-                                QStringLiteral("compute_ns"),
-                                QStringLiteral("communication_ns"),
-                                QStringLiteral("exposed_communication_ns"),
-                                QStringLiteral("memory_ns"),
-                                QStringLiteral("idle_ns"),
-                                QStringLiteral("collective_wait_ns")};
-    for (std::size_t r = 0; r < t.job.ranks.size(); ++r) {
-        const RankSummary& s = t.job.ranks[r];
-        for (const RankStep& step : s.steps) {
-            TimeNs wait = 0;
-            for (const auto& [n, w] : t.waits[r].perStep) {
-                if (n == step.number)
-                    wait = w;
-            }
-            std::vector<ReportCell> row{num(s.rank), num(step.number),
-                                        ns(saturatingAdd(step.host.start, t.offsets[r])),
-                                        ns(saturatingAdd(step.host.end, t.offsets[r]))};
-            appendBreakdown(row, step.breakdown);
-            row.push_back(ns(wait));
-            table.rows.push_back(std::move(row));
-        }
-    }
-    return table;
-}
-
-ReportTable collectivesTable(const JobTables& t) {
-    ReportTable table;
-    table.columns = QStringList{QStringLiteral("index"),       QStringLiteral("kind"),
-                                QStringLiteral("rank"),        QStringLiteral("start_ns"),
-                                QStringLiteral("end_ns"),      QStringLiteral("wait_ns"),
-                                QStringLiteral("transfer_ns"), QStringLiteral("last_arriver")};
-    for (std::size_t m = 0; m < t.match.matched.size(); ++m) {
-        const MatchedCollective& c = t.match.matched[m];
-        const CollectiveTiming& timing = t.timings[m];
-        const std::uint32_t last = t.job.ranks[c.calls[timing.lastArriver].first].rank;
-        for (std::size_t k = 0; k < c.calls.size(); ++k) {
-            table.rows.push_back({num(m), ReportCell::string(c.kind),
-                                  num(t.job.ranks[c.calls[k].first].rank), ns(timing.gpu[k].start),
-                                  ns(timing.gpu[k].end), ns(timing.wait[k]), ns(timing.transfer),
-                                  num(last)});
-        }
-    }
-    return table;
-}
-
-ReportTable stragglersTable(const Stragglers& s) {
-    ReportTable table;
-    table.columns = QStringList{QStringLiteral("rank"), QStringLiteral("late_steps"),
-                                QStringLiteral("steps"), QStringLiteral("wait_caused_ns")};
-    for (const StragglerRow& r : s.rows)
-        table.rows.push_back({num(r.rank), num(r.lateSteps), num(r.steps), ns(r.waitCaused)});
-    return table;
-}
-
-void warnUnmatched(const Job& job, const CollectiveMatch& match, QTextStream& err) {
-    if (match.unmatched.empty())
-        return;
-    QStringList listed;
-    for (std::size_t i = 0; i < match.unmatched.size() && i < 8; ++i) {
-        const auto [r, c] = match.unmatched[i];
-        const RankCollective& call = job.ranks[r].collectives[c];
-        listed << QStringLiteral("rank %1 %2 #%3 on stream %4")
-                      .arg(job.ranks[r].rank)
-                      .arg(call.kind)
-                      .arg(call.order)
-                      .arg(call.streamOrdinal);
-    }
-    if (match.unmatched.size() > 8)
-        listed << QStringLiteral("%1 more").arg(match.unmatched.size() - 8);
-    err << "strobe-cli job: warning: " << match.unmatched.size()
-        << " collectives have no partner on some rank and are left unmatched: "
-        << escapeControls(listed.join(QStringLiteral(", "))) << ".\n";
 }
 
 int runSummarize(const QStringList& args, Io io) {
@@ -259,38 +115,22 @@ int runJob(const QStringList& args, Io io) {
         io.err << "strobe-cli job: no rank could be read.\n";
         return 1;
     }
-    QStringList notes;
-    JobTables t{job, matchCollectives(job), {}, {}, {}};
-    t.offsets = alignmentOffsets(job, t.match, *alignment, &notes);
-    t.timings = timeCollectives(job, t.match, t.offsets);
-    t.waits = rankWaits(job, t.match, t.timings);
-    for (const QString& n : notes)
-        io.err << "strobe-cli job: warning: " << n << '\n';
-    warnUnmatched(job, t.match, io.err);
+    const JobAnalysis analysis = analyseJob(job, *alignment);
+    for (const QString& n : analysis.notes)
+        io.err << "strobe-cli job: warning: " << escapeControls(n) << '\n';
+    if (const QString unmatched = unmatchedSentence(job, analysis); !unmatched.isEmpty())
+        io.err << "strobe-cli job: warning: " << escapeControls(unmatched) << '\n';
 
     ReportTable table;
     if (what == QLatin1String("ranks")) {
-        table = ranksTable(t);
-        if (json)
-            appendHtaWindow(table, t);
+        table = jobRanksTable(job, analysis, json);
     } else if (what == QLatin1String("steps")) {
-        table = stepsTable(t);
+        table = jobStepsTable(job, analysis);
     } else if (what == QLatin1String("collectives")) {
-        table = collectivesTable(t);
+        table = jobCollectivesTable(job, analysis);
     } else {
-        const Stragglers s = findStragglers(job, t.match, t.timings);
-        table = stragglersTable(s);
-        if (s.rank) {
-            const auto row = std::find_if(s.rows.begin(), s.rows.end(),
-                                          [&](const StragglerRow& r) { return r.rank == *s.rank; });
-            // The wait each other rank spends on it per step, for the sentence.
-            const double perStep = double(row->waitCaused) / double(row->steps) /
-                                   double(std::max<std::size_t>(1, job.ranks.size() - 1));
-            io.err << "strobe-cli job: rank " << *s.rank << " starts its collectives last in "
-                   << row->lateSteps << " of " << row->steps << " steps; the other ranks wait "
-                   << QString::number(perStep / 1e6, 'f', 1) << " ms per step for it.\n";
-        } else
-            io.err << "strobe-cli job: no rank is consistently late.\n";
+        table = jobStragglersTable(analysis);
+        io.err << "strobe-cli job: " << stragglerVerdict(job, analysis) << ".\n";
     }
     if (json)
         writeJson(io.out, table);

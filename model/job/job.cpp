@@ -340,4 +340,14 @@ Stragglers findStragglers(const Job& job, const CollectiveMatch& match,
     return out;
 }
 
+JobAnalysis analyseJob(const Job& job, Alignment alignment) {
+    JobAnalysis a;
+    a.match = matchCollectives(job);
+    a.offsets = alignmentOffsets(job, a.match, alignment, &a.notes);
+    a.timings = timeCollectives(job, a.match, a.offsets);
+    a.waits = rankWaits(job, a.match, a.timings);
+    a.stragglers = findStragglers(job, a.match, a.timings);
+    return a;
+}
+
 } // namespace strobe

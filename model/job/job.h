@@ -99,4 +99,15 @@ struct Stragglers {
 Stragglers findStragglers(const Job& job, const CollectiveMatch& match,
                           const std::vector<CollectiveTiming>& timings);
 
+// Everything the job's tables show for one alignment, computed once (the steps above in order).
+struct JobAnalysis {
+    CollectiveMatch match;
+    std::vector<TimeNs> offsets; // per rank, Job::ranks order
+    std::vector<CollectiveTiming> timings;
+    std::vector<RankWaits> waits;
+    Stragglers stragglers;
+    QStringList notes; // ranks the alignment could not place
+};
+JobAnalysis analyseJob(const Job& job, Alignment alignment);
+
 } // namespace strobe
