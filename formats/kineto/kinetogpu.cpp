@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <string>
 
 namespace strobe {
 
@@ -124,7 +125,9 @@ std::uint32_t KinetoJsonLoader::Impl::kernelConfig(const RawEvent& e, StringId n
     if (isNew) { // once per distinct name
         const std::string_view full = builder.strings().view(c.demangledName);
         const std::string_view shortName = deriveShortKernelName(full);
-        derived->second = shortName == full ? c.demangledName : builder.intern(shortName);
+        // (a copy: the view is into the table, which interning may reallocate)
+        derived->second =
+            shortName == full ? c.demangledName : builder.intern(std::string(shortName));
     }
     c.shortName = derived->second;
     c.shortNameDerived = c.shortName != c.demangledName;
