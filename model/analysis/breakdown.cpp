@@ -120,6 +120,7 @@ BreakdownSource::BreakdownSource(const Trace& trace, const KernelClassTable& tab
         d.memset = merged(std::move(r.memset));
         d.memory = merged(std::move(memory));
         d.all = unite(unite(d.compute, d.communication), d.memory);
+        d.exposed = difference(d.communication, d.compute);
         m_devices.push_back(std::move(d));
     }
     for (const KernelClassRule& rule : table.rules()) {
@@ -138,6 +139,14 @@ std::vector<std::uint32_t> BreakdownSource::deviceIds() const {
     for (const Device& d : m_devices)
         ids.push_back(d.id);
     return ids;
+}
+
+std::vector<TimeNs> BreakdownSource::exposedCommunication(TimeRange window) const {
+    std::vector<TimeNs> out;
+    out.reserve(m_devices.size());
+    for (const Device& d : m_devices)
+        out.push_back(lengthWithin(d.exposed, window));
+    return out;
 }
 
 GpuBreakdown BreakdownSource::breakdownOf(const Device& d, std::optional<TimeRange> window) const {

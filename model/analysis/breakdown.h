@@ -61,6 +61,10 @@ public:
     // the span is the GPU's first start to last end.
     std::vector<GpuBreakdown> breakdown(std::optional<TimeRange> window = std::nullopt) const;
     std::vector<std::uint32_t> deviceIds() const;
+    // Per GPU, in deviceIds()'s order, the communication not overlapped by compute inside
+    // `window`: breakdown(window)[i].exposedCommunication without the rest of the breakdown
+    // (O(log n + intervals in the window), nothing allocated but the result).
+    std::vector<TimeNs> exposedCommunication(TimeRange window) const;
 
 private:
     struct Device {
@@ -68,6 +72,7 @@ private:
         std::array<IntervalSet, kKernelClassCount> byClass;
         std::array<IntervalSet, kCopyDirectionCount> copies;
         IntervalSet compute, communication, memset, memory, all;
+        IntervalSet exposed; // communication minus compute
     };
     GpuBreakdown breakdownOf(const Device& d, std::optional<TimeRange> window) const;
 

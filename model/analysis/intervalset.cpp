@@ -76,4 +76,15 @@ TimeNs length(const IntervalSet& s) {
     return n;
 }
 
+TimeNs lengthWithin(const IntervalSet& s, TimeRange w) {
+    if (w.end <= w.start)
+        return 0;
+    auto it = std::lower_bound(s.begin(), s.end(), w.start,
+                               [](const TimeRange& r, TimeNs t) { return r.end <= t; });
+    TimeNs total = 0;
+    for (; it != s.end() && it->start < w.end; ++it)
+        total = saturatingAdd(total, std::min(it->end, w.end) - std::max(it->start, w.start));
+    return total;
+}
+
 } // namespace strobe

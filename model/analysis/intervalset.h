@@ -23,5 +23,7 @@ IntervalSet intersection(const IntervalSet& a, const IntervalSet& b);
 IntervalSet difference(const IntervalSet& a, const IntervalSet& b);
 // Total length, saturated.
 TimeNs length(const IntervalSet& s);
+// The length of the part of `s` inside `w`, without building it: O(log n + intervals in `w`).
+TimeNs lengthWithin(const IntervalSet& s, TimeRange w);
 
 } // namespace strobe

@@ -321,34 +321,49 @@ void tensorCores(const Context& ctx, Sink& out) {
     std::map<std::uint32_t, TensorCoreDevice> devices;
     std::vector<bool> callCounted(nodes.size());
     const auto& owners = forest.owners().kernels;
+    // Whether each launch configuration's kernel uses Tensor Cores, decided on first use: the
+    // name search runs once per configuration, not once per kernel.
+    enum : std::int8_t { kUnknown = -1, kNo = 0, kYes = 1 };
+    std::vector<std::int8_t> usesTc(t.kernelConfigs().size(), kUnknown);
+    std::uint32_t lastDevice = 0;
+    TensorCoreDevice* dev = nullptr;
     for (std::size_t k = 0; k < t.kernelCount(); ++k) {
         if ((k & 0xFFFF) == 0 && ctx.stop())
             return;
         const EventRef ref = t.kernelRef(k);
         const Lane& lane = t.lane(ref.lane);
         const TimeNs d = saturatingSub(lane.end(ref.index), lane.start(ref.index));
-        TensorCoreDevice& dev = devices[kernelDevice(t, k)];
-        dev.kernelTime += d;
-        const KernelConfig& c = t.kernelConfigs()[t.kernelConfigIndex(k)];
-        const StringId name = c.demangledName != kNoString ? c.demangledName : c.shortName;
-        if (name != kNoString && usesTensorCores(t.strings().view(name)))
-            dev.tensorCoreTime += d;
+        const std::uint32_t device = kernelDevice(t, k);
+        if (!dev || device != lastDevice) {
+            dev = &devices[device];
+            lastDevice = device;
+        }
+        dev->kernelTime += d;
+        const std::uint32_t config = t.kernelConfigIndex(k);
+        if (usesTc[config] == kUnknown) {
+            const KernelConfig& c = t.kernelConfigs()[config];
+            const StringId name = c.demangledName != kNoString ? c.demangledName : c.shortName;
+            usesTc[config] =
+                name != kNoString && usesTensorCores(t.strings().view(name)) ? kYes : kNo;
+        }
+        if (usesTc[config] == kYes)
+            dev->tensorCoreTime += d;
         const std::uint32_t owner = k < owners.size() ? owners[k] : kNoOpNode;
         if (owner == kNoOpNode)
             continue;
         const OpNode& node = nodes[owner];
         if (node.kind == OpNodeKind::Operator)
-            dev.operatorTime += d;
+            dev->operatorTime += d;
         if (!eligibleName[node.name] || eligibleBelow[owner])
             continue;
-        dev.eligibleTime += d;
-        TensorCoreDevice::ByName& byName = dev.byName[node.name];
+        dev->eligibleTime += d;
+        TensorCoreDevice::ByName& byName = dev->byName[node.name];
         byName.kernels += d;
         if (byName.longest == kNoOpNode || node.duration() > nodes[byName.longest].duration())
             byName.longest = owner;
         if (!callCounted[owner]) {
             callCounted[owner] = true;
-            ++dev.eligibleCalls;
+            ++dev->eligibleCalls;
         }
     }
     bool anyCapability = false;
@@ -436,17 +451,23 @@ void memoryPeak(const Context& ctx, Sink& out) {
 }
 
 // exposed_communication and straggler, which share the breakdown of the communication kernels.
+// True when a kernel of the trace is a communication kernel by the active class table (as
+// BreakdownSource sorts them): one look per launch configuration, not per kernel.
+bool hasCommunicationKernels(const Trace& t) {
+    const KernelClassTable& table = KernelClassTable::active();
+    return std::any_of(t.kernelConfigs().begin(), t.kernelConfigs().end(),
+                       [&](const KernelConfig& c) {
+                           return table.isCommunication(t.strings().view(c.shortName));
+                       });
+}
+
 void communicationRules(const Context& ctx, Sink& out) {
     const bool exposed = ctx.options.runs(FindingRule::ExposedCommunication);
     const bool straggler = ctx.options.runs(FindingRule::Straggler);
     if (!exposed && !straggler)
         return;
-    const BreakdownSource source(ctx.trace, KernelClassTable::active());
-    const std::vector<GpuBreakdown> whole = source.breakdown();
-    const bool communicates =
-        std::any_of(whole.begin(), whole.end(),
-                    [](const GpuBreakdown& b) { return b.communication > 0; }) ||
-        categoryTime(ctx.steps, StepCategory::Communication) > 0;
+    const bool communicates = hasCommunicationKernels(ctx.trace) ||
+                              categoryTime(ctx.steps, StepCategory::Communication) > 0;
     // A single trace is one rank; the straggler is found across the ranks of a job.
     if (straggler && communicates)
         out.skip(FindingRule::Straggler, MissingData::Job);
@@ -461,15 +482,17 @@ void communicationRules(const Context& ctx, Sink& out) {
         return;
     }
     // Per GPU, each step's exposed communication.
+    const BreakdownSource source(ctx.trace, KernelClassTable::active());
+    const std::vector<std::uint32_t> devices = source.deviceIds();
     std::map<std::uint32_t, std::vector<double>> perStep;
+    for (const std::uint32_t device : devices)
+        perStep[device].resize(ctx.steps.steps.size());
     for (std::size_t i = 0; i < ctx.steps.steps.size(); ++i) {
-        if (ctx.stop())
+        if ((i & 0xFF) == 0 && ctx.stop())
             return;
-        for (const GpuBreakdown& b : source.breakdown(ctx.steps.steps[i].range)) {
-            auto& v = perStep[b.deviceId];
-            v.resize(ctx.steps.steps.size());
-            v[i] = double(b.exposedCommunication);
-        }
+        const std::vector<TimeNs> e = source.exposedCommunication(ctx.steps.steps[i].range);
+        for (std::size_t d = 0; d < devices.size(); ++d)
+            perStep[devices[d]][i] = double(e[d]);
     }
     const TimeNs base = stepsTime(ctx.steps);
     const double threshold = ctx.options.exposedCommunicationPercent;

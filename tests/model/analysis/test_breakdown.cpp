@@ -266,6 +266,23 @@ TEST(Breakdown, NcclPartlyHiddenUnderComputeGivesTheExactExposedTime) {
     EXPECT_EQ(inverted[0].idle, 0);
 }
 
+TEST(Breakdown, ExposedCommunicationAloneEqualsTheWholeBreakdowns) {
+    const auto t = overlapTrace();
+    const BreakdownSource source(*t, KernelClassTable::defaults());
+    // Every window with ends on a 100 ns grid over the trace and past it, the inverted ones
+    // included: the lean per-window figure is the full breakdown's.
+    for (TimeNs from = 800; from <= 3200; from += 100)
+        for (TimeNs to = 700; to <= 3300; to += 100) {
+            const TimeRange w{from, to};
+            const auto full = source.breakdown(w);
+            const auto lean = source.exposedCommunication(w);
+            ASSERT_EQ(lean.size(), full.size());
+            for (std::size_t i = 0; i < full.size(); ++i)
+                EXPECT_EQ(lean[i], full[i].exposedCommunication) << from << ".." << to;
+        }
+    EXPECT_EQ(source.exposedCommunication({1000, 3001}), (std::vector<TimeNs>{400}));
+}
+
 TEST(Breakdown, AUserTableChangesClassesAndCommunication) {
     const auto t = overlapTrace();
     QString error;
