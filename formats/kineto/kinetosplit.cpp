@@ -193,10 +193,14 @@ namespace kineto {
 
 std::unique_ptr<TextSource> openForSplit(const QString& path, bool always) {
 #if defined(__unix__)
+    // Not even opened unless a regular file: opening a FIFO and closing it again could leave its
+    // writer without a reader (SIGPIPE) before the whole-document reader opens it.
+    struct stat st {};
+    if (::stat(nativePath(path).constData(), &st) != 0 || !S_ISREG(st.st_mode))
+        return {};
     const int fd = openNativeForReading(path);
     if (fd < 0)
         return {};
-    struct stat st {};
     char head[3] = {0, 0, 0};
     const bool regular = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0;
     const ssize_t n = regular ? ::pread(fd, head, 3, 0) : -1;
