@@ -131,3 +131,37 @@ TEST(BatchPipe, DestroyingWithoutFinishStopsTheConsumer) {
     EXPECT_LT(consumed.load(), 5);
     EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(5));
 }
+
+TEST(BatchPipe, WaitConsumedReturnsOnceTheFirstBatchesWereTaken) {
+    // What the split read relies on before it reads into a piece's buffer again: every batch
+    // handed up to a point was consumed.
+    std::promise<void> release;
+    std::shared_future<void> released = release.get_future().share();
+    std::atomic<int> consumed{0};
+    BatchPipe<Batch> pipe(4, [&](Batch&) {
+        if (consumed == 1)
+            released.wait(); // the second batch waits
+        ++consumed;
+    });
+    EXPECT_EQ(pipe.handed(), 0u);
+    pipe.waitConsumed(0); // nothing handed: at once
+    pipe.hand();
+    pipe.hand();
+    pipe.hand();
+    EXPECT_EQ(pipe.handed(), 3u);
+    pipe.waitConsumed(1);
+    EXPECT_GE(consumed.load(), 1);
+    std::atomic<bool> waited{false};
+    std::thread waiter([&] {
+        pipe.waitConsumed(2);
+        waited = true;
+    });
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    EXPECT_FALSE(waited.load()); // the second batch is held
+    EXPECT_EQ(consumed.load(), 1);
+    release.set_value();
+    waiter.join();
+    EXPECT_GE(consumed.load(), 2);
+    pipe.finish();
+    EXPECT_EQ(consumed.load(), 4); // three handed and the last, empty one
+}
