@@ -235,12 +235,13 @@ void MainWindow::openSample() {
     QDir().mkpath(dir);
     const QString path =
         dir % QStringLiteral("/strobe-sample-training-loop-" STROBE_VERSION ".sqlite");
-    if (!QFileInfo::exists(path)) {
-        std::string error;
-        if (!sample::writeSampleTrace(path.toStdString(), &error)) {
-            showError(QString::fromStdString(error));
-            return;
-        }
+    // Written afresh each time (40 ms; the writer renames a finished file into place, so a
+    // window still reading the last one keeps it): a file left by an older build of the same
+    // version would show an older sample.
+    std::string error;
+    if (!sample::writeSampleTrace(path.toStdString(), &error)) {
+        showError(QString::fromStdString(error));
+        return;
     }
     startLoad(path, tr("Sample: CNN training loop"), true);
 }

@@ -36,6 +36,7 @@
 #include <QImage>
 #include <QMessageBox>
 #include <QSignalSpy>
+#include <QStandardPaths>
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
@@ -167,6 +168,24 @@ TEST_F(MainWindowTest, TheSampleTraceOpensWithoutAFile) {
     EXPECT_TRUE(window->traceTitle().startsWith(QStringLiteral("Sample")));
     EXPECT_GT(window->trace()->counts().kernels, 1000u);
     EXPECT_TRUE(settings->recentFiles().isEmpty()) << "the sample is not a recent file";
+}
+
+TEST_F(MainWindowTest, TheSampleIsWrittenAfreshOverAnOlderFile) {
+    // A file left at the sample's path by an older build of the same version (here another
+    // trace altogether) must not be what the sample shows.
+    const QString dir = QStandardPaths::writableLocation(QStandardPaths::CacheLocation);
+    QDir().mkpath(dir);
+    const QString path =
+        dir + QStringLiteral("/strobe-sample-training-loop-" STROBE_VERSION ".sqlite");
+    QFile::remove(path);
+    ASSERT_TRUE(QFile::copy(fixture("nsys2024.5-cloverleaf.sqlite"), path));
+    QSignalSpy spy(window.get(), &MainWindow::loadFinished);
+    window->openSample();
+    ASSERT_TRUE(spy.wait(30000));
+    ASSERT_TRUE(spy.at(0).at(0).toBool()) << spy.at(0).at(1).toString().toStdString();
+    const Trace& t = *window->trace();
+    ASSERT_EQ(t.processes().size(), 1u);
+    EXPECT_EQ(t.processLabel(0), QStringLiteral("python train.py [4242]"));
 }
 
 TEST_F(MainWindowTest, ABigTraceShowsItsGpuSideFirst) {
