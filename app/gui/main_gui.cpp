@@ -30,8 +30,9 @@ int main(int argc, char** argv) {
     parser.addPositionalArgument(
         QStringLiteral("trace"),
         QStringLiteral("Trace to open (an nsys SQLite export, a Strobe capture or a PyTorch "
-                       "profiler JSON trace); the sample when omitted."),
-        QStringLiteral("[TRACE]"));
+                       "profiler JSON trace); the sample when omitted. A folder, or several "
+                       "traces, open as the ranks of one distributed job."),
+        QStringLiteral("[TRACE | JOB_FOLDER | RANK_TRACE...]"));
     // For scripts and the test that runs this binary: open, paint once, exit with the outcome.
     const QCommandLineOption quitAfterLoad(
         QStringLiteral("quit-after-load"),
@@ -67,15 +68,16 @@ int main(int argc, char** argv) {
                              settings.traceCacheCapBytes());
     window.show();
     if (parser.isSet(quitAfterLoad)) {
-        QObject::connect(&window, &strobe::MainWindow::loadFinished, &app,
-                         [&window](bool ok, const QString& error) {
-                             if (ok) {
-                                 window.repaint(); // every visible widget paints the trace
-                             } else {
-                                 QTextStream(stderr) << "strobe: " << error << '\n';
-                             }
-                             QCoreApplication::exit(ok ? 0 : 1);
-                         });
+        const auto quit = [&window](bool ok, const QString& error) {
+            if (ok) {
+                window.repaint(); // every visible widget paints the trace
+            } else {
+                QTextStream(stderr) << "strobe: " << error << '\n';
+            }
+            QCoreApplication::exit(ok ? 0 : 1);
+        };
+        QObject::connect(&window, &strobe::MainWindow::loadFinished, &app, quit);
+        QObject::connect(&window, &strobe::MainWindow::jobLoadFinished, &app, quit);
     }
     const QStringList args = parser.positionalArguments();
     const QString after = parser.value(compare);
@@ -90,6 +92,8 @@ int main(int argc, char** argv) {
     QTimer::singleShot(0, &window, [&window, args] {
         if (args.isEmpty())
             window.openSample();
+        else if (args.size() > 1)
+            window.openJob(args);
         else
             window.openFile(args.front());
     });

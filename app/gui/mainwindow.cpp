@@ -8,6 +8,7 @@
 #include "app/gui/traceinfodialog.h"
 #include "app/gui/traceloadjob.h"
 #include "formats/nsys/synth/sampletrace.h"
+#include "model/job/jobopen.h"
 #include "model/timeformat.h"
 #include "widgets/messagebox.h"
 #include "widgets/panels/kerneltablewidget.h"
@@ -84,6 +85,7 @@ void MainWindow::buildMenus() {
             openFile(path);
     });
     open->setShortcut(QKeySequence::Open);
+    file->addAction(tr("Open &Job…"), this, &MainWindow::chooseJob);
     file->addAction(tr("Open &Sample Trace"), this, &MainWindow::openSample);
     m_recentMenu = file->addMenu(tr("Open &Recent"));
     rebuildRecentMenu();
@@ -196,14 +198,16 @@ void MainWindow::buildStatusBar() {
 
 void MainWindow::updateStatus() {
     const Trace* t = trace();
-    if (!t)
+    if (!t && isShowingJob())
+        m_traceLabel->setText(m_jobTitle);
+    else if (!t)
         m_traceLabel->setText(tr("No trace open: File > Open, or drop an nsys .sqlite export or a "
                                  "PyTorch .json trace here"));
     else if (isComparing())
         m_traceLabel->setText(tr("A (baseline): %1  \u00b7  B: %2").arg(m_title, m_titleB));
     else
         m_traceLabel->setText(m_title);
-    m_closeAction->setEnabled(t || isLoading());
+    m_closeAction->setEnabled(t || isLoading() || isShowingJob());
     m_stopComparingAction->setEnabled(isComparing() || isLoadingComparison());
     const TimeNs origin = t ? t->timeRange().start : 0;
     const auto cursor = m_state->cursorTime();
@@ -225,6 +229,11 @@ void MainWindow::rebuildRecentMenu() {
 }
 
 void MainWindow::openFile(const QString& path) {
+    // A folder of traces is a job: its ranks (one with none is the loader's error, as before).
+    if (QFileInfo(path).isDir() && !findJobFiles(path).isEmpty()) {
+        openJob({path});
+        return;
+    }
     if (NsysExportJob::isReport(path) && offerNsysExport(path))
         return;
     startLoad(QFileInfo(path).absoluteFilePath(), QFileInfo(path).fileName(), false);
@@ -504,7 +513,14 @@ void MainWindow::dragEnterEvent(QDragEnterEvent* event) {
 
 void MainWindow::dropEvent(QDropEvent* event) {
     const QList<QUrl> urls = event->mimeData()->urls();
-    if (!urls.isEmpty() && urls.first().isLocalFile()) {
+    if (urls.size() > 1) { // several traces dropped together: the ranks of one job
+        QStringList paths;
+        for (const QUrl& url : urls)
+            if (url.isLocalFile())
+                paths << url.toLocalFile();
+        openJob(paths);
+        event->acceptProposedAction();
+    } else if (!urls.isEmpty() && urls.first().isLocalFile()) {
         openFile(urls.first().toLocalFile());
         event->acceptProposedAction();
     }

@@ -19,6 +19,8 @@ class QMenu;
 class QProgressBar;
 class QPushButton;
 class QDockWidget;
+class QStackedWidget;
+class QTimer;
 
 namespace strobe {
 
@@ -34,6 +36,10 @@ class ComparisonPanel;
 class OperatorsPanel;
 class BackgroundTask;
 class FindingsPanel;
+class JobView;
+class RanksPanel;
+struct Job;
+struct JobAnalysis;
 struct OperatorAnalysis;
 struct FindingAnalysis;
 
@@ -71,6 +77,14 @@ public:
     const Trace* traceB() const;
     bool isComparing() const;
     bool isLoadingComparison() const;
+    // The job on screen (mainwindow_job.cpp): its view, its Ranks panel, its summaries and their
+    // analysis for the alignment chosen; null when none is open.
+    JobView* jobView() const { return m_jobView; }
+    RanksPanel* ranksPanel() const { return m_ranksPanel; }
+    std::shared_ptr<const Job> job() const { return m_jobData; }
+    std::shared_ptr<const JobAnalysis> jobAnalysis() const { return m_jobAnalysis; }
+    bool isShowingJob() const { return m_jobData != nullptr; }
+    bool isOpeningJob() const;
     // Traces with at least this many event rows show their GPU side while the rest loads.
     void setPreviewMinRows(std::uint64_t rows) { m_previewMinRows = rows; }
     void setEarlyPreviewAfter(std::chrono::milliseconds wait) { m_earlyPreviewAfter = wait; }
@@ -87,6 +101,11 @@ public slots:
     // Opens the embedded sample trace (a training loop), writing it to the cache if needed.
     void openSample();
     void cancelLoading();
+    // Opens the traces and rank summaries of `paths` (files, or folders whose job files
+    // findJobFiles finds) as one job: each rank is summarised on a worker (all cores), then the
+    // job view and the Ranks panel replace the timeline. A file that fails is a warning; the
+    // others open.
+    void openJob(const QStringList& paths);
     // Loads `path` in the background as B, to compare with the open trace (the baseline A).
     void compareWith(const QString& path);
     // Back to A alone (File > Stop Comparing); cancels a B still loading.
@@ -102,6 +121,8 @@ public slots:
 signals:
     // After each load attempt: ok, or the error sentence (empty when cancelled).
     void loadFinished(bool ok, const QString& error);
+    // After each attempt to open a job: ok (some rank opened), or the error sentence.
+    void jobLoadFinished(bool ok, const QString& error);
     // After each load of a trace to compare with, the same way.
     void compareLoadFinished(bool ok, const QString& error);
     // operatorAnalysis() changed: null when a new trace is shown, then its analysis. The
@@ -146,6 +167,14 @@ private:
     // saying so for the status bar once the load is done.
     void endComparisonForNewTrace();
     void updateTitle();
+    // mainwindow_job.cpp
+    void buildJobViews();
+    void chooseJob();
+    void onJobOpened(std::shared_ptr<const Job> job, std::shared_ptr<const JobAnalysis> analysis,
+                     const QString& title);
+    void analyseJobAgain();
+    // Back to the timeline (a trace opened or the window closed what it showed).
+    void closeJob();
     void chooseExportImage();
     // What Export Image draws: A's timeline, and B's below it while comparing.
     std::vector<ExportedPane> exportedPanes() const;
@@ -182,6 +211,16 @@ private:
     QDockWidget* m_comparisonDock = nullptr;
     std::unique_ptr<TraceLoadJob> m_compareJob;
     QString m_titleB;
+    JobView* m_jobView = nullptr;
+    RanksPanel* m_ranksPanel = nullptr;
+    QDockWidget* m_ranksDock = nullptr;
+    QStackedWidget* m_central = nullptr;
+    BackgroundTask* m_jobTask = nullptr;
+    BackgroundTask* m_jobAnalysisTask = nullptr;
+    std::shared_ptr<const Job> m_jobData;
+    std::shared_ptr<const JobAnalysis> m_jobAnalysis;
+    QString m_jobTitle;
+    QTimer* m_jobProgressTimer = nullptr;
     // What was on screen before a preview replaced it: restored if the load then fails.
     struct Shown {
         std::shared_ptr<const Trace> trace;

@@ -140,6 +140,7 @@ void MainWindow::closeTrace() {
     m_progress->hide();
     m_cancelButton->hide();
     stopComparing();
+    closeJob();
     clearNameFilters();
     m_state->setTrace(nullptr);
     m_path.clear();

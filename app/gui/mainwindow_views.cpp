@@ -26,6 +26,7 @@ namespace strobe {
 void MainWindow::buildViews() {
     m_timeline = new TimelineView(m_state, this);
     buildCompareViews(); // the central widget: A's timeline, and B's below it when comparing
+    buildJobViews();     // ...or the job view (mainwindow_job.cpp)
 
     m_kernelTable = new KernelTableWidget(m_state, this);
     m_statistics = new StatisticsWidget(m_state, this);

@@ -1,0 +1,209 @@
+// SPDX-License-Identifier: MIT
+// Opening a distributed job in the main window (issue 42, docs/JOBS.md): every rank is
+// summarised on a worker (model/job/jobopen on all cores, no trace kept), then the job view
+// replaces the timeline in the centre and the Ranks panel shows the tables. Choosing another
+// alignment analyses the summaries again on a worker.
+#include "app/gui/mainwindow.h"
+
+#include "model/job/jobopen.h"
+#include "model/trace.h"
+#include "widgets/backgroundtask.h"
+#include "widgets/panels/rankspanel.h"
+#include "widgets/timeline/jobview.h"
+#include "widgets/viewstate.h"
+
+#include <QDir>
+#include <QDockWidget>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QProgressBar>
+#include <QStackedWidget>
+#include <QStatusBar>
+#include <QStringBuilder>
+#include <QThread>
+#include <QTimer>
+
+namespace strobe {
+
+namespace {
+
+// What a rank summary reads of a trace (as strobe-cli job).
+constexpr TraceParts kSummaryParts =
+    kGpuWorkParts | TracePart::CudaApi | TracePart::Nvtx | TracePart::CpuOps;
+
+struct OpenedJob {
+    std::shared_ptr<const Job> job;
+    std::shared_ptr<const JobAnalysis> analysis;
+};
+
+} // namespace
+
+void MainWindow::buildJobViews() {
+    // The centre holds the timeline (and B's when comparing) or the job view.
+    QWidget* timelines = takeCentralWidget();
+    m_central = new QStackedWidget(this);
+    m_central->addWidget(timelines);
+    m_jobView = new JobView(m_central);
+    m_central->addWidget(m_jobView);
+    setCentralWidget(m_central);
+    m_ranksPanel = new RanksPanel(this);
+    m_ranksDock =
+        addDock(m_ranksPanel, tr("Ranks"), QStringLiteral("ranksDock"), Qt::BottomDockWidgetArea);
+    m_ranksDock->hide();
+    // With the Overview, where a job's first answer (the verdict) belongs.
+    if (auto* overview = findChild<QDockWidget*>(QStringLiteral("overviewDock")))
+        tabifyDockWidget(overview, m_ranksDock);
+    m_jobTask = new BackgroundTask(this);
+    m_jobAnalysisTask = new BackgroundTask(this);
+    m_jobProgressTimer = new QTimer(this);
+    m_jobProgressTimer->setInterval(100);
+    connect(m_ranksPanel, &RanksPanel::alignmentChanged, this, &MainWindow::analyseJobAgain);
+    // A trace opened in the timeline ends the job view.
+    connect(m_state, &ViewState::traceChanged, this, [this] {
+        if (m_state->trace())
+            closeJob();
+    });
+}
+
+bool MainWindow::isOpeningJob() const {
+    return m_jobTask && m_jobTask->isRunning();
+}
+
+void MainWindow::chooseJob() {
+    QFileDialog dialog(this, tr("Open Job: the traces of its ranks, or a folder of them"));
+    dialog.setFileMode(QFileDialog::ExistingFiles);
+    dialog.setNameFilter(openFileFilter());
+    dialog.setOption(QFileDialog::DontUseNativeDialog, false);
+    // Choosing a folder: its traces are the job (a button of its own in Qt's dialog is not
+    // portable, so the folder is the one open when no file is selected).
+    dialog.setLabelText(QFileDialog::Accept, tr("Open Job"));
+    if (!dialog.exec())
+        return;
+    QStringList chosen = dialog.selectedFiles();
+    if (chosen.isEmpty())
+        chosen << dialog.directory().absolutePath();
+    openJob(chosen);
+}
+
+void MainWindow::openJob(const QStringList& paths) {
+    QStringList files;
+    for (const QString& p : paths) {
+        if (QFileInfo(p).isDir())
+            files << findJobFiles(p);
+        else
+            files << QFileInfo(p).absoluteFilePath();
+    }
+    if (files.isEmpty()) {
+        const QString error = tr("%1 holds no trace or rank summary.")
+                                  .arg(QDir::toNativeSeparators(paths.join(QStringLiteral(", "))));
+        showError(error);
+        emit jobLoadFinished(false, error);
+        return;
+    }
+    const QString title = paths.size() == 1 && QFileInfo(paths.front()).isDir()
+                              ? QFileInfo(paths.front()).fileName()
+                              : tr("%n trace(s)", nullptr, int(files.size()));
+
+    auto done = std::make_shared<std::atomic<int>>(0);
+    const QString cache = m_cacheFolder;
+    const std::uint64_t cap = m_cacheCapBytes;
+    TraceLoader load = [done, cache, cap](const QString& path,
+                                          QString* error) -> std::unique_ptr<Trace> {
+        LoadOptions options;
+        options.parts = kSummaryParts;
+        options.cacheFolder = cache;
+        options.cacheCapBytes = cap;
+        LoadResult r = loadTrace(path, options);
+        ++*done;
+        if (!r.ok())
+            *error = r.error;
+        return std::move(r.trace);
+    };
+    const int total = int(files.size());
+    m_progress->setValue(0);
+    m_progress->show();
+    statusBar()->showMessage(
+        tr("Summarising the %n rank file(s) of %1…", nullptr, total).arg(title));
+    disconnect(m_jobProgressTimer, &QTimer::timeout, nullptr, nullptr);
+    connect(m_jobProgressTimer, &QTimer::timeout, this, [this, done, total] {
+        m_progress->setValue(std::min(1000, done->load() * 1000 / std::max(1, total)));
+    });
+    m_jobProgressTimer->start();
+    const KernelClassTable table = KernelClassTable::active();
+    const int threads = std::max(1, QThread::idealThreadCount());
+    m_jobTask->start(
+        [files, load, table, threads] {
+            auto job = std::make_shared<Job>(strobe::openJob(files, load, table, threads));
+            auto analysis = std::make_shared<JobAnalysis>(analyseJob(*job, Alignment{}));
+            return OpenedJob{std::move(job), std::move(analysis)};
+        },
+        [this, title](OpenedJob opened) {
+            onJobOpened(std::move(opened.job), std::move(opened.analysis), title);
+        });
+}
+
+void MainWindow::onJobOpened(std::shared_ptr<const Job> job,
+                             std::shared_ptr<const JobAnalysis> analysis, const QString& title) {
+    m_jobProgressTimer->stop();
+    if (!isLoading())
+        m_progress->hide();
+    statusBar()->clearMessage();
+    if (job->ranks.empty()) {
+        const QString error =
+            tr("No rank of %1 could be read.").arg(title) % u' ' % job->warnings.join(u' ');
+        showError(error);
+        emit jobLoadFinished(false, error);
+        return;
+    }
+    closeTrace(); // the job replaces whatever was open (it clears the job view too)
+    m_jobData = std::move(job);
+    m_jobAnalysis = std::move(analysis);
+    m_jobTitle = tr("Job: %1 (%n rank(s))", nullptr, int(m_jobData->ranks.size())).arg(title);
+    m_ranksPanel->setAlignment(Alignment{}); // (no job yet: no analysis is started)
+    m_jobView->setJob(m_jobData, m_jobAnalysis);
+    m_ranksPanel->setJob(m_jobData, m_jobAnalysis);
+    m_central->setCurrentWidget(m_jobView);
+    m_ranksDock->show();
+    m_ranksDock->raise();
+    setWindowTitle(m_jobTitle % QStringLiteral(" — Strobe"));
+    updateStatus();
+    if (const auto n = m_jobData->warnings.size(); n > 0)
+        statusBar()->showMessage(tr("%n warning(s), all in the Ranks panel: %1", nullptr, int(n))
+                                     .arg(m_jobData->warnings.front()));
+    emit jobLoadFinished(true, QString());
+}
+
+void MainWindow::analyseJobAgain() {
+    if (!m_jobData)
+        return;
+    const Alignment alignment = m_ranksPanel->alignment();
+    std::shared_ptr<const Job> job = m_jobData;
+    m_jobAnalysisTask->start(
+        [job, alignment] {
+            return std::make_shared<const JobAnalysis>(analyseJob(*job, alignment));
+        },
+        [this, job](std::shared_ptr<const JobAnalysis> analysis) {
+            if (job != m_jobData)
+                return; // another job replaced it meanwhile
+            m_jobAnalysis = std::move(analysis);
+            m_jobView->setJob(m_jobData, m_jobAnalysis, false);
+            m_ranksPanel->setJob(m_jobData, m_jobAnalysis);
+        });
+}
+
+void MainWindow::closeJob() {
+    if (!m_jobData)
+        return;
+    m_jobAnalysisTask->cancel();
+    m_jobData.reset();
+    m_jobAnalysis.reset();
+    m_jobTitle.clear();
+    m_jobView->setJob(nullptr, nullptr);
+    m_ranksPanel->setJob(nullptr, nullptr);
+    m_ranksDock->hide();
+    m_central->setCurrentIndex(0);
+    updateTitle();
+    updateStatus();
+}
+
+} // namespace strobe

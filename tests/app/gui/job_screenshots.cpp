@@ -1,0 +1,101 @@
+// SPDX-License-Identifier: MIT
+// Renders the job view's screenshots (docs/JOBS.md, docs/USER_GUIDE.md) from the real main
+// window: synthetic jobs of 2 ranks (no straggler) and 8 ranks (rank 5 arriving 3 ms late),
+// the 8-rank one zoomed onto one step with a collective selected. Not a test:
+// `job_screenshots OUTDIR` (offscreen platform).
+#include "app/gui/appsettings.h"
+#include "app/gui/mainwindow.h"
+#include "formats/kineto/synth/kinetosynth.h"
+#include "model/job/job.h"
+#include "widgets/panels/rankspanel.h"
+#include "widgets/timeline/jobview.h"
+
+#include <QApplication>
+#include <QEventLoop>
+#include <QTemporaryDir>
+#include <QTimer>
+#include <cstdio>
+
+using namespace strobe;
+
+namespace {
+
+void settle() {
+    for (int i = 0; i < 8; ++i) {
+        QCoreApplication::processEvents();
+        QEventLoop loop;
+        QTimer::singleShot(40, &loop, &QEventLoop::quit);
+        loop.exec();
+    }
+}
+
+bool save(QWidget& w, const QString& path) {
+    settle();
+    const bool ok = w.grab().save(path);
+    std::printf("%s %s\n", ok ? "wrote" : "FAILED to write", qPrintable(path));
+    return ok;
+}
+
+bool openJob(MainWindow& w, const QString& folder) {
+    QEventLoop loop;
+    bool ok = false;
+    QObject::connect(&w, &MainWindow::jobLoadFinished, &loop, [&](bool opened) {
+        ok = opened;
+        loop.quit();
+    });
+    w.openJob({folder});
+    loop.exec();
+    return ok;
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+    qputenv("QT_QPA_PLATFORM", "offscreen");
+    QApplication app(argc, argv);
+    if (argc < 2) {
+        std::fprintf(stderr, "usage: job_screenshots OUTDIR\n");
+        return 2;
+    }
+    const QString out = QString::fromLocal8Bit(argv[1]);
+    QTemporaryDir dir;
+    const QString two = dir.filePath(QStringLiteral("job-2"));
+    const QString eight = dir.filePath(QStringLiteral("job-8"));
+    kinetosynth::KinetoJobOptions o;
+    o.events = 20'000;
+    o.ranks = 2;
+    std::string error;
+    bool ok = kinetosynth::writeKinetoJob(two.toStdString(), o, &error);
+    o.ranks = 8;
+    o.straggler = 5;
+    o.delayNs = 3'000'000;
+    ok = ok && kinetosynth::writeKinetoJob(eight.toStdString(), o, &error);
+    if (!ok) {
+        std::fprintf(stderr, "%s\n", error.c_str());
+        return 1;
+    }
+    AppSettings settings(dir.filePath(QStringLiteral("s.ini")));
+    MainWindow w(&settings);
+    w.resize(1600, 1000);
+    w.show();
+    if (!openJob(w, two))
+        return 1;
+    ok &= save(w, out + QStringLiteral("/job-2-ranks.png"));
+    if (!openJob(w, eight))
+        return 1;
+    ok &= save(w, out + QStringLiteral("/job-8-ranks.png"));
+    // One step of the 8-rank job, its third collective selected: the peers highlighted, each
+    // rank's wait for rank 5 in red, the per-rank table under the view.
+    JobCanvas* canvas = w.jobView()->canvas();
+    const JobAnalysis* a = canvas->analysis();
+    if (!a || a->timings.size() < 3 || !a->timings[2].step)
+        return 1;
+    const RankSummary& rank0 = canvas->job()->ranks.front();
+    for (const RankStep& s : rank0.steps)
+        if (s.number == *a->timings[2].step)
+            canvas->setView(
+                {s.host.start - s.host.duration() / 20, s.host.end + s.host.duration() / 20});
+    canvas->selectCollective(2);
+    ok &= save(w, out + QStringLiteral("/job-collective.png"));
+    return ok ? 0 : 1;
+}

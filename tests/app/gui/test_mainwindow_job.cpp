@@ -1,0 +1,150 @@
+// SPDX-License-Identifier: MIT
+// Opening a distributed job in the main window: an 8-rank synthetic job with a straggler
+// (docs/SYNTH.md's known answers) shows 8 rank groups, the verdict naming the straggler, the
+// Ranks panel, and a collective's 8 peers; a job with an unreadable file opens the rest.
+#include "app/gui/appsettings.h"
+#include "app/gui/mainwindow.h"
+#include "formats/kineto/synth/kinetosynth.h"
+#include "model/itemmodels/reporttablemodel.h"
+#include "model/reports/jobreports.h"
+#include "widgets/panels/rankspanel.h"
+#include "widgets/timeline/jobview.h"
+
+#include <QDockWidget>
+#include <QFile>
+#include <QMessageBox>
+#include <QSignalSpy>
+#include <QStatusBar>
+#include <QTemporaryDir>
+#include <QTest>
+#include <gtest/gtest.h>
+
+using namespace strobe;
+
+namespace {
+
+constexpr std::int64_t kDelay = 3'000'000; // 3 ms
+
+class JobWindowTest : public ::testing::Test {
+protected:
+    void SetUp() override {
+        kinetosynth::KinetoJobOptions o;
+        o.ranks = 8;
+        o.events = 20'000; // 17 steps, each with collectives (docs/SYNTH.md)
+        o.straggler = 5;
+        o.delayNs = kDelay;
+        std::string error;
+        ASSERT_TRUE(kinetosynth::writeKinetoJob(jobDir.path().toStdString(), o, &error, &stats))
+            << error;
+        settings = std::make_unique<AppSettings>(dir.filePath(QStringLiteral("strobe.ini")));
+        window = std::make_unique<MainWindow>(settings.get());
+        window->resize(1400, 1000);
+        window->show();
+    }
+    bool open(const QStringList& paths) {
+        QSignalSpy done(window.get(), &MainWindow::jobLoadFinished);
+        window->openJob(paths);
+        return done.wait(60000) && done.at(0).at(0).toBool();
+    }
+    QString rankFile(int r) const {
+        return jobDir.filePath(QStringLiteral("rank-%1.json.gz").arg(r));
+    }
+
+    QTemporaryDir dir;
+    QTemporaryDir jobDir;
+    kinetosynth::KinetoJobStats stats;
+    std::unique_ptr<AppSettings> settings;
+    std::unique_ptr<MainWindow> window;
+};
+
+} // namespace
+
+TEST_F(JobWindowTest, AFolderOpensAsEightRankGroupsWithTheStragglerNamed) {
+    ASSERT_TRUE(open({jobDir.path()}));
+    ASSERT_TRUE(window->isShowingJob());
+    EXPECT_EQ(window->trace(), nullptr);
+    JobCanvas* canvas = window->jobView()->canvas();
+    ASSERT_NE(canvas->job(), nullptr);
+    ASSERT_EQ(canvas->job()->ranks.size(), 8u);
+    for (std::size_t r = 0; r < 8; ++r) // the synthetic rank r runs on GPU r % 8
+        EXPECT_EQ(canvas->rankTitle(r), QStringLiteral("rank %1 (GPU %1)").arg(r));
+    EXPECT_TRUE(window->jobView()->isVisible());
+    EXPECT_TRUE(window->findChild<QDockWidget*>(QStringLiteral("ranksDock"))->isVisible());
+    EXPECT_TRUE(window->windowTitle().startsWith(QStringLiteral("Job: ")));
+
+    // Rank 5 arrives last at every collective of every step.
+    const std::uint64_t steps = stats.ranks.at(5).steps;
+    EXPECT_TRUE(window->jobView()->verdict().startsWith(
+        QStringLiteral("rank 5 starts its collectives last in %1 of %1 steps").arg(steps)))
+        << window->jobView()->verdict().toStdString();
+    EXPECT_EQ(window->ranksPanel()->verdict(), window->jobView()->verdict());
+
+    // The Ranks panel's rows are jobreports' table; each other rank waits D per collective.
+    const ReportTable expected = jobRanksTable(*window->job(), *window->jobAnalysis());
+    const ReportTable& shown = window->ranksPanel()->ranksModel()->table();
+    ASSERT_EQ(shown.rows.size(), 8u);
+    const auto waitColumn =
+        std::size_t(shown.columns.indexOf(QStringLiteral("collective_wait_ns")));
+    for (std::size_t r = 0; r < 8; ++r) {
+        for (std::size_t c = 0; c < std::size_t(expected.columns.size()); ++c)
+            EXPECT_EQ(shown.rows[r][c].text, expected.rows[r][c].text);
+        const std::int64_t collectives = std::int64_t(stats.ranks.at(r).collectives);
+        EXPECT_EQ(shown.rows[r][waitColumn].text,
+                  QString::number(r == 5 ? 0 : collectives * kDelay));
+    }
+
+    // A collective selected on rank 0 highlights its 8 peers, one per rank.
+    canvas->selectCollective(0);
+    const auto peers = canvas->highlightedCalls();
+    ASSERT_EQ(peers.size(), 8u);
+    for (std::uint32_t r = 0; r < 8; ++r)
+        EXPECT_EQ(peers[r].first, r);
+    EXPECT_EQ(window->jobView()->collectiveDetails().split(u'\n').size(), 9);
+
+    // Another alignment is analysed again, off the GUI thread, and shown.
+    Alignment collective;
+    collective.kind = Alignment::Kind::Collective;
+    const auto before = window->jobAnalysis();
+    window->ranksPanel()->setAlignment(collective);
+    for (int i = 0; i < 200 && window->jobAnalysis() == before; ++i)
+        QTest::qWait(25);
+    EXPECT_NE(window->jobAnalysis(), before);
+    EXPECT_EQ(window->jobView()->canvas()->analysis(), window->jobAnalysis().get());
+
+    // File > Close goes back to the empty window.
+    window->closeTrace();
+    EXPECT_FALSE(window->isShowingJob());
+    EXPECT_FALSE(window->findChild<QDockWidget*>(QStringLiteral("ranksDock"))->isVisible());
+}
+
+TEST_F(JobWindowTest, AnUnreadableFileIsNamedAndTheOthersOpen) {
+    const QString bad = jobDir.filePath(QStringLiteral("rank-3.json.gz"));
+    QFile::remove(bad);
+    QFile f(bad);
+    ASSERT_TRUE(f.open(QIODevice::WriteOnly));
+    f.write("\x1f\x8b not really gzip");
+    f.close();
+    QStringList files;
+    for (int r = 0; r < 8; ++r)
+        files << rankFile(r);
+    ASSERT_TRUE(open(files));
+    ASSERT_TRUE(window->isShowingJob());
+    EXPECT_EQ(window->job()->ranks.size(), 7u);
+    int naming = 0;
+    for (const QString& w : window->job()->warnings)
+        naming += w.contains(QStringLiteral("rank-3.json.gz")) ? 1 : 0;
+    EXPECT_GE(naming, 1);
+    EXPECT_TRUE(window->ranksPanel()->warningsText().contains(QStringLiteral("rank-3.json.gz")));
+    EXPECT_TRUE(window->statusBar()->currentMessage().contains(QStringLiteral("warning")));
+}
+
+TEST_F(JobWindowTest, AFolderWithNoTraceIsAnError) {
+    QTemporaryDir empty;
+    QSignalSpy done(window.get(), &MainWindow::jobLoadFinished);
+    window->openJob({empty.path()});
+    ASSERT_EQ(done.count(), 1);
+    EXPECT_FALSE(done.at(0).at(0).toBool());
+    EXPECT_TRUE(done.at(0).at(1).toString().contains(QStringLiteral("holds no trace")));
+    EXPECT_FALSE(window->isShowingJob());
+    ASSERT_NE(window->findChild<QMessageBox*>(), nullptr); // said in a dialog, as for a trace
+}
