@@ -65,6 +65,13 @@ bool CliArgs::jsonFormat() {
     return f == QLatin1String("json");
 }
 
+QString CliArgs::tableOrTextFormat() {
+    const QString f = option(QStringLiteral("format")).value_or(QStringLiteral("csv"));
+    if (f != QLatin1String("csv") && f != QLatin1String("json") && f != QLatin1String("text"))
+        m_error = QStringLiteral("--format must be csv, json or text, not '") % f % u'\'';
+    return f;
+}
+
 QStringList argumentsFromNative(int argc, char** argv) {
     QStringList args;
     for (int i = 1; i < argc; ++i)

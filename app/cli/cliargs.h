@@ -30,6 +30,8 @@ public:
 
     // For commands with --format csv|json (default csv): true for json; sets error on others.
     bool jsonFormat();
+    // For commands with --format csv|json|text (default csv): the format; sets error on others.
+    QString tableOrTextFormat();
 
 private:
     QString m_command;

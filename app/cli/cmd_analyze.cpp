@@ -141,13 +141,9 @@ int runAnalyze(const QStringList& args, Io io) {
     const QString cmd = QStringLiteral("analyze");
     CliArgs a(cmd, args, {QStringLiteral("evidence")},
               {QStringLiteral("format"), QStringLiteral("rule"), QStringLiteral("set")}, 1);
+    const QString format = a.tableOrTextFormat();
     if (!a.ok())
         return usageError(io, cmd, a.error());
-    const QString format = a.option(QStringLiteral("format")).value_or(QStringLiteral("csv"));
-    if (format != QLatin1String("csv") && format != QLatin1String("json") &&
-        format != QLatin1String("text"))
-        return usageError(
-            io, cmd, QStringLiteral("--format must be csv, json or text, not '") % format % u'\'');
     FindingOptions options;
     if (const auto rules = a.option(QStringLiteral("rule"))) {
         for (const QString& id : rules->split(u',', Qt::SkipEmptyParts)) {

@@ -120,13 +120,9 @@ int runGaps(const QStringList& args, Io io) {
     const QString cmd = QStringLiteral("gaps");
     CliArgs a(cmd, args, {},
               {QStringLiteral("format"), QStringLiteral("min-ns"), QStringLiteral("busy")}, 1);
+    const QString format = a.tableOrTextFormat();
     if (!a.ok())
         return usageError(io, cmd, a.error());
-    const QString format = a.option(QStringLiteral("format")).value_or(QStringLiteral("csv"));
-    if (format != QLatin1String("csv") && format != QLatin1String("json") &&
-        format != QLatin1String("text"))
-        return usageError(
-            io, cmd, QStringLiteral("--format must be csv, json or text, not '") % format % u'\'');
     TimeNs minNs = kDefaultIdleThresholdNs;
     if (const auto v = a.option(QStringLiteral("min-ns"))) {
         bool ok = false;
