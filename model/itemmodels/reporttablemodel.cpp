@@ -2,6 +2,7 @@
 #include "model/itemmodels/reporttablemodel.h"
 
 #include "model/itemmodels/tableroles.h"
+#include "model/timeformat.h"
 #include "model/valueformat.h"
 
 #include <QStringBuilder>
@@ -12,7 +13,9 @@
 namespace strobe {
 
 ReportTableModel::Unit ReportTableModel::unitOf(const QString& name) {
-    if (name.endsWith(u"_ns"))
+    if (name.endsWith(u"start_ns") || name.endsWith(u"end_ns") || name == u"Start (ns)")
+        return Unit::Timestamp;
+    if (name.endsWith(u"_ns") || name == u"Duration (ns)")
         return Unit::Duration;
     if (name.endsWith(u"_bytes"))
         return Unit::Bytes;
@@ -24,6 +27,8 @@ ReportTableModel::Unit ReportTableModel::unitOf(const QString& name) {
 }
 
 QString ReportTableModel::headerOf(const QString& name) {
+    if (name.endsWith(u" (ns)")) // nsys's "Start (ns)": the unit is in the cells
+        return name.chopped(5);
     QStringList words = name.split(u'_');
     if (words.size() > 1 && (words.back() == u"ns" || words.back() == u"bytes"))
         words.removeLast();
@@ -49,6 +54,12 @@ QString ReportTableModel::headerOf(const QString& name) {
 
 ReportTableModel::ReportTableModel(QObject* parent)
     : QAbstractTableModel(parent) {}
+
+void ReportTableModel::setTimeOrigin(std::optional<TimeNs> origin) {
+    beginResetModel();
+    m_origin = origin;
+    endResetModel();
+}
 
 void ReportTableModel::setTable(ReportTable table) {
     Q_ASSERT(!table.fillRow);
@@ -99,6 +110,10 @@ QVariant ReportTableModel::data(const QModelIndex& index, int role) const {
         return cell.text; // text, or empty for a statistic over no values
     const double v = cell.text.toDouble();
     switch (unit) {
+    case Unit::Timestamp:
+        if (m_origin)
+            return formatTimestamp(TimeNs(std::llround(v)), *m_origin);
+        return formatMeanDuration(v);
     case Unit::Duration:
         return formatMeanDuration(v);
     case Unit::Bytes:

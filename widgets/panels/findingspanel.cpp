@@ -256,6 +256,8 @@ void FindingsPanel::showSelected() {
             return e;
         },
         [this](Evidence e) {
+            m_evidence->setTimeOrigin(
+                m_analysis ? std::optional(m_analysis->trace().timeRange().start) : std::nullopt);
             m_evidence->setTable(std::move(e.table));
             setHighlight(std::move(e.marks));
             m_evidenceView->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);

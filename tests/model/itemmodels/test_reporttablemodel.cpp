@@ -4,6 +4,8 @@
 #include "model/itemmodels/reporttablemodel.h"
 #include "model/itemmodels/tableroles.h"
 #include "model/reports/statsreports.h"
+#include "model/timeformat.h"
+#include "model/valueformat.h"
 
 #include <QAbstractItemModelTester>
 #include <QSortFilterProxyModel>
@@ -48,6 +50,34 @@ TEST(ReportTableModel, UnitsAndHeadersFollowTheCliColumnNames) {
     EXPECT_EQ(ReportTableModel::headerOf(QStringLiteral("time_percent")), QStringLiteral("Time %"));
     EXPECT_EQ(ReportTableModel::headerOf(QStringLiteral("avg_gpu_ops")),
               QStringLiteral("Average GPU ops"));
+}
+
+TEST(ReportTableModel, MomentsReadFromTheTracesStartOnceGivenIt) {
+    using U = ReportTableModel::Unit;
+    EXPECT_EQ(ReportTableModel::unitOf(QStringLiteral("start_ns")), U::Timestamp);
+    EXPECT_EQ(ReportTableModel::unitOf(QStringLiteral("longest_call_end_ns")), U::Timestamp);
+    EXPECT_EQ(ReportTableModel::unitOf(QStringLiteral("Start (ns)")), U::Timestamp);
+    EXPECT_EQ(ReportTableModel::unitOf(QStringLiteral("Duration (ns)")), U::Duration);
+    EXPECT_EQ(ReportTableModel::headerOf(QStringLiteral("Start (ns)")), QStringLiteral("Start"));
+    EXPECT_EQ(ReportTableModel::headerOf(QStringLiteral("longest_call_start_ns")),
+              QStringLiteral("Longest call start"));
+    using C = ReportCell;
+    ReportTable t;
+    t.columns = {QStringLiteral("start_ns"), QStringLiteral("Duration (ns)")};
+    t.rows.push_back(
+        {C::number(std::int64_t(1'623'142'624'100'000'000)), C::number(std::int64_t(1'500'000))});
+    ReportTableModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::Fatal);
+    model.setTable(t);
+    EXPECT_EQ(model.index(0, 1).data().toString(), formatDuration(1'500'000));
+    // Without an origin a moment reads as a duration (the epoch's nanoseconds: useless, but
+    // the table has no clock); with the trace's start it reads as on the ruler.
+    EXPECT_EQ(model.index(0, 0).data().toString(), formatMeanDuration(1'623'142'624'100'000'000.0));
+    const TimeNs origin = 1'623'142'623'000'000'000;
+    model.setTimeOrigin(origin);
+    EXPECT_EQ(model.index(0, 0).data().toString(),
+              formatTimestamp(1'623'142'624'100'000'000, origin));
+    EXPECT_EQ(model.index(0, 0).data(ExportRole).toLongLong(), 1'623'142'624'100'000'000);
 }
 
 TEST(ReportTableModel, ShowsForPeopleSortsByNumberExportsTheCliValues) {
