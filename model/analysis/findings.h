@@ -81,7 +81,7 @@ struct FindingOptions {
 // What a finding's share is a share of.
 enum class ShareBase : std::uint8_t {
     Span,    // the trace's span (first to last event), or the GPU's span for a per-GPU rule
-    Step,    // the average step (computeStepBreakdown)
+    Step,    // the steps' time (computeStepBreakdown), summed over the steps as timeNs is
     GpuTime, // the GPU time of all kernels (small_grid, launch_overhead's short kernels)
 };
 
