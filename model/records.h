@@ -110,6 +110,11 @@ struct KernelRecord {
     std::optional<std::uint32_t> correlationId;
     std::optional<std::uint64_t> graphNodeId;
     EventRef api; // the launching API call; invalid when none was recorded
+    // A collective's communicator and message as PyTorch 2.x records them beside an NCCL kernel
+    // (Kineto args "Process Group Name"; "In msg nelems" times the size of "dtype"): kNoString
+    // and nullopt when not recorded.
+    StringId processGroup = kNoString;
+    std::optional<std::uint64_t> messageBytes;
 };
 
 enum class MemcpyKind : std::uint8_t { // ENUM_CUDA_MEMCPY_OPER

@@ -308,6 +308,8 @@ void TraceBuilder::storeKernels(std::uint64_t& dangling) {
     };
     t.m_kernels.assign(m_stageKernels.size(), {});
     StagedBeside graphNodes(m_stageGraphNodes);
+    StagedBeside groups(m_stageKernelGroups);
+    StagedBeside messageBytes(m_stageKernelBytes);
     for (std::uint32_t k = 0; !heap.empty(); ++k) {
         Head& top = heap.front();
         const std::uint32_t r = top.rank, i = top.index;
@@ -329,6 +331,10 @@ void TraceBuilder::storeKernels(std::uint64_t& dangling) {
         slot.config = s.config;
         if (const std::uint64_t* node = graphNodes.at(stage))
             t.m_kernelGraphNode.set(k, *node);
+        if (const StringId* group = groups.at(stage))
+            t.m_kernelProcessGroup.set(k, *group);
+        if (const std::uint64_t* bytes = messageBytes.at(stage))
+            t.m_kernelMessageBytes.set(k, *bytes);
         if (!m_stageKernelCorrelated[stage])
             continue;
         if (!m_stageKernelLinked[stage]) { // its correlation id, kept
@@ -345,7 +351,11 @@ void TraceBuilder::storeKernels(std::uint64_t& dangling) {
     release(m_stageKernelCorrelated);
     release(m_stageKernelLinked);
     release(m_stageGraphNodes);
+    release(m_stageKernelGroups);
+    release(m_stageKernelBytes);
     t.m_kernelGraphNode.finish();
+    t.m_kernelProcessGroup.finish();
+    t.m_kernelMessageBytes.finish();
     t.m_kernelCorrelation.finish();
 }
 

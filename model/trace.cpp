@@ -64,6 +64,8 @@ KernelRecord Trace::kernelRecord(std::uint32_t i) const {
         r.correlationId = m_kernelCorrelation.at(i);
     }
     r.graphNodeId = m_kernelGraphNode.at(i);
+    r.processGroup = m_kernelProcessGroup.at(i).value_or(kNoString);
+    r.messageBytes = m_kernelMessageBytes.at(i);
     return r;
 }
 
@@ -258,7 +260,8 @@ std::vector<Trace::MemoryUse> Trace::memoryBreakdown() const {
     };
     add("kernel records", m_kernels.size(),
         m_kernels.capacity() * sizeof(KernelSlot) + m_kernelCorrelation.memoryBytes() +
-            m_kernelGraphNode.memoryBytes());
+            m_kernelGraphNode.memoryBytes() + m_kernelProcessGroup.memoryBytes() +
+            m_kernelMessageBytes.memoryBytes());
     table("kernel configurations", m_kernelConfigs);
     table("memcpy records", m_memcpys);
     table("memset records", m_memsets);

@@ -225,6 +225,8 @@ private:
     std::vector<KernelSlot> m_kernels;
     SparseColumn<std::uint32_t> m_kernelCorrelation; // kernels not linked to an API call
     SparseColumn<std::uint64_t> m_kernelGraphNode;
+    SparseColumn<StringId> m_kernelProcessGroup;      // collectives' KernelRecord::processGroup
+    SparseColumn<std::uint64_t> m_kernelMessageBytes; // and messageBytes
     std::vector<KernelConfig> m_kernelConfigs;
     std::vector<MemcpyRecord> m_memcpys;
     std::vector<MemsetRecord> m_memsets;

@@ -253,6 +253,16 @@ void TraceBuilder::addKernel(std::uint32_t pid, std::uint32_t deviceId, std::uin
         m_stageGraphNodes.emplace_back(index, *graphNode);
 }
 
+void TraceBuilder::setLastKernelCollective(StringId processGroup,
+                                           std::optional<std::uint64_t> bytes) {
+    Q_ASSERT(!m_stageKernels.empty());
+    const auto index = std::uint32_t(m_stageKernels.size() - 1);
+    if (processGroup != kNoString)
+        m_stageKernelGroups.emplace_back(index, processGroup);
+    if (bytes)
+        m_stageKernelBytes.emplace_back(index, *bytes);
+}
+
 void TraceBuilder::addMemcpy(std::uint32_t pid, std::uint32_t deviceId, std::uint32_t contextId,
                              std::uint32_t streamId, TimeNs start, TimeNs end, StringId name,
                              MemcpyRecord rec) {

@@ -69,6 +69,9 @@ public:
                    std::optional<std::uint64_t> graphNode);
     // The index of `config` among the trace's kernel configurations, added if new.
     std::uint32_t kernelConfig(const KernelConfig& config);
+    // The communicator and message of the kernel added last (KernelRecord::processGroup,
+    // messageBytes); kNoString and nullopt leave them unrecorded.
+    void setLastKernelCollective(StringId processGroup, std::optional<std::uint64_t> bytes);
     void addMemcpy(std::uint32_t pid, std::uint32_t deviceId, std::uint32_t contextId,
                    std::uint32_t streamId, TimeNs start, TimeNs end, StringId name,
                    MemcpyRecord rec);
@@ -166,7 +169,9 @@ private:
     std::vector<StagedKernel> m_stageKernels;
     std::vector<bool> m_stageKernelCorrelated; // per staged kernel: it has a correlation id
     std::vector<bool> m_stageKernelLinked;     // in finish(): its correlationId is its call's index
-    std::vector<std::pair<std::uint32_t, std::uint64_t>> m_stageGraphNodes; // (kernel, node)
+    std::vector<std::pair<std::uint32_t, std::uint64_t>> m_stageGraphNodes;  // (kernel, node)
+    std::vector<std::pair<std::uint32_t, StringId>> m_stageKernelGroups;     // (kernel, group)
+    std::vector<std::pair<std::uint32_t, std::uint64_t>> m_stageKernelBytes; // (kernel, bytes)
     // API calls: the correlation id, and one bit for a driver call (eventClass 1), 4 bytes a call
     // instead of a padded 8.
     std::vector<std::uint32_t> m_stageApiCorrelation;

@@ -161,6 +161,8 @@ std::unique_ptr<Trace> TraceBuilder::finishGpuPreview(const std::atomic<bool>* c
     copy.m_stageKernels = m_stageKernels;
     copy.m_stageKernelCorrelated = m_stageKernelCorrelated;
     copy.m_stageGraphNodes = m_stageGraphNodes;
+    copy.m_stageKernelGroups = m_stageKernelGroups;
+    copy.m_stageKernelBytes = m_stageKernelBytes;
     copy.m_stageMemcpys = m_stageMemcpys;
     copy.m_stageMemsets = m_stageMemsets;
     copy.m_memcpyPid = m_memcpyPid;

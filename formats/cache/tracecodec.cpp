@@ -207,6 +207,8 @@ void TraceCodec::writeFixed(const Trace& t, int part, CacheWriter& out) {
         out.writeVector(t.m_kernels);
         writeSparse(t.m_kernelCorrelation, out);
         writeSparse(t.m_kernelGraphNode, out);
+        writeSparse(t.m_kernelProcessGroup, out);
+        writeSparse(t.m_kernelMessageBytes, out);
         out.writeVector(t.m_kernelConfigs);
         out.writeVector(t.m_memcpys);
         out.writeVector(t.m_memsets);
@@ -277,6 +279,8 @@ bool TraceCodec::read(CacheReader& in, int part, Trace& t, std::vector<Lane>& la
         in.readVector(t.m_kernels);
         readSparse(in, t.m_kernelCorrelation);
         readSparse(in, t.m_kernelGraphNode);
+        readSparse(in, t.m_kernelProcessGroup);
+        readSparse(in, t.m_kernelMessageBytes);
         in.readVector(t.m_kernelConfigs);
         in.readVector(t.m_memcpys);
         in.readVector(t.m_memsets);

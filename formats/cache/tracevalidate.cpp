@@ -288,6 +288,8 @@ QString TraceCodec::validate(const Trace& t) {
     auto thread = [&](std::uint32_t th) { return th < t.m_threads.size(); };
     if (!sparseOk(t.m_kernelCorrelation, t.m_kernels.size(), any) ||
         !sparseOk(t.m_kernelGraphNode, t.m_kernels.size(), any) ||
+        !sparseOk(t.m_kernelProcessGroup, t.m_kernels.size(), str) ||
+        !sparseOk(t.m_kernelMessageBytes, t.m_kernels.size(), any) ||
         !sparseOk(t.m_apiReturn, t.m_apiCalls.size(), any) ||
         !sparseOk(t.m_nvtxColor, t.m_nvtx.size(), any) ||
         !sparseOk(t.m_nvtxCategory, t.m_nvtx.size(), any) ||

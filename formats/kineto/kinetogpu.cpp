@@ -16,6 +16,41 @@ using namespace kineto;
 
 namespace {
 
+// The bytes of one element of a PyTorch dtype as the profiler writes it (c10::ScalarType's
+// names); 0 for one it does not know.
+std::uint64_t dtypeBytes(std::string_view dtype) {
+    static constexpr std::pair<std::string_view, std::uint64_t> kSizes[] = {
+        {"Float", 4},
+        {"Double", 8},
+        {"Half", 2},
+        {"BFloat16", 2},
+        {"Int", 4},
+        {"Long", 8},
+        {"Short", 2},
+        {"Char", 1},
+        {"Byte", 1},
+        {"Bool", 1},
+        {"ComplexHalf", 4},
+        {"ComplexFloat", 8},
+        {"ComplexDouble", 16},
+        {"Float8_e4m3fn", 1},
+        {"Float8_e5m2", 1},
+        {"Float8_e4m3fnuz", 1},
+        {"Float8_e5m2fnuz", 1},
+        {"UInt16", 2},
+        {"UInt32", 4},
+        {"UInt64", 8},
+        {"QInt8", 1},
+        {"QUInt8", 1},
+        {"QInt32", 4},
+    };
+    for (const auto& [name, size] : kSizes) {
+        if (name == dtype)
+            return size;
+    }
+    return 0;
+}
+
 std::uint32_t wrap32(std::int64_t v) {
     return std::uint32_t(std::uint64_t(v));
 }
@@ -212,6 +247,19 @@ void KinetoJsonLoader::Impl::stageGpuOp(const RawEvent& e, GpuOpKind kind, TimeN
             op.index = it->second = kernelConfig(e, nameId);
         }
         op.name = configs[op.index].shortName;
+        if (e.has(Field::ProcessGroupName) || e.has(Field::InMsgNelems)) {
+            std::string_view group = e.string(Field::ProcessGroupName);
+            std::string digits;
+            if (std::int64_t n = 0; group.empty() && e.integer(Field::ProcessGroupName, n))
+                group = digits = std::to_string(n);
+            if (!group.empty())
+                op.processGroup = builder.intern(group);
+            std::int64_t nelems = 0;
+            const std::uint64_t size = dtypeBytes(e.string(Field::Dtype));
+            if (size > 0 && e.integer(Field::InMsgNelems, nelems) && nelems >= 0 &&
+                std::uint64_t(nelems) <= (std::uint64_t(1) << 56))
+                op.messageBytes = std::uint64_t(nelems) * size;
+        }
         break;
     }
     case GpuOpKind::Memcpy: {
@@ -306,6 +354,8 @@ void KinetoJsonLoader::Impl::addStagedEvents() {
         case GpuOpKind::Kernel:
             builder.addKernel(pid, op.device, op.context, op.stream, op.start, op.end,
                               configInTrace[op.index], op.correlation, std::nullopt);
+            if (op.processGroup != kNoString || op.messageBytes)
+                builder.setLastKernelCollective(op.processGroup, op.messageBytes);
             ++builder.counts().kernels;
             break;
         case GpuOpKind::Memcpy: {

@@ -89,6 +89,12 @@ std::optional<std::array<std::int32_t, 3>> dim3Of(od::value& v) {
         case 'd':
             if (keyIs(k, "device"))
                 field = Field::Device;
+            else if (keyIs(k, "dtype"))
+                field = Field::Dtype;
+            break;
+        case 'P':
+            if (keyIs(k, "Process Group Name"))
+                field = Field::ProcessGroupName;
             break;
         case 's':
             if (keyIs(k, "stream"))
@@ -129,7 +135,9 @@ std::optional<std::array<std::int32_t, 3>> dim3Of(od::value& v) {
                 field = Field::MemoryDeviceType;
             break;
         case 'I':
-            if (keyIs(k, "Input Dims") || keyIs(k, "Input dims")) {
+            if (keyIs(k, "In msg nelems")) {
+                field = Field::InMsgNelems;
+            } else if (keyIs(k, "Input Dims") || keyIs(k, "Input dims")) {
                 if (v.type() == od::json_type::array) {
                     // The whole array as written; the builder thread reads it (inputshapes.h).
                     const std::string_view json = take(take(v.get_array()).raw_json());

@@ -70,6 +70,10 @@ enum class Field : std::uint8_t {
     TotalAllocated,
     TotalReserved,
     InputDims, // operators: args "Input Dims" ("Input dims" before PyTorch 1.10), an Array
+    // NCCL kernels (PyTorch 2.x): the communicator and the message.
+    ProcessGroupName, // "Process Group Name"
+    InMsgNelems,      // "In msg nelems"
+    Dtype,            // "dtype": "Float", "BFloat16"...
     Count
 };
 
@@ -257,6 +261,9 @@ struct PendingGpuOp {
     std::optional<std::uint32_t> correlation;
     GpuOpKind kind = GpuOpKind::Kernel;
     std::uint32_t index = 0; // into configs, memcpys, memsets or syncs
+    // A collective kernel's (KernelRecord::processGroup, messageBytes).
+    StringId processGroup = kNoString;
+    std::optional<std::uint64_t> messageBytes;
 };
 
 // What decides a kernel's configuration, as the document writes it: the key of the per-kernel

@@ -159,6 +159,10 @@ std::vector<RankCollective> collectivesOf(const Trace& trace, RankScope scope) {
         c.streamOrdinal = ordinal->second;
         c.order = countOfStream[stream]++;
         c.gpu = {lane.start(self.index), std::max(lane.start(self.index), lane.end(self.index))};
+        const KernelRecord rec = trace.kernels()[i];
+        if (rec.processGroup != kNoString)
+            c.processGroup = trace.string(rec.processGroup);
+        c.bytes = rec.messageBytes;
         out.push_back(std::move(c));
     }
     return out;

@@ -165,8 +165,15 @@ ScannedTrace scanKineto(const std::string& path) {
                     else if (k == "Input Dims" || k == "Input dims") {
                         std::string text;
                         e.inputDims = v.is_array() && pythonList(v, text) ? text : "?";
-                    } else if (k == "Python module id")
+                    } else if (k == "Python module id") {
                         e.pythonModuleId = !v.is_null();
+                    } else if (k == "Process Group Name" && v.is_string()) {
+                        e.processGroupName = std::string(std::string_view(v.get_string()));
+                    } else if (k == "In msg nelems") {
+                        e.inMsgNelems = integer(v);
+                    } else if (k == "dtype" && v.is_string()) {
+                        e.dtype = std::string(std::string_view(v.get_string()));
+                    }
                 }
             }
         }

@@ -31,6 +31,9 @@ struct ScannedEvent {
     // args "Input Dims" ("Input dims" before PyTorch 1.10) as Python's str() prints the list,
     // "[[32, 3, 224, 224], []]"; "?" when it is not a list of lists of integers.
     std::optional<std::string> inputDims;
+    // Collectives (PyTorch 2.x): args "Process Group Name", "In msg nelems", "dtype".
+    std::optional<std::string> processGroupName, dtype;
+    std::optional<std::int64_t> inMsgNelems;
 };
 
 struct ScannedTrace {

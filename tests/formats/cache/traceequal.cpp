@@ -119,8 +119,10 @@ void expectTracesEqual(const Trace& a, const Trace& b) {
     ASSERT_EQ(a.kernelCount(), b.kernelCount());
     for (std::size_t i = 0; i < a.kernelCount(); ++i) {
         const KernelRecord &x = a.kernels()[i], &y = b.kernels()[i];
-        EXPECT_EQ(std::tie(x.self, x.config, x.stream, x.correlationId, x.graphNodeId, x.api),
-                  std::tie(y.self, y.config, y.stream, y.correlationId, y.graphNodeId, y.api));
+        EXPECT_EQ(std::tie(x.self, x.config, x.stream, x.correlationId, x.graphNodeId, x.api,
+                           x.processGroup, x.messageBytes),
+                  std::tie(y.self, y.config, y.stream, y.correlationId, y.graphNodeId, y.api,
+                           y.processGroup, y.messageBytes));
     }
     EXPECT_EQ(a.kernelConfigs(), b.kernelConfigs());
     ASSERT_EQ(a.memcpys().size(), b.memcpys().size());

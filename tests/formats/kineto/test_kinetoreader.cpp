@@ -145,6 +145,49 @@ TEST_P(KinetoFixture, EveryKernelWithACorrelationIdIsLinkedToItsRuntimeCall) {
     EXPECT_GT(linked, 0u);
 }
 
+// PyTorch 2.x writes each NCCL kernel's communicator and message in its args; the reader keeps
+// the process group's name and In msg nelems times the dtype's size (-1: not kept).
+TEST_P(KinetoFixture, CollectiveProcessGroupAndBytesEqualTheJson) {
+    const std::map<std::string, std::int64_t> elementBytes = {
+        {"Float", 4}, {"Double", 8}, {"Half", 2}, {"BFloat16", 2}, {"Int", 4},
+        {"Long", 8},  {"Short", 2},  {"Char", 1}, {"Byte", 1},     {"Bool", 1}};
+    using Row = std::tuple<std::string, std::string, std::int64_t>;
+    std::vector<Row> fromJson, fromTrace;
+    std::size_t withGroup = 0;
+    for (const ScannedEvent& e : scan.events) {
+        if (e.ph != "X" || !isAny(e.cat, {"kernel", "Kernel"}))
+            continue;
+        std::int64_t bytes = -1;
+        if (const auto size = elementBytes.find(e.dtype.value_or(""));
+            e.inMsgNelems && size != elementBytes.end())
+            bytes = *e.inMsgNelems * size->second;
+        withGroup += e.processGroupName ? 1 : 0;
+        fromJson.emplace_back(e.name, e.processGroupName.value_or(""), bytes);
+    }
+    for (std::size_t i = 0; i < trace->kernelCount(); ++i) {
+        const KernelRecord k = trace->kernels()[i];
+        const KernelConfig& c = trace->kernelConfigs()[k.config];
+        fromTrace.emplace_back(std::string(trace->strings().view(c.demangledName)),
+                               k.processGroup == kNoString
+                                   ? std::string()
+                                   : std::string(trace->strings().view(k.processGroup)),
+                               k.messageBytes ? std::int64_t(*k.messageBytes) : -1);
+    }
+    std::sort(fromJson.begin(), fromJson.end());
+    std::sort(fromTrace.begin(), fromTrace.end());
+    EXPECT_EQ(fromTrace, fromJson);
+    if (GetParam() == "hta-a100-nccl-ddp.json.gz") {
+        // 15 all-reduces and 6 broadcasts in process group "0"; the first all-reduce of
+        // 6,637,568 floats.
+        EXPECT_EQ(withGroup, 21u);
+        EXPECT_NE(std::find(fromTrace.begin(), fromTrace.end(),
+                            Row{"ncclKernel_AllReduce_RING_LL_Sum_float(ncclDevComm*, unsigned "
+                                "long, ncclWork*)",
+                                "0", 6637568 * 4}),
+                  fromTrace.end());
+    }
+}
+
 TEST_P(KinetoFixture, KernelTimesMatchTheJsonToTheNanosecond) {
     std::vector<std::pair<std::int64_t, std::int64_t>> fromJson, fromTrace;
     bool integral = true;

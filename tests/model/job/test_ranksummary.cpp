@@ -3,11 +3,15 @@
 // and communication-computation overlap followed on a scan of the Kineto JSON, the steps and NCCL
 // kernels as the JSON has them, and the two-GPU nsys report as a job of two ranks (SQL).
 #include "formats/open.h"
+#include "model/job/job.h"
 #include "model/job/ranksummary.h"
 #include "tests/support/kinetoscan.h"
 #include "tests/support/sqlitequery.h"
 
 #include <gtest/gtest.h>
+
+#include <QFile>
+#include <QTemporaryDir>
 
 #include <algorithm>
 #include <map>
@@ -238,4 +242,99 @@ TEST(RankSummary, RankNumbersFromFileNames) {
     EXPECT_EQ(rankFromFileName(QStringLiteral("RANK5.pt.trace.json")), 5u);
     EXPECT_FALSE(rankFromFileName(QStringLiteral("host_1234.1623143089861.pt.trace.json")));
     EXPECT_FALSE(rankFromFileName(QStringLiteral("/rank-9/trace.json")).has_value());
+}
+
+// PyTorch 2.x records each NCCL kernel's process group and message (args "Process Group Name",
+// "In msg nelems", "dtype"): the summary keeps the group and the bytes, as the JSON has them.
+TEST(RankSummary, ProcessGroupsAndBytesAreTheJsons) {
+    const std::string path = test::kinetoFixturePath("hta-a100-nccl-ddp.json.gz");
+    const test::ScannedTrace scan = test::scanKineto(path);
+    const auto ranks = summarize(path);
+    ASSERT_EQ(ranks.size(), 1u);
+    const std::map<std::string, std::uint64_t> size = {{"Float", 4}, {"Long", 8}, {"Byte", 1}};
+    std::vector<const test::ScannedEvent*> nccl;
+    for (const auto& e : scan.events) {
+        if (e.ph == "X" && e.cat == "kernel" && e.name.rfind("nccl", 0) == 0)
+            nccl.push_back(&e);
+    }
+    std::stable_sort(nccl.begin(), nccl.end(), [](auto* a, auto* b) { return *a->ts < *b->ts; });
+    const std::vector<RankCollective>& c = ranks[0].collectives;
+    ASSERT_EQ(c.size(), nccl.size());
+    ASSERT_EQ(c.size(), 21u); // 15 all-reduces and 6 broadcasts
+    for (std::size_t i = 0; i < nccl.size(); ++i) {
+        const auto& e = *nccl[i];
+        ASSERT_TRUE(e.processGroupName && e.inMsgNelems && e.dtype);
+        EXPECT_EQ(c[i].processGroup, QString::fromStdString(*e.processGroupName)) << i;
+        EXPECT_EQ(c[i].bytes, std::uint64_t(*e.inMsgNelems) * size.at(*e.dtype)) << i;
+    }
+    // The sampled HTA traces record neither: none is made up.
+    for (const RankSummary& s : summarize(test::kinetoFixturePath("hta-sampled-rank0.json.gz"))) {
+        for (const RankCollective& x : s.collectives) {
+            EXPECT_FALSE(x.processGroup.has_value());
+            EXPECT_FALSE(x.bytes.has_value());
+        }
+    }
+}
+
+// Four ranks: every rank all-reduces in group "0" on one stream, and ranks 0 and 1 in group "1",
+// ranks 2 and 3 in group "2", on another. The groups, read from the traces, keep the pairs
+// apart; by stream alone the four ranks' second-stream calls would be taken for one collective.
+TEST(JobMatching, TwoProcessGroupsReadFromTracesMatchWithinTheirGroups) {
+    QTemporaryDir dir;
+    ASSERT_TRUE(dir.isValid());
+    const auto kernel = [](std::int64_t ts, int stream, const char* group, int nelems) {
+        return QStringLiteral(
+                   R"({"ph": "X", "cat": "kernel", "name": "ncclDevKernel_AllReduce_Sum_f32_RING_LL", )"
+                   R"("pid": 0, "tid": %1, "ts": %2, "dur": 50, "args": {"device": 0, )"
+                   R"("stream": %1, "correlation": %3, "Process Group Name": "%4", )"
+                   R"("In msg nelems": %5, "dtype": "Float"}})")
+            .arg(stream)
+            .arg(ts)
+            .arg(ts)
+            .arg(QLatin1String(group))
+            .arg(nelems);
+    };
+    std::vector<RankSummary> summaries;
+    for (int r = 0; r < 4; ++r) {
+        const char* pair = r < 2 ? "1" : "2";
+        QStringList events;
+        for (int k = 0; k < 2; ++k) {
+            events << kernel(1000 + 1000 * k, 20, "0", 1024);
+            // The pairs' calls at different times: matching must not go by time either.
+            events << kernel(1500 + 1000 * k + (r < 2 ? 0 : 300), 21, pair, 256 * (r < 2 ? 1 : 2));
+        }
+        const QString json =
+            QStringLiteral(R"({"distributedInfo": {"backend": "nccl", "rank": %1, )"
+                           R"("world_size": 4}, "traceEvents": [%2]})")
+                .arg(r)
+                .arg(events.join(QStringLiteral(", ")));
+        const QString path = dir.filePath(QStringLiteral("rank-%1.json").arg(r));
+        QFile f(path);
+        ASSERT_TRUE(f.open(QIODevice::WriteOnly));
+        f.write(json.toUtf8());
+        f.close();
+        for (RankSummary& s : summarize(path.toStdString()))
+            summaries.push_back(std::move(s));
+    }
+    ASSERT_EQ(summaries.size(), 4u);
+    EXPECT_EQ(summaries[0].collectives[1].processGroup, QStringLiteral("1"));
+    EXPECT_EQ(summaries[0].collectives[1].bytes, 1024u);
+    EXPECT_EQ(summaries[3].collectives[1].processGroup, QStringLiteral("2"));
+    EXPECT_EQ(summaries[3].collectives[1].bytes, 2048u);
+    const Job job = makeJob(std::move(summaries));
+    const CollectiveMatch m = matchCollectives(job);
+    EXPECT_TRUE(m.unmatched.empty());
+    ASSERT_EQ(m.matched.size(), 6u);
+    std::map<QString, std::vector<std::vector<std::uint32_t>>> ranksByGroup;
+    for (const MatchedCollective& c : m.matched) {
+        std::vector<std::uint32_t> rs;
+        for (const auto& [r, i] : c.calls)
+            rs.push_back(job.ranks[r].rank);
+        ranksByGroup[c.processGroup.value_or(QStringLiteral("?"))].push_back(rs);
+    }
+    using V = std::vector<std::vector<std::uint32_t>>;
+    EXPECT_EQ(ranksByGroup[QStringLiteral("0")], (V{{0, 1, 2, 3}, {0, 1, 2, 3}}));
+    EXPECT_EQ(ranksByGroup[QStringLiteral("1")], (V{{0, 1}, {0, 1}}));
+    EXPECT_EQ(ranksByGroup[QStringLiteral("2")], (V{{2, 3}, {2, 3}}));
+    EXPECT_EQ(ranksByGroup.count(QStringLiteral("?")), 0u);
 }
