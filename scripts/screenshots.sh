@@ -20,7 +20,8 @@ for f in "$h100" "$cloverleaf" "$kineto" "$v100" "$resnet"; do
 done
 
 cmake --build "$build" --target mainwindow_screenshots panels_screenshot gaps_screenshot \
-    timeline_screenshot compare_screenshots flamegraph_screenshot search_screenshot strobe-cli
+    timeline_screenshot compare_screenshots flamegraph_screenshot search_screenshot job_screenshots \
+    strobe-cli
 export QT_QPA_PLATFORM=offscreen
 mkdir -p "$images"
 # README and USER_GUIDE: overview-sample, findings-panel, mainwindow, kernels-by-duration,
@@ -43,6 +44,10 @@ mkdir -p "$images"
 # USER_GUIDE: the sample compared with its data-loader fix: compare-timelines.png,
 # compare-panel-nvtx.png and compare-panel-gpus.png.
 "$build/tests/app/gui/compare_screenshots" "$images"
+# JOBS.md and USER_GUIDE: synthetic jobs of 2 and 8 ranks (rank 5 late), and one collective
+# selected, rank 5 expanded: job-2-ranks.png, job-8-ranks.png, job-collective.png,
+# job-expanded.png.
+"$build/tests/app/gui/job_screenshots" "$images"
 # TIMELINE.md: the GPU memory counter lane of a Kineto trace with memory events.
 "$build/bench/paint/timeline_screenshot" "$v100" "$images/memory-lane.png" 1600 1000
 # README: strobe-cli render of one step of the synthetic trace, by the command the README shows.

@@ -10,6 +10,7 @@
 #include <QMainWindow>
 #include <QSize>
 #include <atomic>
+#include <map>
 #include <memory>
 #include <optional>
 #include <vector>
@@ -173,6 +174,8 @@ private:
     void onJobOpened(std::shared_ptr<const Job> job, std::shared_ptr<const JobAnalysis> analysis,
                      const QString& title);
     void analyseJobAgain();
+    // Loads rank index `rank`'s whole trace in the background for its full lanes in the job view.
+    void expandRank(std::size_t rank);
     // Back to the timeline (a trace opened or the window closed what it showed).
     void closeJob();
     void chooseExportImage();
@@ -221,6 +224,7 @@ private:
     std::shared_ptr<const JobAnalysis> m_jobAnalysis;
     QString m_jobTitle;
     QTimer* m_jobProgressTimer = nullptr;
+    std::map<std::size_t, std::unique_ptr<TraceLoadJob>> m_rankLoads; // by rank index
     // What was on screen before a preview replaced it: restored if the load then fails.
     struct Shown {
         std::shared_ptr<const Trace> trace;

@@ -5,6 +5,8 @@
 // alignment analyses the summaries again on a worker.
 #include "app/gui/mainwindow.h"
 
+#include "app/gui/traceloadjob.h"
+
 #include "model/job/jobopen.h"
 #include "model/trace.h"
 #include "widgets/backgroundtask.h"
@@ -50,14 +52,12 @@ void MainWindow::buildJobViews() {
     m_ranksDock =
         addDock(m_ranksPanel, tr("Ranks"), QStringLiteral("ranksDock"), Qt::BottomDockWidgetArea);
     m_ranksDock->hide();
-    // With the Overview, where a job's first answer (the verdict) belongs.
-    if (auto* overview = findChild<QDockWidget*>(QStringLiteral("overviewDock")))
-        tabifyDockWidget(overview, m_ranksDock);
     m_jobTask = new BackgroundTask(this);
     m_jobAnalysisTask = new BackgroundTask(this);
     m_jobProgressTimer = new QTimer(this);
     m_jobProgressTimer->setInterval(100);
     connect(m_ranksPanel, &RanksPanel::alignmentChanged, this, &MainWindow::analyseJobAgain);
+    connect(m_jobView, &JobView::expandRequested, this, &MainWindow::expandRank);
     // A trace opened in the timeline ends the job view.
     connect(m_state, &ViewState::traceChanged, this, [this] {
         if (m_state->trace())
@@ -164,6 +164,12 @@ void MainWindow::onJobOpened(std::shared_ptr<const Job> job,
     m_ranksPanel->setJob(m_jobData, m_jobAnalysis);
     m_central->setCurrentWidget(m_jobView);
     m_ranksDock->show();
+    // With the Overview, where a trace's first answers are, unless the user moved it elsewhere.
+    auto* overview = findChild<QDockWidget*>(QStringLiteral("overviewDock"));
+    if (overview && !overview->isFloating() && !m_ranksDock->isFloating() &&
+        !tabifiedDockWidgets(overview).contains(m_ranksDock) &&
+        dockWidgetArea(overview) == dockWidgetArea(m_ranksDock))
+        tabifyDockWidget(overview, m_ranksDock);
     m_ranksDock->raise();
     setWindowTitle(m_jobTitle % QStringLiteral(" — Strobe"));
     updateStatus();
@@ -191,7 +197,47 @@ void MainWindow::analyseJobAgain() {
         });
 }
 
+void MainWindow::expandRank(std::size_t rank) {
+    if (!m_jobData || rank >= m_jobData->ranks.size() || m_rankLoads.contains(rank))
+        return;
+    QString path = m_jobData->ranks[rank].file;
+    // A gathered summary stands for its trace: `X.summary.json` beside `X`.
+    if (isRankSummaryName(path))
+        path.chop(int(QStringLiteral(".summary.json").size()));
+    if (!QFileInfo(path).isFile()) {
+        statusBar()->showMessage(
+            tr("Rank %1's trace %2 is not at hand: its summary is all there is.")
+                .arg(m_jobData->ranks[rank].rank)
+                .arg(QDir::toNativeSeparators(path)));
+        return;
+    }
+    auto load = std::make_unique<TraceLoadJob>(path, std::numeric_limits<std::uint64_t>::max());
+    load->setCache(m_cacheFolder, m_cacheCapBytes);
+    std::shared_ptr<const Job> job = m_jobData;
+    connect(load.get(), &TraceLoadJob::finished, this,
+            [this, rank, job](std::shared_ptr<const Trace> trace, const QString& error,
+                              bool cancelled) {
+                const auto it = m_rankLoads.find(rank);
+                if (it != m_rankLoads.end())
+                    it->second.release()->deleteLater();
+                m_rankLoads.erase(rank);
+                statusBar()->clearMessage();
+                if (cancelled || job != m_jobData)
+                    return; // the job was closed or replaced meanwhile
+                if (!trace) {
+                    showError(error);
+                    return;
+                }
+                m_jobView->showRankTrace(rank, std::move(trace));
+            });
+    statusBar()->showMessage(
+        tr("Loading rank %1's trace for its full lanes…").arg(m_jobData->ranks[rank].rank));
+    load->start();
+    m_rankLoads[rank] = std::move(load);
+}
+
 void MainWindow::closeJob() {
+    m_rankLoads.clear(); // (each cancels and waits for its worker)
     if (!m_jobData)
         return;
     m_jobAnalysisTask->cancel();

@@ -90,7 +90,11 @@ QTableView* RanksPanel::addTable(ReportTableModel* model, const QString& title) 
     view->setModel(proxy);
     setUpTable(view);
     makeSortable(view, -1, Qt::AscendingOrder);
-    connect(model, &QAbstractItemModel::modelReset, view, [view] { fitColumns(view, -1); });
+    // The last column takes the rest of the width (fitColumns needs a real column to stretch).
+    connect(model, &QAbstractItemModel::modelReset, view, [view, model] {
+        if (const int columns = model->columnCount(); columns > 0)
+            fitColumns(view, columns - 1);
+    });
     m_tabs->addTab(view, title);
     return view;
 }
@@ -137,8 +141,11 @@ void RanksPanel::setJob(const std::shared_ptr<const Job>& job,
         m_verdict->clear();
         m_notes->hide();
         m_warnings->hide();
-        for (ReportTableModel* m : {m_ranks, m_steps, m_kinds, m_stragglers})
-            m->setTable({});
+        for (ReportTableModel* m : {m_ranks, m_steps, m_kinds, m_stragglers}) {
+            ReportTable empty;
+            empty.columns = m->table().columns;
+            m->setTable(std::move(empty));
+        }
         return;
     }
     // A step alignment starts at the first step the lowest rank has.

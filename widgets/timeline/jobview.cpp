@@ -4,12 +4,15 @@
 #include "model/reports/jobreports.h"
 #include "model/timeformat.h"
 #include "render/geometry/rulerticks.h"
+#include "widgets/timeline/timelineview.h"
+#include "widgets/viewstate.h"
 
 #include <QHelpEvent>
 #include <QLabel>
 #include <QMouseEvent>
 #include <QPainter>
 #include <QScrollArea>
+#include <QScrollBar>
 #include <QStringBuilder>
 #include <QToolTip>
 #include <QVBoxLayout>
@@ -49,6 +52,10 @@ void JobCanvas::setJob(std::shared_ptr<const Job> job, std::shared_ptr<const Job
     m_analysis = std::move(analysis);
     m_matchOf.clear();
     m_selected.reset();
+    m_extra.assign(m_job ? m_job->ranks.size() : 0, 0);
+    m_tops.clear();
+    for (std::size_t r = 0; r <= m_extra.size(); ++r)
+        m_tops.push_back(kRulerHeight + int(r) * kGroupHeight);
     if (m_job) {
         m_matchOf.resize(m_job->ranks.size());
         for (std::size_t r = 0; r < m_job->ranks.size(); ++r)
@@ -66,10 +73,11 @@ void JobCanvas::setJob(std::shared_ptr<const Job> job, std::shared_ptr<const Job
     setView(m_view);
     updateGeometry();
     update();
+    emit groupsMoved();
     emit collectiveSelected(std::nullopt);
 }
 
-TimeNs JobCanvas::offsetOf(std::size_t rank) const {
+TimeNs JobCanvas::rankOffset(std::size_t rank) const {
     return m_analysis && rank < m_analysis->offsets.size() ? m_analysis->offsets[rank] : 0;
 }
 
@@ -80,7 +88,7 @@ TimeRange JobCanvas::jobRange() const {
     TimeNs hi = std::numeric_limits<TimeNs>::min();
     for (std::size_t r = 0; r < m_job->ranks.size(); ++r) {
         const RankSummary& s = m_job->ranks[r];
-        const TimeNs off = offsetOf(r);
+        const TimeNs off = rankOffset(r);
         auto take = [&](TimeRange range) {
             if (range.isEmpty())
                 return;
@@ -148,8 +156,38 @@ QString JobCanvas::rankTitle(std::size_t rank) const {
     return tr("rank %1").arg(s.rank);
 }
 
+void JobCanvas::setExtraHeight(std::size_t rank, int height) {
+    if (rank >= m_extra.size() || m_extra[rank] == std::max(0, height))
+        return;
+    m_extra[rank] = std::max(0, height);
+    for (std::size_t r = 0; r < m_extra.size(); ++r)
+        m_tops[r + 1] = m_tops[r] + kGroupHeight + m_extra[r];
+    updateGeometry();
+    update();
+    emit groupsMoved();
+}
+
+int JobCanvas::extraHeight(std::size_t rank) const {
+    return rank < m_extra.size() ? m_extra[rank] : 0;
+}
+
+QRect JobCanvas::extraRect(std::size_t rank) const {
+    if (rank >= m_extra.size())
+        return {};
+    return {0, m_tops[rank] + kGroupHeight - kGroupGap, width(), m_extra[rank]};
+}
+
+std::optional<std::size_t> JobCanvas::rankAt(int y) const {
+    if (m_tops.size() < 2 || y < m_tops.front() || y >= m_tops.back())
+        return std::nullopt;
+    const auto it = std::upper_bound(m_tops.begin(), m_tops.end(), y);
+    return std::size_t(it - m_tops.begin() - 1);
+}
+
 QRect JobCanvas::groupRect(std::size_t rank) const {
-    return {0, kRulerHeight + int(rank) * kGroupHeight, width(), kGroupHeight};
+    if (rank >= m_extra.size())
+        return {};
+    return {0, m_tops[rank], width(), kGroupHeight};
 }
 
 QRect JobCanvas::ncclLaneRect(std::size_t rank) const {
@@ -162,7 +200,7 @@ QRectF JobCanvas::callRect(std::size_t rank, std::size_t call) const {
     if (!m_job || rank >= m_job->ranks.size() || call >= m_job->ranks[rank].collectives.size())
         return {};
     const TimeRange gpu = m_job->ranks[rank].collectives[call].gpu;
-    const TimeNs off = offsetOf(rank);
+    const TimeNs off = rankOffset(rank);
     const double x0 = xOf(saturatingAdd(gpu.start, off));
     const double x1 = std::max(x0 + 1.0, xOf(saturatingAdd(gpu.end, off)));
     const QRect lane = ncclLaneRect(rank);
@@ -170,8 +208,7 @@ QRectF JobCanvas::callRect(std::size_t rank, std::size_t call) const {
 }
 
 QSize JobCanvas::sizeHint() const {
-    const int ranks = m_job ? int(m_job->ranks.size()) : 0;
-    return {900, kRulerHeight + ranks * kGroupHeight};
+    return {900, m_tops.empty() ? kRulerHeight : m_tops.back()};
 }
 
 QSize JobCanvas::minimumSizeHint() const {
@@ -181,13 +218,14 @@ QSize JobCanvas::minimumSizeHint() const {
 std::optional<std::pair<std::size_t, std::size_t>> JobCanvas::callAt(QPoint p) const {
     if (!m_job || p.y() < kRulerHeight || p.x() < kHeaderWidth)
         return std::nullopt;
-    const std::size_t rank = std::size_t((p.y() - kRulerHeight) / kGroupHeight);
-    if (rank >= m_job->ranks.size() || !ncclLaneRect(rank).adjusted(0, -1, 0, 1).contains(p))
+    const auto at = rankAt(p.y());
+    if (!at || !ncclLaneRect(*at).adjusted(0, -1, 0, 1).contains(p))
         return std::nullopt;
+    const std::size_t rank = *at;
     // Calls are in start order: the last one starting at or before the pointer (2 px of slack
     // for calls drawn 1 px wide) is the candidate.
     const auto& calls = m_job->ranks[rank].collectives;
-    const TimeNs off = offsetOf(rank);
+    const TimeNs off = rankOffset(rank);
     const TimeNs slack = TimeNs(2.0 * double(m_view.duration()) / plotWidth());
     const TimeNs t = timeAt(p.x()) - off;
     auto it = std::upper_bound(calls.begin(), calls.end(), t + slack,
@@ -231,18 +269,19 @@ void JobCanvas::paintEvent(QPaintEvent* /*event*/) {
     if (!m_job)
         return;
     p.fillRect(QRect(0, 0, kHeaderWidth, height()), palette().color(QPalette::Window));
-    paintRuler(p);
-    const int firstVisible =
-        std::max(0, (visibleRegion().boundingRect().top() - kRulerHeight) / kGroupHeight);
-    const int lastVisible = (visibleRegion().boundingRect().bottom() - kRulerHeight) / kGroupHeight;
-    for (int r = firstVisible; r <= lastVisible && r < int(m_job->ranks.size()); ++r)
-        paintRank(p, std::size_t(r));
+    const QRect shown = visibleRegion().boundingRect();
+    const std::size_t first = rankAt(std::max(shown.top(), kRulerHeight)).value_or(0);
+    for (std::size_t r = first; r < m_job->ranks.size() && groupRect(r).top() <= shown.bottom();
+         ++r)
+        paintRank(p, r);
     paintSelection(p);
+    paintRuler(p, shown.top());
 }
 
-void JobCanvas::paintRuler(QPainter& p) const {
-    const QRect ruler(kHeaderWidth, 0, plotWidth(), kRulerHeight);
-    p.fillRect(ruler, palette().color(QPalette::Window));
+void JobCanvas::paintRuler(QPainter& p, int top) const {
+    p.save();
+    p.translate(0, top);
+    p.fillRect(QRect(0, 0, width(), kRulerHeight), palette().color(QPalette::Window));
     const TimeNs origin = jobRange().start;
     const RulerTicks ticks = computeTicks(m_view, origin, plotWidth(), 90);
     p.setPen(palette().color(QPalette::WindowText));
@@ -253,12 +292,13 @@ void JobCanvas::paintRuler(QPainter& p) const {
     }
     p.drawText(QRect(4, 0, kHeaderWidth - 8, kRulerHeight), Qt::AlignVCenter | Qt::AlignLeft,
                tr("job time"));
+    p.restore();
 }
 
 void JobCanvas::paintRank(QPainter& p, std::size_t rank) const {
     const RankSummary& s = m_job->ranks[rank];
     const QRect g = groupRect(rank);
-    const TimeNs off = offsetOf(rank);
+    const TimeNs off = rankOffset(rank);
     const double left = kHeaderWidth;
     const double right = width();
     p.setRenderHint(QPainter::Antialiasing, false);
@@ -390,7 +430,17 @@ void JobCanvas::mouseReleaseEvent(QMouseEvent* event) {
     m_pressView.reset();
 }
 
-void JobCanvas::mouseDoubleClickEvent(QMouseEvent* /*event*/) {
+void JobCanvas::resizeEvent(QResizeEvent* event) {
+    QWidget::resizeEvent(event);
+    emit groupsMoved();
+}
+
+void JobCanvas::mouseDoubleClickEvent(QMouseEvent* event) {
+    if (event->position().x() < kHeaderWidth) {
+        if (const auto rank = rankAt(event->position().toPoint().y()))
+            emit rankActivated(*rank);
+        return;
+    }
     setView(jobRange());
 }
 
@@ -401,15 +451,16 @@ bool JobCanvas::event(QEvent* event) {
     const QPoint pos = help->pos();
     QString text;
     if (pos.x() < kHeaderWidth && pos.y() >= kRulerHeight) {
-        const std::size_t rank = std::size_t((pos.y() - kRulerHeight) / kGroupHeight);
-        if (rank < m_job->ranks.size()) {
-            const RankSummary& s = m_job->ranks[rank];
-            text = rankTitle(rank) % u'\n' % s.gpu % u'\n' % s.file;
+        if (const auto rank = rankAt(pos.y())) {
+            const RankSummary& s = m_job->ranks[*rank];
+            text = rankTitle(*rank) % u'\n' % s.gpu % u'\n' % s.file % u'\n' %
+                   (m_extra[*rank] > 0 ? tr("Double-click: hide its full lanes")
+                                       : tr("Double-click: show its full lanes (loads the trace)"));
         }
     } else if (const auto call = callAt(pos)) {
         const RankCollective& c = m_job->ranks[call->first].collectives[call->second];
         const TimeNs origin = jobRange().start;
-        const TimeNs off = offsetOf(call->first);
+        const TimeNs off = rankOffset(call->first);
         text = tr("%1 on %2, stream %3 #%4\nstart %5, duration %6")
                    .arg(c.kind, rankTitle(call->first))
                    .arg(c.streamOrdinal)
@@ -461,15 +512,91 @@ JobView::JobView(QWidget* parent)
     layout->addWidget(m_scroll, 1);
     layout->addWidget(m_details);
     connect(m_canvas, &JobCanvas::collectiveSelected, this, &JobView::showDetails);
+    connect(m_canvas, &JobCanvas::groupsMoved, this, &JobView::placeTimelines);
+    // The ruler is drawn at the top of the part in view: scrolling moves it, not its pixels.
+    connect(m_scroll->verticalScrollBar(), &QScrollBar::valueChanged, m_canvas,
+            qOverload<>(&QWidget::update));
+    connect(m_canvas, &JobCanvas::viewChanged, this, &JobView::followCanvas);
+    connect(m_canvas, &JobCanvas::rankActivated, this, [this](std::size_t rank) {
+        if (m_expanded.contains(rank))
+            collapseRank(rank);
+        else
+            emit expandRequested(rank);
+    });
+}
+
+void JobView::showRankTrace(std::size_t rank, std::shared_ptr<const Trace> trace) {
+    const Job* job = m_canvas->job();
+    if (!job || rank >= job->ranks.size() || !trace)
+        return;
+    collapseRank(rank);
+    Expanded e;
+    e.state = new ViewState(this);
+    e.view = new TimelineView(e.state, m_canvas);
+    e.state->setTrace(std::move(trace));
+    // The rank's own zoom and pan move the job view, and so every other rank.
+    connect(e.state, &ViewState::visibleRangeChanged, this, [this, rank](TimeRange r) {
+        const TimeNs offset = m_canvas->rankOffset(rank); // (the alignment may change)
+        if (!m_following)
+            m_canvas->setView({saturatingAdd(r.start, offset), saturatingAdd(r.end, offset)});
+    });
+    m_expanded[rank] = e;
+    m_canvas->setExtraHeight(rank, kExpandedHeight);
+    e.view->show();
+    placeTimelines();
+    followCanvas(m_canvas->view());
+    // Bring the rank's rows and lanes into view.
+    const QRect shown = m_canvas->groupRect(rank).united(m_canvas->extraRect(rank));
+    m_scroll->ensureVisible(0, shown.center().y(), 0, shown.height() / 2);
+}
+
+void JobView::collapseRank(std::size_t rank) {
+    const auto it = m_expanded.find(rank);
+    if (it == m_expanded.end())
+        return;
+    const Expanded e = it->second;
+    m_expanded.erase(it);
+    delete e.view;
+    delete e.state;
+    m_canvas->setExtraHeight(rank, 0);
+}
+
+TimelineView* JobView::rankTimeline(std::size_t rank) const {
+    const auto it = m_expanded.find(rank);
+    return it == m_expanded.end() ? nullptr : it->second.view;
+}
+
+void JobView::placeTimelines() {
+    for (const auto& [rank, e] : m_expanded)
+        e.view->setGeometry(m_canvas->extraRect(rank));
+}
+
+void JobView::followCanvas(TimeRange view) {
+    m_following = true;
+    for (const auto& [rank, e] : m_expanded) {
+        const TimeNs offset = m_canvas->rankOffset(rank);
+        e.state->setVisibleRange(
+            {saturatingSub(view.start, offset), saturatingSub(view.end, offset)}, false);
+    }
+    m_following = false;
 }
 
 void JobView::setJob(std::shared_ptr<const Job> job, std::shared_ptr<const JobAnalysis> analysis,
                      bool resetView) {
+    // Another alignment of the same job keeps the ranks' full lanes; another job drops them.
+    const bool sameJob = !resetView && job && job.get() == m_canvas->job();
+    if (!sameJob)
+        while (!m_expanded.empty())
+            collapseRank(m_expanded.begin()->first);
     if (job && analysis)
         m_verdict->setText(stragglerVerdict(*job, *analysis) % u'.');
     else
         m_verdict->clear();
     m_canvas->setJob(std::move(job), std::move(analysis), resetView);
+    for (const auto& [rank, e] : m_expanded)
+        m_canvas->setExtraHeight(rank, kExpandedHeight);
+    placeTimelines();
+    followCanvas(m_canvas->view());
 }
 
 QString JobView::verdict() const {

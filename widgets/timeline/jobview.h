@@ -11,6 +11,7 @@
 
 #include <QRectF>
 #include <QWidget>
+#include <map>
 #include <memory>
 #include <optional>
 #include <vector>
@@ -19,6 +20,10 @@ class QLabel;
 class QScrollArea;
 
 namespace strobe {
+
+class Trace;
+class TimelineView;
+class ViewState;
 
 // The rank groups, painted directly (a few rectangles per rank and collective; no trace is held).
 class JobCanvas final : public QWidget {
@@ -41,6 +46,17 @@ public:
     // Zooms by `factor` (< 1 zooms in) keeping the time at canvas x `x` in place.
     void zoomAround(double x, double factor);
 
+    // Room under rank index `rank`'s rows for its full lanes (0: collapsed); the job view puts
+    // the rank's timeline there (extraRect).
+    void setExtraHeight(std::size_t rank, int height);
+    int extraHeight(std::size_t rank) const;
+    QRect extraRect(std::size_t rank) const;
+    // The rank index whose group (rows and room) is at canvas y, if any.
+    std::optional<std::size_t> rankAt(int y) const;
+
+    // Rank index `rank`'s offset: its time + offset = job time.
+    TimeNs rankOffset(std::size_t rank) const;
+
     // The group heading of rank index `rank` (Job::ranks order): "rank 3 (GPU 3)".
     QString rankTitle(std::size_t rank) const;
     // Where rank index `rank`'s group, and its NCCL lane, are drawn.
@@ -59,7 +75,8 @@ public:
     QSize sizeHint() const override;
     QSize minimumSizeHint() const override;
 
-    static constexpr int kHeaderWidth = 150;
+    // As the timeline's, so that a rank's full lanes (TimelineView) line up with the rows.
+    static constexpr int kHeaderWidth = 260;
     static constexpr int kRulerHeight = 22;
     static constexpr int kBusyHeight = 12;
     static constexpr int kLaneHeight = 16;
@@ -69,6 +86,10 @@ public:
 signals:
     void collectiveSelected(std::optional<std::size_t> matched);
     void viewChanged(strobe::TimeRange view);
+    // A double-click on rank index `rank`'s heading: show or hide its full lanes.
+    void rankActivated(std::size_t rank);
+    // The groups moved (a rank's room changed): what sits in extraRect moves with them.
+    void groupsMoved();
 
 protected:
     void paintEvent(QPaintEvent* event) override;
@@ -78,13 +99,14 @@ protected:
     void mouseReleaseEvent(QMouseEvent* event) override;
     void mouseDoubleClickEvent(QMouseEvent* event) override;
     bool event(QEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
 
 private:
     double xOf(TimeNs t) const;
     TimeNs timeAt(double x) const;
-    TimeNs offsetOf(std::size_t rank) const;
     int plotWidth() const;
-    void paintRuler(QPainter& p) const;
+    // At `top`: the top of the part in view, so that the time axis stays while ranks scroll.
+    void paintRuler(QPainter& p, int top) const;
     void paintRank(QPainter& p, std::size_t rank) const;
     void paintSelection(QPainter& p) const;
     // (rank index, call index) under `p`, matched or not.
@@ -94,6 +116,8 @@ private:
     std::shared_ptr<const JobAnalysis> m_analysis;
     // Per rank, per collective call: its matched collective, if any.
     std::vector<std::vector<std::optional<std::size_t>>> m_matchOf;
+    std::vector<int> m_extra; // per rank
+    std::vector<int> m_tops;  // per rank, its group's y; one more: the bottom
     TimeRange m_view;
     std::optional<std::size_t> m_selected;
     std::optional<QPoint> m_pressAt;
@@ -116,8 +140,29 @@ public:
     // text, a line per rank after a heading); empty with none selected.
     QString collectiveDetails() const { return m_detailsText; }
 
+    // Expanding a rank: its whole trace (loaded by the owner on expandRequested) shown in a
+    // TimelineView under its rows, zoomed and panned with the job view (its own clock: the
+    // rank's offset applied). setJob collapses every rank.
+    static constexpr int kExpandedHeight = 360;
+    void showRankTrace(std::size_t rank, std::shared_ptr<const Trace> trace);
+    void collapseRank(std::size_t rank);
+    TimelineView* rankTimeline(std::size_t rank) const;
+
+signals:
+    // The user asked for rank index `rank`'s full lanes (a double-click on its heading).
+    void expandRequested(std::size_t rank);
+
 private:
     void showDetails(std::optional<std::size_t> matched);
+    void placeTimelines();
+    void followCanvas(TimeRange view);
+
+    struct Expanded {
+        ViewState* state = nullptr;
+        TimelineView* view = nullptr;
+    };
+    std::map<std::size_t, Expanded> m_expanded;
+    bool m_following = false;
 
     QLabel* m_verdict;
     QScrollArea* m_scroll;

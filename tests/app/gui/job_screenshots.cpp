@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Renders the job view's screenshots (docs/JOBS.md, docs/USER_GUIDE.md) from the real main
 // window: synthetic jobs of 2 ranks (no straggler) and 8 ranks (rank 5 arriving 3 ms late),
-// the 8-rank one zoomed onto one step with a collective selected. Not a test:
+// the 8-rank one zoomed onto one step with a collective selected, then rank 5 expanded. Not a test:
 // `job_screenshots OUTDIR` (offscreen platform).
 #include "app/gui/appsettings.h"
 #include "app/gui/mainwindow.h"
@@ -9,6 +9,7 @@
 #include "model/job/job.h"
 #include "widgets/panels/rankspanel.h"
 #include "widgets/timeline/jobview.h"
+#include "widgets/timeline/timelineview.h"
 
 #include <QApplication>
 #include <QEventLoop>
@@ -97,5 +98,12 @@ int main(int argc, char** argv) {
                 {s.host.start - s.host.duration() / 20, s.host.end + s.host.duration() / 20});
     canvas->selectCollective(2);
     ok &= save(w, out + QStringLiteral("/job-collective.png"));
+    // Rank 5 expanded to its full lanes (its trace loaded), under the same zoom.
+    canvas->selectCollective(std::nullopt);
+    emit canvas->rankActivated(5);
+    while (!w.jobView()->rankTimeline(5))
+        settle();
+    w.jobView()->rankTimeline(5)->waitForLevelOfDetail();
+    ok &= save(w, out + QStringLiteral("/job-expanded.png"));
     return ok ? 0 : 1;
 }

@@ -9,12 +9,17 @@
 #include "model/reports/jobreports.h"
 #include "widgets/panels/rankspanel.h"
 #include "widgets/timeline/jobview.h"
+#include "widgets/timeline/timelineview.h"
+#include "widgets/viewstate.h"
 
 #include <QDockWidget>
 #include <QFile>
+#include <QHeaderView>
 #include <QMessageBox>
 #include <QSignalSpy>
 #include <QStatusBar>
+#include <QTabWidget>
+#include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
 #include <gtest/gtest.h>
@@ -111,6 +116,29 @@ TEST_F(JobWindowTest, AFolderOpensAsEightRankGroupsWithTheStragglerNamed) {
     EXPECT_NE(window->jobAnalysis(), before);
     EXPECT_EQ(window->jobView()->canvas()->analysis(), window->jobAnalysis().get());
 
+    // A double-click on rank 2's heading loads its trace into full lanes under its rows, on
+    // the job's clock: zooming either moves the other.
+    emit canvas->rankActivated(2);
+    for (int i = 0; i < 400 && !window->jobView()->rankTimeline(2); ++i)
+        QTest::qWait(25);
+    TimelineView* lanes = window->jobView()->rankTimeline(2);
+    ASSERT_NE(lanes, nullptr);
+    ASSERT_NE(lanes->viewState()->trace(), nullptr);
+    EXPECT_EQ(canvas->extraHeight(2), JobView::kExpandedHeight);
+    EXPECT_EQ(lanes->QWidget::geometry(), canvas->extraRect(2));
+    EXPECT_EQ(canvas->groupRect(3).top(),
+              canvas->groupRect(2).top() + JobCanvas::kGroupHeight + JobView::kExpandedHeight);
+    const TimeNs offset = canvas->rankOffset(2);
+    EXPECT_EQ(lanes->viewState()->visibleRange(),
+              (TimeRange{canvas->view().start - offset, canvas->view().end - offset}));
+    const TimeRange zoomed{lanes->viewState()->visibleRange().start + 1'000'000,
+                           lanes->viewState()->visibleRange().start + 9'000'000};
+    lanes->viewState()->setVisibleRange(zoomed);
+    EXPECT_EQ(canvas->view(), (TimeRange{zoomed.start + offset, zoomed.end + offset}));
+    emit canvas->rankActivated(2); // and again: collapsed
+    EXPECT_EQ(window->jobView()->rankTimeline(2), nullptr);
+    EXPECT_EQ(canvas->extraHeight(2), 0);
+
     // File > Close goes back to the empty window.
     window->closeTrace();
     EXPECT_FALSE(window->isShowingJob());
@@ -147,4 +175,21 @@ TEST_F(JobWindowTest, AFolderWithNoTraceIsAnError) {
     EXPECT_TRUE(done.at(0).at(1).toString().contains(QStringLiteral("holds no trace")));
     EXPECT_FALSE(window->isShowingJob());
     ASSERT_NE(window->findChild<QMessageBox*>(), nullptr); // said in a dialog, as for a trace
+}
+
+TEST_F(JobWindowTest, ASecondJobShowsItsRanksRows) {
+    ASSERT_TRUE(open({rankFile(0), rankFile(1)}));
+    ASSERT_TRUE(open({jobDir.path()}));
+    QCoreApplication::processEvents();
+    auto* view = qobject_cast<QTableView*>(window->ranksPanel()->tabs()->currentWidget());
+    ASSERT_NE(view, nullptr);
+    ASSERT_EQ(view->model()->rowCount(), 8);
+    // The header spans the columns (a stretch column of -1 once made its length negative,
+    // and the rows went undrawn).
+    EXPECT_GT(view->horizontalHeader()->length(), 0);
+    EXPECT_EQ(view->indexAt(QPoint(5, 5)).row(), 0);
+    const QRect first = view->visualRect(view->model()->index(0, 0));
+    EXPECT_TRUE(first.isValid() && view->viewport()->rect().intersects(first))
+        << first.x() << "," << first.y() << " " << first.width() << "x" << first.height() << " in "
+        << view->viewport()->width() << "x" << view->viewport()->height();
 }

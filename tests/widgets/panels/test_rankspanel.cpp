@@ -8,7 +8,10 @@
 #include "widgets/panels/rankspanel.h"
 
 #include <QAbstractItemModelTester>
+#include <QHeaderView>
 #include <QSignalSpy>
+#include <QTabWidget>
+#include <QTableView>
 #include <gtest/gtest.h>
 
 using namespace strobe;
@@ -109,4 +112,27 @@ TEST(RanksPanel, ListsTheJobsWarnings) {
     RanksPanel panel;
     panel.setJob(job, std::make_shared<const JobAnalysis>(analyseJob(*job, Alignment{})));
     EXPECT_TRUE(panel.warningsText().contains(QStringLiteral("/x/rank-7.json cannot be read.")));
+}
+
+TEST(RanksPanel, AJobAfterNoneFillsTheTablesAgain) {
+    const test::SynthJob synth = stragglerJob();
+    auto job = std::make_shared<const Job>(makeJob(synth.summaries()));
+    auto analysis = std::make_shared<const JobAnalysis>(analyseJob(*job, Alignment{}));
+    RanksPanel panel;
+    panel.resize(800, 400);
+    panel.show();
+    panel.setJob(job, analysis);
+    panel.setJob(nullptr, nullptr);
+    EXPECT_TRUE(panel.verdict().isEmpty());
+    panel.hide(); // as the main window's dock between two jobs
+    panel.setJob(job, analysis);
+    panel.show();
+    QCoreApplication::processEvents();
+    for (int tab = 0; tab < panel.tabs()->count(); ++tab) {
+        auto* view = qobject_cast<QTableView*>(panel.tabs()->widget(tab));
+        ASSERT_NE(view, nullptr);
+        EXPECT_EQ(view->model()->rowCount(), tab == 1 ? 4 : tab == 2 ? 1 : 8) << tab;
+        EXPECT_FALSE(view->isRowHidden(0)) << tab;
+        EXPECT_GT(view->horizontalHeader()->length(), 0) << tab;
+    }
 }

@@ -136,3 +136,30 @@ TEST(JobView, ZoomsAroundThePointerAndPansByDragging) {
     canvas.zoomAround(JobCanvas::kHeaderWidth, 100.0);
     EXPECT_EQ(canvas.view(), (TimeRange{-40'000'000, 440'000'000}));
 }
+
+TEST(JobView, RoomForARanksFullLanesMovesTheGroupsBelow) {
+    const Shown shown = eightRanks(stragglerJob());
+    JobCanvas canvas;
+    canvas.resize(1200, 900);
+    canvas.setJob(shown.job, shown.analysis);
+    QSignalSpy moved(&canvas, &JobCanvas::groupsMoved);
+    const int top3 = canvas.groupRect(3).top();
+    canvas.setExtraHeight(2, 100);
+    EXPECT_EQ(moved.count(), 1);
+    EXPECT_EQ(canvas.extraRect(2),
+              QRect(0, canvas.groupRect(2).bottom() + 1 - JobCanvas::kGroupGap, 1200, 100));
+    EXPECT_EQ(canvas.groupRect(3).top(), top3 + 100);
+    EXPECT_EQ(canvas.sizeHint().height(),
+              JobCanvas::kRulerHeight + 8 * JobCanvas::kGroupHeight + 100);
+    EXPECT_EQ(canvas.rankAt(canvas.extraRect(2).bottom()), 2u);
+    EXPECT_EQ(canvas.rankAt(canvas.groupRect(3).top()), 3u);
+    EXPECT_EQ(canvas.rankAt(canvas.groupRect(7).bottom() + 1), std::nullopt);
+    EXPECT_EQ(canvas.rankAt(0), std::nullopt);
+    // A double-click on a heading asks for that rank's lanes.
+    QSignalSpy activated(&canvas, &JobCanvas::rankActivated);
+    QTest::mouseDClick(&canvas, Qt::LeftButton, {}, QPoint(20, canvas.groupRect(3).top() + 5));
+    ASSERT_EQ(activated.count(), 1);
+    EXPECT_EQ(activated.at(0).at(0).value<std::size_t>(), 3u);
+    canvas.setExtraHeight(2, 0);
+    EXPECT_EQ(canvas.groupRect(3).top(), top3);
+}
