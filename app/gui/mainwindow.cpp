@@ -86,6 +86,7 @@ void MainWindow::buildMenus() {
     });
     open->setShortcut(QKeySequence::Open);
     file->addAction(tr("Open &Job…"), this, &MainWindow::chooseJob);
+    file->addAction(tr("Open Job &Folder…"), this, &MainWindow::chooseJobFolder);
     file->addAction(tr("Open &Sample Trace"), this, &MainWindow::openSample);
     m_recentMenu = file->addMenu(tr("Open &Recent"));
     rebuildRecentMenu();

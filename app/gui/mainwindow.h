@@ -170,7 +170,8 @@ private:
     void updateTitle();
     // mainwindow_job.cpp
     void buildJobViews();
-    void chooseJob();
+    void chooseJob();       // File > Open Job...: several files
+    void chooseJobFolder(); // File > Open Job Folder...
     void onJobOpened(std::shared_ptr<const Job> job, std::shared_ptr<const JobAnalysis> analysis,
                      const QString& title);
     void analyseJobAgain();

@@ -33,6 +33,18 @@ namespace {
 constexpr TraceParts kSummaryParts =
     kGpuWorkParts | TracePart::CudaApi | TracePart::Nvtx | TracePart::CpuOps;
 
+// analyseJob's steps (model/job/job.h) with offsets set by hand instead of an alignment's.
+JobAnalysis analyseJobWithOffsets(const Job& job, const std::vector<TimeNs>& offsets) {
+    JobAnalysis a;
+    a.match = matchCollectives(job);
+    a.offsets = offsets;
+    a.offsets.resize(job.ranks.size(), 0);
+    a.timings = timeCollectives(job, a.match, a.offsets);
+    a.waits = rankWaits(job, a.match, a.timings);
+    a.stragglers = findStragglers(job, a.match, a.timings);
+    return a;
+}
+
 struct OpenedJob {
     std::shared_ptr<const Job> job;
     std::shared_ptr<const JobAnalysis> analysis;
@@ -57,6 +69,7 @@ void MainWindow::buildJobViews() {
     m_jobProgressTimer = new QTimer(this);
     m_jobProgressTimer->setInterval(100);
     connect(m_ranksPanel, &RanksPanel::alignmentChanged, this, &MainWindow::analyseJobAgain);
+    connect(m_ranksPanel, &RanksPanel::offsetsEdited, this, &MainWindow::analyseJobAgain);
     connect(m_jobView, &JobView::expandRequested, this, &MainWindow::expandRank);
     // A trace opened in the timeline ends the job view.
     connect(m_state, &ViewState::traceChanged, this, [this] {
@@ -70,19 +83,18 @@ bool MainWindow::isOpeningJob() const {
 }
 
 void MainWindow::chooseJob() {
-    QFileDialog dialog(this, tr("Open Job: the traces of its ranks, or a folder of them"));
-    dialog.setFileMode(QFileDialog::ExistingFiles);
-    dialog.setNameFilter(openFileFilter());
-    dialog.setOption(QFileDialog::DontUseNativeDialog, false);
-    // Choosing a folder: its traces are the job (a button of its own in Qt's dialog is not
-    // portable, so the folder is the one open when no file is selected).
-    dialog.setLabelText(QFileDialog::Accept, tr("Open Job"));
-    if (!dialog.exec())
-        return;
-    QStringList chosen = dialog.selectedFiles();
-    if (chosen.isEmpty())
-        chosen << dialog.directory().absolutePath();
-    openJob(chosen);
+    const QStringList files = QFileDialog::getOpenFileNames(
+        this, tr("Open Job: the traces (or rank summaries) of its ranks"), QString(),
+        openFileFilter() % QStringLiteral(";;") % tr("Rank summaries (*.summary.json)"));
+    if (!files.isEmpty())
+        openJob(files);
+}
+
+void MainWindow::chooseJobFolder() {
+    const QString folder =
+        QFileDialog::getExistingDirectory(this, tr("Open Job: the folder of its ranks' traces"));
+    if (!folder.isEmpty())
+        openJob({folder});
 }
 
 void MainWindow::openJob(const QStringList& paths) {
@@ -183,10 +195,13 @@ void MainWindow::analyseJobAgain() {
     if (!m_jobData)
         return;
     const Alignment alignment = m_ranksPanel->alignment();
+    const std::optional<std::vector<TimeNs>> manual = m_ranksPanel->manualOffsets();
     std::shared_ptr<const Job> job = m_jobData;
     m_jobAnalysisTask->start(
-        [job, alignment] {
-            return std::make_shared<const JobAnalysis>(analyseJob(*job, alignment));
+        [job, alignment, manual] {
+            if (!manual)
+                return std::make_shared<const JobAnalysis>(analyseJob(*job, alignment));
+            return std::make_shared<const JobAnalysis>(analyseJobWithOffsets(*job, *manual));
         },
         [this, job](std::shared_ptr<const JobAnalysis> analysis) {
             if (job != m_jobData)

@@ -4,11 +4,13 @@
 #include "model/itemmodels/reporttablemodel.h"
 #include "model/itemmodels/tableroles.h"
 #include "model/reports/jobreports.h"
+#include "model/timeformat.h"
 #include "widgets/panels/tablebehaviour.h"
 
 #include <QComboBox>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QLineEdit>
 #include <QSortFilterProxyModel>
 #include <QSpinBox>
 #include <QStringBuilder>
@@ -21,7 +23,7 @@ namespace strobe {
 
 namespace {
 
-enum AlignIndex : std::uint8_t { kWall, kStep, kCollective };
+enum AlignIndex : std::uint8_t { kWall, kStep, kCollective, kManual };
 
 } // namespace
 
@@ -30,6 +32,8 @@ RanksPanel::RanksPanel(QWidget* parent)
     , m_verdict(new QLabel(this))
     , m_align(new QComboBox(this))
     , m_step(new QSpinBox(this))
+    , m_offsetRank(new QComboBox(this))
+    , m_offsetEdit(new QLineEdit(this))
     , m_notes(new QLabel(this))
     , m_tabs(new QTabWidget(this))
     , m_ranks(new ReportTableModel(this))
@@ -47,15 +51,25 @@ RanksPanel::RanksPanel(QWidget* parent)
 
     auto* alignRow = new QHBoxLayout;
     alignRow->addWidget(new QLabel(tr("Align the ranks' clocks on"), this));
+    m_align->setObjectName(QStringLiteral("alignment"));
     m_align->addItem(tr("the wall clock"));
     m_align->addItem(tr("the start of step"));
     m_align->addItem(tr("the first collective's end"));
+    m_align->addItem(tr("offsets set by hand"));
     m_align->setToolTip(tr("The offset each rank's clock gets is in the Ranks table (Offset); "
                            "docs/JOBS.md, Clocks"));
     m_step->setRange(0, std::numeric_limits<int>::max());
     m_step->setEnabled(false);
     alignRow->addWidget(m_align);
     alignRow->addWidget(m_step);
+    // Offsets by hand: a rank and its offset ("1.5 ms"), applied on Enter.
+    m_offsetRank->setVisible(false);
+    m_offsetEdit->setVisible(false);
+    m_offsetEdit->setPlaceholderText(tr("offset, e.g. -1.5 ms"));
+    m_offsetEdit->setToolTip(tr("The time added to the rank's clock to give the job's; Enter "
+                                "applies it"));
+    alignRow->addWidget(m_offsetRank);
+    alignRow->addWidget(m_offsetEdit);
     alignRow->addStretch(1);
     layout->addLayout(alignRow);
     m_notes->setWordWrap(true);
@@ -74,7 +88,21 @@ RanksPanel::RanksPanel(QWidget* parent)
 
     connect(m_align, &QComboBox::currentIndexChanged, this, [this](int index) {
         m_step->setEnabled(index == kStep);
-        emitAlignment();
+        m_offsetRank->setVisible(index == kManual);
+        m_offsetEdit->setVisible(index == kManual);
+        if (index == kManual) {
+            m_shown.reset(); // leaving it asks for an alignment again
+            showManualOffset();
+            emit offsetsEdited();
+        } else {
+            emitAlignment();
+        }
+    });
+    connect(m_offsetRank, &QComboBox::currentIndexChanged, this, [this] { showManualOffset(); });
+    connect(m_offsetEdit, &QLineEdit::returnPressed, this, [this] {
+        if (!setManualOffset(std::size_t(std::max(0, m_offsetRank->currentIndex())),
+                             m_offsetEdit->text()))
+            showManualOffset(); // not a time: the offset in force again
     });
     connect(m_step, &QSpinBox::valueChanged, this, [this] {
         if (m_align->currentIndex() == kStep)
@@ -122,14 +150,40 @@ void RanksPanel::setAlignment(Alignment alignment) {
                              : alignment.kind == Alignment::Kind::Collective ? kCollective
                                                                              : kWall);
     m_step->setEnabled(alignment.kind == Alignment::Kind::Step);
+    m_offsetRank->setVisible(false);
+    m_offsetEdit->setVisible(false);
     if (alignment.kind == Alignment::Kind::Step)
         m_step->setValue(int(std::min<std::uint64_t>(alignment.step, INT_MAX)));
     emitAlignment();
 }
 
+std::optional<std::vector<TimeNs>> RanksPanel::manualOffsets() const {
+    if (m_align->currentIndex() != kManual)
+        return std::nullopt;
+    return m_manual;
+}
+
+bool RanksPanel::setManualOffset(std::size_t rank, const QString& text) {
+    const auto offset = parseTime(text.trimmed());
+    if (!offset || rank >= m_manual.size())
+        return false;
+    m_manual[rank] = *offset;
+    if (m_align->currentIndex() == kManual) {
+        showManualOffset();
+        emit offsetsEdited();
+    }
+    return true;
+}
+
+void RanksPanel::showManualOffset() {
+    const int r = m_offsetRank->currentIndex();
+    if (r >= 0 && std::size_t(r) < m_manual.size())
+        m_offsetEdit->setText(formatDuration(m_manual[std::size_t(r)]));
+}
+
 void RanksPanel::emitAlignment() {
     const Alignment a = alignment();
-    if (a.kind == m_shown.kind && a.step == m_shown.step)
+    if (m_shown && a.kind == m_shown->kind && a.step == m_shown->step)
         return;
     m_shown = a;
     emit alignmentChanged(a);
@@ -138,6 +192,9 @@ void RanksPanel::emitAlignment() {
 void RanksPanel::setJob(const std::shared_ptr<const Job>& job,
                         const std::shared_ptr<const JobAnalysis>& analysis) {
     if (!job || !analysis) {
+        m_job.reset();
+        m_manual.clear();
+        m_offsetRank->clear();
         m_verdict->clear();
         m_notes->hide();
         m_warnings->hide();
@@ -155,6 +212,17 @@ void RanksPanel::setJob(const std::shared_ptr<const Job>& job,
         m_step->setValue(
             int(std::min<std::uint64_t>(job->ranks.front().steps.front().number, INT_MAX)));
     }
+    if (job != m_job) { // another job: its ranks to set offsets for
+        m_job = job;
+        const QSignalBlocker block(m_offsetRank);
+        m_offsetRank->clear();
+        for (const RankSummary& s : job->ranks)
+            m_offsetRank->addItem(tr("rank %1").arg(s.rank));
+    }
+    // Setting offsets by hand starts from those in force.
+    if (m_align->currentIndex() != kManual || m_manual.size() != job->ranks.size())
+        m_manual = analysis->offsets;
+    showManualOffset();
     m_verdict->setText(stragglerVerdict(*job, *analysis) % u'.');
     QStringList notes = analysis->notes;
     if (const QString unmatched = unmatchedSentence(*job, *analysis); !unmatched.isEmpty())

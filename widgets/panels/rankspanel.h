@@ -6,9 +6,12 @@
 
 #include <QWidget>
 #include <memory>
+#include <optional>
+#include <vector>
 
 class QComboBox;
 class QLabel;
+class QLineEdit;
 class QSpinBox;
 class QTabWidget;
 class QTableView;
@@ -32,6 +35,12 @@ public:
     Alignment alignment() const;
     // Sets the alignment the controls show; alignmentChanged follows when it differs.
     void setAlignment(Alignment alignment);
+    // The offsets set by hand (per rank, Job::ranks order), when "offsets set by hand" is the
+    // choice: they start as the shown analysis's and each edit of one emits offsetsEdited.
+    std::optional<std::vector<TimeNs>> manualOffsets() const;
+    // Sets rank index `rank`'s offset by hand, as typing it does ("1.5 ms", "-200us"); false
+    // (nothing changes) for a time parseTime does not read or a rank the job lacks.
+    bool setManualOffset(std::size_t rank, const QString& text);
     QString verdict() const;
     QString warningsText() const;
 
@@ -51,14 +60,21 @@ public:
 
 signals:
     void alignmentChanged(strobe::Alignment alignment);
+    // The offsets set by hand changed (and are the choice): analyse with manualOffsets().
+    void offsetsEdited();
 
 private:
     void emitAlignment();
+    void showManualOffset(); // the chosen rank's offset in the edit
     QTableView* addTable(ReportTableModel* model, const QString& title);
 
     QLabel* m_verdict;
     QComboBox* m_align;
     QSpinBox* m_step;
+    QComboBox* m_offsetRank;
+    QLineEdit* m_offsetEdit;
+    std::vector<TimeNs> m_manual;
+    std::shared_ptr<const Job> m_job;
     QLabel* m_notes;
     QTabWidget* m_tabs;
     ReportTableModel* m_ranks;
@@ -66,7 +82,7 @@ private:
     ReportTableModel* m_kinds;
     ReportTableModel* m_stragglers;
     QLabel* m_warnings;
-    Alignment m_shown;
+    std::optional<Alignment> m_shown; // the last alignment asked for; none: offsets by hand
 };
 
 } // namespace strobe

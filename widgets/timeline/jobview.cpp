@@ -536,9 +536,8 @@ void JobView::showRankTrace(std::size_t rank, std::shared_ptr<const Trace> trace
     e.state->setTrace(std::move(trace));
     // The rank's own zoom and pan move the job view, and so every other rank.
     connect(e.state, &ViewState::visibleRangeChanged, this, [this, rank](TimeRange r) {
-        const TimeNs offset = m_canvas->rankOffset(rank); // (the alignment may change)
         if (!m_following)
-            m_canvas->setView({saturatingAdd(r.start, offset), saturatingAdd(r.end, offset)});
+            m_canvas->setView(jobRangeOf(rank, r));
     });
     m_expanded[rank] = e;
     m_canvas->setExtraHeight(rank, kExpandedHeight);
@@ -569,15 +568,31 @@ TimelineView* JobView::rankTimeline(std::size_t rank) const {
 void JobView::placeTimelines() {
     for (const auto& [rank, e] : m_expanded)
         e.view->setGeometry(m_canvas->extraRect(rank));
+    followCanvas(m_canvas->view()); // (the widths may have changed)
+}
+
+TimeRange JobView::laneRange(std::size_t rank, TimeRange view) const {
+    const auto it = m_expanded.find(rank);
+    const double lanes = it == m_expanded.end() ? 1.0 : it->second.view->canvasSize().width();
+    const TimeNs start = saturatingSub(view.start, m_canvas->rankOffset(rank));
+    const auto duration = TimeNs(
+        std::llround(double(view.duration()) * lanes / double(std::max(1, m_canvas->plotWidth()))));
+    return {start, saturatingAdd(start, std::max<TimeNs>(1, duration))};
+}
+
+TimeRange JobView::jobRangeOf(std::size_t rank, TimeRange lanes) const {
+    const auto it = m_expanded.find(rank);
+    const double width = it == m_expanded.end() ? 1.0 : it->second.view->canvasSize().width();
+    const TimeNs start = saturatingAdd(lanes.start, m_canvas->rankOffset(rank));
+    const auto duration = TimeNs(std::llround(double(lanes.duration()) *
+                                              double(std::max(1, m_canvas->plotWidth())) / width));
+    return {start, saturatingAdd(start, std::max<TimeNs>(1, duration))};
 }
 
 void JobView::followCanvas(TimeRange view) {
     m_following = true;
-    for (const auto& [rank, e] : m_expanded) {
-        const TimeNs offset = m_canvas->rankOffset(rank);
-        e.state->setVisibleRange(
-            {saturatingSub(view.start, offset), saturatingSub(view.end, offset)}, false);
-    }
+    for (const auto& [rank, e] : m_expanded)
+        e.state->setVisibleRange(laneRange(rank, view), false);
     m_following = false;
 }
 

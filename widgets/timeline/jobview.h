@@ -54,6 +54,8 @@ public:
     // The rank index whose group (rows and room) is at canvas y, if any.
     std::optional<std::size_t> rankAt(int y) const;
 
+    // The width the time axis spans: from kHeaderWidth to the right edge.
+    int plotWidth() const;
     // Rank index `rank`'s offset: its time + offset = job time.
     TimeNs rankOffset(std::size_t rank) const;
 
@@ -104,7 +106,6 @@ protected:
 private:
     double xOf(TimeNs t) const;
     TimeNs timeAt(double x) const;
-    int plotWidth() const;
     // At `top`: the top of the part in view, so that the time axis stays while ranks scroll.
     void paintRuler(QPainter& p, int top) const;
     void paintRank(QPainter& p, std::size_t rank) const;
@@ -156,6 +157,11 @@ private:
     void showDetails(std::optional<std::size_t> matched);
     void placeTimelines();
     void followCanvas(TimeRange view);
+    // The range rank `rank`'s lanes show for the job view's `view`, and back: the same start
+    // (both axes begin at kHeaderWidth), the duration scaled by the widths the axes span (the
+    // lanes lose their scroll bar's).
+    TimeRange laneRange(std::size_t rank, TimeRange view) const;
+    TimeRange jobRangeOf(std::size_t rank, TimeRange lanes) const;
 
     struct Expanded {
         ViewState* state = nullptr;

@@ -8,6 +8,7 @@
 #include "widgets/panels/rankspanel.h"
 
 #include <QAbstractItemModelTester>
+#include <QComboBox>
 #include <QHeaderView>
 #include <QSignalSpy>
 #include <QTabWidget>
@@ -135,4 +136,33 @@ TEST(RanksPanel, AJobAfterNoneFillsTheTablesAgain) {
         EXPECT_FALSE(view->isRowHidden(0)) << tab;
         EXPECT_GT(view->horizontalHeader()->length(), 0) << tab;
     }
+}
+
+TEST(RanksPanel, OffsetsSetByHandStartFromTheShownOnesAndAskForAnAnalysis) {
+    test::SynthJob synth = stragglerJob();
+    synth.origins = false; // the wall clock gives every rank 0
+    auto job = std::make_shared<const Job>(makeJob(synth.summaries()));
+    RanksPanel panel;
+    panel.setJob(job, std::make_shared<const JobAnalysis>(analyseJob(*job, Alignment{})));
+    EXPECT_EQ(panel.manualOffsets(), std::nullopt);
+    QSignalSpy edited(&panel, &RanksPanel::offsetsEdited);
+    QSignalSpy aligned(&panel, &RanksPanel::alignmentChanged);
+    auto* combo = panel.findChild<QComboBox*>(QStringLiteral("alignment"));
+    ASSERT_NE(combo, nullptr);
+    combo->setCurrentIndex(3); // offsets set by hand
+    EXPECT_EQ(edited.count(), 1);
+    EXPECT_EQ(panel.manualOffsets(), std::vector<TimeNs>(8, 0));
+    EXPECT_TRUE(panel.setManualOffset(5, QStringLiteral("-1.5 ms")));
+    EXPECT_EQ(edited.count(), 2);
+    std::vector<TimeNs> expected(8, 0);
+    expected[5] = -1'500'000;
+    EXPECT_EQ(panel.manualOffsets(), expected);
+    EXPECT_FALSE(panel.setManualOffset(5, QStringLiteral("soon")));
+    EXPECT_FALSE(panel.setManualOffset(8, QStringLiteral("1 ms")));
+    EXPECT_EQ(edited.count(), 2);
+    EXPECT_EQ(panel.manualOffsets(), expected);
+    // Back to the wall clock: an alignment is asked for again, though it was the last one.
+    combo->setCurrentIndex(0);
+    EXPECT_EQ(aligned.count(), 1);
+    EXPECT_EQ(panel.manualOffsets(), std::nullopt);
 }
