@@ -3,12 +3,14 @@
 // --quit-after-load: it opens a fixture, paints it and exits 0; a missing file exits 1 with the
 // reason on stderr. Its settings and its reopen cache go to temporary XDG config and cache
 // folders, never the user's.
+#include "formats/kineto/synth/kinetosynth.h"
 #include "tests/support/sqlitequery.h"
 
 #include <gtest/gtest.h>
 
 #include <QDateTime>
 #include <QDir>
+#include <QFile>
 #include <QFileInfo>
 #include <QProcess>
 #include <QSettings>
@@ -125,4 +127,39 @@ TEST(GuiProcess, VersionOption) {
     EXPECT_EQ(p.exitCode(), 0);
     EXPECT_EQ(QString::fromUtf8(p.readAllStandardOutput()),
               QStringLiteral("strobe " STROBE_VERSION "\n"));
+}
+
+// A folder, or several traces, open as one job (issue 42): the ranks are summarised, the job
+// view painted, and the process exits 0; a folder with one unreadable rank still opens.
+TEST(GuiProcess, AFolderOrSeveralTracesOpenAsAJob) {
+    QTemporaryDir config;
+    QTemporaryDir job;
+    strobe::kinetosynth::KinetoJobOptions o;
+    o.ranks = 3;
+    o.events = 3'000;
+    o.straggler = 1;
+    o.delayNs = 1'000'000;
+    std::string error;
+    ASSERT_TRUE(strobe::kinetosynth::writeKinetoJob(job.path().toStdString(), o, &error)) << error;
+    const GuiRun folder = runStrobe(config, {QStringLiteral("--quit-after-load"), job.path()});
+    EXPECT_EQ(folder.status, 0) << folder.err.toStdString();
+    const GuiRun files = runStrobe(config, {QStringLiteral("--quit-after-load"),
+                                            job.filePath(QStringLiteral("rank-0.json.gz")),
+                                            job.filePath(QStringLiteral("rank-2.json.gz"))});
+    EXPECT_EQ(files.status, 0) << files.err.toStdString();
+    QFile bad(job.filePath(QStringLiteral("rank-1.json.gz")));
+    ASSERT_TRUE(bad.open(QIODevice::WriteOnly | QIODevice::Truncate));
+    bad.write("{\"traceEvents\": [");
+    bad.close();
+    const GuiRun partial = runStrobe(config, {QStringLiteral("--quit-after-load"), job.path()});
+    EXPECT_EQ(partial.status, 0) << partial.err.toStdString();
+    // No rank at all is an error, said on stderr.
+    QTemporaryDir none;
+    QFile junk(none.filePath(QStringLiteral("rank-0.json")));
+    ASSERT_TRUE(junk.open(QIODevice::WriteOnly));
+    junk.write("{\"traceEvents\": [");
+    junk.close();
+    const GuiRun failed = runStrobe(config, {QStringLiteral("--quit-after-load"), none.path()});
+    EXPECT_EQ(failed.status, 1);
+    EXPECT_TRUE(failed.err.contains(QStringLiteral("rank-0.json"))) << failed.err.toStdString();
 }
