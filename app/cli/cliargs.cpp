@@ -66,7 +66,7 @@ bool CliArgs::jsonFormat() {
 }
 
 QString CliArgs::tableOrTextFormat() {
-    const QString f = option(QStringLiteral("format")).value_or(QStringLiteral("csv"));
+    QString f = option(QStringLiteral("format")).value_or(QStringLiteral("csv"));
     if (f != QLatin1String("csv") && f != QLatin1String("json") && f != QLatin1String("text"))
         m_error = QStringLiteral("--format must be csv, json or text, not '") % f % u'\'';
     return f;
