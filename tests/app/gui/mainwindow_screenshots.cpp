@@ -3,10 +3,11 @@
 // platform). Not a test: `mainwindow_screenshots OUTDIR TRACE [KINETO_TRACE]`, run by
 // scripts/screenshots.sh. On the embedded sample: overview-sample.png, mainwindow.png,
 // kernels-by-duration.png, kernel-details.png, findings-panel.png; on TRACE (the two-GPU H100
-// fixture): overview-h100.png, timeline-h100.png; on KINETO_TRACE (the A100 PyTorch fixture):
-// kineto-timeline.png and kineto-kernel-details.png; on RESNET_TRACE (the ResNet-50 PyTorch
-// profiler trace): operators-panel.png and kernel-operator-chain.png. Every picture waits for
-// the panels' and the timeline's workers, so none shows "Computing…".
+// fixture): overview-h100.png, findings-h100.png, timeline-h100.png; on KINETO_TRACE (the A100
+// PyTorch fixture): kineto-timeline.png and kineto-kernel-details.png; on RESNET_TRACE (the
+// ResNet-50 PyTorch profiler trace): findings-resnet50.png, operators-panel.png and
+// kernel-operator-chain.png. Every picture waits for the panels' and the timeline's workers, so
+// none shows "Computing…".
 #include "app/gui/appsettings.h"
 #include "app/gui/mainwindow.h"
 #include "model/itemmodels/kerneltablemodel.h"
@@ -155,6 +156,9 @@ bool kinetoShots(MainWindow& w, const QString& trace, const QString& out) {
 bool operatorShots(MainWindow& w, const QString& trace, const QString& out) {
     if (!openAndWait(w, trace))
         return false;
+    // FINDINGS.md: the tutorial's trace, Tensor Cores and data loading first.
+    if (!saveFindings(w, out + QStringLiteral("/findings-resnet50.png")))
+        return false;
     auto* dock = w.findChild<QDockWidget*>(QStringLiteral("operatorsDock"));
     OperatorsPanel* panel = w.operatorsPanel();
     if (!dock || !panel)
@@ -238,6 +242,7 @@ int main(int argc, char** argv) {
     if (!openAndWait(w, QString::fromLocal8Bit(argv[2])))
         return 1;
     ok &= saveOverview(w, out + QStringLiteral("/overview-h100.png"));
+    ok &= saveFindings(w, out + QStringLiteral("/findings-h100.png"));
     raiseKernels(w);
     view->sortByColumn(KernelTableModel::Start, Qt::AscendingOrder);
     ok &= save(w, out + QStringLiteral("/timeline-h100.png"));
