@@ -65,7 +65,8 @@ public:
     std::uint64_t size() const override { return m_size; }
     std::uint64_t skipped() const override { return m_skipped; }
     QString read(std::uint64_t pos, char* dest, std::size_t n) override {
-        std::memcpy(dest, m_text + pos, n);
+        if (n > 0) // (nothing to copy: `m_text` may be null for an empty text)
+            std::memcpy(dest, m_text + pos, n);
         return {};
     }
 

@@ -236,11 +236,13 @@ void KinetoJsonLoader::Impl::readAround(TextSource& source, std::string_view pre
                  .arg(kMaxAroundBytes >> 20));
     const auto middle = std::size_t(to - from);
     std::string json(prefix.size() + middle + suffix.size(), '\0');
-    std::memcpy(json.data(), prefix.data(), prefix.size());
+    if (!prefix.empty()) // (an empty view's data may be null, which memcpy must not see)
+        std::memcpy(json.data(), prefix.data(), prefix.size());
     if (const QString problem = source.read(from, json.data() + prefix.size(), middle);
         !problem.isEmpty())
         fail(problem);
-    std::memcpy(json.data() + prefix.size() + middle, suffix.data(), suffix.size());
+    if (!suffix.empty())
+        std::memcpy(json.data() + prefix.size() + middle, suffix.data(), suffix.size());
     const simdjson::padded_string padded(json);
     od::parser parser;
     od::document doc;
