@@ -57,7 +57,12 @@ MainWindow::MainWindow(AppSettings* settings, QWidget* parent)
             [this](TimeNs t) { m_settings->setIdleThresholdNs(t); });
 }
 
-MainWindow::~MainWindow() = default;
+MainWindow::~MainWindow() {
+    // QWidget's destructor hides the children after this class's part is gone, and a dock that
+    // is hidden emits visibilityChanged: no slot of this window may run then.
+    for (QObject* child : findChildren<QObject*>())
+        child->disconnect(this);
+}
 
 const Trace* MainWindow::trace() const {
     return m_state->trace();
