@@ -42,14 +42,14 @@ double percentOf(TimeNs part, TimeNs whole) {
 TimeNs stepsTime(const StepBreakdown& s) {
     TimeNs total = 0;
     for (const StepTimes& step : s.steps)
-        total += step.total();
+        total = saturatingAdd(total, step.total());
     return total;
 }
 
 TimeNs categoryTime(const StepBreakdown& s, StepCategory c) {
     TimeNs total = 0;
     for (const StepTimes& step : s.steps)
-        total += step.of(c);
+        total = saturatingAdd(total, step.of(c));
     return total;
 }
 
@@ -156,15 +156,6 @@ std::map<std::uint32_t, IntervalSet> kernelUnions(const Trace& t) {
     return out;
 }
 
-TimeNs coveredIn(const IntervalSet& set, TimeRange window) {
-    TimeNs total = 0;
-    auto it = std::upper_bound(set.begin(), set.end(), window.start,
-                               [](TimeNs v, const TimeRange& r) { return v < r.end; });
-    for (; it != set.end() && it->start < window.end; ++it)
-        total += std::min(it->end, window.end) - std::max(it->start, window.start);
-    return total;
-}
-
 void gpuUtilization(const Context& ctx, Sink& out) {
     const FindingRule rule = FindingRule::GpuUtilization;
     if (!ctx.options.runs(rule))
@@ -200,7 +191,7 @@ void gpuUtilization(const Context& ctx, Sink& out) {
         for (const StepTimes& step : ctx.steps.steps)
             busy.push_back(it == unions->end()
                                ? 0.0
-                               : percentOf(coveredIn(it->second, step.range), step.total()));
+                               : percentOf(lengthWithin(it->second, step.range), step.total()));
         f.evidence = stepRows(ctx.steps, busy, m.deviceId, false, true);
         out.findings.push_back(std::move(f));
     }
@@ -338,7 +329,7 @@ void tensorCores(const Context& ctx, Sink& out) {
             dev = &devices[device];
             lastDevice = device;
         }
-        dev->kernelTime += d;
+        dev->kernelTime = saturatingAdd(dev->kernelTime, d);
         const std::uint32_t config = t.kernelConfigIndex(k);
         if (usesTc[config] == kUnknown) {
             const KernelConfig& c = t.kernelConfigs()[config];
@@ -347,18 +338,18 @@ void tensorCores(const Context& ctx, Sink& out) {
                 name != kNoString && usesTensorCores(t.strings().view(name)) ? kYes : kNo;
         }
         if (usesTc[config] == kYes)
-            dev->tensorCoreTime += d;
+            dev->tensorCoreTime = saturatingAdd(dev->tensorCoreTime, d);
         const std::uint32_t owner = k < owners.size() ? owners[k] : kNoOpNode;
         if (owner == kNoOpNode)
             continue;
         const OpNode& node = nodes[owner];
         if (node.kind == OpNodeKind::Operator)
-            dev->operatorTime += d;
+            dev->operatorTime = saturatingAdd(dev->operatorTime, d);
         if (!eligibleName[node.name] || eligibleBelow[owner])
             continue;
-        dev->eligibleTime += d;
+        dev->eligibleTime = saturatingAdd(dev->eligibleTime, d);
         TensorCoreDevice::ByName& byName = dev->byName[node.name];
-        byName.kernels += d;
+        byName.kernels = saturatingAdd(byName.kernels, d);
         if (byName.longest == kNoOpNode || node.duration() > nodes[byName.longest].duration())
             byName.longest = owner;
         if (!callCounted[owner]) {
@@ -431,7 +422,7 @@ void memoryPeak(const Context& ctx, Sink& out) {
             if (&s[i] == peak)
                 peakRange.end = until;
             if (100.0 * double(s[i].allocated) / total > threshold) {
-                f.timeNs += saturatingSub(until, s[i].time);
+                f.timeNs = saturatingAdd(f.timeNs, saturatingSub(until, s[i].time));
                 ++f.count;
             }
         }
@@ -499,7 +490,7 @@ void communicationRules(const Context& ctx, Sink& out) {
     for (const auto& [device, values] : perStep) {
         TimeNs time = 0;
         for (const double v : values)
-            time += TimeNs(v);
+            time = saturatingAdd(time, TimeNs(v));
         const double share = percentOf(time, base);
         if (time <= 0 || share <= threshold)
             continue;
