@@ -9,6 +9,7 @@
 //
 // Without --trace, writes the nsys synthetic trace of N events (default 10M) to the temporary
 // folder and deletes it at the end.
+#include "bench/benchtiming.h"
 #include "formats/nsys/synth/synthtrace.h"
 #include "formats/open.h"
 #include "model/analysis/findings.h"
@@ -26,28 +27,15 @@ using namespace strobe;
 
 namespace {
 
-double threadCpuSeconds() {
-    timespec ts{};
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-    return double(ts.tv_sec) + double(ts.tv_nsec) * 1e-9;
-}
-
-double median(std::vector<double> v) {
-    if (v.empty())
-        return 0;
-    std::sort(v.begin(), v.end());
-    return v[v.size() / 2];
-}
-
 struct Timing {
     std::vector<double> wall, cpu;
 };
 
 template <typename Fn> void timeOnce(Timing& t, Fn&& fn) {
     const auto w0 = std::chrono::steady_clock::now();
-    const double c0 = threadCpuSeconds();
+    const double c0 = bench::cpuSeconds(CLOCK_THREAD_CPUTIME_ID);
     fn();
-    t.cpu.push_back(threadCpuSeconds() - c0);
+    t.cpu.push_back(bench::cpuSeconds(CLOCK_THREAD_CPUTIME_ID) - c0);
     t.wall.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - w0).count());
 }
 
@@ -120,14 +108,14 @@ int main(int argc, char** argv) {
         }
     }
     std::printf("medians of %d rounds (wall s / thread CPU s):\n", runs);
-    std::printf("  computeFindings, everything:   %.3f / %.3f (%zu findings)\n", median(all.wall),
-                median(all.cpu), found);
-    std::printf("  its inputs (steps, GPU metrics, forest): %.3f / %.3f\n", median(inputs.wall),
-                median(inputs.cpu));
-    std::printf("  every rule, the inputs given (the GUI): %.3f / %.3f\n", median(rules.wall),
-                median(rules.cpu));
+    std::printf("  computeFindings, everything:   %.3f / %.3f (%zu findings)\n",
+                bench::median(all.wall), bench::median(all.cpu), found);
+    std::printf("  its inputs (steps, GPU metrics, forest): %.3f / %.3f\n",
+                bench::median(inputs.wall), bench::median(inputs.cpu));
+    std::printf("  every rule, the inputs given (the GUI): %.3f / %.3f\n",
+                bench::median(rules.wall), bench::median(rules.cpu));
     for (std::size_t i = 0; i < kFindingRuleCount; ++i)
         std::printf("  %-22s %.3f / %.3f\n", findingRuleId(FindingRule(i)).toUtf8().constData(),
-                    median(perRule[i].wall), median(perRule[i].cpu));
+                    bench::median(perRule[i].wall), bench::median(perRule[i].cpu));
     return 0;
 }

@@ -22,7 +22,8 @@
 //
 // --reuse keeps and reuses DIR's traces when all N are there (writing 64 x 1M events takes
 // minutes); without --keep the folder is removed at the end.
-#include "../scale/procstatus.h"
+#include "bench/benchtiming.h"
+#include "bench/scale/procstatus.h"
 #include "formats/kineto/kinetoinput.h"
 #include "formats/kineto/synth/kinetosynth.h"
 #include "formats/open.h"
@@ -55,19 +56,6 @@ double since(Clock::time_point t0) {
     return std::chrono::duration<double>(Clock::now() - t0).count();
 }
 
-double processCpuSeconds() {
-    timespec ts{};
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-    return double(ts.tv_sec) + double(ts.tv_nsec) * 1e-9;
-}
-
-double median(std::vector<double> v) {
-    if (v.empty())
-        return 0;
-    std::sort(v.begin(), v.end());
-    return v[v.size() / 2];
-}
-
 double mib(std::uint64_t bytes) {
     return double(bytes) / double(1 << 20);
 }
@@ -76,7 +64,7 @@ void printRounds(const char* what, const std::vector<double>& v) {
     std::printf("  %s:", what);
     for (double x : v)
         std::printf(" %.3f", x);
-    std::printf(" s (median %.3f s)\n", median(v));
+    std::printf(" s (median %.3f s)\n", bench::median(v));
 }
 
 // What the summary reads of a trace (app/cli/cmd_job.cpp's kSummaryParts).
@@ -374,17 +362,17 @@ int main(int argc, char** argv) {
         job = Job{};
         bench::resetPeakResident();
         auto t0 = Clock::now();
-        double c0 = processCpuSeconds();
+        double c0 = bench::cpuSeconds(CLOCK_PROCESS_CPUTIME_ID);
         job = openJob(traces, benchLoader(), KernelClassTable::defaults(), threads);
         summarise.push_back(since(t0));
-        summariseCpu.push_back(processCpuSeconds() - c0);
+        summariseCpu.push_back(bench::cpuSeconds(CLOCK_PROCESS_CPUTIME_ID) - c0);
         summarisePeak = std::max(summarisePeak, bench::peakResidentBytes());
         bench::resetPeakResident();
         t0 = Clock::now();
-        c0 = processCpuSeconds();
+        c0 = bench::cpuSeconds(CLOCK_PROCESS_CPUTIME_ID);
         const ScanTotals s = rawScan(traceNames, threads);
         scan.push_back(since(t0));
-        scanCpu.push_back(processCpuSeconds() - c0);
+        scanCpu.push_back(bench::cpuSeconds(CLOCK_PROCESS_CPUTIME_ID) - c0);
         cpuRatio.push_back(summariseCpu.back() / scanCpu.back());
         scanPeak = std::max(scanPeak, bench::peakResidentBytes());
         ratio.push_back(summarise.back() / scan.back());
@@ -400,8 +388,8 @@ int main(int argc, char** argv) {
     }
     std::printf("every rank's summary: median %.2f s (%.1f s CPU); raw scan median %.2f s (%.1f s "
                 "CPU); ratio median %.2f x, CPU %.2f x (target <= 1.2 x)\n",
-                median(summarise), median(summariseCpu), median(scan), median(scanCpu),
-                median(ratio), median(cpuRatio));
+                bench::median(summarise), bench::median(summariseCpu), bench::median(scan),
+                bench::median(scanCpu), bench::median(ratio), bench::median(cpuRatio));
     std::printf("peak RSS (VmHWM) while summarising on %d threads: %.0f MiB; raw scan: %.0f MiB\n",
                 threads, mib(summarisePeak), mib(scanPeak));
     if (job.ranks.size() != ranks) {

@@ -13,6 +13,7 @@
 // (so repeated runs do not regenerate a gigabyte each).
 #include <cstdlib> // procstatus.h needs strtoull
 
+#include "bench/benchtiming.h"
 #include "bench/scale/procstatus.h"
 #include "formats/kineto/synth/kinetosynth.h"
 #include "formats/open.h"
@@ -32,39 +33,16 @@
 #include <vector>
 
 using namespace strobe;
+using bench::cpuSeconds;
+using bench::loadAverage;
+using bench::median;
+using bench::seconds;
 
 namespace {
-
-double seconds(std::chrono::steady_clock::time_point a, std::chrono::steady_clock::time_point b) {
-    return std::chrono::duration<double>(b - a).count();
-}
-
-// CPU seconds of this process (every thread) or of the calling thread.
-double cpuSeconds(clockid_t clock) {
-    timespec t{};
-    clock_gettime(clock, &t);
-    return double(t.tv_sec) + double(t.tv_nsec) * 1e-9;
-}
-
-// The 1-minute load average: other work on the machine, which stretches every wall time here.
-double loadAverage() {
-    double avg = 0;
-    if (std::FILE* f = std::fopen("/proc/loadavg", "r")) {
-        if (std::fscanf(f, "%lf", &avg) != 1)
-            avg = 0;
-        std::fclose(f);
-    }
-    return avg;
-}
 
 struct Timing {
     double wall = 0, cpu = 0;
 };
-
-double median(std::vector<double> v) {
-    std::sort(v.begin(), v.end());
-    return v.empty() ? 0 : v[v.size() / 2];
-}
 
 // simdjson's floor: iterate every event and every member of it, reading nothing. With
 // `touch`, also read each member's key and value text (what any real reader must do).

@@ -11,6 +11,7 @@
 // --split reads the file in 32 MiB pieces whatever its size (one load, as without it).
 #include <cstdlib> // procstatus.h needs strtoull
 
+#include "bench/benchtiming.h"
 #include "bench/scale/procstatus.h"
 #include "formats/kineto/kinetoreader.h"
 #include "formats/kineto/synth/kinetosynth.h"
@@ -30,22 +31,6 @@ using namespace strobe;
 
 namespace {
 
-double cpuSeconds() {
-    timespec t{};
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
-    return double(t.tv_sec) + double(t.tv_nsec) * 1e-9;
-}
-
-double loadAverage() {
-    double avg = 0;
-    if (std::FILE* f = std::fopen("/proc/loadavg", "r")) {
-        if (std::fscanf(f, "%lf", &avg) != 1)
-            avg = 0;
-        std::fclose(f);
-    }
-    return avg;
-}
-
 struct Run {
     double wall = 0, cpu = 0;
     std::uint64_t peak = 0, resident = 0, modelEvents = 0, model = 0, heapFree = 0;
@@ -56,7 +41,7 @@ bool load(const std::string& path, std::size_t pieces, Run& run) {
     bench::resetPeakResident();
     const std::uint64_t before = bench::residentBytes();
     const auto t0 = std::chrono::steady_clock::now();
-    const double c0 = cpuSeconds();
+    const double c0 = bench::cpuSeconds(CLOCK_PROCESS_CPUTIME_ID);
     LoadResult r;
     if (pieces) {
         KinetoJsonLoader loader(QString::fromStdString(path), LoadOptions{});
@@ -66,7 +51,7 @@ bool load(const std::string& path, std::size_t pieces, Run& run) {
         r = loadTrace(QString::fromStdString(path));
     }
     run.wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    run.cpu = cpuSeconds() - c0;
+    run.cpu = bench::cpuSeconds(CLOCK_PROCESS_CPUTIME_ID) - c0;
     if (!r.ok()) {
         std::fprintf(stderr, "bench_kineto_large: %s\n", r.error.toUtf8().constData());
         return false;
@@ -90,12 +75,8 @@ void print(const char* what, const Run& r, double mb) {
                 static_cast<unsigned long long>(r.modelEvents),
                 double(r.model) / double(std::max<std::uint64_t>(1, r.modelEvents)),
                 double(r.heapFree) / 1e6,
-                double(r.peak) / double(std::max<std::uint64_t>(1, r.resident)), loadAverage());
-}
-
-double median(std::vector<double> v) {
-    std::sort(v.begin(), v.end());
-    return v.empty() ? 0 : v[v.size() / 2];
+                double(r.peak) / double(std::max<std::uint64_t>(1, r.resident)),
+                bench::loadAverage());
 }
 
 } // namespace
@@ -165,8 +146,8 @@ int main(int argc, char** argv) {
     if (compare > 0 && status == 0)
         std::printf("medians: %.2f s as the size decides (%.0f MB/s), %.2f s in pieces (%.0f "
                     "MB/s), %.2f x\n",
-                    median(whole), mb / median(whole), median(split), mb / median(split),
-                    median(split) / median(whole));
+                    bench::median(whole), mb / bench::median(whole), bench::median(split),
+                    mb / bench::median(split), bench::median(split) / bench::median(whole));
     if (!keep)
         std::filesystem::remove(path);
     return status;
