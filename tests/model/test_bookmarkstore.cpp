@@ -2,6 +2,7 @@
 // BookmarkStore: the files that keep each trace's bookmarks (round trip, keyed by the trace's
 // identity, untrusted input), with Qt Core only: the GUI and strobe-cli render read one store.
 #include "model/bookmarks.h"
+#include "tests/model/bookmarktestdata.h"
 
 #include <QCoreApplication>
 #include <QDir>
@@ -11,36 +12,16 @@
 #include <gtest/gtest.h>
 
 using namespace strobe;
-
-namespace {
-
-QString writeFile(const QTemporaryDir& dir, const QString& name, const QByteArray& bytes) {
-    QString path = dir.filePath(name); // (not const: returned by move)
-    QFile f(path);
-    EXPECT_TRUE(f.open(QIODevice::WriteOnly));
-    f.write(bytes);
-    return path;
-}
-
-BookmarkSet sample() {
-    BookmarkSet s;
-    s.views[0] = ViewBookmark{TimeRange{1'700'000'000'123'456'789, 1'700'000'000'223'456'789}, 40};
-    s.views[8] = ViewBookmark{TimeRange{-5, 10}, 0};
-    s.notes.push_back(BookmarkNote{TimeRange{100, 250}, QStringLiteral("the slow all-reduce")});
-    s.notes.push_back(BookmarkNote{TimeRange{7, 7}, QStringLiteral("Ünïcode \"quoted\"\nline")});
-    return s;
-}
-
-} // namespace
+using test::writeFile;
 
 TEST(BookmarkStore, RoundTripsEveryFieldExactly) {
     QTemporaryDir dir;
     const QString trace = writeFile(dir, QStringLiteral("t.sqlite"), "trace bytes");
     const BookmarkStore store(dir.filePath(QStringLiteral("config/bookmarks")));
-    ASSERT_EQ(store.save(trace, sample()), QString());
+    ASSERT_EQ(store.save(trace, test::sampleBookmarks()), QString());
     const BookmarkLoad back = store.load(trace);
     EXPECT_EQ(back.warning, QString());
-    EXPECT_TRUE(back.set == sample());
+    EXPECT_TRUE(back.set == test::sampleBookmarks());
     EXPECT_EQ(back.set.views[0]->range.start, 1'700'000'000'123'456'789); // past 2^53: exact
     // Kept in the configuration folder, never beside the trace.
     EXPECT_TRUE(store.fileFor(trace).startsWith(dir.filePath(QStringLiteral("config/bookmarks/"))));
@@ -55,7 +36,7 @@ TEST(BookmarkStore, KeyedByPathAndSizeSoARewrittenTraceStartsEmpty) {
     const QString a = writeFile(dir, QStringLiteral("a.json"), "{}");
     const QString b = writeFile(dir, QStringLiteral("b.json"), "{}");
     const BookmarkStore store(dir.filePath(QStringLiteral("cfg")));
-    ASSERT_EQ(store.save(a, sample()), QString());
+    ASSERT_EQ(store.save(a, test::sampleBookmarks()), QString());
     EXPECT_NE(store.fileFor(a), store.fileFor(b));
     EXPECT_TRUE(store.load(b).set.isEmpty());
     writeFile(dir, QStringLiteral("a.json"), "{ \"longer\": 1 }"); // another size
@@ -67,7 +48,7 @@ TEST(BookmarkStore, ADamagedOrHugeFileGivesOneWarningAndAnEmptySet) {
     QTemporaryDir dir;
     const QString trace = writeFile(dir, QStringLiteral("t.sqlite"), "x");
     const BookmarkStore store(dir.filePath(QStringLiteral("cfg")));
-    ASSERT_EQ(store.save(trace, sample()), QString());
+    ASSERT_EQ(store.save(trace, test::sampleBookmarks()), QString());
     const QString file = store.fileFor(trace);
     QFile f(file);
     ASSERT_TRUE(f.open(QIODevice::ReadOnly));

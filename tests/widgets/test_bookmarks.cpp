@@ -3,6 +3,7 @@
 // store itself) and the view slots on a ViewState.
 #include "widgets/bookmarks.h"
 
+#include "tests/model/bookmarktestdata.h"
 #include "tests/widgets/timeline/synthtraces.h"
 #include "widgets/viewstate.h"
 
@@ -13,33 +14,13 @@
 #include <gtest/gtest.h>
 
 using namespace strobe;
-
-namespace {
-
-QString writeFile(const QTemporaryDir& dir, const QString& name, const QByteArray& bytes) {
-    const QString path = dir.filePath(name);
-    QFile f(path);
-    EXPECT_TRUE(f.open(QIODevice::WriteOnly));
-    f.write(bytes);
-    return path;
-}
-
-BookmarkSet sample() {
-    BookmarkSet s;
-    s.views[0] = ViewBookmark{TimeRange{1'700'000'000'123'456'789, 1'700'000'000'223'456'789}, 40};
-    s.views[8] = ViewBookmark{TimeRange{-5, 10}, 0};
-    s.notes.push_back(BookmarkNote{TimeRange{100, 250}, QStringLiteral("the slow all-reduce")});
-    s.notes.push_back(BookmarkNote{TimeRange{7, 7}, QStringLiteral("Ünïcode \"quoted\"\nline")});
-    return s;
-}
-
-} // namespace
+using test::writeFile;
 
 TEST(Bookmarks, OpeningATraceWithADamagedFileWarnsOnceAndStartsEmpty) {
     QTemporaryDir dir;
     const QString trace = writeFile(dir, QStringLiteral("t.sqlite"), "x");
     const BookmarkStore store(dir.filePath(QStringLiteral("cfg")));
-    ASSERT_EQ(store.save(trace, sample()), QString());
+    ASSERT_EQ(store.save(trace, test::sampleBookmarks()), QString());
     writeFile(dir, QStringLiteral("cfg/") + QFileInfo(store.fileFor(trace)).fileName(), "{ oops");
     Bookmarks marks(store);
     QSignalSpy changed(&marks, &Bookmarks::changed);
