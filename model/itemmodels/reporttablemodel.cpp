@@ -43,7 +43,7 @@ QString ReportTableModel::headerOf(const QString& name) {
             w = QStringLiteral("projected");
         else if (w == u"percent")
             w = QStringLiteral("%");
-        else if (w == u"api" || w == u"gpu")
+        else if (w == u"api" || w == u"gpu" || w == u"cpu")
             w = w.toUpper();
     }
     QString header = words.join(u' ');

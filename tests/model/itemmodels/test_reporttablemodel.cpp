@@ -50,6 +50,8 @@ TEST(ReportTableModel, UnitsAndHeadersFollowTheCliColumnNames) {
     EXPECT_EQ(ReportTableModel::headerOf(QStringLiteral("time_percent")), QStringLiteral("Time %"));
     EXPECT_EQ(ReportTableModel::headerOf(QStringLiteral("avg_gpu_ops")),
               QStringLiteral("Average GPU ops"));
+    EXPECT_EQ(ReportTableModel::headerOf(QStringLiteral("cpu_duration_ns")),
+              QStringLiteral("CPU duration"));
 }
 
 TEST(ReportTableModel, MomentsReadFromTheTracesStartOnceGivenIt) {
