@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "model/lod/rowsummary.h"
+#include "tests/support/columncover.h"
 
 #include <gtest/gtest.h>
 
@@ -55,15 +56,6 @@ Lane crowdedLane() {
     }
     crowded.finalize(RowPolicy::FirstFit);
     return crowded;
-}
-
-// Whether any event of `row` overlaps [a, b), by a sweep over all of them.
-bool holdsEvent(const RowView& row, TimeNs a, TimeNs b) {
-    for (std::uint32_t k = 0; k < row.size(); ++k) {
-        if (row.start(k) < b && effectiveEnd(row.start(k), row.end(k)) > a)
-            return true;
-    }
-    return false;
 }
 
 TimeNs overlap(TimeNs a, TimeNs b, TimeNs c, TimeNs d) {
@@ -142,15 +134,14 @@ TEST(RowSummary, ColumnsMarkExactlyThePixelsHoldingAnEvent) {
             const double npc = nsPerCol(rng);
             const TimeNs v0 = start(rng);
             const int cols = 300;
+            const std::vector<bool> holds = test::columnsHoldingEvents(row, v0, npc, cols);
             // Every level gives the same marks; the chosen one is only the cheapest.
             for (int level = 0; level < s.levelCount(); ++level) {
                 std::vector<SummaryColumn> got;
                 s.columns(row, v0, npc, cols, level, got);
                 ASSERT_EQ(got.size(), std::size_t(cols));
                 for (int i = 0; i < cols; ++i) {
-                    const TimeNs a = v0 + TimeNs(std::floor(i * npc));
-                    const TimeNs b = v0 + TimeNs(std::floor((i + 1) * npc));
-                    const bool want = holdsEvent(row, a, b);
+                    const bool want = holds[std::size_t(i)];
                     ASSERT_EQ(got[std::size_t(i)].covered, want)
                         << "seed " << seed << " view " << view << " level " << level << " col "
                         << i;
@@ -182,13 +173,12 @@ TEST(RowSummary, ColumnsOfAnOverflowRowMarkExactlyThePixelsHoldingAnEvent) {
         std::uniform_int_distribution<TimeNs> start(100'000, 500'000);
         const double npc = nsPerCol(rng);
         const TimeNs v0 = start(rng);
+        const std::vector<bool> holds = test::columnsHoldingEvents(row, v0, npc, 200);
         for (int level = 0; level < s.levelCount(); ++level) {
             std::vector<SummaryColumn> got;
             s.columns(row, v0, npc, 200, level, got);
             for (int i = 0; i < 200; ++i) {
-                const TimeNs a = v0 + TimeNs(std::floor(i * npc));
-                const TimeNs b = v0 + TimeNs(std::floor((i + 1) * npc));
-                const bool want = holdsEvent(row, a, b);
+                const bool want = holds[std::size_t(i)];
                 ASSERT_EQ(got[std::size_t(i)].covered, want)
                     << "view " << view << " level " << level << " col " << i;
                 (want ? covered : empty) += 1;

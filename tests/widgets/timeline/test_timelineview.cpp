@@ -2,6 +2,7 @@
 #include "formats/open.h"
 #include "model/lod/timelinelod.h"
 #include "model/tracebuilder.h"
+#include "tests/support/columncover.h"
 #include "tests/widgets/timeline/synthtraces.h"
 #include "widgets/timeline/timelineview.h"
 #include "widgets/viewstate.h"
@@ -417,13 +418,7 @@ void expectSummarisedRowExact(Fixture& f, std::uint32_t lane, TimeNs s, TimeNs w
     ASSERT_LT(bottom, image.height()) << "the row is below the canvas";
     const RowView rv = t.lane(lane).rowView(0);
     const double nsPerColumn = f.view.mapping().nsPerPx() / dpr;
-    std::vector<bool> want(std::size_t(image.width()));
-    for (int x = 0; x < image.width(); ++x) {
-        const TimeNs a = s + TimeNs(std::floor(x * nsPerColumn));
-        const TimeNs b = s + TimeNs(std::floor((x + 1) * nsPerColumn));
-        for (std::uint32_t k = 0; k < rv.size() && !want[std::size_t(x)]; ++k)
-            want[std::size_t(x)] = rv.start(k) < b && effectiveEnd(rv.start(k), rv.end(k)) > a;
-    }
+    const std::vector<bool> want = test::columnsHoldingEvents(rv, s, nsPerColumn, image.width());
     const auto firstEmpty = std::find(want.begin(), want.end(), false);
     ASSERT_NE(firstEmpty, want.end());
     const QRgb background = image.pixel(int(firstEmpty - want.begin()), (top + bottom) / 2);
