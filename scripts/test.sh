@@ -14,17 +14,51 @@
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
+
+# Each step's wall time, printed as it ends and again as a table when the script exits (on a
+# failure too), so that a slow CI run says where its minutes went.
+step_names=()
+step_seconds=()
+step_name=""
+step_began=$SECONDS
+step_end() {
+    if [ -n "$step_name" ]; then
+        local took=$((SECONDS - step_began))
+        step_names+=("$step_name")
+        step_seconds+=("$took")
+        echo "-- $step_name: ${took} s"
+    fi
+    step_name=""
+}
+step() {
+    step_end
+    step_name="$1"
+    step_began=$SECONDS
+    echo "== $1"
+}
+step_table() {
+    step_end
+    echo "== Wall time per step"
+    local i
+    for i in "${!step_names[@]}"; do
+        printf '%6d s  %s\n' "${step_seconds[$i]}" "${step_names[$i]}"
+    done
+    printf '%6d s  in all\n' "$SECONDS"
+}
+trap step_table EXIT
+
+step "Dependencies (scripts/deps.sh)"
 source "$root/scripts/deps.sh"
 strobe_install_deps
 
 jobs="$(nproc)"
 export CCACHE_BASEDIR="$root"
 
-echo "== Formatting (.clang-format) and layers"
+step "Formatting (.clang-format) and layers"
 "$root/scripts/check-format.sh"
 "$root/scripts/check-layers.sh"
 
-echo "== Release preset: configure and build (build/release)"
+step "Release preset: configure and build (build/release)"
 # shellcheck disable=SC2046
 cmake --preset release $(strobe_cuda_args) | tail -n 4
 # The configure line saying the capture tests were skipped is cut by the tail above: say it here.
@@ -37,26 +71,28 @@ if ! grep -q '^strobe-capture' <(cmake --build --preset release --target help); 
 fi
 cmake --build --preset release -j "$jobs"
 
-echo "== clang-tidy over the product code (.clang-tidy)"
+step "clang-tidy over the product code (.clang-tidy)"
 "$root/scripts/check-tidy.sh" "$root/build/release"
 
-echo "== Release preset: unit and integration tests"
+step "Release preset: unit and integration tests"
 ctest --preset release -j "$jobs"
 
-echo "== Documentation claims (commands, flags, CSV headers, key bindings, images)"
+step "Documentation claims (commands, flags, CSV headers, key bindings, images)"
 "$root/scripts/check-docs.sh" "$root/build/release" "$root/../shared/fixtures"
 
-echo "== Package (.deb) check"
+step "Package (.deb) check"
 "$root/scripts/check-package.sh" "$root/build/release"
 
 if [ "${STROBE_SKIP_ASAN:-0}" != 1 ]; then
-    echo "== Asan preset: every suite, the GUI ones included, under ASan + UBSan (build/asan)"
+    step "Asan preset: configure and build (build/asan)"
     cmake --preset asan | tail -n 2
     cmake --build --preset asan -j "$jobs"
+    step "Asan preset: every suite, the GUI ones included, under ASan + UBSan"
     ctest --preset asan -j "$jobs"
-    echo "== Fuzzing the readers and every CLI command under ASan + UBSan (3 minutes)"
+    step "Fuzzing the readers and every CLI command under ASan + UBSan (3 minutes)"
     # A fixed seed keeps a CI run reproducible; STROBE_FUZZ_SEED explores others.
     STROBE_FUZZ_SEED="${STROBE_FUZZ_SEED:-20261201}" "$root/scripts/fuzz.sh" "$root/build/asan" \
         "${STROBE_FUZZ_SECONDS:-180}"
 fi
+step_end
 echo "All checks passed."
