@@ -36,6 +36,14 @@ struct LoadOptions {
     // frame of a big trace (its extent, GPUs and streams, the kernels of its start) within a
     // fraction of a second. Its metadata().stage is TraceStage::GpuSideBegun.
     std::chrono::milliseconds earlyPreviewAfter{100};
+    // Where the GPU tables hold at least this many rows, the quick pass reads them in sampled
+    // passes instead (formats/nsys/reader/gpupassplan.h): first one block of rowids in every 16
+    // (or fewer, for a bigger trace) spread over each table, then the blocks between, halving
+    // the gap, until every row is read once. A GpuSideBegun preview follows each pass but the
+    // last, with metadata().gpuSampleStride the share it holds (1/stride of each table's rowids,
+    // spread over the whole of it); the GpuSide preview after the last holds the same events as
+    // a quick pass in one go. No early preview then.
+    std::uint64_t gpuSampleMinRows = 1 << 18;
     // Wall-clock budget for reading the file's database; past it loading fails with a sentence.
     // 0: 30 s plus 1 s per MB of file (a hostile file must not keep a reader busy for ever).
     std::chrono::milliseconds timeBudget{0};

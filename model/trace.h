@@ -30,7 +30,8 @@ struct TraceWarning {
 enum class TraceStage : std::uint8_t {
     Complete,     // a finished load
     GpuSide,      // every row of the GPU tables, none of the CPU side yet
-    GpuSideBegun, // the first rows of the GPU tables, over the whole trace's estimated extent
+    GpuSideBegun, // part of the GPU tables' rows (their first, or a spread sample: see
+                  // TraceMetadata::gpuSampleStride), over the whole trace's estimated extent
 };
 
 struct TraceMetadata {
@@ -48,6 +49,11 @@ struct TraceMetadata {
     // warnings, and its counts are 0 meaning "not read", never "none recorded".
     TraceParts loadedParts = kAllTraceParts;
     TraceStage stage = TraceStage::Complete; // never cached: previews are not
+    // Of a GpuSideBegun preview read in sampled passes (LoadOptions::gpuSampleMinRows): it holds
+    // one block of rowids in every gpuSampleStride of each GPU table, spread over the whole
+    // table (a power of two above 1). 1 for every other trace: the first rows of the GPU tables,
+    // or all of them.
+    std::uint32_t gpuSampleStride = 1;
 };
 
 // Counts of the source tables' rows, with the meaning `strobe-cli info` documents.

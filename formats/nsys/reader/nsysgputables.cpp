@@ -56,9 +56,11 @@ void NsysSqliteLoader::Impl::readKernels() {
         unrecorded |= std::uint8_t(KernelField::SharedMemory);
     if (!detail || lacks({K::localMemoryPerThread, K::localMemoryTotal}))
         unrecorded |= std::uint8_t(KernelField::LocalMemory);
-    SqliteRowStream st(scanners(), options.cancel,
-                       selectSql(kKernelTable, columnNames<K>(K::readRequired), optional),
-                       kKernelTable);
+    const auto stream = gpuTableStream(
+        selectSql(kKernelTable, columnNames<K>(K::readRequired), optional), kKernelTable);
+    if (!stream)
+        return;
+    SqliteRowStream& st = *stream;
     auto col = [&](K::Col c) { return st.column(K::col(c)); };
     const int cStart = col(K::start), cEnd = col(K::end), cDevice = col(K::deviceId),
               cContext = col(K::contextId), cStream = col(K::streamId), cShort = col(K::shortName);
@@ -129,7 +131,8 @@ void NsysSqliteLoader::Impl::readKernels() {
         rowDone();
     }
     checkStatement(st, kKernelTable);
-    warnAbsentColumns(kKernelTable, absent, builder.counts().kernels);
+    if (finalPass())
+        warnAbsentColumns(kKernelTable, absent, builder.counts().kernels);
 }
 
 void NsysSqliteLoader::Impl::readMemcpys() {
@@ -137,7 +140,10 @@ void NsysSqliteLoader::Impl::readMemcpys() {
         return;
     using C = schema::Memcpy;
     const QStringList absent = absentOptional<C>();
-    SqliteRowStream st(scanners(), options.cancel, selectSql<C>(), kMemcpyTable);
+    const auto stream = gpuTableStream(selectSql<C>(), kMemcpyTable);
+    if (!stream)
+        return;
+    SqliteRowStream& st = *stream;
     auto col = [&](C::Col c) { return st.column(C::col(c)); };
     const int cStart = col(C::start), cEnd = col(C::end), cDevice = col(C::deviceId),
               cContext = col(C::contextId), cStream = col(C::streamId), cBytes = col(C::bytes),
@@ -175,7 +181,8 @@ void NsysSqliteLoader::Impl::readMemcpys() {
         rowDone();
     }
     checkStatement(st, kMemcpyTable);
-    warnAbsentColumns(kMemcpyTable, absent, builder.counts().memcpys);
+    if (finalPass())
+        warnAbsentColumns(kMemcpyTable, absent, builder.counts().memcpys);
 }
 
 void NsysSqliteLoader::Impl::readMemsets() {
@@ -183,7 +190,10 @@ void NsysSqliteLoader::Impl::readMemsets() {
         return;
     using M = schema::Memset;
     const QStringList absent = absentOptional<M>();
-    SqliteRowStream st(scanners(), options.cancel, selectSql<M>(), kMemsetTable);
+    const auto stream = gpuTableStream(selectSql<M>(), kMemsetTable);
+    if (!stream)
+        return;
+    SqliteRowStream& st = *stream;
     auto col = [&](M::Col c) { return st.column(M::col(c)); };
     const int cStart = col(M::start), cEnd = col(M::end), cDevice = col(M::deviceId),
               cContext = col(M::contextId), cStream = col(M::streamId), cBytes = col(M::bytes);
@@ -206,7 +216,8 @@ void NsysSqliteLoader::Impl::readMemsets() {
         rowDone();
     }
     checkStatement(st, kMemsetTable);
-    warnAbsentColumns(kMemsetTable, absent, builder.counts().memsets);
+    if (finalPass())
+        warnAbsentColumns(kMemsetTable, absent, builder.counts().memsets);
 }
 
 void NsysSqliteLoader::Impl::readSyncs() {

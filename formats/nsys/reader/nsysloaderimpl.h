@@ -6,6 +6,7 @@
 // nsysgputables.cpp (kernels, memcpys, memsets, syncs) and nsyscputables.cpp (CUDA API calls,
 // NVTX, OS runtime calls). Not part of the model's API.
 
+#include "formats/nsys/reader/gpupassplan.h"
 #include "formats/nsys/reader/nsyssqliteloader.h"
 #include "formats/nsys/reader/sqliterowstream.h"
 #include "formats/nsys/schema/nsysschema.h"
@@ -118,6 +119,26 @@ struct NsysSqliteLoader::Impl {
     // timeline draws), sent as the GpuSide preview; its early preview is passed on. False when
     // that load failed: the full read then meets the same problem and says so.
     bool sendQuickGpuPreview();
+    // The quick pass of a big trace reads its GPU tables in sampled passes (gpupassplan.h),
+    // sending a GpuSideBegun preview after each pass but the last (metadata().gpuSampleStride
+    // says how much it holds). Set by sendQuickGpuPreview on the quick pass's loader.
+    bool sampledPasses = false;
+    // While a sampled pass reads: per GPU table, the rowid ranges it reads; a table absent from
+    // it (no usable rowid) is read whole by the first pass and skipped by the others.
+    struct PassTable {
+        QString rowid;
+        std::vector<nsysload::RowidRange> ranges;
+    };
+    std::optional<QHash<QString, PassTable>> passTables;
+    int pass = 0;
+    bool finalPass() const { return !passTables || pass + 1 == passCount; }
+    int passCount = 1;
+    // Reads the GPU side with `reads` (readKernels, ...) in sampled passes; false (nothing read)
+    // where the GPU tables hold fewer than options.gpuSampleMinRows rows.
+    bool readGpuSideInPasses(const std::vector<std::pair<TracePart, void (Impl::*)()>>& reads);
+    // The stream of a GPU table's rows: the whole table, or those of the current pass; null
+    // where this pass reads nothing of it.
+    std::unique_ptr<SqliteRowStream> gpuTableStream(const QString& sql, const QString& table);
     void sendPreview(TraceStage stage) {
         if (auto preview = builder.finishGpuPreview(options.cancel, stage, extent))
             options.preview(std::move(preview));

@@ -303,6 +303,7 @@ bool NsysSqliteLoader::Impl::sendQuickGpuPreview() {
     quick.timeBudget = options.timeBudget;
     quick.parts = options.parts & kGpuTableParts;
     quick.previewMinRows = 0;
+    quick.gpuSampleMinRows = options.gpuSampleMinRows;
     quick.earlyPreviewAfter =
         std::max(std::chrono::milliseconds(0),
                  options.earlyPreviewAfter - std::chrono::milliseconds(sinceOpen.elapsed()));
@@ -313,7 +314,9 @@ bool NsysSqliteLoader::Impl::sendQuickGpuPreview() {
     };
     constexpr int kQuickShare = 100; // per mille of the progress: the pass reads ~a tenth
     quick.progress = [this](int permille) { report(permille * kQuickShare / 1000); };
-    LoadResult r = NsysSqliteLoader(path, quick).load();
+    NsysSqliteLoader loader(path, quick);
+    loader.d->sampledPasses = true;
+    LoadResult r = loader.load();
     checkCancel();
     if (!r.trace)
         return false;
@@ -401,8 +404,11 @@ LoadResult NsysSqliteLoader::load() {
             {TracePart::Nvtx, &Impl::readNvtx},
             {TracePart::Osrt, &Impl::readOsrt}};
         d->readingGpuSide = true;
+        // The quick pass of a big trace in sampled passes: its previews replace the early one.
+        const bool sampled = d->sampledPasses && d->previews &&
+                             d->readGpuSideInPasses({std::begin(gpuSide), std::end(gpuSide)});
         for (const auto& [part, read] : gpuSide) {
-            if (d->wants(part))
+            if (!sampled && d->wants(part))
                 (d.get()->*read)();
         }
         d->readingGpuSide = false;

@@ -37,11 +37,51 @@ SqliteRowStream::SqliteRowStream(const SqliteScanners& by, const std::atomic<boo
         m_stripes = 1;
     }
     m_threaded = !by.workers.empty() && isValid();
+    startWorkers();
+}
+
+SqliteRowStream::SqliteRowStream(const SqliteScanners& by, const std::atomic<bool>* cancel,
+                                 const QString& sql, const QString& rowid,
+                                 std::vector<RowidRange> ranges)
+    : m_cancel(cancel) {
+    // Without workers the reading thread steps the ranges itself (step()).
+    SqliteScanners on = by;
+    if (on.workers.empty())
+        on.workers.push_back(by.db);
+    m_striped = true;
+    m_ranges = std::move(ranges);
+    m_stripes = m_ranges.size();
+    if (!prepareStriped(on, sql, rowid)) {
+        m_threaded = false;
+        m_stripes = 0;
+        m_cols = m_workers.front()->st->columnCount();
+        return;
+    }
+    m_threaded = !by.workers.empty();
+    startWorkers();
+}
+
+void SqliteRowStream::startWorkers() {
     m_cols = m_workers.front()->st->columnCount();
     if (m_threaded) {
         for (std::size_t i = 0; i < m_workers.size(); ++i)
             m_workers[i]->thread = std::thread([this, i] { produce(i); });
     }
+}
+
+bool SqliteRowStream::prepareStriped(const SqliteScanners& by, const QString& sql,
+                                     const QString& rowid) {
+    const QString striped =
+        sql % QStringLiteral(" WHERE ") % rowid % QStringLiteral(" BETWEEN ?1 AND ?2");
+    for (const SqliteDb* db : by.workers) {
+        auto w = std::make_unique<Worker>();
+        w->st = std::make_unique<SqliteStatement>(*db, striped);
+        const bool valid = w->st->isValid();
+        m_workers.push_back(std::move(w)); // an invalid one stays, to say why
+        if (!valid)
+            return false;
+    }
+    return true;
 }
 
 bool SqliteRowStream::planStripes(const SqliteScanners& by, const QString& sql,
@@ -57,15 +97,8 @@ bool SqliteRowStream::planStripes(const SqliteScanners& by, const QString& sql,
                          QStringLiteral("SELECT max(") % rowid % QStringLiteral(") FROM ") % table);
     if (!low.step() || !high.step()) // a WITHOUT ROWID table has no rowid to select
         return false;
-    const QString striped =
-        sql % QStringLiteral(" WHERE ") % rowid % QStringLiteral(" BETWEEN ?1 AND ?2");
-    for (const SqliteDb* db : by.workers) {
-        auto w = std::make_unique<Worker>();
-        w->st = std::make_unique<SqliteStatement>(*db, striped);
-        if (!w->st->isValid())
-            return false;
-        m_workers.push_back(std::move(w));
-    }
+    if (!prepareStriped(by, sql, rowid))
+        return false;
     m_striped = true;
     if (low.isNull(0) || high.isNull(0)) { // no rows
         m_stripes = 0;
@@ -147,7 +180,11 @@ void SqliteRowStream::produce(std::size_t index) {
         m_cv.notify_all();
     };
     for (std::uint64_t s = index; s < m_stripes; s += m_workers.size()) {
-        if (m_striped) {
+        if (!m_ranges.empty()) {
+            sqlite3_reset(st);
+            sqlite3_bind_int64(st, 1, m_ranges[s].first);
+            sqlite3_bind_int64(st, 2, m_ranges[s].last);
+        } else if (m_striped) {
             const std::uint64_t first = std::uint64_t(m_firstRowid) + s * m_stripeWidth;
             const std::int64_t last =
                 s + 1 == m_stripes ? m_lastRowid : std::int64_t(first + m_stripeWidth - 1);
@@ -224,8 +261,10 @@ std::unique_ptr<SqliteRowStream::Chunk> SqliteRowStream::takeChunk() {
 }
 
 bool SqliteRowStream::step() {
-    if (!m_threaded)
+    if (!m_threaded && m_ranges.empty())
         return m_workers.front()->st->step();
+    if (!m_threaded)
+        return stepRanges();
     if (m_chunk && m_started && m_row + 1 < m_chunk->rows) {
         ++m_row;
         return true;
@@ -239,6 +278,24 @@ bool SqliteRowStream::step() {
             m_row = 0;
             return true;
         }
+    }
+}
+
+bool SqliteRowStream::stepRanges() {
+    SqliteStatement& st = *m_workers.front()->st;
+    for (;;) {
+        if (m_started && st.step())
+            return true;
+        if (st.hasError() || m_stripe >= m_stripes || !st.isValid())
+            return false;
+        if (m_started)
+            ++m_stripe;
+        m_started = true;
+        if (m_stripe >= m_stripes)
+            return false;
+        sqlite3_reset(st.handle());
+        sqlite3_bind_int64(st.handle(), 1, m_ranges[m_stripe].first);
+        sqlite3_bind_int64(st.handle(), 2, m_ranges[m_stripe].last);
     }
 }
 

@@ -40,14 +40,26 @@ struct SqliteScanners {
 // alone. The stripes are at least kStripeRows rowids wide and at most kMaxStripes many, so a
 // table of sparse rowids costs at most that many range seeks.
 //
+// Given explicit rowid ranges instead (the GPU picture's sampled passes, nsysgpupasses.cpp),
+// only the rows of those ranges are read, range by range in the order given, dealt to the
+// workers (one or more) as stripes are.
+//
 // The connections must not be used by anyone else while the stream lives.
 class SqliteRowStream {
 public:
+    // An inclusive range of rowids.
+    struct RowidRange {
+        std::int64_t first = 0, last = 0;
+    };
     // `sql` selects columns from `table` with no WHERE clause; `cancel` (may be null) stops the
     // workers early, and the stream then ends as if done. Without `table` the rows are not
     // striped.
     SqliteRowStream(const SqliteScanners& by, const std::atomic<bool>* cancel, const QString& sql,
                     const QString& table = {});
+    // Only the rows of `ranges` (in that order) of the table `sql` reads, whose rowid column is
+    // `rowid` (rowidName()); without workers the reading thread steps them.
+    SqliteRowStream(const SqliteScanners& by, const std::atomic<bool>* cancel, const QString& sql,
+                    const QString& rowid, std::vector<RowidRange> ranges);
     ~SqliteRowStream();
     SqliteRowStream(const SqliteRowStream&) = delete;
     SqliteRowStream& operator=(const SqliteRowStream&) = delete;
@@ -117,6 +129,10 @@ private:
     // Prepares the striped query on every worker's connection; false where the table cannot be
     // striped (the caller then reads it unstriped).
     bool planStripes(const SqliteScanners& by, const QString& sql, const QString& table);
+    // Prepares `sql` restricted to rowids BETWEEN ?1 AND ?2 on every worker's connection.
+    bool prepareStriped(const SqliteScanners& by, const QString& sql, const QString& rowid);
+    void startWorkers();
+    bool stepRanges(); // step() of explicit ranges without workers
     void produce(std::size_t worker);
     // Fills `c` from the current stripe of `st`; false when the stripe ended (or failed).
     bool fill(sqlite3_stmt* st, Chunk& c, int* rc);
@@ -136,6 +152,7 @@ private:
     bool m_striped = false;
     std::int64_t m_firstRowid = 0, m_lastRowid = 0;
     std::uint64_t m_stripeWidth = 0, m_stripes = 1;
+    std::vector<RowidRange> m_ranges; // when given: stripe s is m_ranges[s]
     // Shared between the workers and the reader.
     mutable std::mutex m_mutex;
     std::condition_variable m_cv;
