@@ -18,10 +18,12 @@
 //    20,000), so the 1,024-rank figure is also given at a size where it can be met.
 //
 //   bench_job [--dir DIR] [--ranks N] [--events E] [--runs R] [--big-ranks M]
-//             [--small-events S] [--reuse] [--keep]
+//             [--small-events S] [--reuse] [--keep] [--from-summaries SDIR]
 //
 // --reuse keeps and reuses DIR's traces when all N are there (writing 64 x 1M events takes
-// minutes); without --keep the folder is removed at the end.
+// minutes), and DIR's M summaries likewise; without --keep the folder is removed at the end.
+// --from-summaries times part 3 only, renumbering the N summaries of SDIR (part 2's
+// DIR/summaries of an earlier run with --keep) instead of summarising traces.
 #include "bench/benchtiming.h"
 #include "bench/scale/procstatus.h"
 #include "formats/kineto/kinetoinput.h"
@@ -230,13 +232,20 @@ QStringList traceFiles(const std::string& dir, std::uint32_t ranks) {
 // Writes each rank's summary into `dir`; with `copies` > 1, rank k*N + r is rank r's summary
 // renumbered (world size N * copies). Returns the files, empty on failure.
 QStringList writeSummaries(const Job& job, const std::string& dir, std::uint32_t copies,
-                           std::uint64_t* bytes) {
+                           std::uint64_t* bytes, bool reuse = false) {
     std::filesystem::create_directories(dir);
     const auto n = std::uint32_t(job.ranks.size());
     QStringList out;
     *bytes = 0;
     for (std::uint32_t k = 0; k < copies; ++k) {
         for (const RankSummary& original : job.ranks) {
+            const std::string existing =
+                dir + "/rank-" + std::to_string(k * n + original.rank) + ".json.gz.summary.json";
+            if (reuse && std::filesystem::exists(existing)) {
+                *bytes += std::filesystem::file_size(existing);
+                out << QString::fromStdString(existing);
+                continue;
+            }
             RankSummary s = original;
             s.rank = k * n + original.rank;
             if (copies > 1)
@@ -273,9 +282,10 @@ void timeReopen(const char* what, const QStringList& files, int runs, int thread
         const JobAnalysis a = analyseJob(job, Alignment{});
         analyse.push_back(since(t1));
         const auto t2 = Clock::now();
-        rows = std::size_t(
-            jobRanksTable(job, a, true).rows.size() + jobStepsTable(job, a).rows.size() +
-            jobCollectivesTable(job, a).rows.size() + jobStragglersTable(a).rows.size());
+        // The collectives table is streamed: its rows are made when written (strobe-cli job
+        // --what collectives), so only its count is made here.
+        rows = jobRanksTable(job, a, true).rowCount() + jobStepsTable(job, a).rowCount() +
+               jobCollectivesTable(job, a).rowCount() + jobStragglersTable(a).rowCount();
         const QString verdict = stragglerVerdict(job, a) + unmatchedSentence(job, a);
         tables.push_back(since(t2));
         total.push_back(since(t0));
@@ -297,13 +307,38 @@ void timeReopen(const char* what, const QStringList& files, int runs, int thread
                 mib(holding), mib(peak));
 }
 
-} // namespace
-
 void printLoad(const char* when) {
     double load[3] = {0, 0, 0};
     if (getloadavg(load, 3) == 3)
         std::printf("load average %s: %.2f %.2f %.2f\n", when, load[0], load[1], load[2]);
 }
+
+// Part 3 alone, from the summaries in `from` (--from-summaries).
+int bigFromSummaries(const std::string& from, const std::string& dir, std::uint32_t bigRanks,
+                     int runs, int threads, bool reuse, bool keep) {
+    const Job job = openJob(findJobFiles(QString::fromStdString(from)), benchLoader(),
+                            KernelClassTable::defaults(), threads);
+    if (job.ranks.empty()) {
+        std::fprintf(stderr, "bench_job: no summary could be read in %s\n", from.c_str());
+        return 1;
+    }
+    const auto ranks = std::uint32_t(job.ranks.size());
+    const std::uint32_t copies = std::max<std::uint32_t>(1, bigRanks / ranks);
+    std::uint64_t bytes = 0;
+    const QStringList big = writeSummaries(
+        job, dir + "/summaries-" + std::to_string(copies * ranks), copies, &bytes, reuse);
+    if (big.isEmpty())
+        return 1;
+    std::printf("\n%u summaries renumbered from the %u of %s: %.1f MB\n", copies * ranks, ranks,
+                from.c_str(), double(bytes) / 1e6);
+    timeReopen("reopened (target: 2 s)", big, runs, threads);
+    printLoad("at the end");
+    if (!keep)
+        std::filesystem::remove_all(dir);
+    return 0;
+}
+
+} // namespace
 
 int main(int argc, char** argv) {
     QCoreApplication app(argc, argv);
@@ -312,10 +347,13 @@ int main(int argc, char** argv) {
     std::uint64_t events = 1'000'000, smallEvents = 20'000;
     int runs = 3;
     bool keep = false, reuse = false;
+    std::string fromSummaries;
     for (int i = 1; i < argc; ++i) {
         const std::string a = argv[i];
         if (a == "--dir" && i + 1 < argc)
             dir = argv[++i];
+        else if (a == "--from-summaries" && i + 1 < argc)
+            fromSummaries = argv[++i];
         else if (a == "--ranks" && i + 1 < argc)
             ranks = std::uint32_t(std::clamp(std::stoul(argv[++i]), 1ul, 4096ul));
         else if (a == "--events" && i + 1 < argc)
@@ -333,7 +371,7 @@ int main(int argc, char** argv) {
         else {
             std::fprintf(stderr, "usage: bench_job [--dir DIR] [--ranks N] [--events E] "
                                  "[--runs R] [--big-ranks M] [--small-events S] [--reuse] "
-                                 "[--keep]\n");
+                                 "[--keep] [--from-summaries SDIR]\n");
             return 2;
         }
     }
@@ -343,6 +381,8 @@ int main(int argc, char** argv) {
     std::printf("bench_job: %u ranks x %llu events, %d threads, %d rounds\n", ranks,
                 static_cast<unsigned long long>(events), threads, runs);
     printLoad("at the start");
+    if (!fromSummaries.empty())
+        return bigFromSummaries(fromSummaries, dir, bigRanks, runs, threads, reuse, keep);
     if (!makeJobTraces(dir, ranks, events, reuse))
         return 1;
     const QStringList traces = traceFiles(dir, ranks);

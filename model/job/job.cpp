@@ -5,6 +5,7 @@
 #include <QStringBuilder>
 #include <algorithm>
 #include <map>
+#include <numeric>
 #include <set>
 
 namespace strobe {
@@ -147,46 +148,118 @@ std::optional<Alignment> parseAlignment(QStringView text) {
     return std::nullopt;
 }
 
-CollectiveMatch matchCollectives(const Job& job) {
-    // Key: (process group, or the stream's ordinal when none; kind). Each rank's calls of a key
-    // in order; the k-th calls of every rank that has the key form a match. A key missing on
-    // some rank, or a rank with fewer calls, leaves the extra calls unmatched.
-    using Key = std::tuple<QString, std::uint32_t, QString>;
-    // key -> rank index -> its calls; sparse, so a job of many ranks and many keys stays small.
-    std::map<Key, std::map<std::uint32_t, std::vector<std::uint32_t>>> calls;
-    for (std::uint32_t r = 0; r < job.ranks.size(); ++r) {
-        const auto& list = job.ranks[r].collectives;
-        for (std::uint32_t i = 0; i < list.size(); ++i) {
-            const RankCollective& c = list[i];
-            const Key key = c.processGroup ? Key{*c.processGroup, 0, c.kind}
-                                           : Key{QString(), c.streamOrdinal, c.kind};
-            calls[key][r].push_back(i);
+namespace {
+
+// A match key: (process group, or the stream's ordinal when none; kind), its names job-wide.
+struct MatchKey {
+    QString group; // empty: none recorded
+    std::uint32_t stream = 0;
+    QString kind;
+};
+
+// Every call's key as an index into `keys`, rank after rank (each rank's calls in order). The
+// names are told apart once per rank and name, not per call.
+std::vector<std::uint32_t> keyOfEachCall(const Job& job, std::vector<MatchKey>& keys) {
+    std::size_t total = 0;
+    for (const RankSummary& r : job.ranks)
+        total += r.collectives.size();
+    std::vector<std::uint32_t> out;
+    out.reserve(total);
+    std::map<std::tuple<QString, std::uint32_t, QString>, std::uint32_t> ids;
+    for (const RankSummary& r : job.ranks) {
+        // This rank's (group index + 1 or 0, stream when no group, kind index) -> key id: a
+        // rank has a handful, so a list searched from the last hit.
+        using Local = std::tuple<std::uint32_t, std::uint32_t, std::uint32_t>;
+        std::vector<std::pair<Local, std::uint32_t>> local;
+        std::size_t last = 0;
+        for (const RankCollective& c : r.collectives) {
+            const Local l = c.processGroup ? Local{*c.processGroup + 1, 0, c.kind}
+                                           : Local{0, c.streamOrdinal, c.kind};
+            if (last >= local.size() || local[last].first != l) {
+                last = std::size_t(std::find_if(local.begin(), local.end(),
+                                                [&](const auto& e) { return e.first == l; }) -
+                                   local.begin());
+                if (last == local.size()) {
+                    const std::optional<QString> group = r.processGroupOf(c);
+                    const QString& kind = r.kindOf(c);
+                    const std::uint32_t stream = group ? 0 : c.streamOrdinal;
+                    const auto [it, added] = ids.try_emplace(
+                        {group.value_or(QString()), stream, kind}, std::uint32_t(keys.size()));
+                    if (added)
+                        keys.push_back({group.value_or(QString()), stream, kind});
+                    local.emplace_back(l, it->second);
+                }
+            }
+            out.push_back(local[last].second);
         }
     }
+    return out;
+}
+
+} // namespace
+
+CollectiveMatch matchCollectives(const Job& job) {
+    // Each rank's calls of a key in order; the k-th calls of every rank that has the key form a
+    // match. A key missing on some rank, or a rank with fewer calls, leaves the extra calls
+    // unmatched. Keys are numbered once, then the calls bucketed by key (counting sort): linear
+    // in the calls but for the keys' and the matches' sorts.
+    std::vector<MatchKey> keys;
+    const std::vector<std::uint32_t> keyOf = keyOfEachCall(job, keys);
+    std::vector<std::size_t> first(keys.size() + 1, 0); // key -> its calls' start in `calls`
+    for (const std::uint32_t k : keyOf)
+        ++first[k + 1];
+    for (std::size_t k = 0; k < keys.size(); ++k)
+        first[k + 1] += first[k];
+    // (rank index, call index) by key, then rank, then call: ranks are walked in order.
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> calls(keyOf.size());
+    {
+        std::vector<std::size_t> next(first.begin(), first.end() - 1);
+        std::size_t n = 0;
+        for (std::uint32_t r = 0; r < job.ranks.size(); ++r) {
+            for (std::uint32_t i = 0; i < job.ranks[r].collectives.size(); ++i)
+                calls[next[keyOf[n++]]++] = {r, i};
+        }
+    }
+    // The keys in the order of their names, so that collectives starting together come out in
+    // the same order whatever order the ranks named them in.
+    std::vector<std::uint32_t> byName(keys.size());
+    std::iota(byName.begin(), byName.end(), 0u);
+    std::sort(byName.begin(), byName.end(), [&](std::uint32_t a, std::uint32_t b) {
+        return std::tie(keys[a].group, keys[a].stream, keys[a].kind) <
+               std::tie(keys[b].group, keys[b].stream, keys[b].kind);
+    });
     const std::vector<TimeNs> wall = wallOffsets(job);
     CollectiveMatch out;
-    for (const auto& [key, perRank] : calls) {
+    // One key's calls split by rank: [begin, end) of `calls` each.
+    std::vector<std::pair<std::size_t, std::size_t>> runs;
+    for (const std::uint32_t k : byName) {
+        runs.clear();
+        for (std::size_t i = first[k]; i < first[k + 1]; ++i) {
+            if (runs.empty() || calls[i].first != calls[runs.back().first].first)
+                runs.emplace_back(i, i);
+            runs.back().second = i + 1;
+        }
         // Without a recorded group every rank takes part; with one, the ranks that call it
         // (the group's members are not recorded apart from its calls).
-        const bool everyRank = std::get<0>(key).isEmpty();
+        const bool everyRank = keys[k].group.isEmpty();
         std::size_t common = std::numeric_limits<std::size_t>::max();
-        for (const auto& [r, list] : perRank)
-            common = std::min(common, list.size());
-        if (perRank.size() < 2 || (everyRank && perRank.size() < job.ranks.size()))
+        for (const auto& [b, e] : runs)
+            common = std::min(common, e - b);
+        if (runs.size() < 2 || (everyRank && runs.size() < job.ranks.size()))
             common = 0;
-        for (std::size_t k = 0; k < common; ++k) {
+        for (std::size_t c = 0; c < common; ++c) {
             MatchedCollective m;
-            m.kind = std::get<2>(key);
+            m.kind = keys[k].kind;
             if (!everyRank)
-                m.processGroup = std::get<0>(key);
-            for (const auto& [r, list] : perRank)
-                m.calls.emplace_back(r, list[k]);
+                m.processGroup = keys[k].group;
+            m.calls.reserve(runs.size());
+            for (const auto& [b, e] : runs)
+                m.calls.push_back(calls[b + c]);
             out.matched.push_back(std::move(m));
         }
-        for (const auto& [r, list] : perRank) {
-            for (std::size_t k = common; k < list.size(); ++k)
-                out.unmatched.emplace_back(r, list[k]);
-        }
+        for (const auto& [b, e] : runs)
+            out.unmatched.insert(out.unmatched.end(), calls.begin() + std::ptrdiff_t(b + common),
+                                 calls.begin() + std::ptrdiff_t(e));
     }
     const auto firstStart = [&](const MatchedCollective& m) {
         const auto [r, i] = m.calls.front();
@@ -285,18 +358,41 @@ std::vector<CollectiveTiming> timeCollectives(const Job& job, const CollectiveMa
 
 std::vector<RankWaits> rankWaits(const Job& job, const CollectiveMatch& match,
                                  const std::vector<CollectiveTiming>& timings) {
-    std::vector<std::map<std::uint64_t, TimeNs>> perStep(job.ranks.size());
+    // Per rank, the wait summed per step index (RankSummary::steps) and whether a call fell in
+    // it; turned into step numbers at the end (a damaged file may repeat a number).
+    std::vector<std::vector<TimeNs>> perStep(job.ranks.size());
+    std::vector<std::vector<bool>> called(job.ranks.size());
+    for (std::size_t r = 0; r < job.ranks.size(); ++r) {
+        perStep[r].assign(job.ranks[r].steps.size(), 0);
+        called[r].assign(job.ranks[r].steps.size(), false);
+    }
     std::vector<RankWaits> out(job.ranks.size());
     for (std::size_t m = 0; m < match.matched.size(); ++m) {
         for (std::size_t k = 0; k < match.matched[m].calls.size(); ++k) {
             const auto [r, i] = match.matched[m].calls[k];
+            const RankSummary& rank = job.ranks[r];
             out[r].total = saturatingAdd(out[r].total, timings[m].wait[k]);
-            if (const auto step = stepOf(job.ranks[r], job.ranks[r].collectives[i]))
-                perStep[r][*step] = saturatingAdd(perStep[r][*step], timings[m].wait[k]);
+            // stepOf's rule: the last step whose host start is at or before the call's start.
+            const auto after = std::upper_bound(
+                rank.steps.begin(), rank.steps.end(), rank.collectives[i].gpu.start,
+                [](TimeNs t, const RankStep& s) { return t < s.host.start; });
+            if (after == rank.steps.begin())
+                continue;
+            const auto s = std::size_t(std::prev(after) - rank.steps.begin());
+            perStep[r][s] = saturatingAdd(perStep[r][s], timings[m].wait[k]);
+            called[r][s] = true;
         }
     }
-    for (std::size_t r = 0; r < out.size(); ++r)
-        out[r].perStep.assign(perStep[r].begin(), perStep[r].end());
+    for (std::size_t r = 0; r < out.size(); ++r) {
+        std::map<std::uint64_t, TimeNs> byNumber;
+        for (std::size_t s = 0; s < perStep[r].size(); ++s) {
+            if (called[r][s]) {
+                TimeNs& w = byNumber[job.ranks[r].steps[s].number];
+                w = saturatingAdd(w, perStep[r][s]);
+            }
+        }
+        out[r].perStep.assign(byNumber.begin(), byNumber.end());
+    }
     return out;
 }
 

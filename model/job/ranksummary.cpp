@@ -32,6 +32,42 @@ std::optional<RankSource> rankSourceFromKey(QStringView key) {
     return std::nullopt;
 }
 
+namespace {
+
+const QString& nameAt(const QStringList& names, std::uint32_t i) {
+    static const QString none;
+    return i < std::size_t(names.size()) ? names[qsizetype(i)] : none;
+}
+
+std::uint32_t indexIn(QStringList& names, const QString& name) {
+    qsizetype i = names.indexOf(name);
+    if (i < 0) {
+        i = names.size();
+        names << name;
+    }
+    return std::uint32_t(i);
+}
+
+} // namespace
+
+const QString& RankSummary::kindOf(const RankCollective& c) const {
+    return nameAt(collectiveKinds, c.kind);
+}
+
+std::optional<QString> RankSummary::processGroupOf(const RankCollective& c) const {
+    if (!c.processGroup)
+        return std::nullopt;
+    return nameAt(processGroups, *c.processGroup);
+}
+
+std::uint32_t RankSummary::kindIndex(const QString& name) {
+    return indexIn(collectiveKinds, name);
+}
+
+std::uint32_t RankSummary::processGroupIndex(const QString& name) {
+    return indexIn(processGroups, name);
+}
+
 double RankBreakdown::overlapPercent() const {
     return communication > 0
                ? 100.0 * double(communication - exposedCommunication) / double(communication)
@@ -135,19 +171,25 @@ std::vector<RankStep> stepsOf(const Trace& trace, RankScope scope) {
     return steps;
 }
 
-std::vector<RankCollective> collectivesOf(const Trace& trace, RankScope scope) {
-    std::vector<RankCollective> out;
+// The scope's collectives into `s` (with their names).
+void collectivesOf(const Trace& trace, RankScope scope, RankSummary& s) {
+    std::vector<RankCollective>& out = s.collectives;
     std::map<std::uint32_t, std::uint32_t> ordinalOfStream; // stream index -> ordinal
     std::map<std::uint32_t, std::uint32_t> countOfStream;
-    std::map<StringId, std::optional<QString>> kindOfName; // parsed once per name
+    std::map<StringId, std::optional<std::uint32_t>> kindOfName; // parsed once per name
+    std::map<StringId, std::uint32_t> groupOfName;
     for (std::size_t i = 0; i < trace.kernelCount(); ++i) {
         const std::uint32_t stream = trace.kernelStreamIndex(i);
         if (!scope.holds(trace.streams()[stream].pid))
             continue;
         const StringId nameId = trace.kernelConfigs()[trace.kernelConfigIndex(i)].shortName;
         auto it = kindOfName.find(nameId);
-        if (it == kindOfName.end())
-            it = kindOfName.emplace(nameId, collectiveKindOf(trace.string(nameId))).first;
+        if (it == kindOfName.end()) {
+            const std::optional<QString> kind = collectiveKindOf(trace.string(nameId));
+            it = kindOfName
+                     .emplace(nameId, kind ? std::optional(s.kindIndex(*kind)) : std::nullopt)
+                     .first;
+        }
         if (!it->second)
             continue;
         const auto ordinal =
@@ -160,12 +202,18 @@ std::vector<RankCollective> collectivesOf(const Trace& trace, RankScope scope) {
         c.order = countOfStream[stream]++;
         c.gpu = {lane.start(self.index), std::max(lane.start(self.index), lane.end(self.index))};
         const KernelRecord rec = trace.kernels()[i];
-        if (rec.processGroup != kNoString)
-            c.processGroup = trace.string(rec.processGroup);
+        if (rec.processGroup != kNoString) {
+            auto group = groupOfName.find(rec.processGroup);
+            if (group == groupOfName.end())
+                group = groupOfName
+                            .emplace(rec.processGroup,
+                                     s.processGroupIndex(trace.string(rec.processGroup)))
+                            .first;
+            c.processGroup = group->second;
+        }
         c.bytes = rec.messageBytes;
-        out.push_back(std::move(c));
+        out.push_back(c);
     }
-    return out;
 }
 
 // The device the scope's kernels run on most; nullopt without kernels.
@@ -213,7 +261,7 @@ RankSummary summarizeScope(const Trace& trace, const BreakdownSource& whole,
     for (const TraceWarning& w : trace.warnings())
         s.warnings << w.message;
     s.steps = stepsOf(trace, scope);
-    s.collectives = collectivesOf(trace, scope);
+    collectivesOf(trace, scope, s);
     if (!s.deviceId)
         return s;
     const std::uint32_t device = *s.deviceId;

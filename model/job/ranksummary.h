@@ -46,13 +46,14 @@ struct RankStep {
     friend bool operator==(const RankStep&, const RankStep&) = default;
 };
 
-// One NCCL kernel.
+// One NCCL kernel. Its kind and process group are indices into its RankSummary's name lists
+// (a rank has hundreds of thousands of calls and a handful of names): 56 bytes a call.
 struct RankCollective {
-    QString kind;                        // "AllReduce", parsed from the kernel's name
-    std::optional<QString> processGroup; // when the trace records it
-    std::uint32_t streamOrdinal = 0;     // the rank's collective streams numbered by first use
-    std::uint32_t order = 0;             // position among the collectives of its stream
-    TimeRange gpu;                       // the kernel, the rank's own clock
+    std::uint32_t kind = 0; // RankSummary::collectiveKinds: "AllReduce", from the kernel's name
+    std::optional<std::uint32_t> processGroup; // RankSummary::processGroups, when recorded
+    std::uint32_t streamOrdinal = 0; // the rank's collective streams numbered by first use
+    std::uint32_t order = 0;         // position among the collectives of its stream
+    TimeRange gpu;                   // the kernel, the rank's own clock
     std::optional<std::uint64_t> bytes;
     friend bool operator==(const RankCollective&, const RankCollective&) = default;
 };
@@ -76,11 +77,24 @@ struct RankSummary {
     std::optional<RankBreakdown> htaWindow;
     std::vector<RankStep> steps;             // by start
     std::vector<RankCollective> collectives; // by start
+    // The names RankCollective::kind and ::processGroup refer to, each once, non-empty.
+    QStringList collectiveKinds;
+    QStringList processGroups;
     // GPU busy time (the union of its work) in kUtilisationBuckets equal parts of `gpuSpan`
     // (bucket i covers [gpuSpan.start + i*d/n, gpuSpan.start + (i+1)*d/n), d its duration);
     // empty without GPU work.
     std::vector<TimeNs> busy;
     QStringList warnings; // sentences, from the trace and from summarising it
+
+    // The call's kind and process group by name; an index past its list (a broken invariant)
+    // reads as the empty name.
+    const QString& kindOf(const RankCollective& c) const;
+    std::optional<QString> processGroupOf(const RankCollective& c) const;
+    // The index of `name` in collectiveKinds (processGroups), appended when new. Linear in the
+    // list: for building summaries, whose lists hold a few names.
+    std::uint32_t kindIndex(const QString& name);
+    std::uint32_t processGroupIndex(const QString& name);
+
     friend bool operator==(const RankSummary&, const RankSummary&) = default;
 };
 

@@ -7,6 +7,10 @@
 #include <QJsonObject>
 #include <QSaveFile>
 #include <QStringBuilder>
+#include <charconv>
+#include <cmath>
+#include <cstring>
+#include <map>
 
 namespace strobe {
 
@@ -25,8 +29,415 @@ QJsonObject breakdownJson(const RankBreakdown& b) {
             {QStringLiteral("span_ns"), qint64(b.span)}};
 }
 
+// A strict JSON reader over the file's bytes, enough for a summary and fast on its columns of
+// integers (a rank has hundreds of thousands of calls): one pass checks the syntax of the whole
+// text (RFC 8259, UTF-8 strings) and records where each member of an object and each element
+// of an array lies, so that the checks below read the members in their own order, as a DOM
+// would, without building one. QJsonDocument took 4.5 s for 1,024 summaries of 1M-event ranks.
+struct Span {
+    const char* begin = nullptr;
+    const char* end = nullptr;
+    bool present() const { return begin != nullptr; }
+    char first() const { return begin != end ? *begin : '\0'; }
+    bool isNull() const { return end - begin == 4 && std::memcmp(begin, "null", 4) == 0; }
+};
+
+class JsonText {
+public:
+    static constexpr int kMaxDepth = 512;
+
+    static bool isSpace(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
+
+    // The span of the one value `text` holds, blanks around it allowed; nullopt on any syntax
+    // error.
+    static std::optional<Span> document(const char* begin, const char* end) {
+        JsonText t(begin, end);
+        t.blanks();
+        const Span v = t.value(0);
+        t.blanks();
+        if (!t.m_ok || t.m_p != t.m_end)
+            return std::nullopt;
+        return v;
+    }
+
+    // The members of an object span (already checked), in order, keys decoded; later keys win
+    // when repeated.
+    static std::vector<std::pair<QString, Span>> members(Span object) {
+        std::vector<std::pair<QString, Span>> out;
+        JsonText t(object.begin + 1, object.end - 1);
+        t.blanks();
+        while (t.m_p < t.m_end) {
+            QString key = t.string();
+            t.blanks();
+            ++t.m_p; // ':'
+            t.blanks();
+            const Span v = t.value(0);
+            out.emplace_back(std::move(key), v);
+            t.blanks();
+            if (t.m_p < t.m_end)
+                ++t.m_p; // ','
+            t.blanks();
+        }
+        return out;
+    }
+
+    // Calls fn(Span) for each element of an array span (already checked).
+    template <typename Fn> static void forEachElement(Span array, Fn&& fn) {
+        JsonText t(array.begin + 1, array.end - 1);
+        t.blanks();
+        while (t.m_p < t.m_end) {
+            const char* b = t.m_p;
+            const Span v = t.numberFast(b) ? Span{b, t.m_p} : t.value(0);
+            fn(v);
+            t.blanks();
+            if (t.m_p < t.m_end)
+                ++t.m_p; // ','
+            t.blanks();
+        }
+    }
+
+    // The text of a string span (already checked).
+    static QString text(Span s) {
+        JsonText t(s.begin, s.end);
+        return t.string();
+    }
+
+    // An integer in [lo, hi] for a number span; JSON's integral doubles (1.0, 1e3) count, as
+    // QJsonValue::toInteger reads them. nullopt for anything else.
+    static std::optional<std::int64_t> exact(Span v, std::int64_t lo, std::int64_t hi) {
+        if (!isNumber(v))
+            return std::nullopt;
+        const char* p = v.begin;
+        const bool negative = *p == '-';
+        p += negative ? 1 : 0;
+        std::uint64_t n = 0;
+        const char* digits = p;
+        while (p != v.end && *p >= '0' && *p <= '9' && p - digits < 18)
+            n = n * 10 + std::uint64_t(*p++ - '0');
+        if (p == v.end && p > digits) {
+            const std::int64_t i = negative ? -std::int64_t(n) : std::int64_t(n);
+            if (i < lo || i > hi)
+                return std::nullopt;
+            return i;
+        }
+        // Integer text keeps every digit while it fits 64 bits, as QJsonValue holds it.
+        std::int64_t i = 0;
+        if (const auto [end, ec] = std::from_chars(v.begin, v.end, i);
+            ec == std::errc() && end == v.end)
+            return i < lo || i > hi ? std::nullopt : std::optional(i);
+        // Fractional, with an exponent or past 64 bits: a double, integral or not.
+        double d = 0;
+        const auto [end, ec] = std::from_chars(v.begin, v.end, d);
+        if (ec != std::errc() || end != v.end || d != std::floor(d) || d < -0x1p63 ||
+            d >= 0x1p63)
+            return std::nullopt;
+        i = std::int64_t(d);
+        if (i < lo || i > hi)
+            return std::nullopt;
+        return i;
+    }
+    static bool isNumber(Span v) {
+        const char c = v.first();
+        return c == '-' || c == '.' || (c >= '0' && c <= '9');
+    }
+
+private:
+    JsonText(const char* begin, const char* end)
+        : m_p(begin)
+        , m_end(end) {}
+
+    void blanks() {
+        while (m_p < m_end && isSpace(*m_p))
+            ++m_p;
+    }
+    Span fail() {
+        m_ok = false;
+        m_p = m_end;
+        return {};
+    }
+    bool literal(const char* word, std::size_t n) {
+        if (std::size_t(m_end - m_p) < n || std::memcmp(m_p, word, n) != 0)
+            return false;
+        m_p += n;
+        return true;
+    }
+
+    // A plain integer followed by ',' or ']' (the columns' common case), consumed; else false
+    // with nothing consumed.
+    bool numberFast(const char* b) {
+        const char* p = b;
+        if (p < m_end && *p == '-')
+            ++p;
+        if (p == m_end || *p < '0' || *p > '9' || (*p == '0' && p + 1 < m_end && p[1] >= '0' &&
+                                                   p[1] <= '9'))
+            return false;
+        while (p < m_end && *p >= '0' && *p <= '9')
+            ++p;
+        if (p < m_end && *p != ',' && *p != ']' && !isSpace(*p))
+            return false;
+        m_p = p;
+        return true;
+    }
+
+    // One value's span; checks its syntax (and its members' and elements') as it goes.
+    Span value(int depth) {
+        if (!m_ok || m_p >= m_end || depth > kMaxDepth)
+            return fail();
+        const char* b = m_p;
+        switch (*m_p) {
+        case '{':
+            ++m_p;
+            blanks();
+            if (m_p < m_end && *m_p == '}') {
+                ++m_p;
+                return {b, m_p};
+            }
+            for (;;) {
+                if (m_p >= m_end || *m_p != '"')
+                    return fail();
+                skipString();
+                blanks();
+                if (m_p >= m_end || *m_p != ':')
+                    return fail();
+                ++m_p;
+                blanks();
+                value(depth + 1);
+                blanks();
+                if (!m_ok || m_p >= m_end)
+                    return fail();
+                if (*m_p == '}') {
+                    ++m_p;
+                    return {b, m_p};
+                }
+                if (*m_p != ',')
+                    return fail();
+                ++m_p;
+                blanks();
+            }
+        case '[':
+            ++m_p;
+            blanks();
+            if (m_p < m_end && *m_p == ']') {
+                ++m_p;
+                return {b, m_p};
+            }
+            for (;;) {
+                if (!numberFast(m_p))
+                    value(depth + 1);
+                blanks();
+                if (!m_ok || m_p >= m_end)
+                    return fail();
+                if (*m_p == ']') {
+                    ++m_p;
+                    return {b, m_p};
+                }
+                if (*m_p != ',')
+                    return fail();
+                ++m_p;
+                blanks();
+            }
+        case '"':
+            skipString();
+            return m_ok ? Span{b, m_p} : Span{};
+        case 't':
+            return literal("true", 4) ? Span{b, m_p} : fail();
+        case 'f':
+            return literal("false", 5) ? Span{b, m_p} : fail();
+        case 'n':
+            return literal("null", 4) ? Span{b, m_p} : fail();
+        default:
+            return number() ? Span{b, m_p} : fail();
+        }
+    }
+
+    // A number as QJsonDocument reads one (which read these files before): the digits of each
+    // part optional, -?(0|[0-9]*)(\.[0-9]*)?([eE][+-]?[0-9]*)?, and the whole an integer or a
+    // double (".5" and "5." are numbers; "." and "1e" are not).
+    bool number() {
+        const char* b = m_p;
+        const auto digits = [&] {
+            while (m_p < m_end && *m_p >= '0' && *m_p <= '9')
+                ++m_p;
+        };
+        bool integer = true;
+        if (m_p < m_end && *m_p == '-')
+            ++m_p;
+        if (m_p < m_end && *m_p == '0')
+            ++m_p;
+        else
+            digits();
+        if (m_p < m_end && *m_p == '.') {
+            integer = false;
+            ++m_p;
+            digits();
+        }
+        if (m_p < m_end && (*m_p == 'e' || *m_p == 'E')) {
+            integer = false;
+            ++m_p;
+            if (m_p < m_end && (*m_p == '+' || *m_p == '-'))
+                ++m_p;
+            digits();
+        }
+        if (integer)
+            return m_p - b > (*b == '-' ? 1 : 0);
+        double d = 0;
+        const auto [end, ec] = std::from_chars(b, m_p, d);
+        return end == m_p && ec == std::errc();
+    }
+
+    static int hex(char c) {
+        if (c >= '0' && c <= '9')
+            return c - '0';
+        if (c >= 'a' && c <= 'f')
+            return c - 'a' + 10;
+        if (c >= 'A' && c <= 'F')
+            return c - 'A' + 10;
+        return -1;
+    }
+
+    // Checks a string at m_p ('"') and moves past it: its escapes and its UTF-8. As lenient as
+    // QJsonDocument, which read these files before: raw controls pass, and an escape of another
+    // character than JSON's stands for that character.
+    void skipString() {
+        ++m_p;
+        while (m_p < m_end && *m_p != '"') {
+            const auto c = static_cast<unsigned char>(*m_p);
+            if (c >= 0x80) {
+                if (!utf8Sequence()) {
+                    fail();
+                    return;
+                }
+                continue;
+            }
+            if (c == '\\') {
+                if (++m_p >= m_end) {
+                    fail();
+                    return;
+                }
+                if (*m_p == 'u') {
+                    for (int i = 1; i <= 4; ++i) {
+                        if (m_p + i >= m_end || hex(m_p[i]) < 0) {
+                            fail();
+                            return;
+                        }
+                    }
+                    m_p += 4;
+                }
+            }
+            ++m_p;
+        }
+        if (m_p >= m_end) {
+            fail();
+            return;
+        }
+        ++m_p;
+    }
+
+    // One UTF-8 sequence of two to four bytes at m_p, moved past: no overlong form, surrogate
+    // or code point past U+10FFFF.
+    bool utf8Sequence() {
+        const auto b0 = static_cast<unsigned char>(*m_p);
+        const int n = b0 >= 0xF0 ? 4 : b0 >= 0xE0 ? 3 : b0 >= 0xC0 ? 2 : 0;
+        if (n == 0 || b0 > 0xF4 || m_end - m_p < n)
+            return false;
+        char32_t u = b0 & (0x7F >> n);
+        for (int i = 1; i < n; ++i) {
+            const auto b = static_cast<unsigned char>(m_p[i]);
+            if ((b & 0xC0) != 0x80)
+                return false;
+            u = (u << 6) | (b & 0x3F);
+        }
+        constexpr char32_t least[] = {0, 0, 0x80, 0x800, 0x10000};
+        if (u < least[n] || u > 0x10FFFF || (u >= 0xD800 && u <= 0xDFFF))
+            return false;
+        m_p += n;
+        return true;
+    }
+
+    // The string at m_p (already checked) decoded; moves past it.
+    QString string() {
+        const char* b = ++m_p;
+        const char* e = b;
+        while (*e != '"' && *e != '\\')
+            ++e;
+        if (*e == '"') {
+            m_p = e + 1;
+            return QString::fromUtf8(b, e - b);
+        }
+        QByteArray utf8(b, e - b);
+        QString out;
+        m_p = e;
+        while (*m_p != '"') {
+            if (*m_p != '\\') {
+                utf8 += *m_p++;
+                continue;
+            }
+            ++m_p;
+            const char c = *m_p++;
+            switch (c) {
+            case 'b':
+                utf8 += '\b';
+                break;
+            case 'f':
+                utf8 += '\f';
+                break;
+            case 'n':
+                utf8 += '\n';
+                break;
+            case 'r':
+                utf8 += '\r';
+                break;
+            case 't':
+                utf8 += '\t';
+                break;
+            case 'u': {
+                char16_t u = 0;
+                for (int i = 0; i < 4; ++i)
+                    u = char16_t(u * 16 + hex(*m_p++));
+                out += QString::fromUtf8(utf8);
+                utf8.clear();
+                out += QChar(u);
+                break;
+            }
+            default: // '"', '\\', '/', and any other character as itself (QJsonDocument's way)
+                if (static_cast<unsigned char>(c) < 0x80) {
+                    utf8 += c;
+                } else {
+                    out += QString::fromUtf8(utf8);
+                    utf8.clear();
+                    out += QChar(char16_t(static_cast<unsigned char>(c)));
+                }
+            }
+        }
+        ++m_p;
+        return out + QString::fromUtf8(utf8);
+    }
+
+    const char* m_p;
+    const char* m_end;
+    bool m_ok = true;
+};
+
+// An object's members by key.
+class Members {
+public:
+    Members() = default;
+    explicit Members(Span object) {
+        for (auto& [key, span] : JsonText::members(object))
+            m_members.insert_or_assign(std::move(key), span);
+    }
+    Span value(const QString& key) const {
+        const auto it = m_members.find(key);
+        return it == m_members.end() ? Span{} : it->second;
+    }
+
+private:
+    std::map<QString, Span> m_members;
+};
+
 // Reads members one by one and keeps the first thing wrong as a phrase ("steps[3].start_ns is
-// not a time"); every getter returns a harmless value once something is wrong.
+// not a time"); every getter returns a harmless value once something is wrong. An absent
+// member is an empty Span, which is of no type.
 class Checked {
 public:
     QString error;
@@ -36,59 +447,53 @@ public:
         if (error.isEmpty())
             error = what;
     }
-    QJsonValue member(const QJsonObject& o, const QString& key, const QString& where) {
-        QJsonValue v = o.value(key);
-        if (v.isUndefined())
+    Span member(const Members& o, const QString& key, const QString& where) {
+        const Span v = o.value(key);
+        if (!v.present())
             fail(where % key % QStringLiteral(" is missing"));
         return v;
     }
-    // An integer in [lo, hi], else nullopt.
-    static std::optional<std::int64_t> exact(const QJsonValue& v, std::int64_t lo,
-                                             std::int64_t hi) {
-        // toInteger() returns its default for a fraction or a value past 64 bits: two defaults
-        // tell a real integer from one.
-        const qint64 a = v.toInteger(0), b = v.toInteger(1);
-        if (!v.isDouble() || a != b || a < lo || a > hi)
-            return std::nullopt;
-        return a;
-    }
-    std::int64_t integer(const QJsonValue& v, const QString& what, std::int64_t lo,
-                         std::int64_t hi) {
-        if (const auto a = exact(v, lo, hi))
+    std::int64_t integer(Span v, const QString& what, std::int64_t lo, std::int64_t hi) {
+        if (const auto a = JsonText::exact(v, lo, hi))
             return *a;
         fail(what % QStringLiteral(" is not an integer in range"));
         return lo < 0 && hi > 0 ? 0 : lo;
     }
-    TimeNs time(const QJsonObject& o, const QString& key, const QString& where) {
-        return integer(member(o, key, where), where % key, kMinTime, kMaxTime);
-    }
-    TimeNs duration(const QJsonObject& o, const QString& key, const QString& where) {
+    TimeNs duration(const Members& o, const QString& key, const QString& where) {
         return integer(member(o, key, where), where % key, 0, kMaxTime);
     }
-    std::optional<std::uint32_t> optionalU32(const QJsonObject& o, const QString& key) {
-        const QJsonValue v = member(o, key, {});
+    std::optional<std::uint32_t> optionalU32(const Members& o, const QString& key) {
+        const Span v = member(o, key, {});
         if (v.isNull())
             return std::nullopt;
         return std::uint32_t(integer(v, key, 0, 0xFFFFFFFF));
     }
-    QString string(const QJsonObject& o, const QString& key, const QString& where) {
-        const QJsonValue v = member(o, key, where);
-        if (!v.isString())
+    QString string(const Members& o, const QString& key, const QString& where) {
+        const Span v = member(o, key, where);
+        if (v.first() != '"') {
             fail(where % key % QStringLiteral(" is not a string"));
-        return v.toString();
+            return {};
+        }
+        return JsonText::text(v);
     }
-    QJsonObject object(const QJsonValue& v, const QString& what) {
-        if (!v.isObject())
+    Members object(Span v, const QString& what) {
+        if (v.first() != '{') {
             fail(what % QStringLiteral(" is not an object"));
-        return v.toObject();
+            return {};
+        }
+        return Members(v);
     }
-    QJsonArray array(const QJsonValue& v, const QString& what) {
-        if (!v.isArray())
+    std::vector<Span> array(Span v, const QString& what) {
+        std::vector<Span> out;
+        if (v.first() != '[') {
             fail(what % QStringLiteral(" is not an array"));
-        return v.toArray();
+            return out;
+        }
+        JsonText::forEachElement(v, [&](Span e) { out.push_back(e); });
+        return out;
     }
-    TimeRange range(const QJsonValue& v, const QString& what) {
-        const QJsonArray a = array(v, what);
+    TimeRange range(Span v, const QString& what) {
+        const std::vector<Span> a = array(v, what);
         if (a.size() != 2) {
             fail(what % QStringLiteral(" is not a [start, end] pair"));
             return {};
@@ -99,8 +504,8 @@ public:
             fail(what % QStringLiteral(" ends before it starts"));
         return r;
     }
-    RankBreakdown breakdown(const QJsonValue& v, const QString& what) {
-        const QJsonObject o = object(v, what);
+    RankBreakdown breakdown(Span v, const QString& what) {
+        const Members o = object(v, what);
         const QString w = what % u'.';
         RankBreakdown b;
         b.compute = duration(o, QStringLiteral("compute_ns"), w);
@@ -117,29 +522,20 @@ public:
 };
 
 // Collectives are columns, not an object each: a rank has up to hundreds of thousands of them.
-// Kinds and process groups are listed once and referenced by their index.
-QJsonObject collectivesJson(const std::vector<RankCollective>& list) {
-    QStringList kinds, groups;
+// Kinds and process groups are listed once (RankSummary's lists) and referenced by index.
+QJsonObject collectivesJson(const RankSummary& s) {
     QJsonArray kind, group, stream, order, start, end, bytes;
-    const auto indexIn = [](QStringList& names, const QString& name) {
-        qsizetype i = names.indexOf(name);
-        if (i < 0) {
-            i = names.size();
-            names << name;
-        }
-        return qint64(i);
-    };
-    for (const RankCollective& c : list) {
-        kind.append(indexIn(kinds, c.kind));
-        group.append(c.processGroup ? QJsonValue(indexIn(groups, *c.processGroup)) : QJsonValue());
+    for (const RankCollective& c : s.collectives) {
+        kind.append(qint64(c.kind));
+        group.append(c.processGroup ? QJsonValue(qint64(*c.processGroup)) : QJsonValue());
         stream.append(qint64(c.streamOrdinal));
         order.append(qint64(c.order));
         start.append(qint64(c.gpu.start));
         end.append(qint64(c.gpu.end));
         bytes.append(c.bytes ? QJsonValue(qint64(*c.bytes)) : QJsonValue());
     }
-    return {{QStringLiteral("kinds"), QJsonArray::fromStringList(kinds)},
-            {QStringLiteral("process_groups"), QJsonArray::fromStringList(groups)},
+    return {{QStringLiteral("kinds"), QJsonArray::fromStringList(s.collectiveKinds)},
+            {QStringLiteral("process_groups"), QJsonArray::fromStringList(s.processGroups)},
             {QStringLiteral("kind"), kind},
             {QStringLiteral("process_group"), group},
             {QStringLiteral("stream"), stream},
@@ -149,64 +545,96 @@ QJsonObject collectivesJson(const std::vector<RankCollective>& list) {
             {QStringLiteral("bytes"), bytes}};
 }
 
-std::vector<RankCollective> collectivesFrom(Checked& in, const QJsonValue& v) {
+// One column's cells, read once: an exact integer (any range), null, or neither.
+struct Cell {
+    enum class State : std::uint8_t { Integer, Null, Other };
+    std::int64_t value = 0;
+    State state = State::Other;
+};
+
+std::vector<Cell> cellsOf(Checked& in, Span column, const QString& what) {
+    std::vector<Cell> out;
+    if (column.first() != '[') {
+        in.fail(what % QStringLiteral(" is not an array"));
+        return out;
+    }
+    constexpr auto lo = std::numeric_limits<std::int64_t>::min();
+    constexpr auto hi = std::numeric_limits<std::int64_t>::max();
+    JsonText::forEachElement(column, [&](Span v) {
+        Cell c;
+        if (const auto i = JsonText::exact(v, lo, hi)) {
+            c.value = *i;
+            c.state = Cell::State::Integer;
+        } else if (v.isNull()) {
+            c.state = Cell::State::Null;
+        }
+        out.push_back(c);
+    });
+    return out;
+}
+
+void collectivesFrom(Checked& in, Span v, RankSummary& s) {
     const QString what = QStringLiteral("collectives");
-    const QJsonObject o = in.object(v, what);
-    const auto column = [&](const char* key) {
-        return in.array(in.member(o, QLatin1String(key), what % u'.'),
-                        what % u'.' % QLatin1String(key));
+    const Members o = in.object(v, what);
+    const auto member = [&](const char* key) {
+        return in.member(o, QLatin1String(key), what % u'.');
     };
     const auto names = [&](const char* key) {
         QStringList out;
-        for (const auto& name : column(key)) {
-            if (!name.isString() || name.toString().isEmpty())
+        for (const Span name : in.array(member(key), what % u'.' % QLatin1String(key))) {
+            const QString text = name.first() == '"' ? JsonText::text(name) : QString();
+            if (text.isEmpty())
                 in.fail(what % u'.' % QLatin1String(key) % QStringLiteral(" holds a non-name"));
-            out << name.toString();
+            out << text;
         }
         return out;
     };
-    const QStringList kinds = names("kinds"), groups = names("process_groups");
-    const QJsonArray kind = column("kind"), group = column("process_group"),
-                     stream = column("stream"), order = column("order"), start = column("start_ns"),
-                     end = column("end_ns"), bytes = column("bytes");
-    const qsizetype n = kind.size();
-    for (const QJsonArray* c : {&group, &stream, &order, &start, &end, &bytes}) {
+    s.collectiveKinds = names("kinds");
+    s.processGroups = names("process_groups");
+    const auto column = [&](const char* key) {
+        return cellsOf(in, member(key), what % u'.' % QLatin1String(key));
+    };
+    const std::vector<Cell> kind = column("kind"), group = column("process_group"),
+                            stream = column("stream"), order = column("order"),
+                            start = column("start_ns"), end = column("end_ns"),
+                            bytes = column("bytes");
+    const std::size_t n = kind.size();
+    for (const std::vector<Cell>* c : {&group, &stream, &order, &start, &end, &bytes}) {
         if (c->size() != n)
             in.fail(what % QStringLiteral("' columns differ in length"));
     }
-    std::vector<RankCollective> out;
     if (!in.ok())
-        return out;
-    out.reserve(std::size_t(n));
-    for (qsizetype i = 0; i < n && in.ok(); ++i) {
+        return;
+    s.collectives.reserve(n);
+    const auto kinds = std::int64_t(s.collectiveKinds.size());
+    const auto groups = std::int64_t(s.processGroups.size());
+    for (std::size_t i = 0; i < n && in.ok(); ++i) {
         // The row's name is made only for the sentence: a rank has many rows.
-        const auto field = [&](const QJsonValue& x, std::int64_t lo, std::int64_t hi,
-                               const char* name) {
-            const auto value = Checked::exact(x, lo, hi);
-            if (!value)
+        const auto field = [&](const Cell& x, std::int64_t lo, std::int64_t hi, const char* name) {
+            if (x.state != Cell::State::Integer || x.value < lo || x.value > hi) {
                 in.fail(what % u'[' % QString::number(i) % QStringLiteral("].") %
                         QLatin1String(name) % QStringLiteral(" is not an integer in range"));
-            return value.value_or(0);
+                return std::int64_t(0);
+            }
+            return x.value;
         };
         constexpr std::int64_t u32 = 0xFFFFFFFF;
         RankCollective c;
         // An empty list makes the range [0, -1]: every index fails.
-        c.kind = kinds.value(qsizetype(field(kind[i], 0, kinds.size() - 1, "kind")));
-        if (!group[i].isNull())
-            c.processGroup =
-                groups.value(qsizetype(field(group[i], 0, groups.size() - 1, "process_group")));
+        c.kind = std::uint32_t(field(kind[i], 0, kinds - 1, "kind"));
+        if (group[i].state != Cell::State::Null)
+            c.processGroup = std::uint32_t(field(group[i], 0, groups - 1, "process_group"));
         c.streamOrdinal = std::uint32_t(field(stream[i], 0, u32, "stream"));
         c.order = std::uint32_t(field(order[i], 0, u32, "order"));
         c.gpu = {field(start[i], kMinTime, kMaxTime, "start_ns"),
                  field(end[i], kMinTime, kMaxTime, "end_ns")};
         if (in.ok() && c.gpu.end < c.gpu.start)
             in.fail(what % u'[' % QString::number(i) % QStringLiteral("] ends before it starts"));
-        if (!bytes[i].isNull())
+        if (bytes[i].state != Cell::State::Null)
             c.bytes =
                 std::uint64_t(field(bytes[i], 0, std::numeric_limits<qint64>::max(), "bytes"));
-        out.push_back(std::move(c));
+        s.collectives.push_back(c);
     }
-    return out;
 }
 
 } // namespace
@@ -239,7 +667,7 @@ QByteArray rankSummaryToJson(const RankSummary& s) {
         {QStringLiteral("whole"), breakdownJson(s.whole)},
         {QStringLiteral("hta_window"), s.htaWindow ? breakdownJson(*s.htaWindow) : QJsonValue()},
         {QStringLiteral("steps"), steps},
-        {QStringLiteral("collectives"), collectivesJson(s.collectives)},
+        {QStringLiteral("collectives"), collectivesJson(s)},
         {QStringLiteral("busy_ns"), busy},
         {QStringLiteral("warnings"), QJsonArray::fromStringList(s.warnings)},
     };
@@ -247,24 +675,26 @@ QByteArray rankSummaryToJson(const RankSummary& s) {
 }
 
 std::optional<RankSummary> rankSummaryFromJson(const QByteArray& json, QString* error) {
-    QJsonParseError parse{};
-    const QJsonDocument doc = QJsonDocument::fromJson(json, &parse);
-    if (parse.error != QJsonParseError::NoError || !doc.isObject()) {
+    const std::optional<Span> doc = JsonText::document(json.cbegin(), json.cend());
+    if (!doc || doc->first() != '{') {
         *error = QStringLiteral("is not a rank summary: it is not a JSON object");
         return std::nullopt;
     }
-    const QJsonObject root = doc.object();
-    if (root.value(QStringLiteral("format")).toString() != QLatin1String(kRankSummaryFormat)) {
+    const Members root(*doc);
+    const Span format = root.value(QStringLiteral("format"));
+    if (format.first() != '"' || JsonText::text(format) != QLatin1String(kRankSummaryFormat)) {
         *error = QStringLiteral("is not a rank summary: its format is not \"") %
                  QLatin1String(kRankSummaryFormat) % u'"';
         return std::nullopt;
     }
-    const QJsonValue version = root.value(QStringLiteral("version"));
-    if (version.toInteger(-1) != kRankSummaryVersion) {
+    const Span version = root.value(QStringLiteral("version"));
+    if (JsonText::exact(version, kRankSummaryVersion, kRankSummaryVersion) != kRankSummaryVersion) {
+        double v = 0;
+        const bool number = JsonText::isNumber(version) &&
+                            std::from_chars(version.begin, version.end, v).ec == std::errc();
         *error = QStringLiteral("is a rank summary of version %1; this Strobe reads version %2 "
                                 "(summarize the trace again)")
-                     .arg(version.isDouble() ? QString::number(version.toDouble())
-                                             : QStringLiteral("unknown"))
+                     .arg(number ? QString::number(v) : QStringLiteral("unknown"))
                      .arg(kRankSummaryVersion);
         return std::nullopt;
     }
@@ -283,20 +713,20 @@ std::optional<RankSummary> rankSummaryFromJson(const QByteArray& json, QString* 
     s.format = in.string(root, QStringLiteral("trace_format"), {});
     s.deviceId = in.optionalU32(root, QStringLiteral("device_id"));
     s.gpu = in.string(root, QStringLiteral("gpu"), {});
-    if (const QJsonValue v = in.member(root, QStringLiteral("clock_origin_ns"), {}); !v.isNull())
+    if (const Span v = in.member(root, QStringLiteral("clock_origin_ns"), {}); !v.isNull())
         s.clockOriginNs =
             in.integer(v, QStringLiteral("clock_origin_ns"), std::numeric_limits<qint64>::min(),
                        std::numeric_limits<qint64>::max());
     s.gpuSpan =
         in.range(in.member(root, QStringLiteral("gpu_span"), {}), QStringLiteral("gpu_span"));
     s.whole = in.breakdown(in.member(root, QStringLiteral("whole"), {}), QStringLiteral("whole"));
-    if (const QJsonValue v = in.member(root, QStringLiteral("hta_window"), {}); !v.isNull())
+    if (const Span v = in.member(root, QStringLiteral("hta_window"), {}); !v.isNull())
         s.htaWindow = in.breakdown(v, QStringLiteral("hta_window"));
-    const QJsonArray steps =
+    const std::vector<Span> steps =
         in.array(in.member(root, QStringLiteral("steps"), {}), QStringLiteral("steps"));
-    for (qsizetype i = 0; i < steps.size() && in.ok(); ++i) {
+    for (std::size_t i = 0; i < steps.size() && in.ok(); ++i) {
         const QString what = QStringLiteral("steps[%1]").arg(i);
-        const QJsonObject o = in.object(steps[i], what);
+        const Members o = in.object(steps[i], what);
         RankStep step;
         step.number = std::uint64_t(in.integer(in.member(o, QStringLiteral("step"), what % u'.'),
                                                what, 0, std::numeric_limits<qint64>::max()));
@@ -307,19 +737,18 @@ std::optional<RankSummary> rankSummaryFromJson(const QByteArray& json, QString* 
         s.steps.push_back(step);
     }
     if (in.ok())
-        s.collectives = collectivesFrom(in, in.member(root, QStringLiteral("collectives"), {}));
-    const QJsonArray busy =
+        collectivesFrom(in, in.member(root, QStringLiteral("collectives"), {}), s);
+    const std::vector<Span> busy =
         in.array(in.member(root, QStringLiteral("busy_ns"), {}), QStringLiteral("busy_ns"));
-    if (in.ok() && busy.size() != kUtilisationBuckets && !busy.isEmpty())
+    if (in.ok() && busy.size() != std::size_t(kUtilisationBuckets) && !busy.empty())
         in.fail(QStringLiteral("busy_ns does not have %1 buckets").arg(kUtilisationBuckets));
-    for (qsizetype i = 0; i < busy.size() && in.ok(); ++i)
+    for (std::size_t i = 0; i < busy.size() && in.ok(); ++i)
         s.busy.push_back(in.integer(busy[i], QStringLiteral("busy_ns"), 0, s.gpuSpan.duration()));
-    const QJsonArray warnings =
-        in.array(in.member(root, QStringLiteral("warnings"), {}), QStringLiteral("warnings"));
-    for (const auto& w : warnings) {
-        if (!w.isString())
+    for (const Span w :
+         in.array(in.member(root, QStringLiteral("warnings"), {}), QStringLiteral("warnings"))) {
+        if (w.first() != '"')
             in.fail(QStringLiteral("warnings holds something other than sentences"));
-        s.warnings << w.toString();
+        s.warnings << (w.first() == '"' ? JsonText::text(w) : QString());
     }
     if (!in.ok()) {
         *error = QStringLiteral("is a damaged rank summary: ") % in.error;

@@ -13,9 +13,11 @@ namespace strobe {
 // `htaWindow`, HTA's window's columns after them (docs/JOBS.md).
 ReportTable jobRanksTable(const Job& job, const JobAnalysis& a, bool htaWindow = false);
 // rank,step,start_ns,end_ns,compute_ns,...,idle_ns,collective_wait_ns: one row per rank and step.
+// Streamed, as the collectives table below.
 ReportTable jobStepsTable(const Job& job, const JobAnalysis& a);
 // index,kind,rank,start_ns,end_ns,wait_ns,transfer_ns,last_arriver: a row per call of each
-// matched collective.
+// matched collective. Streamed (ReportTable::fillRow): rows are made as they are written, from
+// `job` and `a`, which must outlive the table; O(log matched) a row.
 ReportTable jobCollectivesTable(const Job& job, const JobAnalysis& a);
 // rank,late_steps,steps,wait_caused_ns, the most wait caused first.
 ReportTable jobStragglersTable(const JobAnalysis& a);

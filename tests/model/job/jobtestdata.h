@@ -64,8 +64,9 @@ struct SynthJob {
                 s.steps.push_back(step);
                 for (std::uint32_t j = 0; j < perStep; ++j) {
                     RankCollective c;
-                    c.kind = QStringLiteral("AllReduce");
-                    c.processGroup = processGroup;
+                    c.kind = s.kindIndex(QStringLiteral("AllReduce"));
+                    if (processGroup)
+                        c.processGroup = s.processGroupIndex(*processGroup);
                     c.order = k * perStep + j;
                     c.gpu = {trueStart(r, k, j) - shift, trueEnd(k, j) - shift};
                     c.bytes = 4096;

@@ -10,6 +10,7 @@
 #include <QFile>
 #include <QTemporaryDir>
 #include <gtest/gtest.h>
+#include <map>
 
 using namespace strobe;
 using strobe::test::SynthJob;
@@ -156,8 +157,8 @@ TEST(JobMatching, ProcessGroupsMatchByKindAndOrder) {
     // A second group of ranks 1 and 2 with a broadcast: matched among them, not the others.
     for (std::uint32_t r : {1u, 2u}) {
         RankCollective c;
-        c.kind = QStringLiteral("Broadcast");
-        c.processGroup = QStringLiteral("7");
+        c.kind = ranks[r].kindIndex(QStringLiteral("Broadcast"));
+        c.processGroup = ranks[r].processGroupIndex(QStringLiteral("7"));
         c.gpu = {50'000'000, 50'100'000 + TimeNs(r)};
         ranks[r].collectives.push_back(c);
     }
@@ -184,10 +185,11 @@ TEST(JobMatching, CallsWithoutAPartnerAreCountedNeverGuessed) {
     extra.gpu = {extra.gpu.end + 10, extra.gpu.end + 20};
     ranks[1].collectives.push_back(extra); // one AllReduce more on rank 1
     RankCollective lone;
-    lone.kind = QStringLiteral("AllGather"); // a kind rank 2 never calls: no group recorded
     lone.gpu = {5, 10};
-    ranks[0].collectives.push_back(lone);
-    ranks[1].collectives.push_back(lone);
+    for (const std::size_t r : {0u, 1u}) { // a kind rank 2 never calls: no group recorded
+        lone.kind = ranks[r].kindIndex(QStringLiteral("AllGather"));
+        ranks[r].collectives.push_back(lone);
+    }
     const Job job = makeJob(std::move(ranks));
     const CollectiveMatch m = matchCollectives(job);
     EXPECT_EQ(m.matched.size(), spec.steps * spec.perStep);
@@ -320,4 +322,110 @@ TEST(JobOpen, AFolderIsReadByContentAndASummaryStandsInForItsTrace) {
                            dir.filePath(QStringLiteral("report_1")),
                            dir.filePath(QStringLiteral("worker0.1623143089861.pt.trace.json.gz")),
                            dir.filePath(QStringLiteral("x.sqlite.summary.json"))}));
+}
+
+namespace {
+
+// matchCollectives as it was first written (a map from the names' key to each rank's calls):
+// the oracle of the bucketed matching.
+CollectiveMatch matchByNames(const Job& job) {
+    using Key = std::tuple<QString, std::uint32_t, QString>;
+    std::map<Key, std::map<std::uint32_t, std::vector<std::uint32_t>>> calls;
+    for (std::uint32_t r = 0; r < job.ranks.size(); ++r) {
+        const RankSummary& s = job.ranks[r];
+        for (std::uint32_t i = 0; i < s.collectives.size(); ++i) {
+            const RankCollective& c = s.collectives[i];
+            const std::optional<QString> group = s.processGroupOf(c);
+            calls[group ? Key{*group, 0, s.kindOf(c)} : Key{QString(), c.streamOrdinal,
+                                                            s.kindOf(c)}][r]
+                .push_back(i);
+        }
+    }
+    CollectiveMatch out;
+    for (const auto& [key, perRank] : calls) {
+        const bool everyRank = std::get<0>(key).isEmpty();
+        std::size_t common = std::numeric_limits<std::size_t>::max();
+        for (const auto& [r, list] : perRank)
+            common = std::min(common, list.size());
+        if (perRank.size() < 2 || (everyRank && perRank.size() < job.ranks.size()))
+            common = 0;
+        for (std::size_t k = 0; k < common; ++k) {
+            MatchedCollective m;
+            m.kind = std::get<2>(key);
+            if (!everyRank)
+                m.processGroup = std::get<0>(key);
+            for (const auto& [r, list] : perRank)
+                m.calls.emplace_back(r, list[k]);
+            out.matched.push_back(std::move(m));
+        }
+        for (const auto& [r, list] : perRank) {
+            for (std::size_t k = common; k < list.size(); ++k)
+                out.unmatched.emplace_back(r, list[k]);
+        }
+    }
+    std::vector<TimeNs> wall;
+    std::optional<std::int64_t> earliest;
+    for (const RankSummary& r : job.ranks)
+        earliest = std::min(earliest.value_or(*r.clockOriginNs), *r.clockOriginNs);
+    for (const RankSummary& r : job.ranks)
+        wall.push_back(*r.clockOriginNs - *earliest);
+    std::stable_sort(out.matched.begin(), out.matched.end(), [&](const auto& a, const auto& b) {
+        const auto start = [&](const MatchedCollective& m) {
+            const auto [r, i] = m.calls.front();
+            return job.ranks[r].collectives[i].gpu.start + wall[r];
+        };
+        return start(a) < start(b);
+    });
+    std::sort(out.unmatched.begin(), out.unmatched.end());
+    return out;
+}
+
+} // namespace
+
+// Ranks that name their kinds and groups in different orders, on several streams, some calls
+// with a group and some without, collectives that start together, ranks missing calls: the
+// bucketed matching gives exactly what matching by the names gives.
+TEST(JobMatching, BucketedMatchingEqualsMatchingByNames) {
+    const QStringList kinds{QStringLiteral("AllReduce"), QStringLiteral("Broadcast"),
+                            QStringLiteral("AllGather")};
+    const QStringList groups{QStringLiteral("0"), QStringLiteral("1"), QStringLiteral("tp")};
+    std::uint32_t seed = 12345;
+    const auto next = [&](std::uint32_t n) {
+        seed = seed * 1'103'515'245u + 12'345u;
+        return (seed >> 16) % n;
+    };
+    for (int round = 0; round < 20; ++round) {
+        SynthJob spec;
+        spec.ranks = 2 + next(6);
+        std::vector<RankSummary> ranks = spec.summaries();
+        for (RankSummary& s : ranks) {
+            s.collectives.clear();
+            s.collectiveKinds.clear();
+            // This rank's own order of the names.
+            for (std::uint32_t k = 0; k < 3; ++k)
+                s.kindIndex(kinds[qsizetype((k + s.rank) % 3)]);
+            const std::uint32_t calls = 20 + next(10);
+            for (std::uint32_t i = 0; i < calls; ++i) {
+                RankCollective c;
+                c.kind = s.kindIndex(kinds[qsizetype(next(3))]);
+                if (next(3) == 0)
+                    c.processGroup = s.processGroupIndex(groups[qsizetype(next(3))]);
+                c.streamOrdinal = next(2);
+                c.order = i;
+                const TimeNs start = TimeNs(next(8)) * 1'000; // many equal starts
+                c.gpu = {start, start + 500};
+                s.collectives.push_back(c);
+            }
+        }
+        const Job job = makeJob(std::move(ranks));
+        const CollectiveMatch got = matchCollectives(job), want = matchByNames(job);
+        ASSERT_EQ(got.matched.size(), want.matched.size()) << round;
+        for (std::size_t m = 0; m < got.matched.size(); ++m) {
+            EXPECT_EQ(got.matched[m].kind, want.matched[m].kind) << round << ' ' << m;
+            EXPECT_EQ(got.matched[m].processGroup, want.matched[m].processGroup) << round;
+            EXPECT_EQ(got.matched[m].calls, want.matched[m].calls) << round << ' ' << m;
+        }
+        EXPECT_EQ(got.unmatched, want.unmatched) << round;
+        EXPECT_FALSE(want.matched.empty()) << round;
+    }
 }

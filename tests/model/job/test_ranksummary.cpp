@@ -167,7 +167,7 @@ TEST_P(SampledPair, IdentityStepsAndCollectivesAreTheJsons) {
         const auto& e = *nccl[i];
         const std::uint32_t o =
             ordinal.try_emplace(*e.stream, std::uint32_t(ordinal.size())).first->second;
-        EXPECT_EQ(s.collectives[i].kind, QStringLiteral("SendRecv"));
+        EXPECT_EQ(s.kindOf(s.collectives[i]), QStringLiteral("SendRecv"));
         EXPECT_EQ(s.collectives[i].streamOrdinal, o);
         EXPECT_EQ(s.collectives[i].order, count[*e.stream]++);
         EXPECT_EQ(s.collectives[i].gpu,
@@ -264,7 +264,8 @@ TEST(RankSummary, ProcessGroupsAndBytesAreTheJsons) {
     for (std::size_t i = 0; i < nccl.size(); ++i) {
         const auto& e = *nccl[i];
         ASSERT_TRUE(e.processGroupName && e.inMsgNelems && e.dtype);
-        EXPECT_EQ(c[i].processGroup, QString::fromStdString(*e.processGroupName)) << i;
+        EXPECT_EQ(ranks[0].processGroupOf(c[i]), QString::fromStdString(*e.processGroupName))
+            << i;
         EXPECT_EQ(c[i].bytes, std::uint64_t(*e.inMsgNelems) * size.at(*e.dtype)) << i;
     }
     // The sampled HTA traces record neither: none is made up.
@@ -317,9 +318,9 @@ TEST(JobMatching, TwoProcessGroupsReadFromTracesMatchWithinTheirGroups) {
             summaries.push_back(std::move(s));
     }
     ASSERT_EQ(summaries.size(), 4u);
-    EXPECT_EQ(summaries[0].collectives[1].processGroup, QStringLiteral("1"));
+    EXPECT_EQ(summaries[0].processGroupOf(summaries[0].collectives[1]), QStringLiteral("1"));
     EXPECT_EQ(summaries[0].collectives[1].bytes, 1024u);
-    EXPECT_EQ(summaries[3].collectives[1].processGroup, QStringLiteral("2"));
+    EXPECT_EQ(summaries[3].processGroupOf(summaries[3].collectives[1]), QStringLiteral("2"));
     EXPECT_EQ(summaries[3].collectives[1].bytes, 2048u);
     const Job job = makeJob(std::move(summaries));
     const CollectiveMatch m = matchCollectives(job);

@@ -175,3 +175,64 @@ TEST(RankSummaryJson, AFileThatIsNotOneIsNamed) {
     EXPECT_FALSE(readRankSummaryFile(dir.filePath(QStringLiteral("absent.summary.json")), &error));
     EXPECT_TRUE(error.contains(QStringLiteral("cannot be read"))) << error.toStdString();
 }
+
+// The reader checks JSON itself (no QJsonDocument): damaged text is "not a JSON object" exactly
+// when Qt's parser also refuses it. Every byte of a small summary cut off, and replaced by each
+// of the characters that change JSON's structure or its numbers and strings.
+TEST(RankSummaryJson, SyntaxIsJudgedAsQtsParserJudgesIt) {
+    test::SynthJob spec;
+    spec.steps = 1;
+    spec.perStep = 2;
+    spec.processGroup = QStringLiteral("pg");
+    RankSummary s = spec.summaries()[0];
+    s.busy.clear();
+    s.warnings << QStringLiteral("caf\u00e9 \"quoted\"\n");
+    const QByteArray good = rankSummaryToJson(s);
+    const QString notJson = QStringLiteral("is not a rank summary: it is not a JSON object");
+    const auto check = [&](const QByteArray& text, const std::string& what) {
+        QJsonParseError parse{};
+        const bool qtReads = !QJsonDocument::fromJson(text, &parse).isNull() &&
+                             parse.error == QJsonParseError::NoError;
+        QString error;
+        const auto read = rankSummaryFromJson(text, &error);
+        if (!qtReads) {
+            EXPECT_EQ(error, notJson) << what;
+        } else if (!read) {
+            EXPECT_NE(error, notJson) << what;
+        }
+    };
+    for (qsizetype n = 0; n < good.size(); n += 3)
+        check(good.left(n), "cut at " + std::to_string(n));
+    for (qsizetype i = 0; i < good.size(); ++i) {
+        for (const char c : {'{', '}', '[', ']', ',', ':', '"', '\\', '-', '.', 'e', '0', 'x',
+                             '\x01', '\xff', ' '}) {
+            QByteArray text = good;
+            text[i] = c;
+            check(text, "'" + std::string(1, c) + "' at " + std::to_string(i) + ": " +
+                            text.mid(std::max<qsizetype>(0, i - 20), 40).toStdString());
+        }
+    }
+}
+
+// Numbers as QJsonValue reads them: integral doubles count, integer text keeps all 64 bits,
+// escapes and UTF-8 decode, unknown members are ignored.
+TEST(RankSummaryJson, NumbersAndStringsReadAsJsonMeansThem) {
+    const RankSummary s = everyField();
+    QJsonObject o = QJsonDocument::fromJson(rankSummaryToJson(s)).object();
+    o.insert(QStringLiteral("clock_origin_ns"), QJsonValue(qint64(9'223'372'036'854'775'807)));
+    o.insert(QStringLiteral("unknown_member"), QJsonArray{1, QJsonObject{}, QString()});
+    QByteArray text = QJsonDocument(o).toJson(QJsonDocument::Compact);
+    text.replace("\"rank\":1,", "\"rank\":1.0e0,");
+    text.replace("\"file\":\"", "\"file\":\"\\u00e9\\ud83d\\ude00\\n/");
+    QString error;
+    const auto back = rankSummaryFromJson(text, &error);
+    ASSERT_TRUE(back) << error.toStdString();
+    EXPECT_EQ(back->clockOriginNs, 9'223'372'036'854'775'807);
+    EXPECT_EQ(back->rank, 1u);
+    EXPECT_EQ(back->file, QStringLiteral("\u00e9\U0001F600\n/") + s.file);
+    text.replace("\"rank\":1.0e0,", "\"rank\":1.5,");
+    EXPECT_EQ(errorOf(text), QStringLiteral("is a damaged rank summary: rank is not an integer in "
+                                            "range"));
+    EXPECT_EQ(errorOf(QByteArray(100'000, '[') + QByteArray(100'000, ']')),
+              QStringLiteral("is not a rank summary: it is not a JSON object"));
+}
