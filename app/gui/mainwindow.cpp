@@ -157,6 +157,8 @@ void MainWindow::buildMenus() {
         });
     }
     m_viewMenu->addSeparator();
+    addJobActions(m_viewMenu);
+    m_viewMenu->addSeparator();
     for (QDockWidget* dock : findChildren<QDockWidget*>())
         m_viewMenu->addAction(dock->toggleViewAction());
 

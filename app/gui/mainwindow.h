@@ -10,6 +10,7 @@
 #include <QMainWindow>
 #include <QSize>
 #include <atomic>
+#include <deque>
 #include <map>
 #include <memory>
 #include <optional>
@@ -41,6 +42,7 @@ class JobView;
 class RanksPanel;
 struct Job;
 struct JobAnalysis;
+struct Findings;
 struct OperatorAnalysis;
 struct FindingAnalysis;
 
@@ -177,6 +179,18 @@ private:
     void analyseJobAgain();
     // Loads rank index `rank`'s whole trace in the background for its full lanes in the job view.
     void expandRank(std::size_t rank);
+    // Expand All: every collapsed rank's trace, loaded a few at a time (kParallelRankLoads) with
+    // the progress in the status bar; Collapse All cancels those loads and drops every trace.
+    void expandAllRanks();
+    void loadQueuedRanks();
+    void collapseAllRanks();
+    // View > Expand All Ranks, Collapse All Ranks, and the Overview's and Findings panel's links
+    // into the job (those panels are built after the job view).
+    void addJobActions(QMenu* view);
+    // The job's findings and headline in the Findings panel and the Overview (none: the trace's).
+    void showJobFindings();
+    // Raises the Ranks panel, at rank index `rank`'s row of its Ranks table when given.
+    void showRankInPanel(std::optional<std::size_t> rank);
     // Back to the timeline (a trace opened or the window closed what it showed).
     void closeJob();
     void chooseExportImage();
@@ -226,6 +240,13 @@ private:
     QString m_jobTitle;
     QTimer* m_jobProgressTimer = nullptr;
     std::map<std::size_t, std::unique_ptr<TraceLoadJob>> m_rankLoads; // by rank index
+    std::shared_ptr<const Findings> m_jobFindings;
+    std::deque<std::size_t> m_rankQueue; // Expand All's ranks still to load
+    std::size_t m_rankQueueTotal = 0;    // Expand All's ranks (0: none under way)
+    std::size_t m_rankQueueDone = 0;
+    QStringList m_rankQueueErrors;
+    QAction* m_expandAllAction = nullptr;
+    QAction* m_collapseAllAction = nullptr;
     // What was on screen before a preview replaced it: restored if the load then fails.
     struct Shown {
         std::shared_ptr<const Trace> trace;

@@ -7,9 +7,12 @@
 
 #include "app/gui/traceloadjob.h"
 
+#include "model/job/jobfindings.h"
 #include "model/job/jobopen.h"
 #include "model/trace.h"
 #include "widgets/backgroundtask.h"
+#include "widgets/panels/findingspanel.h"
+#include "widgets/panels/overviewpanel.h"
 #include "widgets/panels/rankspanel.h"
 #include "widgets/timeline/jobview.h"
 #include "widgets/viewstate.h"
@@ -18,10 +21,12 @@
 #include <QDockWidget>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QMenu>
 #include <QProgressBar>
 #include <QStackedWidget>
 #include <QStatusBar>
 #include <QStringBuilder>
+#include <QTableView>
 #include <QThread>
 #include <QTimer>
 
@@ -48,7 +53,11 @@ JobAnalysis analyseJobWithOffsets(const Job& job, const std::vector<TimeNs>& off
 struct OpenedJob {
     std::shared_ptr<const Job> job;
     std::shared_ptr<const JobAnalysis> analysis;
+    std::shared_ptr<const Findings> findings;
 };
+
+// Full traces loaded at once for Expand All: each takes a worker and its memory while read.
+constexpr std::size_t kParallelRankLoads = 2;
 
 } // namespace
 
@@ -71,6 +80,8 @@ void MainWindow::buildJobViews() {
     connect(m_ranksPanel, &RanksPanel::alignmentChanged, this, &MainWindow::analyseJobAgain);
     connect(m_ranksPanel, &RanksPanel::offsetsEdited, this, &MainWindow::analyseJobAgain);
     connect(m_jobView, &JobView::expandRequested, this, &MainWindow::expandRank);
+    connect(m_jobView, &JobView::expandAllRequested, this, &MainWindow::expandAllRanks);
+    connect(m_jobView, &JobView::collapseAllRequested, this, &MainWindow::collapseAllRanks);
     // A trace opened in the timeline ends the job view.
     connect(m_state, &ViewState::traceChanged, this, [this] {
         if (m_state->trace())
@@ -118,7 +129,7 @@ void MainWindow::openJob(const QStringList& paths) {
 
     auto done = std::make_shared<std::atomic<int>>(0);
     const QString cache = m_cacheFolder;
-    const std::uint64_t cap = m_cacheCapBytes;
+    const std::optional<std::uint64_t> cap = m_cacheCapBytes;
     TraceLoader load = [done, cache, cap](const QString& path,
                                           QString* error) -> std::unique_ptr<Trace> {
         LoadOptions options;
@@ -147,9 +158,11 @@ void MainWindow::openJob(const QStringList& paths) {
         [files, load, table, threads] {
             auto job = std::make_shared<Job>(strobe::openJob(files, load, table, threads));
             auto analysis = std::make_shared<JobAnalysis>(analyseJob(*job, Alignment{}));
-            return OpenedJob{std::move(job), std::move(analysis)};
+            auto findings = std::make_shared<const Findings>(jobFindings(*job, *analysis));
+            return OpenedJob{std::move(job), std::move(analysis), std::move(findings)};
         },
         [this, title](OpenedJob opened) {
+            m_jobFindings = std::move(opened.findings);
             onJobOpened(std::move(opened.job), std::move(opened.analysis), title);
         });
 }
@@ -174,6 +187,7 @@ void MainWindow::onJobOpened(std::shared_ptr<const Job> job,
     m_ranksPanel->setAlignment(Alignment{}); // (no job yet: no analysis is started)
     m_jobView->setJob(m_jobData, m_jobAnalysis);
     m_ranksPanel->setJob(m_jobData, m_jobAnalysis);
+    showJobFindings();
     m_central->setCurrentWidget(m_jobView);
     m_ranksDock->show();
     // With the Overview, where a trace's first answers are, unless the user moved it elsewhere.
@@ -199,16 +213,19 @@ void MainWindow::analyseJobAgain() {
     std::shared_ptr<const Job> job = m_jobData;
     m_jobAnalysisTask->start(
         [job, alignment, manual] {
-            if (!manual)
-                return std::make_shared<const JobAnalysis>(analyseJob(*job, alignment));
-            return std::make_shared<const JobAnalysis>(analyseJobWithOffsets(*job, *manual));
+            auto analysis = std::make_shared<const JobAnalysis>(
+                manual ? analyseJobWithOffsets(*job, *manual) : analyseJob(*job, alignment));
+            auto findings = std::make_shared<const Findings>(jobFindings(*job, *analysis));
+            return OpenedJob{job, std::move(analysis), std::move(findings)};
         },
-        [this, job](std::shared_ptr<const JobAnalysis> analysis) {
+        [this, job](OpenedJob again) {
             if (job != m_jobData)
                 return; // another job replaced it meanwhile
-            m_jobAnalysis = std::move(analysis);
+            m_jobAnalysis = std::move(again.analysis);
+            m_jobFindings = std::move(again.findings);
             m_jobView->setJob(m_jobData, m_jobAnalysis, false);
             m_ranksPanel->setJob(m_jobData, m_jobAnalysis);
+            showJobFindings();
         });
 }
 
@@ -239,11 +256,17 @@ void MainWindow::expandRank(std::size_t rank) {
                 statusBar()->clearMessage();
                 if (cancelled || job != m_jobData)
                     return; // the job was closed or replaced meanwhile
+                if (m_rankQueueTotal > 0)
+                    ++m_rankQueueDone;
                 if (!trace) {
-                    showError(error);
-                    return;
+                    if (m_rankQueueTotal > 0) // one of many: said, and the others go on
+                        m_rankQueueErrors << error;
+                    else
+                        showError(error);
+                } else {
+                    m_jobView->showRankTrace(rank, std::move(trace));
                 }
-                m_jobView->showRankTrace(rank, std::move(trace));
+                loadQueuedRanks();
             });
     statusBar()->showMessage(
         tr("Loading rank %1's trace for its full lanes…").arg(m_jobData->ranks[rank].rank));
@@ -251,7 +274,129 @@ void MainWindow::expandRank(std::size_t rank) {
     m_rankLoads[rank] = std::move(load);
 }
 
+void MainWindow::expandAllRanks() {
+    if (!m_jobData)
+        return;
+    m_rankQueue.clear();
+    m_rankQueueErrors.clear();
+    for (std::size_t r = 0; r < m_jobData->ranks.size(); ++r)
+        if (!m_jobView->rankTimeline(r) && !m_rankLoads.contains(r))
+            m_rankQueue.push_back(r);
+    m_rankQueueTotal = m_rankQueue.size() + m_rankLoads.size();
+    m_rankQueueDone = 0;
+    if (m_rankQueue.empty()) {
+        m_rankQueueTotal = 0;
+        return;
+    }
+    m_progress->setValue(0);
+    m_progress->show();
+    loadQueuedRanks();
+}
+
+void MainWindow::loadQueuedRanks() {
+    while (!m_rankQueue.empty() && m_rankLoads.size() < kParallelRankLoads) {
+        const std::size_t rank = m_rankQueue.front();
+        m_rankQueue.pop_front();
+        const std::size_t before = m_rankLoads.size();
+        expandRank(rank);
+        if (m_rankLoads.size() == before && m_rankQueueTotal > 0)
+            ++m_rankQueueDone; // its trace is not at hand: the summary is all there is
+    }
+    if (m_rankQueueTotal == 0)
+        return;
+    if (m_rankQueue.empty() && m_rankLoads.empty()) {
+        const std::size_t shown = m_rankQueueTotal;
+        m_rankQueueTotal = 0;
+        if (!isLoading())
+            m_progress->hide();
+        if (!m_rankQueueErrors.isEmpty())
+            showError(m_rankQueueErrors.join(u'\n'));
+        else
+            statusBar()->showMessage(
+                tr("Every rank's full lanes are shown (%n loaded).", nullptr, int(shown)), 5000);
+        m_rankQueueErrors.clear();
+        return;
+    }
+    m_progress->setValue(int(m_rankQueueDone * 1000 / std::max<std::size_t>(1, m_rankQueueTotal)));
+    statusBar()->showMessage(tr("Loading the ranks' traces for their full lanes: %1 of %2 done…")
+                                 .arg(m_rankQueueDone)
+                                 .arg(m_rankQueueTotal));
+}
+
+void MainWindow::collapseAllRanks() {
+    m_rankQueue.clear();
+    m_rankQueueErrors.clear();
+    const bool loading = m_rankQueueTotal > 0;
+    m_rankQueueTotal = 0;
+    m_rankLoads.clear(); // (each cancels and waits for its worker)
+    if (loading && !isLoading())
+        m_progress->hide();
+    statusBar()->clearMessage();
+    if (m_jobView)
+        m_jobView->collapseAll();
+}
+
+void MainWindow::addJobActions(QMenu* view) {
+    m_expandAllAction = view->addAction(tr("E&xpand All Ranks"), this, &MainWindow::expandAllRanks);
+    m_collapseAllAction =
+        view->addAction(tr("C&ollapse All Ranks"), this, &MainWindow::collapseAllRanks);
+    m_expandAllAction->setEnabled(false); // until a job is on screen
+    m_collapseAllAction->setEnabled(false);
+    // The Overview and Findings panels are built after the job view: their job links here.
+    if (auto* overview = findChild<OverviewPanel*>())
+        connect(overview, &OverviewPanel::rankRequested, this, &MainWindow::showRankInPanel);
+    if (m_findingsPanel)
+        connect(m_findingsPanel, &FindingsPanel::jobEvidenceActivated, this, [this](TimeRange r) {
+            m_central->setCurrentWidget(m_jobView);
+            m_jobView->canvas()->setView(widened(r, 4));
+        });
+}
+
+void MainWindow::showJobFindings() {
+    const std::shared_ptr<const Findings> findings = m_jobData ? m_jobFindings : nullptr;
+    if (auto* overview = findChild<OverviewPanel*>())
+        overview->setJob(m_jobData, m_jobAnalysis, findings);
+    if (m_findingsPanel)
+        m_findingsPanel->setJobFindings(findings, m_jobView->canvas()->jobRange().start);
+    for (QAction* a : {m_expandAllAction, m_collapseAllAction})
+        if (a)
+            a->setEnabled(m_jobData != nullptr);
+}
+
+void MainWindow::showRankInPanel(std::optional<std::size_t> rank) {
+    if (!m_jobData)
+        return;
+    m_ranksDock->show();
+    m_ranksDock->raise();
+    if (!rank || *rank >= m_jobData->ranks.size())
+        return;
+    // The Ranks table's row of that rank: its first column is the rank number.
+    for (int t = 0; t < m_ranksPanel->tabs()->count(); ++t) {
+        auto* view = qobject_cast<QTableView*>(m_ranksPanel->tabs()->widget(t));
+        if (!view || !view->model())
+            continue;
+        QAbstractItemModel* model = view->model();
+        const QString wanted = QString::number(m_jobData->ranks[*rank].rank);
+        if (model->headerData(0, Qt::Horizontal)
+                .toString()
+                .compare(QStringLiteral("rank"), Qt::CaseInsensitive) != 0)
+            continue;
+        for (int row = 0; row < model->rowCount(); ++row) {
+            const QModelIndex i = model->index(row, 0);
+            if (i.data().toString() != wanted)
+                continue;
+            m_ranksPanel->tabs()->setCurrentIndex(t);
+            view->setFocus();
+            view->selectRow(row);
+            view->scrollTo(i);
+            return;
+        }
+    }
+}
+
 void MainWindow::closeJob() {
+    m_rankQueue.clear();
+    m_rankQueueTotal = 0;
     m_rankLoads.clear(); // (each cancels and waits for its worker)
     if (!m_jobData)
         return;
@@ -261,6 +406,8 @@ void MainWindow::closeJob() {
     m_jobTitle.clear();
     m_jobView->setJob(nullptr, nullptr);
     m_ranksPanel->setJob(nullptr, nullptr);
+    m_jobFindings.reset();
+    showJobFindings();
     m_ranksDock->hide();
     m_central->setCurrentIndex(0);
     updateTitle();

@@ -97,6 +97,8 @@ struct FindingEvidence {
     // A rule's own measure of the row (docs/FINDINGS.md per rule): gpu_time_util's busy percent,
     // launch_overhead's launch delay, small_grid's blocks ...; 0 where the rule has none.
     double value = 0;
+    // The rank a row of a job's finding concerns (straggler: the late rank); none in a trace's.
+    std::optional<std::uint32_t> rank;
 };
 
 struct Finding {

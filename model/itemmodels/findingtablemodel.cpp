@@ -25,6 +25,20 @@ void FindingTableModel::reset(const Trace* trace, const Findings* findings) {
     endResetModel();
 }
 
+void FindingTableModel::resetJob(const Findings* findings) {
+    beginResetModel();
+    m_findings = findings;
+    m_words.clear();
+    m_titles.clear();
+    if (m_findings) {
+        for (const Finding& f : m_findings->findings) {
+            m_words.push_back(jobFindingWords(f));
+            m_titles.push_back(findingRuleTitle(f.rule));
+        }
+    }
+    endResetModel();
+}
+
 const Finding* FindingTableModel::findingAt(int row) const {
     return m_findings && row >= 0 && std::size_t(row) < m_findings->findings.size()
                ? &m_findings->findings[std::size_t(row)]

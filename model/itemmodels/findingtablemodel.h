@@ -21,6 +21,8 @@ public:
 
     // Shows `findings` of `trace` (both null: no rows).
     void reset(const Trace* trace, const Findings* findings);
+    // Shows a job's findings (model/job/jobfindings.h), worded by jobFindingWords (null: no rows).
+    void resetJob(const Findings* findings);
     // The finding at `row` (its index in Findings::findings), or null when out of range.
     const Finding* findingAt(int row) const;
     // Its words; empty when out of range.

@@ -84,6 +84,17 @@ std::optional<QString> collectiveKindOf(const QString& name) {
     return m.captured(1);
 }
 
+QString hostFromFileName(const QString& path) {
+    // torch.profiler's worker name is f"{socket.gethostname()}_{os.getpid()}", then
+    // f".{time.time_ns()}.pt.trace.json" (tensorboard_trace_handler); the host is the part
+    // before the last '_' of the worker name.
+    static const QRegularExpression re(
+        QStringLiteral("^(.+)_\\d{1,10}\\.\\d{10,}\\.pt\\.trace\\.json(?:\\.gz)?$"),
+        QRegularExpression::CaseInsensitiveOption);
+    const QRegularExpressionMatch m = re.match(QFileInfo(path).fileName());
+    return m.hasMatch() ? m.captured(1) : QString();
+}
+
 std::optional<std::uint32_t> rankFromFileName(const QString& path) {
     const QString name = QFileInfo(path).fileName();
     // "rank-3", "rank_3", "rank3" first; else a number between '_' and '.' ("trace_3.json").
@@ -244,6 +255,7 @@ RankSummary summarizeScope(const Trace& trace, const BreakdownSource& whole,
     s.backend = meta.distributedBackend;
     s.worldSize = meta.worldSize;
     s.clockOriginNs = meta.sessionStartUtcNs;
+    s.host = hostFromFileName(s.file);
     if (meta.rank && !scope.pid) {
         s.rank = *meta.rank;
         s.rankSource = RankSource::Recorded;

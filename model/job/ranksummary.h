@@ -68,6 +68,8 @@ struct RankSummary {
     QString format;  // TraceMetadata::format
     std::optional<std::uint32_t> deviceId;
     QString gpu; // "GPU 3 (NVIDIA H100 80GB HBM3)"
+    // The host the rank ran on, where recorded (hostFromFileName); empty otherwise.
+    QString host;
     // The clock's origin: Kineto baseTimeNanoseconds, nsys TARGET_INFO_SESSION_START_TIME.
     std::optional<std::int64_t> clockOriginNs;
     TimeRange gpuSpan;   // the GPU's first start to last end (the rank's own clock)
@@ -103,6 +105,10 @@ inline constexpr int kUtilisationBuckets = 512;
 // The collective kind of an NCCL/RCCL kernel name ("ncclDevKernel_AllReduce_Sum_f32_RING_LL",
 // "ncclKernel_AllReduce_RING_LL_Sum_float(...)" give "AllReduce"); nullopt for other kernels.
 std::optional<QString> collectiveKindOf(const QString& kernelName);
+
+// The host in tensorboard_trace_handler's file name, HOST_PID.TIMESTAMP.pt.trace.json[.gz]
+// ("node-a_1234.1700000000000000000.pt.trace.json.gz" gives "node-a"); empty for other names.
+QString hostFromFileName(const QString& path);
 
 // The rank number a file's name carries ("rank-3.json.gz", "trace_rank_3", "worker_3.pt...");
 // nullopt when it carries none.

@@ -671,7 +671,10 @@ QByteArray rankSummaryToJson(const RankSummary& s) {
         {QStringLiteral("busy_ns"), busy},
         {QStringLiteral("warnings"), QJsonArray::fromStringList(s.warnings)},
     };
-    return QJsonDocument(root).toJson(QJsonDocument::Compact) + '\n';
+    QJsonObject withHost = root;
+    if (!s.host.isEmpty()) // only when recorded: summaries without one keep their bytes
+        withHost.insert(QStringLiteral("host"), s.host);
+    return QJsonDocument(withHost).toJson(QJsonDocument::Compact) + '\n';
 }
 
 std::optional<RankSummary> rankSummaryFromJson(const QByteArray& json, QString* error) {
@@ -713,6 +716,8 @@ std::optional<RankSummary> rankSummaryFromJson(const QByteArray& json, QString* 
     s.format = in.string(root, QStringLiteral("trace_format"), {});
     s.deviceId = in.optionalU32(root, QStringLiteral("device_id"));
     s.gpu = in.string(root, QStringLiteral("gpu"), {});
+    if (root.contains(QStringLiteral("host"))) // optional: older files lack it
+        s.host = in.string(root, QStringLiteral("host"), {});
     if (const Span v = in.member(root, QStringLiteral("clock_origin_ns"), {}); !v.isNull())
         s.clockOriginNs =
             in.integer(v, QStringLiteral("clock_origin_ns"), std::numeric_limits<qint64>::min(),

@@ -138,4 +138,28 @@ ReportTable evidenceTable(const Trace& trace, const Finding& finding) {
     return table;
 }
 
+FindingWords jobFindingWords(const Finding& finding) {
+    if (finding.rule == FindingRule::Straggler)
+        return findingtext::stragglerWords(finding);
+    return {};
+}
+
+QString jobSkippedRuleText(const SkippedRule& skipped) {
+    if (skipped.rule == FindingRule::Straggler && skipped.missing == MissingData::Communication)
+        return QStringLiteral("straggler needs collectives matched across the ranks, which this "
+                              "job does not have.");
+    return QStringLiteral("%1 needs %2, which this job does not record.")
+        .arg(findingRuleId(skipped.rule), missingPhrase(skipped.missing));
+}
+
+ReportTable jobEvidenceTable(const Finding& finding) {
+    ReportTable table;
+    if (finding.rule != FindingRule::Straggler)
+        return table;
+    table.columns = evidenceColumns(finding.rule);
+    for (const FindingEvidence& row : finding.evidence)
+        table.rows.push_back(findingtext::stragglerEvidenceRow(row));
+    return table;
+}
+
 } // namespace strobe

@@ -29,4 +29,11 @@ ReportTable evidenceTable(const Trace& trace, const Finding& finding);
 // The columns evidenceTable gives findings of `rule` (also when there are none).
 QStringList evidenceColumns(FindingRule rule);
 
+// A job's findings (model/job/jobfindings.h), which read no trace: their words and evidence
+// table, as findingWords and evidenceTable give a trace's; empty for a rule a job never gives.
+FindingWords jobFindingWords(const Finding& finding);
+ReportTable jobEvidenceTable(const Finding& finding);
+// "straggler needs collectives matched across the ranks, which this job does not have."
+QString jobSkippedRuleText(const SkippedRule& skipped);
+
 } // namespace strobe

@@ -21,6 +21,9 @@ FindingWords recommendationWords(const Trace& trace, const Finding& finding);
 QStringList recommendationEvidenceColumns(FindingRule rule);
 std::vector<ReportCell> recommendationEvidenceRow(const Trace& trace, const Finding& finding,
                                                   const FindingEvidence& row);
+// straggler's, which a job gives and which read no trace.
+FindingWords stragglerWords(const Finding& finding);
+std::vector<ReportCell> stragglerEvidenceRow(const FindingEvidence& row);
 
 // launchtext.cpp: launch_overhead and small_grid.
 QString launchTitle(FindingRule rule);

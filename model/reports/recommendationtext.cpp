@@ -156,16 +156,33 @@ FindingWords recommendationWords(const Trace& trace, const Finding& f) {
             "so that fewer steps communicate.");
         break;
     case FindingRule::Straggler:
-        w.finding = QStringLiteral("The other ranks wait %1 (%2 of the steps) for %3.")
-                        .arg(formatDuration(f.timeNs), percent(f.sharePercent), f.subject);
-        w.nextStep = QStringLiteral(
-            "Try balancing the work across ranks: the same batch size and sequence lengths on "
-            "each, and no extra work (logging, checkpoints) on one rank only.");
-        break;
+        return stragglerWords(f);
     default:
         break;
     }
     return w;
+}
+
+FindingWords stragglerWords(const Finding& f) {
+    FindingWords w;
+    const QString base = f.base == ShareBase::Step ? QStringLiteral("their steps' time")
+                                                   : QStringLiteral("their GPUs' spans");
+    w.finding = QStringLiteral("The other ranks wait %1 for %2 (%3 of %4, %5): it arrives last "
+                               "at %6 collectives and is late in %7 of %8 steps.")
+                    .arg(formatDuration(f.timeNs), f.subject, percent(f.sharePercent), base,
+                         formatDuration(f.baseNs))
+                    .arg(f.count)
+                    .arg(std::uint64_t(f.measured))
+                    .arg(std::uint64_t(2 * f.threshold));
+    w.nextStep = QStringLiteral(
+        "Try balancing the work across ranks: the same batch size and sequence lengths on "
+        "each, and no extra work (logging, checkpoints) on one rank only.");
+    return w;
+}
+
+std::vector<ReportCell> stragglerEvidenceRow(const FindingEvidence& row) {
+    return {row.rank ? C::number(std::uint64_t(*row.rank)) : C::null(), ns(row.range.start),
+            ns(row.range.end), ns(TimeNs(row.value))};
 }
 
 QStringList recommendationEvidenceColumns(FindingRule rule) {
@@ -222,7 +239,7 @@ std::vector<ReportCell> recommendationEvidenceRow(const Trace& trace, const Find
     case FindingRule::ExposedCommunication:
         return {nameCell(trace, row.event), device(row), start, end, ns(TimeNs(row.value))};
     case FindingRule::Straggler:
-        return {device(row), start, end, ns(TimeNs(row.value))};
+        return stragglerEvidenceRow(row);
     default:
         break;
     }

@@ -138,15 +138,27 @@ void FindingsPanel::setAnalysis(std::shared_ptr<const FindingAnalysis> analysis)
     onTraceChanged();
 }
 
+void FindingsPanel::setJobFindings(std::shared_ptr<const Findings> findings, TimeNs origin) {
+    m_jobFindings = std::move(findings);
+    m_jobOrigin = origin;
+    onTraceChanged();
+}
+
 void FindingsPanel::onTraceChanged() {
     m_evidenceTask->cancel();
     m_shownFinding = -1;
-    const bool current = m_analysis && m_analysis->describes(m_state->trace());
+    const bool current = !m_jobFindings && m_analysis && m_analysis->describes(m_state->trace());
     m_evidence->setTable({});
-    m_model->reset(current ? &m_analysis->trace() : nullptr,
-                   current ? &m_analysis->findings : nullptr);
+    if (m_jobFindings)
+        m_model->resetJob(m_jobFindings.get());
+    else
+        m_model->reset(current ? &m_analysis->trace() : nullptr,
+                       current ? &m_analysis->findings : nullptr);
     m_skippedLines.clear();
-    if (current)
+    if (m_jobFindings)
+        for (const SkippedRule& s : m_jobFindings->skipped)
+            m_skippedLines << jobSkippedRuleText(s);
+    else if (current)
         for (const SkippedRule& s : m_analysis->findings.skipped)
             m_skippedLines << skippedRuleText(s);
     m_skipped->setText(m_skippedLines.join(u'\n'));
@@ -164,7 +176,11 @@ void FindingsPanel::onTraceChanged() {
 void FindingsPanel::updateMessage() {
     const Trace* t = m_state->trace();
     QString text;
-    if (!t)
+    if (m_jobFindings)
+        text = m_jobFindings->findings.empty()
+                   ? tr("No findings for the job: no rank is consistently late.")
+                   : QString();
+    else if (!t)
         text = tr("No trace loaded.");
     else if (t->metadata().stage != TraceStage::Complete)
         text = tr("Reading the trace: its findings follow once all of it is read.");
@@ -216,7 +232,7 @@ void FindingsPanel::showSelected() {
     m_shownFinding = -1;
     m_evidence->setTable({});
     setHighlight(nullptr);
-    if (!f || !m_analysis || !m_analysis->describes(m_state->trace())) {
+    if (!f || (!m_jobFindings && (!m_analysis || !m_analysis->describes(m_state->trace())))) {
         m_details->clear();
         return;
     }
@@ -232,14 +248,25 @@ void FindingsPanel::showSelected() {
     if (rows > 0)
         html +=
             QStringLiteral("<br>") %
-            (rows == 1 ? tr("1 piece of evidence; double-click it to show it on the timeline.")
-                       : tr("%1 pieces of evidence; double-click one to show it on the timeline.")
-                             .arg(rows))
+            (m_jobFindings
+                 ? tr("%n piece(s) of evidence; double-click one to show it in the job view.",
+                      nullptr, int(rows))
+             : rows == 1
+                 ? tr("1 piece of evidence; double-click it to show it on the timeline.")
+                 : tr("%1 pieces of evidence; double-click one to show it on the timeline.")
+                       .arg(rows))
                 .toHtmlEscaped();
     m_details->setText(html);
     m_evidenceView->setVisible(rows > 0);
     if (rows == 0)
         return;
+    if (m_jobFindings) { // a row per late collective, no trace to read: at once
+        m_evidence->setTimeOrigin(m_jobOrigin);
+        m_evidence->setTable(jobEvidenceTable(*f));
+        m_evidenceView->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
+        fitColumns(m_evidenceView, textColumnToStretch(m_evidence->table()));
+        return;
+    }
     // A rule may prove itself with many events (every synchronising call): their rows are
     // formatted off the GUI thread.
     m_evidenceTask->start(
@@ -275,6 +302,14 @@ void FindingsPanel::setHighlight(std::shared_ptr<const EventSearchResult> marks)
 
 void FindingsPanel::activateEvidenceRow(int row) {
     const Finding* f = m_model->findingAt(m_shownFinding);
+    if (f && m_jobFindings) {
+        const QModelIndex source = m_evidenceProxy->mapToSource(m_evidenceProxy->index(row, 0));
+        const int i = source.isValid() ? source.row() : row;
+        if (i >= 0 && std::size_t(i) < f->evidence.size() &&
+            !f->evidence[std::size_t(i)].range.isEmpty())
+            emit jobEvidenceActivated(f->evidence[std::size_t(i)].range);
+        return;
+    }
     const Trace* t = m_state->trace();
     if (!f || !t || !m_analysis || !m_analysis->describes(t))
         return;
@@ -296,6 +331,8 @@ void FindingsPanel::activateEvidenceRow(int row) {
 }
 
 bool FindingsPanel::isComputing() const {
+    if (m_jobFindings)
+        return false;
     const Trace* t = m_state->trace();
     const bool awaitingAnalysis = t && t->metadata().stage == TraceStage::Complete &&
                                   (!m_analysis || !m_analysis->describes(t));

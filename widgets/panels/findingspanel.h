@@ -38,6 +38,12 @@ public:
     // until that trace is shown.
     void setAnalysis(std::shared_ptr<const FindingAnalysis> analysis);
     const FindingAnalysis* analysis() const { return m_analysis.get(); }
+    // A job's findings (model/job/jobfindings.h) shown instead of a trace's while a job is on
+    // screen (null: back to the trace's); `origin` is the job clock's start, which the evidence's
+    // moments are read from. Their evidence rows are stretches of the job's time: activating one
+    // emits jobEvidenceActivated.
+    void setJobFindings(std::shared_ptr<const Findings> findings, TimeNs origin = 0);
+    const Findings* jobFindings() const { return m_jobFindings.get(); }
 
     FindingTableModel* model() const { return m_model; }
     QTableView* view() const { return m_view; } // through a sort proxy
@@ -73,6 +79,8 @@ signals:
     void evidenceActivated(strobe::EventRef event, strobe::TimeRange range);
     // highlight() changed.
     void highlightChanged();
+    // An evidence row of a job's finding was activated: its stretch on the job's clock.
+    void jobEvidenceActivated(strobe::TimeRange range);
 
 private:
     void onTraceChanged();
@@ -83,6 +91,8 @@ private:
 
     ViewState* m_state;
     std::shared_ptr<const FindingAnalysis> m_analysis;
+    std::shared_ptr<const Findings> m_jobFindings;
+    TimeNs m_jobOrigin = 0;
     FindingTableModel* m_model;
     QSortFilterProxyModel* m_proxy;
     QTableView* m_view;

@@ -3,7 +3,10 @@
 
 #include "model/itemmodels/iterationtablemodel.h"
 #include "model/itemmodels/tableroles.h"
+#include "model/job/jobfindings.h"
 #include "model/reports/findingtext.h"
+#include "model/reports/joboverviewtext.h"
+#include "model/reports/jobreports.h"
 #include "model/reports/overviewtext.h"
 #include "model/reports/steptext.h"
 #include "model/timeformat.h"
@@ -34,6 +37,7 @@ OverviewPanel::OverviewPanel(ViewState* state, QWidget* parent)
     , m_bars(new BreakdownBars(this))
     , m_findings(new QLabel(this))
     , m_topFindings(new QLabel(this))
+    , m_job(new QLabel(this))
     , m_iterationTitle(new QLabel(this))
     , m_model(new IterationTableModel(this))
     , m_proxy(new QSortFilterProxyModel(this))
@@ -51,6 +55,11 @@ OverviewPanel::OverviewPanel(ViewState* state, QWidget* parent)
     m_topFindings->setTextInteractionFlags(Qt::TextBrowserInteraction);
     m_topFindings->setAlignment(Qt::AlignTop | Qt::AlignLeft);
     m_topFindings->hide(); // until setFindings
+    m_job->setWordWrap(true);
+    m_job->setTextFormat(Qt::RichText);
+    m_job->setTextInteractionFlags(Qt::TextBrowserInteraction);
+    m_job->setAlignment(Qt::AlignTop | Qt::AlignLeft);
+    m_job->hide(); // until setJob
     m_proxy->setSourceModel(m_model);
     m_proxy->setSortRole(SortRole);
     m_iterations->setModel(m_proxy);
@@ -63,6 +72,7 @@ OverviewPanel::OverviewPanel(ViewState* state, QWidget* parent)
 
     auto* content = new QWidget;
     auto* inner = new QVBoxLayout(content);
+    inner->addWidget(m_job);
     inner->addWidget(m_topFindings);
     inner->addWidget(m_stepChart);
     m_stepChart->hide(); // until setStepBreakdown
@@ -87,6 +97,7 @@ OverviewPanel::OverviewPanel(ViewState* state, QWidget* parent)
 
     connect(m_findings, &QLabel::linkActivated, this, &OverviewPanel::openLink);
     connect(m_topFindings, &QLabel::linkActivated, this, &OverviewPanel::openLink);
+    connect(m_job, &QLabel::linkActivated, this, &OverviewPanel::openLink);
     onRowActivated(m_iterations, m_state, [this](int row) { activateIteration(row); });
     connect(m_stepChart, &StepBreakdownChart::stepActivated, this, &OverviewPanel::stepActivated);
     connect(m_state, &ViewState::traceChanged, this, [this] {
@@ -188,6 +199,27 @@ int OverviewPanel::findingForQuestion(FindingQuestion question) const {
 
 void OverviewPanel::openLink(const QString& link) {
     static const QString kFinding = QStringLiteral("finding:");
+    static const QString kJobFinding = QStringLiteral("jobfinding:");
+    static const QString kRank = QStringLiteral("rank:");
+    if (link == QStringLiteral("ranks")) {
+        emit rankRequested(std::nullopt);
+        return;
+    }
+    if (link.startsWith(kRank)) {
+        bool ok = false;
+        const qsizetype index = link.mid(kRank.size()).toLongLong(&ok);
+        if (ok && m_jobData && index >= 0 && std::size_t(index) < m_jobData->ranks.size())
+            emit rankRequested(std::size_t(index));
+        return;
+    }
+    if (link.startsWith(kJobFinding)) {
+        bool ok = false;
+        const int index = link.mid(kJobFinding.size()).toInt(&ok);
+        if (ok && m_jobFindings && index >= 0 &&
+            std::size_t(index) < m_jobFindings->findings.size())
+            emit findingRequested(index);
+        return;
+    }
     if (link.startsWith(kFinding)) {
         bool ok = false;
         const int index = link.mid(kFinding.size()).toInt(&ok);
@@ -261,12 +293,14 @@ void OverviewPanel::showOverview(std::shared_ptr<const Trace> trace, Overview re
                        static_cast<QWidget*>(m_iterationTitle)})
         w->setVisible(m_trace != nullptr);
     if (!m_trace) {
-        m_scope->setText(tr("No trace loaded."));
+        m_scope->setText(m_jobData ? QString() : tr("No trace loaded."));
+        m_scope->setVisible(!m_jobData);
         m_findings->clear();
         m_iterationTitle->clear();
         emit ready();
         return;
     }
+    m_scope->show();
     if (m_overview.window)
         m_scope->setText(tr("Selected range, %1 (clear the selection for the whole trace).")
                              .arg(formatDuration(m_overview.window->duration())));
@@ -361,6 +395,76 @@ void OverviewPanel::activateIteration(int row) {
     const TimeRange r = it->range;
     m_state->setVisibleRange(widened(r, 20));
     m_state->setSelectedRange(r);
+}
+
+void OverviewPanel::setJob(std::shared_ptr<const Job> job,
+                           std::shared_ptr<const JobAnalysis> analysis,
+                           std::shared_ptr<const Findings> findings) {
+    m_jobData = std::move(job);
+    m_jobAnalysis = m_jobData ? std::move(analysis) : nullptr;
+    m_jobFindings = m_jobData ? std::move(findings) : nullptr;
+    showJob();
+    if (!m_trace) {
+        m_scope->setText(m_jobData ? QString() : tr("No trace loaded."));
+        m_scope->setVisible(!m_jobData);
+    }
+}
+
+QString OverviewPanel::jobText() const {
+    if (m_job->isHidden())
+        return {};
+    QTextDocument doc;
+    doc.setHtml(m_job->text());
+    return doc.toPlainText();
+}
+
+void OverviewPanel::showJob() {
+    if (!m_jobData || !m_jobAnalysis) {
+        m_job->clear();
+        m_job->hide();
+        return;
+    }
+    const Job& job = *m_jobData;
+    const JobHeadline h = jobHeadline(job);
+    const auto link = [](const QString& href, const QString& text) -> QString {
+        return QStringLiteral("<a href=\"") % href % QStringLiteral("\">") % text.toHtmlEscaped() %
+               QStringLiteral("</a>");
+    };
+    const auto rankLink = [&](std::size_t index) -> QString {
+        return QStringLiteral(" ") % link(QStringLiteral("rank:%1").arg(index),
+                                          tr("show rank %1's row").arg(job.ranks[index].rank));
+    };
+    QString html =
+        QStringLiteral("<p><b>") % tr("Job: %1").arg(jobRanksText(job, h)).toHtmlEscaped() %
+        QStringLiteral("</b> ") % link(QStringLiteral("ranks"), tr("show the Ranks panel"));
+    // The verdict, and the late rank's row.
+    QString verdict = stragglerVerdict(job, *m_jobAnalysis);
+    if (!verdict.isEmpty())
+        verdict[0] = verdict[0].toUpper();
+    html += QStringLiteral("<br>") % verdict.toHtmlEscaped() % u'.';
+    if (const auto late = m_jobAnalysis->stragglers.rank) {
+        for (std::size_t r = 0; r < job.ranks.size(); ++r)
+            if (job.ranks[r].rank == *late)
+                html += rankLink(r);
+    }
+    if (m_jobFindings && !m_jobFindings->findings.empty())
+        html = html % QStringLiteral(" ") %
+               link(QStringLiteral("jobfinding:0"), tr("show the finding"));
+    // The per-rank headline.
+    QString slowest = slowestRankText(job, h);
+    if (!slowest.isEmpty())
+        slowest[0] = slowest[0].toUpper();
+    html = html % QStringLiteral("<br>") % slowest.toHtmlEscaped();
+    if (h.slowestRank && h.slowestMeanStep != h.fastestMeanStep)
+        html += rankLink(*h.slowestRank);
+    html = html % QStringLiteral("<br>") % exposedCommunicationText(job, h).toHtmlEscaped();
+    if (h.mostExposedRank)
+        html += rankLink(*h.mostExposedRank);
+    if (const auto n = job.warnings.size(); n > 0)
+        html = html % QStringLiteral("<br>") %
+               tr("%n warning(s), listed in the Ranks panel.", nullptr, int(n)).toHtmlEscaped();
+    m_job->setText(html % QStringLiteral("</p>"));
+    m_job->show();
 }
 
 } // namespace strobe

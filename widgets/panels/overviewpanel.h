@@ -7,6 +7,7 @@
 
 #include <QWidget>
 #include <memory>
+#include <optional>
 
 class QAbstractItemModel;
 class QLabel;
@@ -18,6 +19,9 @@ namespace strobe {
 class BackgroundTask;
 class BreakdownBars;
 struct FindingAnalysis;
+struct Findings;
+struct Job;
+struct JobAnalysis;
 class IterationTableModel;
 class StepBreakdownChart;
 struct StepBreakdown;
@@ -30,7 +34,10 @@ class ViewState;
 // ViewState::selectedRange(): with a range selected the bars and answers are for that range.
 // Computed on a worker (BackgroundTask). With the trace's findings (setFindings), its top three
 // come first, each with a link that opens the Findings panel on it (findingRequested), and a
-// question whose answer a finding concerns links to that finding too.
+// question whose answer a finding concerns links to that finding too. While a job is on screen
+// (setJob) it speaks of the job instead: its ranks and world size, the straggler verdict, the
+// slowest rank's step time and the job's exposed communication, with links to the Ranks panel,
+// the late rank's row and the job's findings.
 class OverviewPanel : public QWidget {
     Q_OBJECT
 public:
@@ -66,6 +73,11 @@ public:
     void openLink(const QString& link);
     // Follows the link of finding `i`, as a click on it does.
     void openFinding(int i);
+    // The job on screen (null: none), its analysis and its findings (model/job/jobfindings.h).
+    void setJob(std::shared_ptr<const Job> job, std::shared_ptr<const JobAnalysis> analysis,
+                std::shared_ptr<const Findings> findings);
+    // What the panel says of the job, as plain text ("" without one).
+    QString jobText() const;
     // Zooms to the iteration at view row `row` and selects its range, as a double-click does.
     void activateIteration(int row);
     bool isComputing() const;
@@ -79,6 +91,8 @@ signals:
     void kernelFilterRequested(const QString& label, const std::vector<std::uint32_t>& configs);
     // A link to finding `index` (of Findings::findings): connect to the Findings panel.
     void findingRequested(int index);
+    // A job's link to the Ranks panel: at rank index `rank`'s row (Job::ranks order), or as is.
+    void rankRequested(std::optional<std::size_t> rank);
 
 private:
     void rebuild();
@@ -86,6 +100,7 @@ private:
     // The answers' text, with the links to the findings the questions concern.
     void showAnswers();
     void showTopFindings();
+    void showJob();
     // The findings when they describe the trace on screen, else null.
     const FindingAnalysis* currentFindings() const;
 
@@ -98,6 +113,10 @@ private:
     BreakdownBars* m_bars;
     QLabel* m_findings;
     QLabel* m_topFindings;
+    QLabel* m_job;
+    std::shared_ptr<const Job> m_jobData;
+    std::shared_ptr<const JobAnalysis> m_jobAnalysis;
+    std::shared_ptr<const Findings> m_jobFindings;
     std::shared_ptr<const FindingAnalysis> m_findingAnalysis;
     QLabel* m_iterationTitle;
     IterationTableModel* m_model;

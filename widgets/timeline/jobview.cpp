@@ -7,8 +7,10 @@
 #include "widgets/timeline/timelineview.h"
 #include "widgets/viewstate.h"
 
+#include <QContextMenuEvent>
 #include <QHelpEvent>
 #include <QLabel>
+#include <QMenu>
 #include <QMouseEvent>
 #include <QPainter>
 #include <QScrollArea>
@@ -150,10 +152,39 @@ QString JobCanvas::rankTitle(std::size_t rank) const {
     if (!m_job || rank >= m_job->ranks.size())
         return {};
     const RankSummary& s = m_job->ranks[rank];
-    // The summaries record no host name (docs/JOBS.md), so the heading names the GPU only.
+    QStringList where;
+    if (!s.host.isEmpty())
+        where << s.host;
     if (s.deviceId)
-        return tr("rank %1 (GPU %2)").arg(s.rank).arg(*s.deviceId);
-    return tr("rank %1").arg(s.rank);
+        where << tr("GPU %1").arg(*s.deviceId);
+    if (where.isEmpty())
+        return tr("rank %1").arg(s.rank);
+    return tr("rank %1 (%2)").arg(s.rank).arg(where.join(QStringLiteral(", ")));
+}
+
+std::unique_ptr<QMenu> JobCanvas::headingMenu(std::optional<std::size_t> rank) {
+    auto menu = std::make_unique<QMenu>(this);
+    if (m_job && rank && *rank < m_job->ranks.size()) {
+        const std::size_t r = *rank;
+        const QString label = m_extra[r] > 0 ? tr("Hide Rank %1's Full Lanes")
+                                             : tr("Show Rank %1's Full Lanes (loads its trace)");
+        menu->addAction(label.arg(m_job->ranks[r].rank), this,
+                        [this, r] { emit rankActivated(r); });
+        menu->addSeparator();
+    }
+    QAction* all = menu->addAction(tr("Expand All Ranks"), this, &JobCanvas::expandAllRequested);
+    QAction* none =
+        menu->addAction(tr("Collapse All Ranks"), this, &JobCanvas::collapseAllRequested);
+    all->setEnabled(m_job != nullptr);
+    none->setEnabled(std::any_of(m_extra.begin(), m_extra.end(), [](int h) { return h > 0; }));
+    return menu;
+}
+
+void JobCanvas::contextMenuEvent(QContextMenuEvent* event) {
+    if (!m_job || event->pos().x() >= kHeaderWidth || event->pos().y() < kRulerHeight)
+        return QWidget::contextMenuEvent(event);
+    const std::unique_ptr<QMenu> menu = headingMenu(rankAt(event->pos().y()));
+    menu->exec(event->globalPos());
 }
 
 void JobCanvas::setExtraHeight(std::size_t rank, int height) {
@@ -308,8 +339,10 @@ void JobCanvas::paintRank(QPainter& p, std::size_t rank) const {
     bold.setBold(true);
     p.setFont(bold);
     p.setPen(palette().color(QPalette::WindowText));
+    // A long host name is cut at its end: the full heading is in the tooltip.
     p.drawText(QRect(4, g.top(), kHeaderWidth - 8, kBusyHeight + 4),
-               Qt::AlignLeft | Qt::AlignVCenter, rankTitle(rank));
+               Qt::AlignLeft | Qt::AlignVCenter,
+               QFontMetrics(bold).elidedText(rankTitle(rank), Qt::ElideRight, kHeaderWidth - 8));
     p.setFont(font());
     const QRect steps(kHeaderWidth, g.top() + 2 + kBusyHeight + 1, plotWidth(), kLaneHeight - 2);
     const QRect nccl = ncclLaneRect(rank);
@@ -517,6 +550,8 @@ JobView::JobView(QWidget* parent)
     connect(m_scroll->verticalScrollBar(), &QScrollBar::valueChanged, m_canvas,
             qOverload<>(&QWidget::update));
     connect(m_canvas, &JobCanvas::viewChanged, this, &JobView::followCanvas);
+    connect(m_canvas, &JobCanvas::expandAllRequested, this, &JobView::expandAllRequested);
+    connect(m_canvas, &JobCanvas::collapseAllRequested, this, &JobView::collapseAllRequested);
     connect(m_canvas, &JobCanvas::rankActivated, this, [this](std::size_t rank) {
         if (m_expanded.contains(rank))
             collapseRank(rank);
@@ -560,6 +595,18 @@ void JobView::collapseRank(std::size_t rank) {
     m_canvas->setExtraHeight(rank, 0);
 }
 
+void JobView::collapseAll() {
+    while (!m_expanded.empty())
+        collapseRank(m_expanded.begin()->first);
+}
+
+std::vector<std::size_t> JobView::expandedRanks() const {
+    std::vector<std::size_t> out;
+    for (const auto& [rank, e] : m_expanded)
+        out.push_back(rank);
+    return out;
+}
+
 TimelineView* JobView::rankTimeline(std::size_t rank) const {
     const auto it = m_expanded.find(rank);
     return it == m_expanded.end() ? nullptr : it->second.view;
@@ -601,8 +648,7 @@ void JobView::setJob(std::shared_ptr<const Job> job, std::shared_ptr<const JobAn
     // Another alignment of the same job keeps the ranks' full lanes; another job drops them.
     const bool sameJob = !resetView && job && job.get() == m_canvas->job();
     if (!sameJob)
-        while (!m_expanded.empty())
-            collapseRank(m_expanded.begin()->first);
+        collapseAll();
     if (job && analysis)
         m_verdict->setText(stragglerVerdict(*job, *analysis) % u'.');
     else

@@ -17,6 +17,7 @@
 #include <vector>
 
 class QLabel;
+class QMenu;
 class QScrollArea;
 
 namespace strobe {
@@ -59,8 +60,12 @@ public:
     // Rank index `rank`'s offset: its time + offset = job time.
     TimeNs rankOffset(std::size_t rank) const;
 
-    // The group heading of rank index `rank` (Job::ranks order): "rank 3 (GPU 3)".
+    // The group heading of rank index `rank` (Job::ranks order): "rank 3 (node-a, GPU 3)", the
+    // host where the summary records one (RankSummary::host).
     QString rankTitle(std::size_t rank) const;
+    // The context menu of the rank headings (rank index `rank`'s, or of none): show or hide its
+    // full lanes, Expand All Ranks, Collapse All Ranks. Its actions emit the signals below.
+    std::unique_ptr<QMenu> headingMenu(std::optional<std::size_t> rank);
     // Where rank index `rank`'s group, and its NCCL lane, are drawn.
     QRect groupRect(std::size_t rank) const;
     QRect ncclLaneRect(std::size_t rank) const;
@@ -92,6 +97,9 @@ signals:
     void rankActivated(std::size_t rank);
     // The groups moved (a rank's room changed): what sits in extraRect moves with them.
     void groupsMoved();
+    // The heading menu's Expand All Ranks and Collapse All Ranks.
+    void expandAllRequested();
+    void collapseAllRequested();
 
 protected:
     void paintEvent(QPaintEvent* event) override;
@@ -100,6 +108,7 @@ protected:
     void mouseMoveEvent(QMouseEvent* event) override;
     void mouseReleaseEvent(QMouseEvent* event) override;
     void mouseDoubleClickEvent(QMouseEvent* event) override;
+    void contextMenuEvent(QContextMenuEvent* event) override;
     bool event(QEvent* event) override;
     void resizeEvent(QResizeEvent* event) override;
 
@@ -147,11 +156,19 @@ public:
     static constexpr int kExpandedHeight = 360;
     void showRankTrace(std::size_t rank, std::shared_ptr<const Trace> trace);
     void collapseRank(std::size_t rank);
+    // Collapses every rank: their traces are dropped (memory: the summaries alone).
+    void collapseAll();
     TimelineView* rankTimeline(std::size_t rank) const;
+    // The ranks whose full lanes are shown (their traces held), by rank index.
+    std::vector<std::size_t> expandedRanks() const;
 
 signals:
     // The user asked for rank index `rank`'s full lanes (a double-click on its heading).
     void expandRequested(std::size_t rank);
+    // The user asked for every rank's full lanes, or for none (the headings' context menu; the
+    // owner loads the traces, or cancels its loads and calls collapseAll).
+    void expandAllRequested();
+    void collapseAllRequested();
 
 private:
     void showDetails(std::optional<std::size_t> matched);

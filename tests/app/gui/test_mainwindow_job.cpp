@@ -5,8 +5,11 @@
 #include "app/gui/appsettings.h"
 #include "app/gui/mainwindow.h"
 #include "formats/kineto/synth/kinetosynth.h"
+#include "model/itemmodels/findingtablemodel.h"
 #include "model/itemmodels/reporttablemodel.h"
 #include "model/reports/jobreports.h"
+#include "widgets/panels/findingspanel.h"
+#include "widgets/panels/overviewpanel.h"
 #include "widgets/panels/rankspanel.h"
 #include "widgets/timeline/jobview.h"
 #include "widgets/timeline/timelineview.h"
@@ -16,6 +19,8 @@
 #include <QDockWidget>
 #include <QFile>
 #include <QHeaderView>
+#include <QMenu>
+#include <QMenuBar>
 #include <QMessageBox>
 #include <QSignalSpy>
 #include <QStatusBar>
@@ -215,4 +220,181 @@ TEST_F(JobWindowTest, ASecondJobShowsItsRanksRows) {
     EXPECT_TRUE(first.isValid() && view->viewport()->rect().intersects(first))
         << first.x() << "," << first.y() << " " << first.width() << "x" << first.height() << " in "
         << view->viewport()->width() << "x" << view->viewport()->height();
+}
+
+namespace {
+
+// The menu action of `window` whose text, without its '&', is `text`.
+QAction* menuAction(QWidget* window, const QString& text) {
+    for (QAction* a : window->findChildren<QAction*>())
+        if (QString(a->text()).remove(u'&') == text)
+            return a;
+    return nullptr;
+}
+
+bool waitFor(const std::function<bool()>& done, int ms = 60000) {
+    for (int waited = 0; !done() && waited < ms; waited += 25)
+        QTest::qWait(25);
+    return done();
+}
+
+} // namespace
+
+TEST_F(JobWindowTest, TheOverviewAndTheFindingsTabSpeakOfTheJob) {
+    ASSERT_TRUE(open({jobDir.path()}));
+    auto* overview = window->findChild<OverviewPanel*>();
+    ASSERT_NE(overview, nullptr);
+    const QString text = overview->jobText();
+    const std::uint64_t steps = stats.ranks.at(5).steps;
+    // Ranks and world size, the verdict (as the job view's, capitalised), the headline.
+    EXPECT_TRUE(text.startsWith(QStringLiteral("Job: 8 ranks, world size 8 (nccl)")))
+        << text.toStdString();
+    QString verdict = window->jobView()->verdict();
+    verdict[0] = verdict[0].toUpper();
+    EXPECT_TRUE(verdict.startsWith(
+        QStringLiteral("Rank 5 starts its collectives last in %1 of %1 steps; the other ranks "
+                       "wait ")
+            .arg(steps)));
+    EXPECT_TRUE(text.contains(u'\n' + verdict)) << text.toStdString();
+    // The synthetic ranks meet at every collective, so their steps last alike.
+    EXPECT_TRUE(text.contains(QStringLiteral("\nEvery rank's steps take "))) << text.toStdString();
+    EXPECT_TRUE(text.contains(QStringLiteral("xposed communication"))) << text.toStdString();
+    EXPECT_FALSE(text.contains(QStringLiteral("No trace loaded")));
+
+    // The Findings tab lists the job's straggler finding: the wait rank 5 caused the others,
+    // the stragglers table's wait_caused_ns, which is 7 x 3 ms x its collectives.
+    FindingsPanel* findings = window->findingsPanel();
+    ASSERT_NE(findings->jobFindings(), nullptr);
+    ASSERT_EQ(findings->model()->rowCount(), 1);
+    const Finding* f = findings->model()->findingAt(0);
+    ASSERT_NE(f, nullptr);
+    EXPECT_EQ(f->rule, FindingRule::Straggler);
+    const ReportTable& stragglers = window->ranksPanel()->stragglersModel()->table();
+    const auto rankColumn = std::size_t(stragglers.columns.indexOf(QStringLiteral("rank")));
+    const auto waitColumn =
+        std::size_t(stragglers.columns.indexOf(QStringLiteral("wait_caused_ns")));
+    ASSERT_FALSE(stragglers.rows.empty());
+    EXPECT_EQ(stragglers.rows.front()[rankColumn].text, QStringLiteral("5"));
+    EXPECT_EQ(QString::number(f->timeNs), stragglers.rows.front()[waitColumn].text);
+    EXPECT_EQ(f->timeNs, 7 * kDelay * std::int64_t(stats.ranks.at(5).collectives));
+    EXPECT_TRUE(findings->message().isEmpty());
+    EXPECT_TRUE(findings->detailsText().contains(QStringLiteral("for rank 5")))
+        << findings->detailsText().toStdString();
+    ASSERT_EQ(findings->evidenceModel()->rowCount(), int(stats.ranks.at(5).collectives));
+
+    // The Overview's link opens it; an evidence row shows its collective in the job view.
+    overview->openLink(QStringLiteral("jobfinding:0"));
+    EXPECT_TRUE(window->findChild<QDockWidget*>(QStringLiteral("findingsDock"))->isVisible());
+    EXPECT_EQ(findings->selectedFinding(), 0);
+    findings->activateEvidenceRow(0);
+    const TimeRange shown = window->jobView()->canvas()->view();
+    EXPECT_LE(shown.start, f->evidence.front().range.start);
+    EXPECT_GE(shown.end, f->evidence.front().range.end);
+    EXPECT_LT(shown.duration(), 3 * kDelay);
+
+    // The late rank's link raises the Ranks panel at its row.
+    overview->openLink(QStringLiteral("rank:5"));
+    EXPECT_TRUE(window->findChild<QDockWidget*>(QStringLiteral("ranksDock"))->isVisible());
+    auto* view = qobject_cast<QTableView*>(window->ranksPanel()->tabs()->currentWidget());
+    ASSERT_NE(view, nullptr);
+    ASSERT_TRUE(view->currentIndex().isValid());
+    EXPECT_EQ(view->model()->index(view->currentIndex().row(), 0).data().toString(),
+              QStringLiteral("5"));
+
+    // Closed: the Overview and the Findings tab are the empty window's again.
+    window->closeTrace();
+    EXPECT_TRUE(overview->jobText().isEmpty());
+    EXPECT_EQ(findings->jobFindings(), nullptr);
+    EXPECT_EQ(findings->message(), QStringLiteral("No trace loaded."));
+    EXPECT_TRUE(overview->text().startsWith(QStringLiteral("No trace loaded.")));
+}
+
+TEST_F(JobWindowTest, AJobWithoutAStragglerSaysNoRankIsLate) {
+    QTemporaryDir even;
+    kinetosynth::KinetoJobOptions o;
+    o.ranks = 2;
+    o.events = 5'000;
+    std::string error;
+    ASSERT_TRUE(kinetosynth::writeKinetoJob(even.path().toStdString(), o, &error)) << error;
+    ASSERT_TRUE(open({even.path()}));
+    const QString text = window->findChild<OverviewPanel*>()->jobText();
+    EXPECT_TRUE(text.startsWith(QStringLiteral("Job: 2 ranks, world size 2 (nccl)")))
+        << text.toStdString();
+    EXPECT_TRUE(text.contains(QStringLiteral("\nNo rank is consistently late.")))
+        << text.toStdString();
+    EXPECT_EQ(window->findingsPanel()->model()->rowCount(), 0);
+    EXPECT_EQ(window->findingsPanel()->message(),
+              QStringLiteral("No findings for the job: no rank is consistently late."));
+}
+
+TEST_F(JobWindowTest, ExpandAllLoadsEveryRankAndCollapseAllDropsThem) {
+    ASSERT_TRUE(open({jobDir.path()}));
+    JobView* jobView = window->jobView();
+    QAction* expandAll = menuAction(window.get(), QStringLiteral("Expand All Ranks"));
+    QAction* collapseAll = menuAction(window.get(), QStringLiteral("Collapse All Ranks"));
+    ASSERT_NE(expandAll, nullptr);
+    ASSERT_NE(collapseAll, nullptr);
+    EXPECT_TRUE(expandAll->isEnabled());
+    expandAll->trigger();
+    ASSERT_TRUE(waitFor([&] { return jobView->expandedRanks().size() == 8; }));
+    for (std::size_t r = 0; r < 8; ++r) {
+        TimelineView* lanes = jobView->rankTimeline(r);
+        ASSERT_NE(lanes, nullptr) << r;
+        ASSERT_NE(lanes->viewState()->trace(), nullptr) << r;
+        // Each rank's own trace: its file, and its kernels as the writer counted them.
+        EXPECT_EQ(lanes->viewState()->trace()->filePath(), window->job()->ranks[r].file);
+        EXPECT_EQ(lanes->viewState()->trace()->counts().kernels, stats.ranks.at(r).kernels) << r;
+        EXPECT_EQ(jobView->canvas()->extraHeight(r), JobView::kExpandedHeight);
+    }
+    EXPECT_TRUE(window->statusBar()->currentMessage().contains(QStringLiteral("(8 loaded)")))
+        << window->statusBar()->currentMessage().toStdString();
+
+    // The headings' context menu: collapse all, then one rank back.
+    std::unique_ptr<QMenu> menu = jobView->canvas()->headingMenu(3);
+    ASSERT_EQ(menu->actions().size(), 4); // rank 3's, a separator, expand all, collapse all
+    EXPECT_EQ(menu->actions()[0]->text(), QStringLiteral("Hide Rank 3's Full Lanes"));
+    EXPECT_TRUE(menu->actions()[3]->isEnabled());
+    menu->actions()[3]->trigger();
+    EXPECT_TRUE(jobView->expandedRanks().empty());
+    for (std::size_t r = 0; r < 8; ++r)
+        EXPECT_EQ(jobView->canvas()->extraHeight(r), 0);
+    menu = jobView->canvas()->headingMenu(3);
+    EXPECT_EQ(menu->actions()[0]->text(),
+              QStringLiteral("Show Rank 3's Full Lanes (loads its trace)"));
+    EXPECT_FALSE(menu->actions()[3]->isEnabled()); // nothing left to collapse
+    menu->actions()[0]->trigger();
+    ASSERT_TRUE(waitFor([&] { return jobView->rankTimeline(3) != nullptr; }));
+    EXPECT_EQ(jobView->expandedRanks(), std::vector<std::size_t>{3});
+    collapseAll->trigger();
+    EXPECT_TRUE(jobView->expandedRanks().empty());
+
+    // Expand all, then collapse all while the traces load: none is left loading or shown.
+    expandAll->trigger();
+    collapseAll->trigger();
+    QTest::qWait(200);
+    EXPECT_TRUE(jobView->expandedRanks().empty());
+    window->closeTrace();
+    EXPECT_FALSE(expandAll->isEnabled());
+}
+
+TEST_F(JobWindowTest, TheHeadingNamesTheHostOfTensorboardTraceHandlersFiles) {
+    // The files renamed as torch.profiler's tensorboard_trace_handler names them,
+    // HOST_PID.TIMESTAMP.pt.trace.json.gz: ranks 0-3 on node-a, 4-7 on node-b.
+    QTemporaryDir named;
+    for (int r = 0; r < 8; ++r)
+        ASSERT_TRUE(QFile::copy(
+            rankFile(r),
+            named.filePath(QStringLiteral("%1_%2.1733350000000000000.pt.trace.json.gz")
+                               .arg(r < 4 ? QStringLiteral("node-a") : QStringLiteral("node-b"))
+                               .arg(4100 + r))));
+    ASSERT_TRUE(open({named.path()}));
+    JobCanvas* canvas = window->jobView()->canvas();
+    ASSERT_EQ(canvas->job()->ranks.size(), 8u);
+    for (std::size_t r = 0; r < 8; ++r) {
+        EXPECT_EQ(canvas->job()->ranks[r].rank, r); // from distributedInfo, not the pid
+        EXPECT_EQ(canvas->rankTitle(r),
+                  QStringLiteral("rank %1 (%2, GPU %1)")
+                      .arg(r)
+                      .arg(r < 4 ? QStringLiteral("node-a") : QStringLiteral("node-b")));
+    }
 }
