@@ -18,12 +18,8 @@ namespace strobe::cli {
 
 namespace {
 
-// What a summary reads of a trace.
-constexpr TraceParts kSummaryParts =
-    kGpuWorkParts | TracePart::CudaApi | TracePart::Nvtx | TracePart::CpuOps;
-
 TraceLoader cliLoader(Io io) {
-    const TraceParts parts = io.parts.value_or(kSummaryParts);
+    const TraceParts parts = io.parts.value_or(kRankSummaryParts);
     const QString cache = cacheFolder();
     return [parts, cache](const QString& path, QString* error) -> std::unique_ptr<Trace> {
         LoadOptions options;

@@ -255,6 +255,14 @@ void KinetoJsonLoader::Impl::handleComplete(const RawEvent& e) {
         cpuPids.insert(pid);
         lastCpuPid = pid;
     }
+    // A read without the operators keeps the steps' (ProfilerStep#N), checked and counted as
+    // any other event up to here, so that its warnings are the whole read's.
+    if ((cat == Category::CpuOp || cat == Category::PythonFunction) &&
+        !options.parts.testFlag(TracePart::CpuOps) &&
+        !(cat == Category::CpuOp && nameText.starts_with("ProfilerStep#"))) {
+        longNames += cutName(nameText).size() < nameText.size();
+        return;
+    }
     const StringId name = internName(nameText);
     switch (cat) {
     case Category::CpuOp:
@@ -318,7 +326,8 @@ void KinetoJsonLoader::Impl::handleInstant(const RawEvent& e) {
         const auto deviceType = e.integer(Field::MemoryDeviceType);
         const auto deviceId = e.integer(Field::MemoryDeviceId);
         const auto allocated = e.integer(Field::TotalAllocated);
-        if (deviceType == 1 && deviceId && *deviceId >= 0 && allocated && *allocated >= 0) {
+        if (deviceType == 1 && deviceId && *deviceId >= 0 && allocated && *allocated >= 0 &&
+            options.parts.testFlag(TracePart::GpuMemory)) {
             GpuMemorySample sample{ts, std::uint64_t(*allocated), std::nullopt};
             if (const auto reserved = e.integer(Field::TotalReserved); reserved && *reserved >= 0)
                 sample.reserved = std::uint64_t(*reserved);

@@ -373,6 +373,8 @@ void KinetoJsonLoader::Impl::addStagedEvents() {
             break;
         }
         case GpuOpKind::Sync: {
+            if (!options.parts.testFlag(TracePart::Syncs))
+                break; // checked and staged as the others, so that the warnings are the same
             SyncRecord r = syncs[op.index];
             r.correlationId = op.correlation;
             r.pid = pid;

@@ -29,16 +29,19 @@ constexpr std::uint64_t kCheckEvery = 1 << 15;
 }
 
 // Whether the mapping reads anything from this event's args, judged from the phase and category
-// when they came before them (as Kineto writes them); when in doubt, yes.
-bool wantsArgs(const RawEvent& e) {
+// when they came before them (as Kineto writes them); when in doubt, yes. Without
+// `operatorArgs` (a read that leaves the operators out) an operator's are not read either.
+bool wantsArgs(const RawEvent& e, bool operatorArgs) {
     if (!e.has(Field::Ph))
         return true;
     if (rawIs(e, Field::Ph, "\"s\"") || rawIs(e, Field::Ph, "\"f\"") ||
         rawIs(e, Field::Ph, "\"t\""))
         return false; // flows
-    return !(rawIs(e, Field::Ph, "\"X\"") && (rawIs(e, Field::Cat, "\"python_function\"") ||
-                                              rawIs(e, Field::Cat, "\"user_annotation\"") ||
-                                              rawIs(e, Field::Cat, "\"gpu_user_annotation\"")));
+    return !(rawIs(e, Field::Ph, "\"X\"") &&
+             (rawIs(e, Field::Cat, "\"python_function\"") ||
+              rawIs(e, Field::Cat, "\"user_annotation\"") ||
+              rawIs(e, Field::Cat, "\"gpu_user_annotation\"") ||
+              (!operatorArgs && rawIs(e, Field::Cat, "\"cpu_op\""))));
 }
 
 std::optional<std::array<std::int32_t, 3>> dim3Of(od::value& v) {
@@ -163,7 +166,7 @@ std::optional<std::array<std::int32_t, 3>> dim3Of(od::value& v) {
 }
 
 // (inlined into the walk: it runs for every event)
-[[gnu::always_inline]] inline void readEvent(od::object obj, RawEvent& e) {
+[[gnu::always_inline]] inline void readEvent(od::object obj, RawEvent& e, bool operatorArgs) {
     for (auto member : obj) {
         if (const auto error = member.error())
             throw simdjson::simdjson_error(error);
@@ -205,7 +208,7 @@ std::optional<std::array<std::int32_t, 3>> dim3Of(od::value& v) {
                 field = Field::Scope;
             break;
         case 'a':
-            if (keyIs(k, "args") && wantsArgs(e) && v.type() == od::json_type::object)
+            if (keyIs(k, "args") && wantsArgs(e, operatorArgs) && v.type() == od::json_type::object)
                 readArgs(take(v.get_object()), e);
             break;
         default:
@@ -219,7 +222,7 @@ std::optional<std::array<std::int32_t, 3>> dim3Of(od::value& v) {
 } // namespace
 
 void kineto::readEventObject(od::object obj, RawEvent& e) {
-    readEvent(obj, e);
+    readEvent(obj, e, true);
 }
 
 bool KinetoJsonLoader::Impl::deferFlow(const RawEvent& e, std::uint64_t origin) {
@@ -258,6 +261,7 @@ std::unique_ptr<EventPipe> KinetoJsonLoader::Impl::startBuilder() {
 void KinetoJsonLoader::Impl::walkElements(EventPipe& pipe, od::array events, const char* base,
                                           std::uint64_t origin, std::uint64_t piece,
                                           std::uint64_t textBytes, WalkMark& mark) {
+    const bool operatorArgs = options.parts.testFlag(TracePart::CpuOps);
     for (auto element : events) {
         od::value v = take(std::move(element));
         ++eventsRead;
@@ -271,7 +275,7 @@ void KinetoJsonLoader::Impl::walkElements(EventPipe& pipe, od::array events, con
         RawEvent& e = batch->events[batch->size];
         e.reset(base);
         const char* const objectBegin = take(v.current_location()); // its '{'
-        readEvent(take(v.get_object()), e);
+        readEvent(take(v.get_object()), e, operatorArgs);
         // (after the object: at the ',' or ']' that follows it)
         const char* const objectEnd = take(v.current_location());
         e.begin = std::uint32_t(objectBegin - base);

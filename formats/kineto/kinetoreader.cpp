@@ -70,6 +70,7 @@ std::unique_ptr<Trace> KinetoJsonLoader::Impl::finishModel() {
     checkCancel();
     addStagedEvents();
     addWarnings();
+    builder.metadata().loadedParts = kAllTraceParts & ~(kKinetoOptionalParts & ~options.parts);
     report(900);
     std::unique_ptr<Trace> trace = builder.finish(options.cancel);
     if (!trace)
@@ -301,6 +302,13 @@ std::unique_ptr<Prefaulter> prefaultIndex(od::parser& parser, const JsonText& te
                                         text.size, Prefaulter::From::Start);
 }
 
+// The parser of the calling thread's last read without the operators (a summary's, one file
+// after another on each of a job's threads): its structural index, about the size of the text,
+// is written again in place instead of faulted in afresh, which costs as much as stage 1 itself.
+// Kept up to 1 GiB of capacity, until the thread's next such read or its end.
+thread_local std::unique_ptr<od::parser> t_summaryParser;
+constexpr std::size_t kKeptParserCapacity = std::size_t(1) << 30;
+
 // Frees the document's text and the parser's index (gigabytes for a large trace, a few tenths of
 // a second of unmapping) on another thread while the model is finished; joined when destroyed.
 class Releaser {
@@ -373,8 +381,21 @@ LoadResult KinetoJsonLoader::load() {
                 return d->finishModel();
             }
             {
-                auto parser = std::make_unique<od::parser>(std::max<std::size_t>(d->text.size, 64));
-                std::unique_ptr<Prefaulter> indexPrefaulter = prefaultIndex(*parser, d->text);
+                const bool keepParser = !d->options.parts.testFlag(TracePart::CpuOps);
+                std::unique_ptr<od::parser> parser;
+                std::unique_ptr<Prefaulter> indexPrefaulter;
+                if (keepParser)
+                    parser = std::move(t_summaryParser);
+                if (parser && parser->capacity() < d->text.size)
+                    parser.reset(); // growing it would fault in as much as a fresh one
+                if (!parser) {
+                    // A kept parser grows to the next file's size (up to one document's 4 GiB).
+                    parser =
+                        keepParser
+                            ? std::make_unique<od::parser>()
+                            : std::make_unique<od::parser>(std::max<std::size_t>(d->text.size, 64));
+                    indexPrefaulter = prefaultIndex(*parser, d->text);
+                }
                 od::document doc;
                 bool walking = false; // stage 1 is done: the walk knows where it is
                 try {
@@ -394,6 +415,8 @@ LoadResult KinetoJsonLoader::load() {
                 if (d->text.damaged())
                     d->fail(changedWhileRead());
                 // The model holds copies of every string it keeps.
+                if (keepParser && parser->capacity() <= kKeptParserCapacity)
+                    t_summaryParser = std::move(parser);
                 releaser.release(std::move(d->text), std::move(parser));
             }
             return d->finishModel();

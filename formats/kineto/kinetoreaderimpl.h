@@ -32,6 +32,12 @@ namespace kineto {
 
 namespace od = simdjson::ondemand;
 
+// The parts a Kineto read leaves out when LoadOptions::parts lacks them; it reads every other
+// part whatever the options say. Without CpuOps it keeps the ProfilerStep#N operators (the
+// steps), without their args.
+inline constexpr TraceParts kKinetoOptionalParts =
+    TracePart::CpuOps | TracePart::Syncs | TracePart::GpuMemory;
+
 // How a scalar member was written, as the parser thread found it; interpreted later on the
 // builder thread: the text of a number (as written, blanks after it included), a string as
 // written (from its opening quote to the next structural character: the walk does not read a

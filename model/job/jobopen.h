@@ -13,6 +13,13 @@
 
 namespace strobe {
 
+// What a rank summary reads of a trace (summarizeTrace): the GPU work with its launch links,
+// the runtime calls (HTA's window) and the annotations (the ProfilerStep#N ranges). A Kineto read
+// without TracePart::CpuOps still keeps the ProfilerStep#N operators of older traces. The
+// loaders openJob is given ask for these.
+inline constexpr TraceParts kRankSummaryParts =
+    kGpuWorkParts | TracePart::CudaApi | TracePart::Nvtx;
+
 // Loads a whole trace, or returns nullptr with one sentence naming the file in `error`.
 using TraceLoader = std::function<std::unique_ptr<Trace>(const QString& path, QString* error)>;
 

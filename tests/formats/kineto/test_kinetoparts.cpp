@@ -1,0 +1,88 @@
+// SPDX-License-Identifier: MIT
+// The Kineto reader leaves out the parts a command does not ask for (operators and Python
+// functions, syncs, memory samples): every command that reads fewer parts prints, on every Kineto
+// fixture, exactly what it prints after a full read, and the trace says what it lacks.
+#include "app/cli/commands.h"
+#include "formats/kineto/kinetoreader.h"
+#include "tests/support/kinetoscan.h"
+
+#include <QTextStream>
+#include <gtest/gtest.h>
+
+using namespace strobe;
+
+namespace {
+
+using Command = int (*)(const QStringList&, cli::Io);
+
+struct Output {
+    int status = -1;
+    QString out, err;
+};
+
+Output run(Command command, const QStringList& args, std::optional<TraceParts> parts) {
+    Output r;
+    QTextStream out(&r.out), err(&r.err);
+    r.status = command(args, cli::Io{out, err, parts});
+    out.flush();
+    err.flush();
+    return r;
+}
+
+// The commands whose parts lack operators, syncs or memory samples, and `breakdown --range`,
+// `job`, which keep the steps only.
+struct Case {
+    const char* name;
+    Command command;
+    QStringList options; // after FILE
+};
+
+TEST(KinetoParts, EachCommandPrintsWhatAFullReadPrints) {
+    const QString json = QStringLiteral("json");
+    const std::vector<Case> cases = {
+        {"kernel-summary", &cli::runKernelSummary, {}},
+        {"kernels", &cli::runKernels, {}},
+        {"nvtx-summary", &cli::runNvtxSummary, {}},
+        {"memory-summary", &cli::runMemorySummary, {}},
+        {"api-summary", &cli::runApiSummary, {}},
+        {"launch-summary", &cli::runLaunchSummary, {}},
+        {"nvtx-summary --gpu", &cli::runNvtxGpuSummary, {}},
+        {"gaps json", &cli::runGaps, {QStringLiteral("--format"), json}},
+        {"breakdown json", &cli::runBreakdown, {QStringLiteral("--format"), json}},
+        {"job", &cli::runJob, {}},
+        {"job steps", &cli::runJob, {QStringLiteral("--what"), QStringLiteral("steps")}},
+    };
+    for (const std::string& name : test::kinetoFixtures()) {
+        SCOPED_TRACE(name);
+        const QString path = QString::fromStdString(test::kinetoFixturePath(name));
+        for (const Case& c : cases) {
+            const QStringList args = QStringList{path} + c.options;
+            const Output own = run(c.command, args, std::nullopt);
+            const Output full = run(c.command, args, kAllTraceParts);
+            EXPECT_EQ(own.status, full.status) << c.name;
+            EXPECT_EQ(own.out, full.out) << c.name;
+            EXPECT_EQ(own.err, full.err) << c.name;
+        }
+    }
+}
+
+TEST(KinetoParts, LoadedPartsSayWhatWasLeftOut) {
+    const QString path =
+        QString::fromStdString(test::kinetoFixturePath(test::kinetoFixtures().front()));
+    for (const TracePart left : {TracePart::CpuOps, TracePart::Syncs, TracePart::GpuMemory}) {
+        LoadOptions o;
+        o.parts = kAllTraceParts & ~TraceParts(left);
+        const LoadResult r = KinetoJsonLoader(path, o).load();
+        ASSERT_TRUE(r.ok()) << r.error.toStdString();
+        EXPECT_EQ(r.trace->metadata().loadedParts, o.parts);
+    }
+    // The parts a Kineto read never leaves out: read, and said to be.
+    LoadOptions o;
+    o.parts = TracePart::Kernels;
+    const LoadResult r = KinetoJsonLoader(path, o).load();
+    ASSERT_TRUE(r.ok());
+    EXPECT_EQ(r.trace->metadata().loadedParts,
+              kAllTraceParts & ~(TracePart::CpuOps | TracePart::Syncs | TracePart::GpuMemory));
+}
+
+} // namespace
