@@ -34,10 +34,6 @@ namespace strobe {
 
 namespace {
 
-// What a rank summary reads of a trace (as strobe-cli job).
-constexpr TraceParts kSummaryParts =
-    kGpuWorkParts | TracePart::CudaApi | TracePart::Nvtx | TracePart::CpuOps;
-
 // analyseJob's steps (model/job/job.h) with offsets set by hand instead of an alignment's.
 JobAnalysis analyseJobWithOffsets(const Job& job, const std::vector<TimeNs>& offsets) {
     JobAnalysis a;
@@ -133,7 +129,7 @@ void MainWindow::openJob(const QStringList& paths) {
     TraceLoader load = [done, cache, cap](const QString& path,
                                           QString* error) -> std::unique_ptr<Trace> {
         LoadOptions options;
-        options.parts = kSummaryParts;
+        options.parts = kRankSummaryParts;
         options.cacheFolder = cache;
         options.cacheCapBytes = cap;
         LoadResult r = loadTrace(path, options);

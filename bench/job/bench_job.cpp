@@ -69,14 +69,10 @@ void printRounds(const char* what, const std::vector<double>& v) {
     std::printf(" s (median %.3f s)\n", bench::median(v));
 }
 
-// What the summary reads of a trace (app/cli/cmd_job.cpp's kSummaryParts).
-constexpr TraceParts kSummaryParts =
-    kGpuWorkParts | TracePart::CudaApi | TracePart::Nvtx | TracePart::CpuOps;
-
 TraceLoader benchLoader() {
     return [](const QString& path, QString* error) -> std::unique_ptr<Trace> {
         LoadOptions options;
-        options.parts = kSummaryParts; // no cacheFolder: every file is read
+        options.parts = kRankSummaryParts; // no cacheFolder: every file is read
         LoadResult r = loadTrace(path, options);
         if (!r.ok())
             *error = r.error;
