@@ -263,7 +263,7 @@ QStringList writeSummaries(const Job& job, const std::string& dir, std::uint32_t
 
 // Opens `files` (summaries), analyses the job and makes every table; prints one line per round.
 void timeReopen(const char* what, const QStringList& files, int runs, int threads) {
-    std::vector<double> open, analyse, tables, total;
+    std::vector<double> open, analyse, tables, total, openCpu, analyseCpu;
     std::uint64_t holding = 0, peak = 0;
     std::size_t rows = 0, matched = 0;
     for (int i = 0; i < runs; ++i) {
@@ -271,12 +271,16 @@ void timeReopen(const char* what, const QStringList& files, int runs, int thread
         bench::resetPeakResident();
         const std::uint64_t before = bench::residentBytes();
         const auto t0 = Clock::now();
+        const double c0 = bench::cpuSeconds(CLOCK_PROCESS_CPUTIME_ID);
         const Job job = openJob(files, benchLoader(), KernelClassTable::defaults(), threads);
         open.push_back(since(t0));
+        openCpu.push_back(bench::cpuSeconds(CLOCK_PROCESS_CPUTIME_ID) - c0);
         holding = bench::residentBytes() - std::min(before, bench::residentBytes());
         const auto t1 = Clock::now();
+        const double c1 = bench::cpuSeconds(CLOCK_PROCESS_CPUTIME_ID);
         const JobAnalysis a = analyseJob(job, Alignment{});
         analyse.push_back(since(t1));
+        analyseCpu.push_back(bench::cpuSeconds(CLOCK_PROCESS_CPUTIME_ID) - c1);
         const auto t2 = Clock::now();
         // The collectives table is streamed: its rows are made when written (strobe-cli job
         // --what collectives), so only its count is made here.
@@ -295,7 +299,9 @@ void timeReopen(const char* what, const QStringList& files, int runs, int thread
     }
     std::printf("%s\n", what);
     printRounds("open (read the summaries, makeJob)", open);
+    printRounds("  its CPU time", openCpu);
     printRounds("analyseJob (match, align, time, waits, stragglers)", analyse);
+    printRounds("  its CPU time", analyseCpu);
     printRounds("every table and sentence of jobreports", tables);
     printRounds("total", total);
     std::printf("  RSS holding the job: %.0f MiB more than before the open; peak RSS while "

@@ -366,19 +366,31 @@ std::vector<RankWaits> rankWaits(const Job& job, const CollectiveMatch& match,
         perStep[r].assign(job.ranks[r].steps.size(), 0);
         called[r].assign(job.ranks[r].steps.size(), false);
     }
+    // Each call's step index by stepOf's rule (the last step whose host start is at or before
+    // the call's start), found rank by rank so that each rank's steps stay in cache;
+    // kNoStep before the first.
+    constexpr std::uint32_t kNoStep = std::numeric_limits<std::uint32_t>::max();
+    std::vector<std::vector<std::uint32_t>> stepOfCall(job.ranks.size());
+    for (std::size_t r = 0; r < job.ranks.size(); ++r) {
+        const RankSummary& rank = job.ranks[r];
+        stepOfCall[r].reserve(rank.collectives.size());
+        for (const RankCollective& c : rank.collectives) {
+            const auto after =
+                std::upper_bound(rank.steps.begin(), rank.steps.end(), c.gpu.start,
+                                 [](TimeNs t, const RankStep& s) { return t < s.host.start; });
+            stepOfCall[r].push_back(after == rank.steps.begin()
+                                        ? kNoStep
+                                        : std::uint32_t(after - rank.steps.begin() - 1));
+        }
+    }
     std::vector<RankWaits> out(job.ranks.size());
     for (std::size_t m = 0; m < match.matched.size(); ++m) {
         for (std::size_t k = 0; k < match.matched[m].calls.size(); ++k) {
             const auto [r, i] = match.matched[m].calls[k];
-            const RankSummary& rank = job.ranks[r];
             out[r].total = saturatingAdd(out[r].total, timings[m].wait[k]);
-            // stepOf's rule: the last step whose host start is at or before the call's start.
-            const auto after = std::upper_bound(
-                rank.steps.begin(), rank.steps.end(), rank.collectives[i].gpu.start,
-                [](TimeNs t, const RankStep& s) { return t < s.host.start; });
-            if (after == rank.steps.begin())
+            const std::uint32_t s = stepOfCall[r][i];
+            if (s == kNoStep)
                 continue;
-            const auto s = std::size_t(std::prev(after) - rank.steps.begin());
             perStep[r][s] = saturatingAdd(perStep[r][s], timings[m].wait[k]);
             called[r][s] = true;
         }

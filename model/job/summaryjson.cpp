@@ -60,25 +60,34 @@ public:
         return v;
     }
 
-    // The members of an object span (already checked), in order, keys decoded; later keys win
-    // when repeated.
-    static std::vector<std::pair<QString, Span>> members(Span object) {
-        std::vector<std::pair<QString, Span>> out;
+    // Calls fn(QByteArray key, Span value) for each member of an object span (already checked),
+    // in order. The key is its UTF-8, unescaped; a key without escapes refers to the text.
+    template <typename Fn> static void forEachMember(Span object, Fn&& fn) {
         JsonText t(object.begin + 1, object.end - 1);
         t.blanks();
         while (t.m_p < t.m_end) {
-            QString key = t.string();
+            const char* k = t.m_p + 1;
+            const char* e = k;
+            while (*e != '"' && *e != '\\')
+                ++e;
+            QByteArray key;
+            if (*e == '"') {
+                key = QByteArray::fromRawData(k, e - k);
+                t.m_p = e + 1;
+            } else {
+                key = t.string().toUtf8();
+            }
             t.blanks();
             ++t.m_p; // ':'
             t.blanks();
-            const Span v = t.value(0);
-            out.emplace_back(std::move(key), v);
+            const char* b = t.m_p;
+            const Span v = t.numberFast(b) ? Span{b, t.m_p} : t.value(0);
+            fn(key, v);
             t.blanks();
             if (t.m_p < t.m_end)
                 ++t.m_p; // ','
             t.blanks();
         }
-        return out;
     }
 
     // Calls fn(Span) for each element of an array span (already checked).
@@ -128,8 +137,7 @@ public:
         // Fractional, with an exponent or past 64 bits: a double, integral or not.
         double d = 0;
         const auto [end, ec] = std::from_chars(v.begin, v.end, d);
-        if (ec != std::errc() || end != v.end || d != std::floor(d) || d < -0x1p63 ||
-            d >= 0x1p63)
+        if (ec != std::errc() || end != v.end || d != std::floor(d) || d < -0x1p63 || d >= 0x1p63)
             return std::nullopt;
         i = std::int64_t(d);
         if (i < lo || i > hi)
@@ -168,8 +176,8 @@ private:
         const char* p = b;
         if (p < m_end && *p == '-')
             ++p;
-        if (p == m_end || *p < '0' || *p > '9' || (*p == '0' && p + 1 < m_end && p[1] >= '0' &&
-                                                   p[1] <= '9'))
+        if (p == m_end || *p < '0' || *p > '9' ||
+            (*p == '0' && p + 1 < m_end && p[1] >= '0' && p[1] <= '9'))
             return false;
         while (p < m_end && *p >= '0' && *p <= '9')
             ++p;
@@ -418,21 +426,44 @@ private:
     bool m_ok = true;
 };
 
-// An object's members by key.
+// An object's members by key, later keys winning as in QJsonObject. A handful each: a list.
 class Members {
 public:
     Members() = default;
     explicit Members(Span object) {
-        for (auto& [key, span] : JsonText::members(object))
-            m_members.insert_or_assign(std::move(key), span);
+        JsonText::forEachMember(
+            object, [&](QByteArray key, Span v) { m_members.emplace_back(std::move(key), v); });
+    }
+    // For the keys of this file (ASCII); empty when absent.
+    Span value(QLatin1String key) const {
+        for (auto it = m_members.rbegin(); it != m_members.rend(); ++it) {
+            if (QByteArrayView(it->first) == QByteArrayView(key.data(), key.size()))
+                return it->second;
+        }
+        return {};
     }
     Span value(const QString& key) const {
-        const auto it = m_members.find(key);
-        return it == m_members.end() ? Span{} : it->second;
+        for (auto it = m_members.rbegin(); it != m_members.rend(); ++it) {
+            if (same(it->first, key))
+                return it->second;
+        }
+        return {};
     }
 
 private:
-    std::map<QString, Span> m_members;
+    static bool same(const QByteArray& utf8, const QString& key) {
+        if (utf8.size() != key.size())
+            return utf8.size() >= key.size() && QString::fromUtf8(utf8) == key;
+        for (qsizetype i = 0; i < utf8.size(); ++i) {
+            if (static_cast<unsigned char>(utf8[i]) >= 0x80)
+                return QString::fromUtf8(utf8) == key;
+            if (char16_t(static_cast<unsigned char>(utf8[i])) != key[i].unicode())
+                return false;
+        }
+        return true;
+    }
+
+    std::vector<std::pair<QByteArray, Span>> m_members;
 };
 
 // Reads members one by one and keeps the first thing wrong as a phrase ("steps[3].start_ns is
@@ -520,6 +551,59 @@ public:
         return b;
     }
 };
+
+// A step read without naming anything (a rank has hundreds): true when every check of the
+// named path below passes, else false and that path says what is wrong. Later keys win.
+bool wellFormedStep(Span v, RankStep& step) {
+    if (v.first() != '{')
+        return false;
+    bool ok = true;
+    bool number = false, host = false, breakdown = false;
+    JsonText::forEachMember(v, [&](const QByteArray& key, Span value) {
+        if (key == "step") {
+            const auto n = JsonText::exact(value, 0, std::numeric_limits<qint64>::max());
+            ok = ok && n;
+            step.number = std::uint64_t(n.value_or(0));
+            number = true;
+        } else if (key == "host") {
+            std::size_t count = 0;
+            std::optional<std::int64_t> ends[2];
+            if (value.first() == '[') {
+                JsonText::forEachElement(value, [&](Span e) {
+                    if (count < 2)
+                        ends[count] = JsonText::exact(e, kMinTime, kMaxTime);
+                    ++count;
+                });
+            }
+            ok = ok && count == 2 && ends[0] && ends[1] && *ends[1] >= *ends[0];
+            step.host = {ends[0].value_or(0), ends[1].value_or(0)};
+            host = true;
+        } else if (key == "breakdown") {
+            RankBreakdown& b = step.breakdown;
+            std::optional<std::int64_t> parts[6];
+            if (value.first() == '{') {
+                JsonText::forEachMember(value, [&](const QByteArray& k, Span x) {
+                    static constexpr const char* kKeys[] = {
+                        "compute_ns", "communication_ns", "exposed_communication_ns",
+                        "memory_ns",  "idle_ns",          "span_ns"};
+                    for (std::size_t p = 0; p < 6; ++p) {
+                        if (k == kKeys[p])
+                            parts[p] = JsonText::exact(x, 0, kMaxTime);
+                    }
+                });
+            }
+            for (const auto& part : parts)
+                ok = ok && part;
+            if (ok) {
+                b = {*parts[0], *parts[1], *parts[2], *parts[3], *parts[4], *parts[5]};
+                ok = !(b.exposedCommunication > b.communication || b.idle > b.span ||
+                       b.compute > b.span || b.communication > b.span || b.memory > b.span);
+            }
+            breakdown = true;
+        }
+    });
+    return ok && number && host && breakdown;
+}
 
 // Collectives are columns, not an object each: a rank has up to hundreds of thousands of them.
 // Kinds and process groups are listed once (RankSummary's lists) and referenced by index.
@@ -716,7 +800,7 @@ std::optional<RankSummary> rankSummaryFromJson(const QByteArray& json, QString* 
     s.format = in.string(root, QStringLiteral("trace_format"), {});
     s.deviceId = in.optionalU32(root, QStringLiteral("device_id"));
     s.gpu = in.string(root, QStringLiteral("gpu"), {});
-    if (root.contains(QStringLiteral("host"))) // optional: older files lack it
+    if (root.value(QStringLiteral("host")).present()) // optional: older files lack it
         s.host = in.string(root, QStringLiteral("host"), {});
     if (const Span v = in.member(root, QStringLiteral("clock_origin_ns"), {}); !v.isNull())
         s.clockOriginNs =
@@ -729,16 +813,23 @@ std::optional<RankSummary> rankSummaryFromJson(const QByteArray& json, QString* 
         s.htaWindow = in.breakdown(v, QStringLiteral("hta_window"));
     const std::vector<Span> steps =
         in.array(in.member(root, QStringLiteral("steps"), {}), QStringLiteral("steps"));
+    s.steps.reserve(steps.size());
     for (std::size_t i = 0; i < steps.size() && in.ok(); ++i) {
-        const QString what = QStringLiteral("steps[%1]").arg(i);
-        const Members o = in.object(steps[i], what);
         RankStep step;
-        step.number = std::uint64_t(in.integer(in.member(o, QStringLiteral("step"), what % u'.'),
-                                               what, 0, std::numeric_limits<qint64>::max()));
-        step.host = in.range(in.member(o, QStringLiteral("host"), what % u'.'), what);
-        step.breakdown = in.breakdown(in.member(o, QStringLiteral("breakdown"), what % u'.'), what);
+        const bool fast = wellFormedStep(steps[i], step);
+        const QString what = fast ? QString() : QStringLiteral("steps[%1]").arg(i);
+        if (!fast) { // the checks again, naming what is wrong
+            const Members o = in.object(steps[i], what);
+            step.number =
+                std::uint64_t(in.integer(in.member(o, QStringLiteral("step"), what % u'.'), what, 0,
+                                         std::numeric_limits<qint64>::max()));
+            step.host = in.range(in.member(o, QStringLiteral("host"), what % u'.'), what);
+            step.breakdown =
+                in.breakdown(in.member(o, QStringLiteral("breakdown"), what % u'.'), what);
+        }
         if (!s.steps.empty() && step.host.start < s.steps.back().host.start)
-            in.fail(what % QStringLiteral(" starts before the step above it"));
+            in.fail(QStringLiteral("steps[%1]").arg(i) %
+                    QStringLiteral(" starts before the step above it"));
         s.steps.push_back(step);
     }
     if (in.ok())
