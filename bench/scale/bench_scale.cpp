@@ -12,20 +12,26 @@
 //     timeline (the early preview of a big trace), and of its first paint with every GPU row (the
 //     GPU picture); the longest stall of the GUI thread meanwhile (a 1 ms QTimer on the GUI
 //     thread), also among the stalls during which the hypervisor took no CPU time from this
-//     machine (/proc/stat's steal), and how late that timer fired during the load,
+//     machine (/proc/stat's steal), and there less the GUI thread's wait for a core (its
+//     schedstat), each stall's split (the GUI thread on a CPU, waiting for one, the process's
+//     other threads' CPU time), and how late that timer fired during the load,
 //   - the same first paint when reopening from the reopen cache (filled by one load first, in a
 //     temporary folder deleted afterwards), and the time that filling load spent.
 // The last line of its output is one JSON object with the headline numbers.
 //
 //   bench_scale [--events N] [--seed S] [--trace PATH] [--threads T] [--small-events N]
-//               [--no-gui] [--gui-only] [--paint-only] [--load-only] [--gpu-pass]
+//               [--no-gui] [--gui-only] [--paint-only] [--load-only] [--gpu-pass] [--reopen-only]
 // --gui-only runs only the last step (first paint and GUI stalls), for quick iterations on them.
+// --reopen-only runs only the reopen: one load fills a cache in a temporary folder, the window
+// reopens the file from it (QT_LOGGING_RULES=strobe.cache.debug=true shows each step's time).
 // --load-only runs only the load and its memory figures (no raw scan, so no ratio).
 // --gpu-pass runs only what the GPU picture is loaded from: the GPU tables without the kernels'
 // launch details, the window's quick pass, five times, and prints each time.
 // --paint-only loads both traces and paints them, and lists the first zoom-out frames and the
 // slowest random ones.
 // Without --trace the trace is generated once to /tmp/strobe-scale-<N>-<S>.sqlite and reused.
+// STROBE_BENCH_SLOW_EVENT_MS=T lists on stderr every event the GUI thread took over T ms to deliver
+// (TimedApplication), to tell what a stall was.
 #include "bench/scale/memoryreport.h"
 #include "bench/scale/procstatus.h"
 #include "bench/scale/rawscan.h"
@@ -68,6 +74,7 @@ struct Options {
     bool paintOnly = false;
     bool loadOnly = false;
     bool gpuPass = false;
+    bool reopenOnly = false;
 };
 
 Options parseArgs(const QStringList& args) {
@@ -104,11 +111,13 @@ Options parseArgs(const QStringList& args) {
             o.loadOnly = true;
         else if (a == QStringLiteral("--gpu-pass"))
             o.gpuPass = true;
+        else if (a == QStringLiteral("--reopen-only"))
+            o.reopenOnly = true;
         else {
             std::fprintf(stderr,
                          "usage: bench_scale [--events N] [--seed S] [--trace PATH] [--threads T] "
                          "[--small-events N] [--no-gui] [--gui-only] [--paint-only] "
-                         "[--load-only] [--gpu-pass]\n");
+                         "[--load-only] [--gpu-pass] [--reopen-only]\n");
             std::exit(2);
         }
     }
@@ -128,13 +137,45 @@ RawScanResult measurePictureFloor(const QString& path, const Options& opt) {
     return floor;
 }
 
+// The reopen: one load fills the cache (a temporary folder, deleted afterwards; the default cap,
+// sized from its disk), then the real window opens the file again from it. Printed.
+struct Reopen {
+    GuiResult gui;
+    std::uint64_t events = 0;
+};
+Reopen measureReopen(const QString& path, const Options& opt) {
+    Reopen r;
+    QTemporaryDir cache;
+    LoadOptions fill;
+    fill.threads = opt.threads;
+    fill.cacheFolder = cache.path();
+    QElapsedTimer timer;
+    timer.start();
+    LoadResult filled = loadTrace(path, fill);
+    const double fillS = seconds(timer);
+    if (filled.ok())
+        r.events = eventCount(*filled.trace);
+    filled.trace.reset();
+    malloc_trim(0);
+    std::uint64_t entryBytes = 0;
+    for (const QFileInfo& e : QDir(cache.path()).entryInfoList(QDir::Files))
+        entryBytes += std::uint64_t(e.size());
+    r.gui = measureGui(path, cache.path());
+    std::printf("reopen: load and cache write %.3f s (entry %.0f MB), from the cache: first paint "
+                "at %.3f s, the whole trace painted at %.3f s, loaded in %.3f s, longest GUI "
+                "stall %.1f ms\n",
+                fillS, double(entryBytes) / 1e6, r.gui.firstPaintS, r.gui.gpuPictureS, r.gui.loadS,
+                r.gui.maxGapMs);
+    return r;
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
     strobe::useHugePagesForMalloc(argv); // runs again with malloc on huge pages (see there)
     if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
         qputenv("QT_QPA_PLATFORM", "offscreen");
-    QApplication app(argc, argv);
+    TimedApplication app(argc, argv);
     const Options opt = parseArgs(app.arguments());
     const QString path = opt.trace.isEmpty() ? ensureTrace(opt.events, opt.seed) : opt.trace;
     warmFileCache(path);
@@ -142,6 +183,13 @@ int main(int argc, char** argv) {
         const GuiResult gui = measureGui(path);
         printGui(gui);
         return gui.ok ? 0 : 1;
+    }
+
+    if (opt.reopenOnly) {
+        const Reopen reopen = measureReopen(path, opt);
+        std::printf("{\"events\": %llu, \"reopen_first_paint_s\": %.3f}\n",
+                    static_cast<unsigned long long>(reopen.events), reopen.gui.firstPaintS);
+        return reopen.gui.ok ? 0 : 1;
     }
 
     if (opt.gpuPass) {
@@ -254,25 +302,8 @@ int main(int argc, char** argv) {
 
     // 6. Reopen: one load fills the cache, then the real window opens the file again.
     GuiResult reopen;
-    if (opt.gui) {
-        QTemporaryDir cache;
-        LoadOptions fill;
-        fill.threads = opt.threads;
-        fill.cacheFolder = cache.path();
-        timer.restart();
-        LoadResult filled = loadTrace(path, fill);
-        const double fillS = seconds(timer);
-        filled.trace.reset();
-        malloc_trim(0);
-        std::uint64_t entryBytes = 0;
-        for (const QFileInfo& e : QDir(cache.path()).entryInfoList(QDir::Files))
-            entryBytes += std::uint64_t(e.size());
-        reopen = measureGui(path, cache.path());
-        std::printf("reopen: load and cache write %.3f s (entry %.0f MB), from the cache: loaded "
-                    "in %.3f s, first paint at %.3f s, longest GUI stall %.1f ms\n",
-                    fillS, double(entryBytes) / 1e6, reopen.loadS, reopen.firstPaintS,
-                    reopen.maxGapMs);
-    }
+    if (opt.gui)
+        reopen = measureReopen(path, opt).gui;
 
     std::printf("{\"events\": %llu, \"raw_scan_s\": %.3f, \"load_s\": %.3f, \"load_ratio\": %.3f, "
                 "\"bytes_per_event\": %.2f, \"peak_bytes_per_event\": %.2f, \"first_paint_s\": "
@@ -281,10 +312,10 @@ int main(int argc, char** argv) {
                 "\"paint_random_p99_ms\": %.2f, "
                 "\"paint_scaling_ratio\": %.2f, \"window_query_us\": %.3f, \"kernel_sort_s\": "
                 "%.3f, \"gui_block_max_ms\": %.1f, \"gui_block_unpaused_max_ms\": %.1f, "
-                "\"reopen_first_paint_s\": %.3f}\n",
+                "\"gui_block_unqueued_max_ms\": %.1f, \"reopen_first_paint_s\": %.3f}\n",
                 static_cast<unsigned long long>(events), raw.seconds, loadS, loadS / raw.seconds,
                 bytesPerEvent, peakPerEvent, gui.firstPaintS, gui.gpuPictureS, pictureFloor.seconds,
                 paint.zoomOutP95, paint.randomP99, paint.scaling, windowUs, sortS, gui.maxGapMs,
-                gui.maxGapUnpausedMs, reopen.firstPaintS);
+                gui.maxGapUnpausedMs, gui.maxGapUnqueuedMs, reopen.firstPaintS);
     return 0;
 }

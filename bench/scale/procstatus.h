@@ -1,14 +1,15 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-// Resident memory of this process from /proc/self/status, and the CPU time the hypervisor took
-// from this machine from /proc/stat (Linux).
+// Resident memory of this process from /proc/self/status, the CPU time the hypervisor took
+// from this machine from /proc/stat, and where the GUI thread's time went (Linux).
 
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <fcntl.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 namespace strobe::bench {
@@ -81,6 +82,51 @@ public:
 private:
     int m_fd;
     double m_msPerTick;
+};
+
+// The calling thread's time on a CPU and its time runnable but waiting for one (the first two
+// numbers of /proc/thread-self/schedstat, ns), and the CPU time of the whole process: over a
+// stall of that thread, its own work (or its sleep on a lock or the disk) is the stall less its
+// wait for a core, and the process's other threads' CPU time says whether its own workers held
+// the cores meanwhile or other processes did. Reads cost a few microseconds; all -1 where the
+// kernel keeps no schedstat.
+class ThreadTimes {
+public:
+    struct Sample {
+        double cpuMs = -1;     // this thread on a CPU
+        double queuedMs = -1;  // this thread runnable, waiting for a CPU
+        double processMs = -1; // every thread of the process on a CPU (user and system)
+    };
+    ThreadTimes()
+        : m_fd(::open("/proc/thread-self/schedstat", O_RDONLY | O_CLOEXEC)) {}
+    ~ThreadTimes() {
+        if (m_fd >= 0)
+            ::close(m_fd);
+    }
+    ThreadTimes(const ThreadTimes&) = delete;
+    ThreadTimes& operator=(const ThreadTimes&) = delete;
+
+    Sample now() const {
+        Sample s;
+        char buf[128];
+        const ssize_t n = m_fd < 0 ? -1 : ::pread(m_fd, buf, sizeof buf - 1, 0);
+        if (n > 0) {
+            buf[n] = 0;
+            char* end = nullptr;
+            const unsigned long long run = std::strtoull(buf, &end, 10);
+            const unsigned long long wait = std::strtoull(end, nullptr, 10);
+            s.cpuMs = double(run) / 1e6;
+            s.queuedMs = double(wait) / 1e6;
+        }
+        rusage u{};
+        if (getrusage(RUSAGE_SELF, &u) == 0)
+            s.processMs = double(u.ru_utime.tv_sec + u.ru_stime.tv_sec) * 1e3 +
+                          double(u.ru_utime.tv_usec + u.ru_stime.tv_usec) / 1e3;
+        return s;
+    }
+
+private:
+    int m_fd;
 };
 
 } // namespace strobe::bench

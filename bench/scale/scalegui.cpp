@@ -10,6 +10,7 @@
 
 #include <QApplication>
 #include <QEventLoop>
+#include <QStringBuilder>
 #include <QTemporaryDir>
 #include <QTimer>
 #include <algorithm>
@@ -42,6 +43,39 @@ private:
 
 } // namespace
 
+TimedApplication::TimedApplication(int& argc, char** argv)
+    : QApplication(argc, argv) {
+    bool ok = false;
+    const double ms = qEnvironmentVariable("STROBE_BENCH_SLOW_EVENT_MS").toDouble(&ok);
+    if (ok && ms >= 0)
+        m_thresholdMs = ms;
+    m_clock.start();
+}
+
+bool TimedApplication::notify(QObject* receiver, QEvent* event) {
+    if (m_thresholdMs < 0)
+        return QApplication::notify(receiver, event);
+    const QEvent::Type type = event->type(); // (the event may be gone after delivery)
+    const QByteArray name = receiver->metaObject()->className() % QByteArrayLiteral(" '") %
+                            receiver->objectName().toUtf8() % '\'';
+    QElapsedTimer timer;
+    timer.start();
+    const ThreadTimes::Sample before = m_times.now();
+    ++m_depth;
+    const bool result = QApplication::notify(receiver, event);
+    --m_depth;
+    const double ms = double(timer.nsecsElapsed()) / 1e6;
+    if (ms > m_thresholdMs) {
+        const ThreadTimes::Sample after = m_times.now();
+        std::fprintf(stderr,
+                     "slow event: %.1f ms (on a CPU %.1f ms, waiting for one %.1f ms), type %d to "
+                     "%s, depth %d, ended at %.3f s\n",
+                     ms, after.cpuMs - before.cpuMs, after.queuedMs - before.queuedMs, int(type),
+                     name.constData(), m_depth, seconds(m_clock));
+    }
+    return result;
+}
+
 GuiResult measureGui(const QString& path, const QString& cacheFolder) {
     GuiResult g;
     QTemporaryDir dir;
@@ -61,18 +95,34 @@ GuiResult measureGui(const QString& path, const QString& cacheFolder) {
     QTimer ticker;
     ticker.setTimerType(Qt::PreciseTimer);
     ticker.setInterval(1);
+    const ThreadTimes threadTimes; // opened here: the GUI thread's
+    ThreadTimes::Sample timesAtTick;
     QObject::connect(&ticker, &QTimer::timeout, [&] {
         const double gapMs = double(sinceTick.nsecsElapsed()) / 1e6;
         const double stealNow = steal.ms();
         const double stolen = stealNow - stealAtTick;
+        const ThreadTimes::Sample times = threadTimes.now();
         g.maxGapMs = std::max(g.maxGapMs, gapMs);
         ++g.ticks;
         if (stolen <= 0)
             g.maxGapUnpausedMs = std::max(g.maxGapUnpausedMs, gapMs);
         else
             ++g.pausedTicks;
-        if (gapMs > kReportedStallMs)
-            g.stalls.push_back({seconds(clock), gapMs, stolen});
+        const bool known = times.queuedMs >= 0 && timesAtTick.queuedMs >= 0;
+        const double queued = known ? times.queuedMs - timesAtTick.queuedMs : -1;
+        if (known && stolen <= 0)
+            g.maxGapUnqueuedMs = std::max(g.maxGapUnqueuedMs, std::max(0.0, gapMs - queued));
+        if (gapMs > kReportedStallMs) {
+            Stall st{seconds(clock), gapMs, stolen};
+            if (known) {
+                const double guiCpu = times.cpuMs - timesAtTick.cpuMs;
+                st.guiCpuMs = guiCpu;
+                st.guiQueuedMs = queued;
+                st.othersCpuMs = times.processMs - timesAtTick.processMs - guiCpu;
+            }
+            g.stalls.push_back(st);
+        }
+        timesAtTick = times;
         if (g.loadS < 0)
             lateness.push_back(std::max(0.0, gapMs - 1.0));
         stealAtTick = stealNow;
@@ -104,8 +154,11 @@ GuiResult measureGui(const QString& path, const QString& cacheFolder) {
     });
     ticker.start();
     stealAtTick = steal.ms();
+    timesAtTick = threadTimes.now();
     sinceTick.start();
     clock.start();
+    if (auto* app = dynamic_cast<TimedApplication*>(QCoreApplication::instance()))
+        app->restartClock();
     window.openFile(path);
     loop.exec();
     ticker.stop();
@@ -115,17 +168,23 @@ GuiResult measureGui(const QString& path, const QString& cacheFolder) {
 }
 
 void printGui(const GuiResult& g) {
-    std::printf("gui: loaded in %.3f s, first paint at %.3f s, GPU picture at %.3f s, longest GUI "
-                "stall %.1f ms (%.1f ms where the host paused none of this machine's CPUs), "
-                "1 ms timer late by p50 %.2f ms, p99 %.2f ms during the load\n",
-                g.loadS, g.firstPaintS, g.gpuPictureS, g.maxGapMs, g.maxGapUnpausedMs, g.lateP50Ms,
-                g.lateP99Ms);
+    std::printf(
+        "gui: loaded in %.3f s, first paint at %.3f s, GPU picture at %.3f s, longest GUI "
+        "stall %.1f ms (%.1f ms where the host paused none of this machine's CPUs; there, "
+        "%.1f ms less the GUI thread's wait for a core), 1 ms timer late by p50 %.2f ms, p99 "
+        "%.2f ms during the load\n",
+        g.loadS, g.firstPaintS, g.gpuPictureS, g.maxGapMs, g.maxGapUnpausedMs, g.maxGapUnqueuedMs,
+        g.lateP50Ms, g.lateP99Ms);
     std::printf("the host took CPU time from this machine in %llu of %llu timer intervals\n",
                 static_cast<unsigned long long>(g.pausedTicks),
                 static_cast<unsigned long long>(g.ticks));
     std::printf("gui stalls over %.0f ms:", kReportedStallMs);
     for (const Stall& s : g.stalls) {
         std::printf(" %.1f ms ending at %.3f s", s.ms, s.endS);
+        if (s.guiQueuedMs >= 0)
+            std::printf(" (the GUI thread ran %.1f ms and waited %.1f ms for a core while the "
+                        "process's other threads ran %.0f ms)",
+                        s.guiCpuMs, s.guiQueuedMs, s.othersCpuMs);
         if (s.stealMs > 0)
             std::printf(" (the host took %.0f ms of CPU time meanwhile)", s.stealMs);
         std::printf(";");
