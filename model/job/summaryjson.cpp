@@ -7,10 +7,14 @@
 #include <QJsonObject>
 #include <QSaveFile>
 #include <QStringBuilder>
+#include <QSysInfo>
+#include <QtEndian>
+#include <array>
 #include <charconv>
 #include <cmath>
 #include <cstring>
 #include <map>
+#include <unordered_map>
 
 namespace strobe {
 
@@ -42,6 +46,17 @@ struct Span {
     bool isNull() const { return end - begin == 4 && std::memcmp(begin, "null", 4) == 0; }
 };
 
+// One column's cells, read once: an exact integer (any range), null, or neither.
+struct Cell {
+    enum class State : std::uint8_t { Integer, Null, Other };
+    std::int64_t value = 0;
+    State state = State::Other;
+};
+
+// The cells of the document's long arrays of integers and nulls (the collectives' columns), by
+// where they start: the syntax check reads them, so the columns are not read twice.
+using Columns = std::unordered_map<const char*, std::vector<Cell>>;
+
 class JsonText {
 public:
     static constexpr int kMaxDepth = 512;
@@ -50,8 +65,10 @@ public:
 
     // The span of the one value `text` holds, blanks around it allowed; nullopt on any syntax
     // error.
-    static std::optional<Span> document(const char* begin, const char* end) {
+    static std::optional<Span> document(const char* begin, const char* end,
+                                        Columns* columns = nullptr) {
         JsonText t(begin, end);
+        t.m_columns = columns;
         t.blanks();
         const Span v = t.value(0);
         t.blanks();
@@ -173,17 +190,50 @@ private:
     // A plain integer followed by ',' or ']' (the columns' common case), consumed; else false
     // with nothing consumed.
     bool numberFast(const char* b) {
+        std::int64_t v = 0;
+        return numberFast(b, &v) != Fast::No;
+    }
+    // The same, with its value when it has at most 18 digits (Fast::Value).
+    enum class Fast : std::uint8_t { No, Value, Long };
+    Fast numberFast(const char* b, std::int64_t* value) {
         const char* p = b;
-        if (p < m_end && *p == '-')
-            ++p;
+        const bool negative = p < m_end && *p == '-';
+        p += negative ? 1 : 0;
         if (p == m_end || *p < '0' || *p > '9' ||
             (*p == '0' && p + 1 < m_end && p[1] >= '0' && p[1] <= '9'))
-            return false;
+            return Fast::No;
+        const char* digits = p;
+        std::uint64_t n = 0;
+        for (std::uint64_t eight = 0; m_end - p >= 8 && eightDigits(p, &eight); p += 8)
+            n = n * 100'000'000 + eight; // wraps past 19 digits: Fast::Long then
         while (p < m_end && *p >= '0' && *p <= '9')
-            ++p;
+            n = n * 10 + std::uint64_t(*p++ - '0');
         if (p < m_end && *p != ',' && *p != ']' && !isSpace(*p))
-            return false;
+            return Fast::No;
         m_p = p;
+        if (p - digits > 18)
+            return Fast::Long;
+        *value = negative ? -std::int64_t(n) : std::int64_t(n);
+        return Fast::Value;
+    }
+
+    // The value of the 8 ASCII digits at p, or false when one is not a digit: all eight at once
+    // (timestamps have 16 to 19 digits, and a job's columns hold millions of them).
+    static bool eightDigits(const char* p, std::uint64_t* value) {
+        std::uint64_t x = 0;
+        std::memcpy(&x, p, 8);
+        if (QSysInfo::ByteOrder != QSysInfo::LittleEndian)
+            x = qbswap(x); // the first digit in the low byte
+        constexpr std::uint64_t high = 0xF0F0F0F0F0F0F0F0ull;
+        if ((x & high) != 0x3030303030303030ull ||
+            ((x + 0x0606060606060606ull) & high) != 0x3030303030303030ull)
+            return false;
+        x -= 0x3030303030303030ull;
+        x = x * 10 + (x >> 8); // pairs of digits in every other byte
+        x = (((x & 0x000000FF000000FFull) * (100 + (1'000'000ull << 32))) +
+             (((x >> 16) & 0x000000FF000000FFull) * (1 + (10'000ull << 32)))) >>
+            32;
+        *value = x;
         return true;
     }
 
@@ -222,21 +272,37 @@ private:
                 ++m_p;
                 blanks();
             }
-        case '[':
+        case '[': {
             ++m_p;
             blanks();
             if (m_p < m_end && *m_p == ']') {
                 ++m_p;
                 return {b, m_p};
             }
+            bool keep = m_columns != nullptr;
+            KeptCells cells;
             for (;;) {
-                if (!numberFast(m_p))
-                    value(depth + 1);
+                std::int64_t v = 0;
+                const Fast fast = numberFast(m_p, &v);
+                if (fast == Fast::Value) {
+                    if (keep)
+                        cells.keep({v, Cell::State::Integer});
+                } else if (keep && fast == Fast::No && m_end - m_p >= 4 &&
+                           std::memcmp(m_p, "null", 4) == 0) {
+                    m_p += 4;
+                    cells.keep({0, Cell::State::Null});
+                } else {
+                    keep = false;
+                    if (fast == Fast::No)
+                        value(depth + 1);
+                }
                 blanks();
                 if (!m_ok || m_p >= m_end)
                     return fail();
                 if (*m_p == ']') {
                     ++m_p;
+                    if (keep && cells.all.size() >= kKeptCells)
+                        m_columns->insert_or_assign(b, std::move(cells.all));
                     return {b, m_p};
                 }
                 if (*m_p != ',')
@@ -244,6 +310,7 @@ private:
                 ++m_p;
                 blanks();
             }
+        }
         case '"':
             skipString();
             return m_ok ? Span{b, m_p} : Span{};
@@ -421,9 +488,28 @@ private:
         return out + QString::fromUtf8(utf8);
     }
 
+    // An array's cells while it is read: the first few on the stack (most arrays are short:
+    // a step's [start, end]), the rest in `all`.
+    static constexpr std::size_t kKeptCells = 64;
+    struct KeptCells {
+        std::array<Cell, 8> head{};
+        std::size_t count = 0;
+        std::vector<Cell> all;
+        void keep(Cell c) {
+            if (count < head.size()) {
+                head[count++] = c;
+                return;
+            }
+            if (all.empty())
+                all.assign(head.begin(), head.end());
+            all.push_back(c);
+        }
+    };
+
     const char* m_p;
     const char* m_end;
     bool m_ok = true;
+    Columns* m_columns = nullptr;
 };
 
 // An object's members by key, later keys winning as in QJsonObject. A handful each: a list.
@@ -629,19 +715,14 @@ QJsonObject collectivesJson(const RankSummary& s) {
             {QStringLiteral("bytes"), bytes}};
 }
 
-// One column's cells, read once: an exact integer (any range), null, or neither.
-struct Cell {
-    enum class State : std::uint8_t { Integer, Null, Other };
-    std::int64_t value = 0;
-    State state = State::Other;
-};
-
-std::vector<Cell> cellsOf(Checked& in, Span column, const QString& what) {
+std::vector<Cell> cellsOf(Checked& in, Span column, const QString& what, Columns& columns) {
     std::vector<Cell> out;
     if (column.first() != '[') {
         in.fail(what % QStringLiteral(" is not an array"));
         return out;
     }
+    if (const auto kept = columns.find(column.begin); kept != columns.end())
+        return std::move(kept->second);
     constexpr auto lo = std::numeric_limits<std::int64_t>::min();
     constexpr auto hi = std::numeric_limits<std::int64_t>::max();
     JsonText::forEachElement(column, [&](Span v) {
@@ -657,7 +738,7 @@ std::vector<Cell> cellsOf(Checked& in, Span column, const QString& what) {
     return out;
 }
 
-void collectivesFrom(Checked& in, Span v, RankSummary& s) {
+void collectivesFrom(Checked& in, Span v, RankSummary& s, Columns& columns) {
     const QString what = QStringLiteral("collectives");
     const Members o = in.object(v, what);
     const auto member = [&](const char* key) {
@@ -676,7 +757,7 @@ void collectivesFrom(Checked& in, Span v, RankSummary& s) {
     s.collectiveKinds = names("kinds");
     s.processGroups = names("process_groups");
     const auto column = [&](const char* key) {
-        return cellsOf(in, member(key), what % u'.' % QLatin1String(key));
+        return cellsOf(in, member(key), what % u'.' % QLatin1String(key), columns);
     };
     const std::vector<Cell> kind = column("kind"), group = column("process_group"),
                             stream = column("stream"), order = column("order"),
@@ -762,7 +843,8 @@ QByteArray rankSummaryToJson(const RankSummary& s) {
 }
 
 std::optional<RankSummary> rankSummaryFromJson(const QByteArray& json, QString* error) {
-    const std::optional<Span> doc = JsonText::document(json.cbegin(), json.cend());
+    Columns columns;
+    const std::optional<Span> doc = JsonText::document(json.cbegin(), json.cend(), &columns);
     if (!doc || doc->first() != '{') {
         *error = QStringLiteral("is not a rank summary: it is not a JSON object");
         return std::nullopt;
@@ -833,7 +915,7 @@ std::optional<RankSummary> rankSummaryFromJson(const QByteArray& json, QString* 
         s.steps.push_back(step);
     }
     if (in.ok())
-        collectivesFrom(in, in.member(root, QStringLiteral("collectives"), {}), s);
+        collectivesFrom(in, in.member(root, QStringLiteral("collectives"), {}), s, columns);
     const std::vector<Span> busy =
         in.array(in.member(root, QStringLiteral("busy_ns"), {}), QStringLiteral("busy_ns"));
     if (in.ok() && busy.size() != std::size_t(kUtilisationBuckets) && !busy.empty())

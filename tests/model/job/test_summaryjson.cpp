@@ -236,3 +236,62 @@ TEST(RankSummaryJson, NumbersAndStringsReadAsJsonMeansThem) {
     EXPECT_EQ(errorOf(QByteArray(100'000, '[') + QByteArray(100'000, ']')),
               QStringLiteral("is not a rank summary: it is not a JSON object"));
 }
+
+// Long columns (the syntax check keeps their cells) read as short ones do: nulls, 19-digit
+// integers, and each damaged cell's sentence.
+TEST(RankSummaryJson, LongColumnsReadAsShortOnes) {
+    test::SynthJob spec;
+    spec.steps = 10;
+    spec.perStep = 10;
+    spec.processGroup = QStringLiteral("g");
+    RankSummary s = spec.summaries()[1];
+    ASSERT_EQ(s.collectives.size(), 100u);
+    for (std::size_t i = 0; i < s.collectives.size(); i += 7)
+        s.collectives[i].bytes.reset();
+    for (std::size_t i = 3; i < s.collectives.size(); i += 11)
+        s.collectives[i].processGroup.reset();
+    const QByteArray json = rankSummaryToJson(s);
+    QString error;
+    EXPECT_EQ(rankSummaryFromJson(json, &error), s) << error.toStdString();
+    s.collectives[5].bytes = 9'223'372'036'854'775'807; // 19 digits: read as text
+    EXPECT_EQ(rankSummaryFromJson(rankSummaryToJson(s), &error), s) << error.toStdString();
+
+    const QJsonObject columns =
+        QJsonDocument::fromJson(json).object().value(QStringLiteral("collectives")).toObject();
+    const auto withCell = [&](const char* column, qsizetype i, const QJsonValue& v) {
+        QJsonObject c = columns;
+        QJsonArray a = c.value(QLatin1String(column)).toArray();
+        a[i] = v;
+        c.insert(QLatin1String(column), a);
+        QJsonObject o = QJsonDocument::fromJson(json).object();
+        o.insert(QStringLiteral("collectives"), c);
+        return errorOf(QJsonDocument(o).toJson(QJsonDocument::Compact))
+            .remove(QStringLiteral("is a damaged rank summary: "));
+    };
+    EXPECT_EQ(withCell("stream", 50, QJsonValue()),
+              QStringLiteral("collectives[50].stream is not an integer in range"));
+    EXPECT_EQ(withCell("kind", 70, 1.5),
+              QStringLiteral("collectives[70].kind is not an integer in range"));
+    EXPECT_EQ(withCell("start_ns", 99, QStringLiteral("0")),
+              QStringLiteral("collectives[99].start_ns is not an integer in range"));
+    EXPECT_EQ(withCell("order", 64, -1),
+              QStringLiteral("collectives[64].order is not an integer in range"));
+    EXPECT_EQ(withCell("end_ns", 80, 0), QStringLiteral("collectives[80] ends before it starts"));
+    EXPECT_EQ(withCell("process_group", 90, 1),
+              QStringLiteral("collectives[90].process_group is not an integer in range"));
+}
+
+// Every length of integer, read eight digits at a time where it can be.
+TEST(RankSummaryJson, IntegersOfEveryLengthReadExactly) {
+    std::int64_t v = 0;
+    for (int digits = 1; digits <= 19; ++digits) {
+        v = v * 10 + (digits * 7) % 10 + (digits == 1 ? 1 : 0); // 1, 14, 141, 1418, ...
+        for (const std::int64_t x : {v, -v, v / 3}) {
+            QString error;
+            const auto s = rankSummaryFromJson(
+                with(QStringLiteral("clock_origin_ns"), QJsonValue(qint64(x))), &error);
+            ASSERT_TRUE(s) << error.toStdString();
+            EXPECT_EQ(s->clockOriginNs, x) << digits;
+        }
+    }
+}
