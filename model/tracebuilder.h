@@ -92,10 +92,11 @@ public:
     // read. This builder is left as it was. No warnings; launching API calls are not joined.
     // `stage` says how much of the GPU side it holds (metadata().stage); `extent`, where the
     // reader estimates the whole trace lies, widens its time range so that the view does not
-    // jump when the rest arrives.
+    // jump when the rest arrives. Its lanes are sorted on `laneThreads` threads (see finish()).
     std::unique_ptr<Trace> finishGpuPreview(const std::atomic<bool>* cancel = nullptr,
                                             TraceStage stage = TraceStage::GpuSide,
-                                            std::optional<TimeRange> extent = {}) const;
+                                            std::optional<TimeRange> extent = {},
+                                            int laneThreads = 1) const;
     // Makes a frozen trace of the GPU side a preview, as finishGpuPreview's are: `stage`, no
     // warnings, the time range widened to `extent`.
     static void markGpuPreview(Trace& t, TraceStage stage, std::optional<TimeRange> extent);

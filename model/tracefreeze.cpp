@@ -142,7 +142,8 @@ std::unique_ptr<Trace> TraceBuilder::finish(const std::atomic<bool>* cancel, int
 
 std::unique_ptr<Trace> TraceBuilder::finishGpuPreview(const std::atomic<bool>* cancel,
                                                       TraceStage stage,
-                                                      std::optional<TimeRange> extent) const {
+                                                      std::optional<TimeRange> extent,
+                                                      int laneThreads) const {
     const Trace& src = *m_trace;
     TraceBuilder copy(src.m_filePath);
     Trace& dst = *copy.m_trace;
@@ -171,7 +172,7 @@ std::unique_ptr<Trace> TraceBuilder::finishGpuPreview(const std::atomic<bool>* c
     copy.m_processIndex = m_processIndex;
     copy.m_gpuIndex = m_gpuIndex;
     copy.m_streamInfo = m_streamInfo;
-    std::unique_ptr<Trace> preview = copy.finish(cancel);
+    std::unique_ptr<Trace> preview = copy.finish(cancel, laneThreads);
     if (preview)
         markGpuPreview(*preview, stage, extent);
     return preview;

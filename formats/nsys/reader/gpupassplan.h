@@ -25,6 +25,8 @@ inline constexpr std::uint64_t kMaxPassBlocks = std::uint64_t(1) << 14;
 inline constexpr std::uint32_t kMinPassStride = 16;
 inline constexpr std::uint32_t kMaxPassStride = 256;
 inline constexpr std::uint64_t kFirstPassRows = 250'000;
+// The last partial picture holds one block in this many: a quarter (see nsysgpupasses.cpp).
+inline constexpr std::uint32_t kLastPreviewStride = 4;
 
 // The stride of the first pass for GPU tables of `rows` rows in all: a power of two.
 inline std::uint32_t firstPassStride(std::uint64_t rows) {

@@ -78,10 +78,13 @@ bool NsysSqliteLoader::Impl::readGpuSideInPasses(
                 (this->*read)();
         }
         checkCancel();
-        // A preview after each pass that read anything, but the last (the quick pass's result).
-        if (pass < lastReading && n.kernels + n.memcpys + n.memsets > before) {
+        // A preview after each pass that read anything, up to a quarter of the rows: the half
+        // would cost a tenth of the complete picture's time (its copy frozen) for a picture
+        // that the complete one follows soon after.
+        if (pass < lastReading && (stride >> pass) >= kLastPreviewStride &&
+            n.kernels + n.memcpys + n.memsets > before) {
             builder.metadata().gpuSampleStride = stride >> pass;
-            sendPreview(TraceStage::GpuSideBegun);
+            sendPreview(TraceStage::GpuSideBegun, options.threads);
         }
     }
     builder.metadata().gpuSampleStride = 1;

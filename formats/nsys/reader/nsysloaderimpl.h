@@ -139,8 +139,8 @@ struct NsysSqliteLoader::Impl {
     // The stream of a GPU table's rows: the whole table, or those of the current pass; null
     // where this pass reads nothing of it.
     std::unique_ptr<SqliteRowStream> gpuTableStream(const QString& sql, const QString& table);
-    void sendPreview(TraceStage stage) {
-        if (auto preview = builder.finishGpuPreview(options.cancel, stage, extent))
+    void sendPreview(TraceStage stage, int laneThreads = 1) {
+        if (auto preview = builder.finishGpuPreview(options.cancel, stage, extent, laneThreads))
             options.preview(std::move(preview));
         checkCancel();
     }

@@ -50,7 +50,16 @@ SqliteRowStream::SqliteRowStream(const SqliteScanners& by, const std::atomic<boo
         on.workers.push_back(by.db);
     m_striped = true;
     m_ranges = std::move(ranges);
-    m_stripes = m_ranges.size();
+    m_groupStart.push_back(0);
+    std::uint64_t rowids = 0;
+    for (std::size_t k = 0; k < m_ranges.size(); ++k) {
+        rowids += std::uint64_t(m_ranges[k].last) - std::uint64_t(m_ranges[k].first) + 1;
+        if (rowids >= kStripeRows || k + 1 == m_ranges.size()) {
+            m_groupStart.push_back(k + 1);
+            rowids = 0;
+        }
+    }
+    m_stripes = m_groupStart.size() - 1;
     if (!prepareStriped(on, sql, rowid)) {
         m_threaded = false;
         m_stripes = 0;
@@ -179,19 +188,29 @@ void SqliteRowStream::produce(std::size_t index) {
         }
         m_cv.notify_all();
     };
-    for (std::uint64_t s = index; s < m_stripes; s += m_workers.size()) {
+    // Binds range k: of the explicit ones, or stripe k of the table.
+    auto bind = [&](std::uint64_t k) {
+        std::int64_t first = 0, last = 0;
         if (!m_ranges.empty()) {
-            sqlite3_reset(st);
-            sqlite3_bind_int64(st, 1, m_ranges[s].first);
-            sqlite3_bind_int64(st, 2, m_ranges[s].last);
-        } else if (m_striped) {
-            const std::uint64_t first = std::uint64_t(m_firstRowid) + s * m_stripeWidth;
-            const std::int64_t last =
-                s + 1 == m_stripes ? m_lastRowid : std::int64_t(first + m_stripeWidth - 1);
-            sqlite3_reset(st);
-            sqlite3_bind_int64(st, 1, std::int64_t(first));
-            sqlite3_bind_int64(st, 2, last);
+            first = m_ranges[k].first;
+            last = m_ranges[k].last;
+        } else {
+            const std::uint64_t from = std::uint64_t(m_firstRowid) + k * m_stripeWidth;
+            first = std::int64_t(from);
+            last = k + 1 == m_stripes ? m_lastRowid : std::int64_t(from + m_stripeWidth - 1);
         }
+        sqlite3_reset(st);
+        sqlite3_bind_int64(st, 1, first);
+        sqlite3_bind_int64(st, 2, last);
+    };
+    for (std::uint64_t s = index; s < m_stripes; s += m_workers.size()) {
+        // The ranges of stripe s: explicit ones are grouped into stripes of about kStripeRows
+        // rowids, filled into chunks without a break, so that small ranges cost a seek each
+        // and not a chunk handed over each.
+        std::uint64_t range = m_ranges.empty() ? s : m_groupStart[s];
+        const std::uint64_t rangesEnd = m_ranges.empty() ? s + 1 : m_groupStart[s + 1];
+        if (m_striped)
+            bind(range);
         bool more = true;
         while (more) {
             std::unique_ptr<Chunk> c;
@@ -218,10 +237,16 @@ void SqliteRowStream::produce(std::size_t index) {
             c->texts.clear();
             c->arena.clear();
             int rc = SQLITE_ROW;
-            more = fill(st, *c, &rc);
-            if (!more && rc != SQLITE_DONE) { // failed: the reader stops at this chunk
-                finish(std::move(c), rc);
-                return;
+            while (!fill(st, *c, &rc)) {
+                if (rc != SQLITE_DONE) { // failed: the reader stops at this chunk
+                    finish(std::move(c), rc);
+                    return;
+                }
+                if (++range >= rangesEnd) {
+                    more = false;
+                    break;
+                }
+                bind(range);
             }
             if (isCancelled(m_cancel)) {
                 finish(std::move(c), SQLITE_DONE);
@@ -286,16 +311,16 @@ bool SqliteRowStream::stepRanges() {
     for (;;) {
         if (m_started && st.step())
             return true;
-        if (st.hasError() || m_stripe >= m_stripes || !st.isValid())
+        if (st.hasError() || !st.isValid() || m_stripes == 0)
             return false;
         if (m_started)
-            ++m_stripe;
+            ++m_range;
         m_started = true;
-        if (m_stripe >= m_stripes)
+        if (m_range >= m_ranges.size())
             return false;
         sqlite3_reset(st.handle());
-        sqlite3_bind_int64(st.handle(), 1, m_ranges[m_stripe].first);
-        sqlite3_bind_int64(st.handle(), 2, m_ranges[m_stripe].last);
+        sqlite3_bind_int64(st.handle(), 1, m_ranges[m_range].first);
+        sqlite3_bind_int64(st.handle(), 2, m_ranges[m_range].last);
     }
 }
 

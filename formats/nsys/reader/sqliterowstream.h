@@ -152,7 +152,10 @@ private:
     bool m_striped = false;
     std::int64_t m_firstRowid = 0, m_lastRowid = 0;
     std::uint64_t m_stripeWidth = 0, m_stripes = 1;
-    std::vector<RowidRange> m_ranges; // when given: stripe s is m_ranges[s]
+    // When given: stripe s is m_ranges[m_groupStart[s]] to m_ranges[m_groupStart[s + 1] - 1].
+    std::vector<RowidRange> m_ranges;
+    std::vector<std::size_t> m_groupStart;
+    std::size_t m_range = 0; // stepRanges(): the range read now
     // Shared between the workers and the reader.
     mutable std::mutex m_mutex;
     std::condition_variable m_cv;

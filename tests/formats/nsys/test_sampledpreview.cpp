@@ -180,7 +180,7 @@ TEST(SampledPreview, SyntheticTracesEndExactWithAnyThreadCount) {
             test::writeSynth(dir, 150'000, seed, QStringLiteral("s%1.sqlite").arg(seed));
         ASSERT_FALSE(path.isEmpty());
         for (const int threads : {1, 2, 3})
-            EXPECT_EQ(expectSampledLoadIsExact(path, threads), 4u) << "strides 16, 8, 4, 2";
+            EXPECT_EQ(expectSampledLoadIsExact(path, threads), 3u) << "strides 16, 8, 4";
     }
 }
 
