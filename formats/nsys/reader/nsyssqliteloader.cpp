@@ -1,6 +1,10 @@
 // SPDX-License-Identifier: MIT
 #include "formats/nsys/reader/nsysloaderimpl.h"
 
+#include <algorithm>
+#include <array>
+#include <map>
+
 namespace strobe {
 
 using namespace nsysload;
@@ -22,6 +26,28 @@ namespace {
 template <typename T> QString selectNameValue(const QString& table) {
     return QStringLiteral("SELECT ") % qs(T::col(T::name)) % QStringLiteral(", ") %
            qs(T::col(T::value)) % QStringLiteral(" FROM ") % table;
+}
+
+// The launchers' variables a rank's number and the world size are read from, most common first
+// (torchrun, Open MPI, Slurm, MPICH/Intel MPI). LOCAL_RANK is left out: it numbers the ranks of
+// one host, so two hosts' reports would claim the same ranks (docs/JOBS.md).
+constexpr std::array<std::string_view, 4> kRankVariables = {"RANK", "OMPI_COMM_WORLD_RANK",
+                                                            "SLURM_PROCID", "PMI_RANK"};
+constexpr std::array<std::string_view, 4> kWorldSizeVariables = {
+    "WORLD_SIZE", "OMPI_COMM_WORLD_SIZE", "SLURM_NTASKS", "PMI_SIZE"};
+
+// The first of `names` set in `env` to a number, if any.
+template <std::size_t N>
+std::optional<std::uint32_t> firstNumber(const std::map<QString, QString>& env,
+                                         const std::array<std::string_view, N>& names) {
+    for (const std::string_view name : names) {
+        const auto it = env.find(qs(name));
+        bool ok = false;
+        const uint v = it == env.end() ? 0 : it->second.trimmed().toUInt(&ok);
+        if (ok)
+            return std::uint32_t(v);
+    }
+    return std::nullopt;
 }
 
 } // namespace
@@ -59,15 +85,32 @@ void NsysSqliteLoader::Impl::readMetadata() {
             optionalTableSql(capture, {qs(C::col(C::name)), qs(C::col(C::value))}, {});
         SqliteStatement st(db, sql.isEmpty() ? QStringLiteral("SELECT 1 WHERE 0") : sql);
         const QString argumentPrefix = qs(key::kArgumentPrefix);
+        const QString environment = qs(key::kEnvironmentVariable);
         QString command;
         QMap<int, QString> args;
+        std::map<QString, QString> env; // the rank and world size variables only
         while (st.step()) {
             const QString name = QString::fromUtf8(st.text(0));
-            if (name == qs(key::kCommand))
+            if (name == qs(key::kCommand)) {
                 command = QString::fromUtf8(st.text(1));
-            else if (name.startsWith(argumentPrefix))
+            } else if (name.startsWith(argumentPrefix)) {
                 args.insert(name.mid(argumentPrefix.size()).toInt(), QString::fromUtf8(st.text(1)));
+            } else if (name == environment) {
+                const QString v = QString::fromUtf8(st.text(1));
+                const qsizetype eq = v.indexOf(u'=');
+                const QString var = eq > 0 ? v.left(eq) : QString();
+                const auto known = [&var](std::string_view n) { return var == qs(n); };
+                if (std::any_of(kRankVariables.begin(), kRankVariables.end(), known) ||
+                    std::any_of(kWorldSizeVariables.begin(), kWorldSizeVariables.end(), known))
+                    env[var] = v.mid(eq + 1);
+            }
         }
+        // The profiled process's rank, as its launcher set it (a report per rank:
+        // `nsys profile -o report_%q{RANK}` under torchrun or srun).
+        if (!meta.rank)
+            meta.rank = firstNumber(env, kRankVariables);
+        if (!meta.worldSize)
+            meta.worldSize = firstNumber(env, kWorldSizeVariables);
         QStringList parts{command};
         parts << args.values();
         if (!sql.isEmpty() && optionalTableOk(st, capture))

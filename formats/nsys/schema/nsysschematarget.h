@@ -237,6 +237,8 @@ inline constexpr std::string_view kLazy = "EXPORT_PARAM_LAZY";
 inline constexpr std::string_view kLazyV2_9 = "EXPORT_LAZY";
 inline constexpr std::string_view kCommand = "PROCESS_0:COMMAND";          // in CaptureMeta
 inline constexpr std::string_view kArgumentPrefix = "PROCESS_0:ARGUMENT_"; // + 0, 1, ...
+// One row per variable of the profiled process's environment, "NAME=value" (in CaptureMeta).
+inline constexpr std::string_view kEnvironmentVariable = "PROCESS_0:ENVIRONMENT_VARIABLE";
 } // namespace metakey
 
 } // namespace strobe::nsys::schema
