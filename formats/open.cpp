@@ -231,7 +231,8 @@ LoadResult loadTrace(const QString& path, const LoadOptions& options) {
         key = TraceCache::keyOf(path);
     }
     if (key) {
-        if (std::unique_ptr<Trace> cached = cache->load(*key, path)) {
+        if (std::unique_ptr<Trace> cached =
+                cache->load(*key, path, options.preview, options.previewMinRows)) {
             if (options.progress)
                 options.progress(1000);
             LoadResult r;
@@ -246,7 +247,7 @@ LoadResult loadTrace(const QString& path, const LoadOptions& options) {
                                        : NsysSqliteLoader(path, options).load();
     // Only whole traces are kept: a cached one then serves any later request, partial or not.
     if (key && result.ok() && result.trace->metadata().loadedParts == kAllTraceParts)
-        cache->store(*key, *result.trace); // a failure is logged; the load still succeeds
+        cache->store(*key, *result.trace, options.previewMinRows); // a failure is only logged
     // The builder's staging arrays were freed in pieces; hand the pages back so that the resident
     // size after a load is the trace's, not the peak's.
     returnFreedHeapPages();

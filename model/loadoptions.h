@@ -8,6 +8,7 @@
 #include <chrono>
 #include <functional>
 #include <memory>
+#include <optional>
 
 namespace strobe {
 
@@ -52,9 +53,13 @@ struct LoadOptions {
     // part whatever this says (its file is parsed whole either way) and says so.
     TraceParts parts = kAllTraceParts;
     // The reopen cache (formats/cache/tracecache.h): a folder for the frozen traces of files
-    // opened before, and the most it may hold. Empty: the file is read every time.
+    // opened before, and the most it may hold. Empty: the file is read every time. No cap (the
+    // default): sized from the folder's file system (TraceCache::capForDisk: a twentieth of it,
+    // 2 to 64 GiB, never leaving less free than a tenth of it, 1 to 16 GiB). From the cache, a
+    // big trace's preview goes to `preview` as well (its GPU side's first events, previewMinRows
+    // as above).
     QString cacheFolder;
-    std::uint64_t cacheCapBytes = std::uint64_t(2) << 30;
+    std::optional<std::uint64_t> cacheCapBytes;
 };
 
 struct LoadResult {

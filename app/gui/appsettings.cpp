@@ -20,7 +20,6 @@ const QString kTheme = QStringLiteral("theme");
 const QString kIdle = QStringLiteral("idleThresholdNs");
 const QString kCacheOn = QStringLiteral("cache/enabled");
 const QString kCacheCap = QStringLiteral("cache/capBytes");
-constexpr std::uint64_t kDefaultCacheCap = std::uint64_t(2) << 30; // TraceCache's default
 
 QString viewKey(const QString& path) {
     const QByteArray abs = QFileInfo(path).absoluteFilePath().toUtf8();
@@ -171,10 +170,10 @@ void AppSettings::setTraceCacheEnabled(bool on) {
     set(kCacheOn, on);
 }
 
-std::uint64_t AppSettings::traceCacheCapBytes() const {
+std::optional<std::uint64_t> AppSettings::traceCacheCapBytes() const {
     bool ok = false;
     const qulonglong v = value(kCacheCap).toULongLong(&ok);
-    return ok && v > 0 ? std::uint64_t(v) : kDefaultCacheCap;
+    return ok && v > 0 ? std::optional(std::uint64_t(v)) : std::nullopt;
 }
 
 QString AppSettings::traceCacheFolder() {

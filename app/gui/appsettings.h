@@ -54,10 +54,12 @@ public:
     void setLastView(const QString& path, TimeRange range);
 
     // The reopen cache (docs/CACHE.md): on unless turned off, at most traceCacheCapBytes(), in
-    // traceCacheFolder() (under QStandardPaths::CacheLocation).
+    // traceCacheFolder() (under QStandardPaths::CacheLocation). The cap is the cache/capBytes
+    // setting when it holds a positive number, else nullopt: sized from the folder's disk
+    // (TraceCache::capForDisk).
     bool traceCacheEnabled() const;
     void setTraceCacheEnabled(bool on);
-    std::uint64_t traceCacheCapBytes() const;
+    std::optional<std::uint64_t> traceCacheCapBytes() const;
     static QString traceCacheFolder();
 
     // Writes every change now: waits for a write under way, then writes the rest here.

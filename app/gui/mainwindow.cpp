@@ -263,7 +263,7 @@ void MainWindow::openSample() {
     startLoad(path, tr("Sample: CNN training loop"), true);
 }
 
-void MainWindow::setTraceCache(const QString& folder, std::uint64_t capBytes) {
+void MainWindow::setTraceCache(const QString& folder, std::optional<std::uint64_t> capBytes) {
     m_cacheFolder = folder;
     m_cacheCapBytes = capBytes;
     if (m_cacheAction) {

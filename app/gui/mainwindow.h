@@ -91,8 +91,9 @@ public:
     // Traces with at least this many event rows show their GPU side while the rest loads.
     void setPreviewMinRows(std::uint64_t rows) { m_previewMinRows = rows; }
     void setEarlyPreviewAfter(std::chrono::milliseconds wait) { m_earlyPreviewAfter = wait; }
-    // Where traces opened from now on are cached for reopening (empty: no cache, the default).
-    void setTraceCache(const QString& folder, std::uint64_t capBytes);
+    // Where traces opened from now on are cached for reopening (empty: no cache, the default),
+    // and the most the cache may hold (nullopt: sized from its disk, LoadOptions::cacheCapBytes).
+    void setTraceCache(const QString& folder, std::optional<std::uint64_t> capBytes);
 
 public slots:
     // Starts loading `path` in the background; the current trace stays until it succeeds. An
@@ -262,7 +263,7 @@ private:
     std::uint64_t m_previewMinRows = LoadOptions().previewMinRows;
     std::chrono::milliseconds m_earlyPreviewAfter = LoadOptions().earlyPreviewAfter;
     QString m_cacheFolder;
-    std::uint64_t m_cacheCapBytes = LoadOptions().cacheCapBytes;
+    std::optional<std::uint64_t> m_cacheCapBytes;
     QAction* m_cacheAction = nullptr;
     QAction* m_closeAction = nullptr;
     QAction* m_stopComparingAction = nullptr;

@@ -29,8 +29,9 @@ public:
     ~TraceLoadJob() override; // cancels and waits for the worker
 
     QString path() const { return m_path; }
-    // Use the reopen cache in `folder` (LoadOptions::cacheFolder; empty: none). Before start().
-    void setCache(QString folder, std::uint64_t capBytes) {
+    // Use the reopen cache in `folder` (LoadOptions::cacheFolder; empty: none) capped at
+    // `capBytes` (nullopt: sized from its disk). Before start().
+    void setCache(QString folder, std::optional<std::uint64_t> capBytes) {
         m_cacheFolder = std::move(folder);
         m_cacheCapBytes = capBytes;
     }
@@ -63,7 +64,7 @@ private:
     std::uint64_t m_previewMinRows;
     std::chrono::milliseconds m_earlyPreviewAfter = LoadOptions().earlyPreviewAfter;
     QString m_cacheFolder;
-    std::uint64_t m_cacheCapBytes = LoadOptions().cacheCapBytes;
+    std::optional<std::uint64_t> m_cacheCapBytes;
     std::optional<TimeNs> m_lodIdleThreshold;
     std::atomic<bool> m_cancel{false};
     std::unique_ptr<QThread> m_thread;

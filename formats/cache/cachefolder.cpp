@@ -9,6 +9,7 @@
 #include <dirent.h>
 #include <fcntl.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 namespace strobe {
@@ -169,6 +170,16 @@ std::vector<CacheFolderEntry> CacheFolder::list() const {
     }
     ::closedir(dir);
     return entries;
+}
+
+std::optional<DiskSpace> CacheFolder::diskSpace() const {
+    struct statvfs st {};
+    if (m_fd < 0 || ::fstatvfs(m_fd, &st) != 0)
+        return std::nullopt;
+    DiskSpace d;
+    d.totalBytes = std::uint64_t(st.f_blocks) * st.f_frsize;
+    d.availableBytes = std::uint64_t(st.f_bavail) * st.f_frsize;
+    return d;
 }
 
 } // namespace strobe

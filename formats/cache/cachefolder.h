@@ -4,6 +4,7 @@
 #include <QByteArray>
 #include <QString>
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 namespace strobe {
@@ -27,6 +28,13 @@ struct CacheFolderEntry {
     bool regular = false;
     std::uint64_t bytes = 0;
     std::int64_t mtimeNs = 0;
+};
+
+// The file system that holds the cache folder, as statvfs says: its size and what an ordinary
+// user may still write to it.
+struct DiskSpace {
+    std::uint64_t totalBytes = 0;
+    std::uint64_t availableBytes = 0;
 };
 
 // An entry opened for reading. fd is the caller's to close (-1 unless status is Opened).
@@ -74,6 +82,8 @@ public:
     bool remove(const QByteArray& name) const;
     // Every name in the folder but . and ..
     std::vector<CacheFolderEntry> list() const;
+    // The folder's file system; nullopt when it cannot be asked.
+    std::optional<DiskSpace> diskSpace() const;
 
 private:
     int m_fd = -1;

@@ -4,7 +4,9 @@
 #include "formats/cache/cachefolder.h"
 #include "formats/cache/cachestream.h"
 #include "formats/cache/tracecodec.h"
+#include "formats/cache/tracepreview.h"
 #include "model/trace.h"
+#include "model/tracebuilder.h"
 
 #include <QCryptographicHash>
 #include <QDateTime>
@@ -35,12 +37,14 @@ namespace {
 
 constexpr std::array<char, 8> kMagic{'S', 'T', 'R', 'O', 'B', 'E', 'T', 'C'};
 // The entry format: header layout and key fields. The payload's layout is
-// TraceCodec::layoutFingerprint().
-constexpr std::uint32_t kFormatVersion = 2;
+// TraceCodec::layoutFingerprint(). 3: the preview section, its size, checksum and stage, and
+// the trace's event count.
+constexpr std::uint32_t kFormatVersion = 3;
 const QString kSuffix = QStringLiteral(".strobecache");
 
 // The fixed part of the header; the key's path follows it, then the payload's two parts (see
-// TraceCodec::write), each with its size and CRC-32 here.
+// TraceCodec::write), each with its size and CRC-32 here, then the preview (cachePreviewOf; both
+// of its parts in one section, with its own size and CRC-32; none when previewBytes is 0).
 struct Header {
     std::array<char, 8> magic = kMagic;
     std::uint32_t formatVersion = kFormatVersion;
@@ -52,8 +56,13 @@ struct Header {
     std::uint32_t tailCrc = 0;
     std::array<std::uint64_t, 2> partBytes{};
     std::array<std::uint32_t, 2> partCrc{};
+    std::uint64_t previewBytes = 0;
+    std::uint32_t previewCrc = 0;
+    TraceStage previewStage = TraceStage::Complete; // GpuSide or GpuSideBegun with a preview
+    std::array<std::uint8_t, 3> zero{};
+    std::uint64_t events = 0; // in the whole trace's lanes
 };
-static_assert(sizeof(Header) == 72, "no padding in the stored header");
+static_assert(sizeof(Header) == 96, "no padding in the stored header");
 
 std::optional<std::uint32_t> crcOfRange(QFile& f, qint64 offset, qint64 bytes) {
     if (!f.seek(offset))
@@ -104,7 +113,8 @@ void removeEntry(const CacheFolder& dir, const QByteArray& name, const QString& 
 // Reads the opened entry `f`; null with `why` set when it is bad (the caller deletes it).
 std::unique_ptr<Trace> readEntry(const CacheFolder& dir, const QByteArray& name,
                                  const OpenedCacheEntry& entry, QFile& f, const TraceCacheKey& key,
-                                 const QString& filePath, QString& why) {
+                                 const QString& filePath, const TraceCache::PreviewSink& sink,
+                                 std::uint64_t previewMinEvents, QString& why) {
     const QString path = f.fileName();
     // Every header field is compared with what it must be; the CRCs cover the two parts.
     CacheReader in(f, entry.bytes);
@@ -128,14 +138,54 @@ std::unique_ptr<Trace> readEntry(const CacheFolder& dir, const QByteArray& name,
         return nullptr;
     }
     const std::uint64_t offset = entry.bytes - in.remaining();
-    if (h.partBytes[0] > in.remaining() || h.partBytes[1] != in.remaining() - h.partBytes[0]) {
+    if (h.partBytes[0] > in.remaining() || h.partBytes[1] > in.remaining() - h.partBytes[0] ||
+        h.previewBytes != in.remaining() - h.partBytes[0] - h.partBytes[1]) {
         why = QStringLiteral("truncated or extended");
         return nullptr;
     }
-    // Both parts at once, each on its own file handle: most of the time goes to faulting in the
-    // new arrays, which two cores do twice as fast. No exception may leave a thread.
+    const bool previewFields =
+        h.previewBytes > 0
+            ? h.previewStage == TraceStage::GpuSide || h.previewStage == TraceStage::GpuSideBegun
+            : h.previewStage == TraceStage::Complete && h.previewCrc == 0;
+    if (h.zero != decltype(h.zero){} || !previewFields) {
+        why = QStringLiteral("not a Strobe cache entry");
+        return nullptr;
+    }
+    // The preview first: a small section that a viewer paints while the rest is read. It is
+    // checked as the whole trace is (size, checksum, every cross-reference) before it is sent.
     QElapsedTimer clock;
     clock.start();
+    if (h.previewBytes > 0) {
+        const std::uint64_t previewAt = offset + h.partBytes[0] + h.partBytes[1];
+        if (!f.seek(qint64(previewAt))) {
+            why = QStringLiteral("truncated or extended");
+            return nullptr;
+        }
+        CacheReader r(f, h.previewBytes);
+        std::unique_ptr<Trace> preview = TraceCodec::makeTrace(filePath);
+        std::vector<Lane> lanes0, lanes1;
+        if (!TraceCodec::read(r, 0, *preview, lanes0) ||
+            !TraceCodec::read(r, 1, *preview, lanes1) || r.remaining() != 0) {
+            why = QStringLiteral("the preview does not parse");
+            return nullptr;
+        }
+        if (r.crc() != h.previewCrc) {
+            why = QStringLiteral("the preview's checksum does not match");
+            return nullptr;
+        }
+        TraceCodec::setLanes(*preview, std::move(lanes0), std::move(lanes1));
+        if (QString error = TraceCodec::validate(*preview); !error.isEmpty()) {
+            why = QStringLiteral("the preview: ") + error;
+            return nullptr;
+        }
+        TraceCodec::buildIndexes(*preview);
+        TraceBuilder::markGpuPreview(*preview, h.previewStage, std::nullopt);
+        if (sink && h.events >= previewMinEvents)
+            sink(std::move(preview));
+    }
+    const qint64 previewNs = clock.nsecsElapsed();
+    // Both parts at once, each on its own file handle: most of the time goes to faulting in the
+    // new arrays, which two cores do twice as fast. No exception may leave a thread.
     std::unique_ptr<Trace> trace = TraceCodec::makeTrace(filePath);
     std::array<std::vector<Lane>, 2> lanes;
     std::array<bool, 2> parsed{}, outOfMemory{};
@@ -188,6 +238,10 @@ std::unique_ptr<Trace> readEntry(const CacheFolder& dir, const QByteArray& name,
         return nullptr;
     }
     TraceCodec::setLanes(*trace, std::move(lanes[0]), std::move(lanes[1]));
+    if (laneEventCount(*trace) != h.events) {
+        why = QStringLiteral("its event count does not match");
+        return nullptr;
+    }
     if (QString error = TraceCodec::validate(*trace); !error.isEmpty()) {
         why = std::move(error);
         return nullptr;
@@ -195,12 +249,33 @@ std::unique_ptr<Trace> readEntry(const CacheFolder& dir, const QByteArray& name,
     const qint64 validNs = clock.nsecsElapsed();
     TraceCodec::buildIndexes(*trace);
     qCDebug(lcTraceCache,
-            "read %s: %.1f + %.1f MB, read %.0f ms (parts done at %.0f and %.0f ms), "
-            "validate %.0f ms, index %.0f ms",
-            qUtf8Printable(path), double(h.partBytes[0]) / 1e6, double(h.partBytes[1]) / 1e6,
-            double(readNs) / 1e6, double(partNs[0]) / 1e6, double(partNs[1]) / 1e6,
-            double(validNs - readNs) / 1e6, double(clock.nsecsElapsed() - validNs) / 1e6);
+            "read %s: preview %.1f MB in %.0f ms, then %.1f + %.1f MB, read %.0f ms (parts done "
+            "at %.0f and %.0f ms), validate %.0f ms, index %.0f ms",
+            qUtf8Printable(path), double(h.previewBytes) / 1e6, double(previewNs) / 1e6,
+            double(h.partBytes[0]) / 1e6, double(h.partBytes[1]) / 1e6,
+            double(readNs - previewNs) / 1e6, double(partNs[0] - previewNs) / 1e6,
+            double(partNs[1] - previewNs) / 1e6, double(validNs - readNs) / 1e6,
+            double(clock.nsecsElapsed() - validNs) / 1e6);
     return trace;
+}
+
+// The bytes of the entries in the folder now.
+std::uint64_t entryBytes(const CacheFolder& dir) {
+    const QByteArray suffix = kSuffix.toLatin1();
+    std::uint64_t total = 0;
+    for (const CacheFolderEntry& e : dir.list()) {
+        if (e.regular && e.name.endsWith(suffix))
+            total += e.bytes;
+    }
+    return total;
+}
+
+// The cap given, else the one the folder's file system allows now.
+std::uint64_t capIn(const CacheFolder& dir, std::optional<std::uint64_t> given) {
+    if (given)
+        return *given;
+    const std::optional<DiskSpace> disk = dir.diskSpace();
+    return disk ? TraceCache::capForDisk(*disk, entryBytes(dir)) : TraceCache::kMinDefaultCapBytes;
 }
 
 // Deletes the temporary files of writes that never finished, anything but a regular file under
@@ -234,9 +309,30 @@ void evictIn(const CacheFolder& dir, const QByteArray& keep, std::uint64_t cap) 
 
 } // namespace
 
-TraceCache::TraceCache(QString folder, std::uint64_t capBytes)
+std::uint64_t TraceCache::capForDisk(const DiskSpace& disk, std::uint64_t cacheBytes) {
+    const std::uint64_t wanted =
+        std::clamp(disk.totalBytes / 20, kMinDefaultCapBytes, kMaxDefaultCapBytes);
+    const std::uint64_t margin =
+        std::clamp(disk.totalBytes / 10, kMinFreeMarginBytes, kMaxFreeMarginBytes);
+    // What the entries take now and what is free, less the margin: the cache grows into free
+    // space down to the margin, and gives back what it holds when the disk is below it.
+    const std::uint64_t held = std::min(cacheBytes, kMaxDefaultCapBytes);
+    const std::uint64_t free = std::min(disk.availableBytes, disk.totalBytes);
+    const std::uint64_t allowed = held + free > margin ? held + free - margin : 0;
+    return std::min(wanted, allowed);
+}
+
+TraceCache::TraceCache(QString folder, std::optional<std::uint64_t> capBytes)
     : m_folder(std::move(folder))
     , m_capBytes(capBytes) {}
+
+std::uint64_t TraceCache::capBytes() const {
+    if (m_capBytes)
+        return *m_capBytes;
+    const auto dir = openFolder(m_folder, false);
+    return dir && dir->state() == CacheFolder::State::Usable ? capIn(*dir, m_capBytes)
+                                                             : kMinDefaultCapBytes;
+}
 
 std::optional<TraceCacheKey> TraceCache::keyOf(const QString& path) {
     const QFileInfo info(path);
@@ -263,7 +359,9 @@ QString TraceCache::entryPath(const QString& canonicalPath) const {
     return m_folder % u'/' % QString::fromLatin1(entryName(canonicalPath));
 }
 
-std::unique_ptr<Trace> TraceCache::load(const TraceCacheKey& key, const QString& filePath) const {
+std::unique_ptr<Trace> TraceCache::load(const TraceCacheKey& key, const QString& filePath,
+                                        const PreviewSink& preview,
+                                        std::uint64_t previewMinEvents) const {
     const auto dir = openFolder(m_folder, false);
     if (!dir || dir->state() != CacheFolder::State::Usable)
         return nullptr;
@@ -283,14 +381,14 @@ std::unique_ptr<Trace> TraceCache::load(const TraceCacheKey& key, const QString&
     }
     // store() never writes an entry bigger than the cap: a bigger one (a sparse file declaring
     // terabytes) is not read at all.
-    if (entry.bytes > m_capBytes) {
+    if (entry.bytes > capIn(*dir, m_capBytes)) {
         removeEntry(*dir, name, path, QStringLiteral("bigger than the cache's cap"));
         return nullptr;
     }
     QString why;
     std::unique_ptr<Trace> trace;
     try {
-        trace = readEntry(*dir, name, entry, f, key, filePath, why);
+        trace = readEntry(*dir, name, entry, f, key, filePath, preview, previewMinEvents, why);
     } catch (const std::bad_alloc&) {
         why = QStringLiteral("reading it needs more memory than there is");
     } catch (...) {
@@ -305,7 +403,8 @@ std::unique_ptr<Trace> TraceCache::load(const TraceCacheKey& key, const QString&
     return trace;
 }
 
-bool TraceCache::store(const TraceCacheKey& key, const Trace& trace) const {
+bool TraceCache::store(const TraceCacheKey& key, const Trace& trace,
+                       std::uint64_t previewMinEvents) const {
     const QString path = entryPath(key.canonicalPath);
     const QByteArray name = entryName(key.canonicalPath);
     auto failed = [&](const QString& why) {
@@ -327,15 +426,31 @@ bool TraceCache::store(const TraceCacheKey& key, const Trace& trace) const {
     h.mtimeMs = key.mtimeMs;
     h.headCrc = key.headCrc;
     h.tailCrc = key.tailCrc;
+    h.events = laneEventCount(trace);
     const std::uint32_t split = TraceCodec::splitLane(trace);
     for (int part = 0; part < 2; ++part) {
         CacheWriter counter(nullptr);
         TraceCodec::write(trace, part, split, counter);
         h.partBytes[std::size_t(part)] = counter.bytesWritten();
     }
+    const std::unique_ptr<Trace> preview =
+        h.events >= previewMinEvents ? cachePreviewOf(trace, kPreviewEvents) : nullptr;
+    // Both of the preview's parts in one section (its lanes all in the first).
+    auto writePreview = [&](CacheWriter& out) {
+        const auto lanes = std::uint32_t(preview->lanes().size());
+        TraceCodec::write(*preview, 0, lanes, out);
+        TraceCodec::write(*preview, 1, lanes, out);
+    };
+    if (preview) {
+        CacheWriter counter(nullptr);
+        writePreview(counter);
+        h.previewBytes = counter.bytesWritten();
+        h.previewStage = preview->metadata().stage;
+    }
     const std::uint64_t total = sizeof(Header) + std::uint64_t(h.pathUnits) * sizeof(QChar) +
-                                h.partBytes[0] + h.partBytes[1];
-    if (total > m_capBytes)
+                                h.partBytes[0] + h.partBytes[1] + h.previewBytes;
+    const std::uint64_t cap = capIn(*dir, m_capBytes);
+    if (total > cap)
         return failed(
             QStringLiteral("the entry (%1 bytes) is bigger than the cache's cap").arg(total));
     // A new private file in the folder, renamed over the entry's name when complete: whatever
@@ -370,19 +485,26 @@ bool TraceCache::store(const TraceCacheKey& key, const Trace& trace) const {
             return abandon(file.errorString());
         h.partCrc[std::size_t(part)] = out.crc();
     }
+    if (preview) {
+        CacheWriter out(&file);
+        writePreview(out);
+        if (!out.finish() || out.bytesWritten() != h.previewBytes)
+            return abandon(file.errorString());
+        h.previewCrc = out.crc();
+    }
     if (!file.seek(0) || !writeHeader() || !file.flush())
         return abandon(file.errorString());
     if (::fsync(file.handle()) != 0 || !dir->rename(temp, name))
         return abandon(QString::fromLocal8Bit(std::strerror(errno)));
     file.close();
-    evictIn(*dir, name, m_capBytes);
+    evictIn(*dir, name, capIn(*dir, m_capBytes));
     return true;
 }
 
 void TraceCache::evict(const QString& keep) const {
     const auto dir = openFolder(m_folder, false);
     if (dir && dir->state() == CacheFolder::State::Usable)
-        evictIn(*dir, QFile::encodeName(QFileInfo(keep).fileName()), m_capBytes);
+        evictIn(*dir, QFile::encodeName(QFileInfo(keep).fileName()), capIn(*dir, m_capBytes));
 }
 
 } // namespace strobe

@@ -522,7 +522,7 @@ TEST(TraceLoadJob, ABigTraceComesWithItsLevelOfDetail) {
 // changes the choice, which the settings remember.
 TEST_F(MainWindowTest, TheReopenCacheIsUsedOnlyWhenGivenAFolder) {
     EXPECT_TRUE(settings->traceCacheEnabled()) << "on by default";
-    EXPECT_EQ(settings->traceCacheCapBytes(), std::uint64_t(2) << 30);
+    EXPECT_EQ(settings->traceCacheCapBytes(), std::nullopt) << "sized from the disk unless set";
     EXPECT_TRUE(AppSettings::traceCacheFolder().endsWith(QStringLiteral("/traces")));
     QAction* action = nullptr;
     for (QAction* a : window->findChildren<QAction*>()) {

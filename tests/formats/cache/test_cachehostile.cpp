@@ -272,11 +272,12 @@ TEST(CacheHostile, MissingFoldersAreCreatedPrivate) {
 // made to match, so that only the counts are wrong.
 void writeForged(const QString& entryPath, const QByteArray& entry, qsizetype payloadStart,
                  std::uint64_t hole, std::uint64_t units) {
-    std::uint64_t part0 = 0;
-    std::memcpy(&part0, entry.constData() + 48, 8);
+    const auto part0 = headerField<std::uint64_t>(entry, 48);
+    const auto part1 = headerField<std::uint64_t>(entry, 56);
     QByteArray first = entry.mid(payloadStart, qsizetype(part0));
     std::memcpy(first.data(), &units, 8);
-    const QByteArray second = entry.mid(payloadStart + qsizetype(part0));
+    const QByteArray second = entry.mid(payloadStart + qsizetype(part0), qsizetype(part1));
+    const QByteArray preview = entry.mid(payloadStart + qsizetype(part0 + part1));
     // The CRC-32 of `hole` zeros, by doubling.
     const Bytef zero = 0;
     uLong zeros = crc32(0, &zero, 1);
@@ -296,11 +297,7 @@ void writeForged(const QString& entryPath, const QByteArray& entry, qsizetype pa
     ASSERT_TRUE(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
     ASSERT_EQ(f.write(header + first), header.size() + first.size());
     ASSERT_TRUE(f.seek(qint64(payloadStart + qsizetype(part0) + qint64(hole))));
-    ASSERT_EQ(f.write(second), second.size());
-}
-
-qsizetype payloadOffset(const QString& trace) {
-    return 72 + QFileInfo(trace).canonicalFilePath().size() * 2;
+    ASSERT_EQ(f.write(second + preview), second.size() + preview.size());
 }
 
 TEST(CacheHostile, ASparseEntryDeclaringATerabyteIsDeletedAndTheTraceLoads) {

@@ -2,6 +2,7 @@
 // The reopen cache through loadTrace: exact round trips on real fixtures, and every way an entry
 // can be wrong (truncated, damaged, another version, a changed file) detected and ignored.
 #include "formats/cache/tracecache.h"
+#include "formats/cache/tracepreview.h"
 #include "formats/open.h"
 #include "model/trace.h"
 #include "tests/formats/cache/cachetesthelpers.h"
@@ -13,29 +14,26 @@
 #include <QFileInfo>
 #include <QTemporaryDir>
 #include <gtest/gtest.h>
+#include <sys/statvfs.h>
 #include <zlib.h>
 
 namespace strobe {
 namespace {
 
-// The entry's layout as tracecache.cpp documents it: a 72-byte header (the sizes of the
-// payload's two parts at offsets 48 and 56, their CRC-32s at 64 and 68), the canonical path in
-// UTF-16, then the two parts.
-qsizetype payloadOffset(const QString& trace) {
-    return 72 + QFileInfo(trace).canonicalFilePath().size() * 2;
-}
-
 // Signs a modified payload again with zlib's CRC-32 (the same polynomial), as a crafted entry
-// would be.
+// would be: both parts and the preview (cachetesthelpers.h has the layout).
 void resign(QByteArray& entry, qsizetype payloadStart) {
-    std::uint64_t part0 = 0;
-    std::memcpy(&part0, entry.constData() + 48, 8);
+    const auto part0 = qsizetype(headerField<std::uint64_t>(entry, 48));
+    const auto part1 = qsizetype(headerField<std::uint64_t>(entry, 56));
+    const qsizetype preview = previewBytes(entry);
     const auto* bytes = reinterpret_cast<const Bytef*>(entry.constData());
     const auto crc0 = std::uint32_t(crc32(0, bytes + payloadStart, uInt(part0)));
-    const auto crc1 = std::uint32_t(crc32(0, bytes + payloadStart + qsizetype(part0),
-                                          uInt(entry.size() - payloadStart - qsizetype(part0))));
+    const auto crc1 = std::uint32_t(crc32(0, bytes + payloadStart + part0, uInt(part1)));
+    const auto crcP = std::uint32_t(crc32(0, bytes + payloadStart + part0 + part1, uInt(preview)));
     std::memcpy(entry.data() + 64, &crc0, 4);
     std::memcpy(entry.data() + 68, &crc1, 4);
+    if (preview > 0)
+        std::memcpy(entry.data() + 80, &crcP, 4);
 }
 
 class TraceCacheRoundTrip : public testing::TestWithParam<const char*> {};
@@ -429,6 +427,205 @@ TEST(TraceCache, InputShapesOutsideTheStringTableAreRejected) {
         g_reasons[0].endsWith(QStringLiteral(": sparse column: index or value out of range")))
         << g_reasons[0].toStdString();
     test::expectTracesEqual(*fresh.trace, *r.trace);
+}
+
+// The default cap, by hand for disks of several sizes: a twentieth of the disk within
+// [2, 64] GiB, less whatever would leave under a tenth of it (within [1, 16] GiB) free.
+TEST(TraceCache, TheDefaultCapScalesWithTheDiskAndKeepsAMarginFree) {
+    constexpr std::uint64_t GiB = std::uint64_t(1) << 30;
+    auto cap = [](std::uint64_t total, std::uint64_t available, std::uint64_t cached) {
+        return TraceCache::capForDisk(DiskSpace{total, available}, cached);
+    };
+    // The benchmark's disk (252 GB, 36 free) holds a 100M-event entry (2.28 GB).
+    EXPECT_EQ(cap(256 * GiB, 40 * GiB, 0), 256 * GiB / 20);
+    EXPECT_GT(cap(252'000'000'000, 36'000'000'000, 0), 2'280'000'000u);
+    EXPECT_EQ(cap(64 * GiB, 20 * GiB, 0), 64 * GiB / 20) << "a laptop's disk: 3.2 GiB";
+    EXPECT_EQ(cap(2048 * GiB, 1024 * GiB, 0), 64 * GiB) << "at most 64 GiB";
+    EXPECT_EQ(cap(8 * GiB, 4 * GiB, 0), 2 * GiB) << "at least 2 GiB when the disk has room";
+    // Room: what is cached plus what is free, less the margin (16 GiB on 256 GiB).
+    EXPECT_EQ(cap(256 * GiB, 18 * GiB, 1 * GiB), 3 * GiB);
+    EXPECT_EQ(cap(256 * GiB, 14 * GiB, 4 * GiB), 2 * GiB) << "below the margin: gives back";
+    EXPECT_EQ(cap(256 * GiB, 5 * GiB, 4 * GiB), 0u) << "a full disk: nothing kept";
+    EXPECT_EQ(cap(20 * GiB, 10 * GiB, 0), 2 * GiB) << "margin 2 GiB, a tenth";
+    EXPECT_EQ(cap(5 * GiB, 5 * GiB / 2, 0), 3 * GiB / 2) << "margin at least 1 GiB";
+    EXPECT_EQ(cap(0, 0, 0), 0u);
+}
+
+// Without a cap of its own the cache asks its folder's file system (statvfs here, before and
+// after, as others write to the disk meanwhile); a cap given wins.
+TEST(TraceCache, WithoutACapTheCacheSizesItselfFromItsDisk) {
+    QTemporaryDir cache;
+    ASSERT_TRUE(loadCached(kSmallKineto, cache.path(), std::nullopt).ok());
+    const auto entry = std::uint64_t(QFileInfo(entryOf(cache.path(), kSmallKineto)).size());
+    ASSERT_GT(entry, 0u) << "written under the disk's cap";
+    auto disk = [&] {
+        struct statvfs st {};
+        EXPECT_EQ(::statvfs(QFile::encodeName(cache.path()).constData(), &st), 0);
+        return DiskSpace{std::uint64_t(st.f_blocks) * st.f_frsize,
+                         std::uint64_t(st.f_bavail) * st.f_frsize};
+    };
+    const std::uint64_t before = TraceCache::capForDisk(disk(), entry);
+    const std::uint64_t cap = TraceCache(cache.path()).capBytes();
+    const std::uint64_t after = TraceCache::capForDisk(disk(), entry);
+    EXPECT_GE(cap, std::min(before, after));
+    EXPECT_LE(cap, std::max(before, after));
+    EXPECT_EQ(TraceCache(cache.path(), 12345).capBytes(), 12345u);
+    EXPECT_TRUE(loadCached(kSmallKineto, cache.path(), std::nullopt).fromCache);
+    // A cap the entry does not fit in: not read, deleted.
+    EXPECT_FALSE(loadCached(kSmallKineto, cache.path(), entry - 1).fromCache);
+    EXPECT_FALSE(QFileInfo::exists(entryOf(cache.path(), kSmallKineto)));
+}
+
+// The preview section (the Kineto reader sends no previews of its own, so every preview here
+// came from the cache).
+class TraceCachePreview : public testing::Test {
+protected:
+    void SetUp() override {
+        fresh = loadTrace(kSmallKineto);
+        ASSERT_TRUE(fresh.ok());
+        std::vector<std::unique_ptr<Trace>> none;
+        ASSERT_TRUE(loadCachedWithPreviews(kSmallKineto, cache.path(), none).ok());
+        ASSERT_TRUE(none.empty()) << "a fresh Kineto load sends no preview";
+        entry = readAll(entryOf(cache.path(), kSmallKineto));
+        at = previewOffset(entry, kSmallKineto);
+        bytes = previewBytes(entry);
+        ASSERT_GT(bytes, 1000);
+        ASSERT_EQ(at + bytes, entry.size()) << "the preview ends the entry";
+    }
+    // Loads with previews from `bad` in place of the entry; the reasons logged.
+    LoadResult loadFrom(const QByteArray& bad, std::vector<std::unique_ptr<Trace>>& previews) {
+        writeAll(entryOf(cache.path(), kSmallKineto), bad);
+        g_reasons.clear();
+        const QtMessageHandler previous = qInstallMessageHandler(collectReasons);
+        LoadResult r = loadCachedWithPreviews(kSmallKineto, cache.path(), previews);
+        qInstallMessageHandler(previous);
+        return r;
+    }
+    QTemporaryDir cache;
+    LoadResult fresh;
+    QByteArray entry;
+    qsizetype at = 0, bytes = 0;
+};
+
+TEST_F(TraceCachePreview, AReopenSendsTheValidatedPreviewFirst) {
+    std::vector<std::unique_ptr<Trace>> previews;
+    const LoadResult r = loadCachedWithPreviews(kSmallKineto, cache.path(), previews);
+    ASSERT_TRUE(r.ok());
+    EXPECT_TRUE(r.fromCache);
+    ASSERT_EQ(previews.size(), 1u);
+    const std::unique_ptr<Trace> expected =
+        cachePreviewOf(*fresh.trace, TraceCache::kPreviewEvents);
+    ASSERT_NE(expected, nullptr);
+    test::expectTracesEqual(*expected, *previews[0]);
+    EXPECT_EQ(previews[0]->metadata().stage, TraceStage::GpuSide) << "all of a small GPU side";
+    EXPECT_EQ(headerField<std::uint8_t>(entry, 84), std::uint8_t(TraceStage::GpuSide));
+    test::exerciseTrace(*previews[0]);
+    test::expectTracesEqual(*fresh.trace, *r.trace);
+    EXPECT_EQ(r.trace->metadata().stage, TraceStage::Complete);
+    // Not asked for (strobe-cli), or a trace under previewMinRows: none sent, same trace.
+    EXPECT_TRUE(loadCached(kSmallKineto, cache.path()).fromCache);
+    LoadOptions o;
+    o.cacheFolder = cache.path();
+    o.previewMinRows = laneEventCount(*fresh.trace) + 1;
+    o.preview = [&previews](std::unique_ptr<Trace> t) { previews.push_back(std::move(t)); };
+    EXPECT_TRUE(loadTrace(kSmallKineto, o).fromCache);
+    EXPECT_EQ(previews.size(), 1u);
+    // An entry written for a viewer that wants no preview of so small a trace holds none.
+    QTemporaryDir other;
+    ASSERT_TRUE(loadCached(kSmallKineto, other.path()).ok());
+    EXPECT_EQ(previewBytes(readAll(entryOf(other.path(), kSmallKineto))), 0);
+}
+
+TEST_F(TraceCachePreview, ADamagedPreviewIsRefusedBeforeItIsSent) {
+    int tried = 0;
+    for (qsizetype i = at; i < entry.size(); i += std::max<qsizetype>(1, bytes / 60)) {
+        SCOPED_TRACE(testing::Message() << "flipped byte " << i - at << " of the preview");
+        QByteArray bad = entry;
+        bad[i] = char(bad[i] ^ 0x10);
+        std::vector<std::unique_ptr<Trace>> previews;
+        const LoadResult r = loadFrom(bad, previews);
+        ASSERT_TRUE(r.ok());
+        EXPECT_FALSE(r.fromCache);
+        EXPECT_TRUE(previews.empty());
+        ASSERT_EQ(g_reasons.size(), 1);
+        EXPECT_TRUE(g_reasons[0].contains(QStringLiteral(": the preview")))
+            << g_reasons[0].toStdString();
+        test::expectTracesEqual(*fresh.trace, *r.trace);
+        ++tried;
+        if (testing::Test::HasFailure())
+            return;
+    }
+    EXPECT_GT(tried, 50);
+    // Cut inside the preview, its size, stage and padding changed: the header does not match.
+    const std::vector<std::pair<qsizetype, char>> header = {
+        {72, char(entry[72] + 1)}, {84, char(TraceStage::Complete)}, {84, 7}, {85, 1}, {87, 1}};
+    for (const auto& [offset, value] : header) {
+        SCOPED_TRACE(testing::Message() << "header byte " << offset << " set to " << int(value));
+        QByteArray bad = entry;
+        bad[offset] = value;
+        std::vector<std::unique_ptr<Trace>> previews;
+        const LoadResult r = loadFrom(bad, previews);
+        EXPECT_FALSE(r.fromCache);
+        EXPECT_TRUE(previews.empty());
+    }
+    // The trace's event count: checked once the rest is read (a wrong one only decides whether
+    // a preview is sent).
+    QByteArray events = entry;
+    events[88] = char(events[88] + 1);
+    std::vector<std::unique_ptr<Trace>> previews;
+    EXPECT_FALSE(loadFrom(events, previews).fromCache);
+    ASSERT_EQ(g_reasons.size(), 1);
+    EXPECT_TRUE(g_reasons[0].endsWith(QStringLiteral(": its event count does not match")));
+    previews.clear();
+    EXPECT_FALSE(loadFrom(entry.left(at + bytes / 2), previews).fromCache);
+    EXPECT_TRUE(previews.empty());
+    ASSERT_EQ(g_reasons.size(), 1);
+    EXPECT_TRUE(g_reasons[0].endsWith(QStringLiteral(": truncated or extended")));
+}
+
+// A damaged rest with a sound preview: the preview is sent (it was validated), then the entry
+// is refused and the trace read from its file.
+TEST_F(TraceCachePreview, ADamagedRestAfterASoundPreviewIsStillRefused) {
+    QByteArray bad = entry;
+    const qsizetype inPart1 =
+        payloadOffset(kSmallKineto) + qsizetype(headerField<std::uint64_t>(entry, 48)) + 100;
+    bad[inPart1] = char(bad[inPart1] ^ 0x04);
+    std::vector<std::unique_ptr<Trace>> previews;
+    const LoadResult r = loadFrom(bad, previews);
+    ASSERT_TRUE(r.ok());
+    EXPECT_FALSE(r.fromCache);
+    EXPECT_EQ(previews.size(), 1u);
+    ASSERT_EQ(g_reasons.size(), 1);
+    EXPECT_TRUE(g_reasons[0].endsWith(QStringLiteral(": checksum mismatch")) ||
+                g_reasons[0].endsWith(QStringLiteral(": the payload does not parse")))
+        << g_reasons[0].toStdString();
+    test::expectTracesEqual(*fresh.trace, *r.trace);
+}
+
+// Crafted previews (bytes changed, the preview's checksum made to match): validation rejects
+// what would index out of range, and what it accepts is safe to read.
+TEST_F(TraceCachePreview, CraftedPreviewsAreValidatedOrRejected) {
+    int rejected = 0, accepted = 0, byValidation = 0;
+    for (qsizetype i = at; i < entry.size(); i += std::max<qsizetype>(1, bytes / 400) | 1) {
+        QByteArray bad = entry;
+        bad[i] = char(bad[i] ^ (i % 3 == 0 ? 0x80 : i % 3 == 1 ? 0x01 : 0x02));
+        resign(bad, payloadOffset(kSmallKineto));
+        std::vector<std::unique_ptr<Trace>> previews;
+        const LoadResult r = loadFrom(bad, previews);
+        ASSERT_TRUE(r.ok());
+        if (r.fromCache) {
+            ++accepted;
+            ASSERT_EQ(previews.size(), 1u);
+            test::exerciseTrace(*previews[0]);
+        } else {
+            ++rejected;
+            EXPECT_TRUE(previews.empty());
+            byValidation += !g_reasons.filter(QStringLiteral(": the preview: ")).isEmpty();
+        }
+    }
+    EXPECT_GT(rejected, 40);
+    EXPECT_GT(accepted, 40);
+    EXPECT_GT(byValidation, 0);
 }
 
 } // namespace
