@@ -44,9 +44,9 @@ mkdir -p "$images"
 # USER_GUIDE: the sample compared with its data-loader fix: compare-timelines.png,
 # compare-panel-nvtx.png and compare-panel-gpus.png.
 "$build/tests/app/gui/compare_screenshots" "$images"
-# JOBS.md and USER_GUIDE: synthetic jobs of 2 and 8 ranks (rank 5 late), and one collective
-# selected, rank 5 expanded: job-2-ranks.png, job-8-ranks.png, job-collective.png,
-# job-expanded.png.
+# JOBS.md and USER_GUIDE: synthetic jobs of 2 and 8 ranks (rank 5 late), the Overview and the
+# Findings tab on the 8, one collective selected, rank 5 expanded: job-2-ranks.png,
+# job-8-ranks.png, job-overview.png, job-findings.png, job-collective.png, job-expanded.png.
 "$build/tests/app/gui/job_screenshots" "$images"
 # TIMELINE.md: the GPU memory counter lane of a Kineto trace with memory events.
 "$build/bench/paint/timeline_screenshot" "$v100" "$images/memory-lane.png" 1600 1000

@@ -176,7 +176,7 @@ private:
     void chooseJob();       // File > Open Job...: several files
     void chooseJobFolder(); // File > Open Job Folder...
     void onJobOpened(std::shared_ptr<const Job> job, std::shared_ptr<const JobAnalysis> analysis,
-                     const QString& title);
+                     std::shared_ptr<const Findings> findings, const QString& title);
     void analyseJobAgain();
     // Loads rank index `rank`'s whole trace in the background for its full lanes in the job view.
     void expandRank(std::size_t rank);

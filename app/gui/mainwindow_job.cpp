@@ -158,13 +158,14 @@ void MainWindow::openJob(const QStringList& paths) {
             return OpenedJob{std::move(job), std::move(analysis), std::move(findings)};
         },
         [this, title](OpenedJob opened) {
-            m_jobFindings = std::move(opened.findings);
-            onJobOpened(std::move(opened.job), std::move(opened.analysis), title);
+            onJobOpened(std::move(opened.job), std::move(opened.analysis),
+                        std::move(opened.findings), title);
         });
 }
 
 void MainWindow::onJobOpened(std::shared_ptr<const Job> job,
-                             std::shared_ptr<const JobAnalysis> analysis, const QString& title) {
+                             std::shared_ptr<const JobAnalysis> analysis,
+                             std::shared_ptr<const Findings> findings, const QString& title) {
     m_jobProgressTimer->stop();
     if (!isLoading())
         m_progress->hide();
@@ -179,6 +180,7 @@ void MainWindow::onJobOpened(std::shared_ptr<const Job> job,
     closeTrace(); // the job replaces whatever was open (it clears the job view too)
     m_jobData = std::move(job);
     m_jobAnalysis = std::move(analysis);
+    m_jobFindings = std::move(findings);
     m_jobTitle = tr("Job: %1 (%n rank(s))", nullptr, int(m_jobData->ranks.size())).arg(title);
     m_ranksPanel->setAlignment(Alignment{}); // (no job yet: no analysis is started)
     m_jobView->setJob(m_jobData, m_jobAnalysis);
@@ -260,7 +262,7 @@ void MainWindow::expandRank(std::size_t rank) {
                     else
                         showError(error);
                 } else {
-                    m_jobView->showRankTrace(rank, std::move(trace));
+                    m_jobView->showRankTrace(rank, std::move(trace), m_rankQueueTotal == 0);
                 }
                 loadQueuedRanks();
             });

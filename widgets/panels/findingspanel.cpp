@@ -248,13 +248,14 @@ void FindingsPanel::showSelected() {
     if (rows > 0)
         html +=
             QStringLiteral("<br>") %
-            (m_jobFindings
-                 ? tr("%n piece(s) of evidence; double-click one to show it in the job view.",
-                      nullptr, int(rows))
-             : rows == 1
-                 ? tr("1 piece of evidence; double-click it to show it on the timeline.")
-                 : tr("%1 pieces of evidence; double-click one to show it on the timeline.")
-                       .arg(rows))
+            (m_jobFindings && rows == 1
+                 ? tr("1 piece of evidence; double-click it to show it in the job view.")
+             : m_jobFindings
+                 ? tr("%1 pieces of evidence; double-click one to show it in the job view.")
+                       .arg(rows)
+             : rows == 1 ? tr("1 piece of evidence; double-click it to show it on the timeline.")
+                         : tr("%1 pieces of evidence; double-click one to show it on the timeline.")
+                               .arg(rows))
                 .toHtmlEscaped();
     m_details->setText(html);
     m_evidenceView->setVisible(rows > 0);

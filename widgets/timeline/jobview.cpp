@@ -495,7 +495,7 @@ bool JobCanvas::event(QEvent* event) {
         const TimeNs origin = jobRange().start;
         const TimeNs off = rankOffset(call->first);
         text = tr("%1 on %2, stream %3 #%4\nstart %5, duration %6")
-                   .arg(c.kind, rankTitle(call->first))
+                   .arg(m_job->ranks[call->first].kindOf(c), rankTitle(call->first))
                    .arg(c.streamOrdinal)
                    .arg(c.order)
                    .arg(formatDurationFixed(c.gpu.start + off - origin),
@@ -560,7 +560,7 @@ JobView::JobView(QWidget* parent)
     });
 }
 
-void JobView::showRankTrace(std::size_t rank, std::shared_ptr<const Trace> trace) {
+void JobView::showRankTrace(std::size_t rank, std::shared_ptr<const Trace> trace, bool reveal) {
     const Job* job = m_canvas->job();
     if (!job || rank >= job->ranks.size() || !trace)
         return;
@@ -579,6 +579,8 @@ void JobView::showRankTrace(std::size_t rank, std::shared_ptr<const Trace> trace
     e.view->show();
     placeTimelines();
     followCanvas(m_canvas->view());
+    if (!reveal)
+        return;
     // Bring the rank's rows and lanes into view.
     const QRect shown = m_canvas->groupRect(rank).united(m_canvas->extraRect(rank));
     m_scroll->ensureVisible(0, shown.center().y(), 0, shown.height() / 2);

@@ -154,7 +154,8 @@ public:
     // TimelineView under its rows, zoomed and panned with the job view (its own clock: the
     // rank's offset applied). setJob collapses every rank.
     static constexpr int kExpandedHeight = 360;
-    void showRankTrace(std::size_t rank, std::shared_ptr<const Trace> trace);
+    // `reveal` scrolls the rank's rows and lanes into view (not while Expand All fills them).
+    void showRankTrace(std::size_t rank, std::shared_ptr<const Trace> trace, bool reveal = true);
     void collapseRank(std::size_t rank);
     // Collapses every rank: their traces are dropped (memory: the summaries alone).
     void collapseAll();

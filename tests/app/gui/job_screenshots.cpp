@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: MIT
 // Renders the job view's screenshots (docs/JOBS.md, docs/USER_GUIDE.md) from the real main
 // window: synthetic jobs of 2 ranks (no straggler) and 8 ranks (rank 5 arriving 3 ms late),
-// the 8-rank one zoomed onto one step with a collective selected, then rank 5 expanded. Not a test:
-// `job_screenshots OUTDIR` (offscreen platform).
+// the 8-rank one (named as tensorboard_trace_handler names its files, so the headings carry the
+// hosts) with the Overview and the Findings tab on the job, zoomed onto one step with a
+// collective selected, then rank 5 expanded. Not a test: `job_screenshots OUTDIR` (offscreen
+// platform).
 #include "app/gui/appsettings.h"
 #include "app/gui/mainwindow.h"
 #include "formats/kineto/synth/kinetosynth.h"
@@ -12,6 +14,8 @@
 #include "widgets/timeline/timelineview.h"
 
 #include <QApplication>
+#include <QDir>
+#include <QDockWidget>
 #include <QEventLoop>
 #include <QTemporaryDir>
 #include <QTimer>
@@ -71,6 +75,13 @@ int main(int argc, char** argv) {
     o.straggler = 5;
     o.delayNs = 3'000'000;
     ok = ok && kinetosynth::writeKinetoJob(eight.toStdString(), o, &error);
+    // HOST_PID.TIMESTAMP.pt.trace.json.gz: ranks 0-3 on node-a, 4-7 on node-b.
+    for (std::uint32_t r = 0; ok && r < o.ranks; ++r)
+        ok =
+            QDir(eight).rename(QString::fromStdString(kinetosynth::jobFileName(r, true)),
+                               QStringLiteral("%1_%2.1733350000000000000.pt.trace.json.gz")
+                                   .arg(r < 4 ? QStringLiteral("node-a") : QStringLiteral("node-b"))
+                                   .arg(41000 + r));
     if (!ok) {
         std::fprintf(stderr, "%s\n", error.c_str());
         return 1;
@@ -85,6 +96,17 @@ int main(int argc, char** argv) {
     if (!openJob(w, eight))
         return 1;
     ok &= save(w, out + QStringLiteral("/job-8-ranks.png"));
+    // The Overview on the job: the verdict, the headline, the links; then the Findings tab.
+    auto* overview = w.findChild<QDockWidget*>(QStringLiteral("overviewDock"));
+    auto* findings = w.findChild<QDockWidget*>(QStringLiteral("findingsDock"));
+    if (!overview || !findings)
+        return 1;
+    overview->show();
+    overview->raise();
+    ok &= save(w, out + QStringLiteral("/job-overview.png"));
+    w.showFinding(0);
+    ok &= save(w, out + QStringLiteral("/job-findings.png"));
+    w.findChild<QDockWidget*>(QStringLiteral("ranksDock"))->raise();
     // One step of the 8-rank job, its third collective selected: the peers highlighted, each
     // rank's wait for rank 5 in red, the per-rank table under the view.
     JobCanvas* canvas = w.jobView()->canvas();

@@ -241,6 +241,7 @@ bool waitFor(const std::function<bool()>& done, int ms = 60000) {
 } // namespace
 
 TEST_F(JobWindowTest, TheOverviewAndTheFindingsTabSpeakOfTheJob) {
+    ASSERT_TRUE(open({rankFile(0), rankFile(1)})); // replaced by the next: its findings go
     ASSERT_TRUE(open({jobDir.path()}));
     auto* overview = window->findChild<OverviewPanel*>();
     ASSERT_NE(overview, nullptr);
@@ -260,6 +261,7 @@ TEST_F(JobWindowTest, TheOverviewAndTheFindingsTabSpeakOfTheJob) {
     EXPECT_TRUE(text.contains(QStringLiteral("\nEvery rank's steps take "))) << text.toStdString();
     EXPECT_TRUE(text.contains(QStringLiteral("xposed communication"))) << text.toStdString();
     EXPECT_FALSE(text.contains(QStringLiteral("No trace loaded")));
+    EXPECT_TRUE(text.contains(QStringLiteral("show the finding")));
 
     // The Findings tab lists the job's straggler finding: the wait rank 5 caused the others,
     // the stragglers table's wait_caused_ns, which is 7 x 3 ms x its collectives.
