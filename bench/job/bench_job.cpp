@@ -29,6 +29,7 @@
 #include "formats/kineto/kinetoinput.h"
 #include "formats/kineto/synth/kinetosynth.h"
 #include "formats/open.h"
+#include "model/job/jobfindings.h"
 #include "model/job/jobopen.h"
 #include "model/job/summaryjson.h"
 #include "model/reports/jobreports.h"
@@ -71,8 +72,7 @@ void printRounds(const char* what, const std::vector<double>& v) {
 
 TraceLoader benchLoader() {
     return [](const QString& path, QString* error) -> std::unique_ptr<Trace> {
-        LoadOptions options;
-        options.parts = kRankSummaryParts; // no cacheFolder: every file is read
+        LoadOptions options = rankSummaryLoadOptions(); // no cacheFolder: every file is read
         LoadResult r = loadTrace(path, options);
         if (!r.ok())
             *error = r.error;
@@ -287,6 +287,11 @@ void timeReopen(const char* what, const QStringList& files, int runs, int thread
         rows = jobRanksTable(job, a, true).rowCount() + jobStepsTable(job, a).rowCount() +
                jobCollectivesTable(job, a).rowCount() + jobStragglersTable(a).rowCount();
         const QString verdict = stragglerVerdict(job, a) + unmatchedSentence(job, a);
+        // What the viewer also computes when a job opens: its findings and the Overview's
+        // headline (app/gui/mainwindow_job.cpp).
+        const Findings findings = jobFindings(job, a);
+        const JobHeadline headline = jobHeadline(job);
+        rows += findings.findings.size() + headline.ranks;
         tables.push_back(since(t2));
         total.push_back(since(t0));
         matched = a.match.matched.size();
@@ -302,7 +307,7 @@ void timeReopen(const char* what, const QStringList& files, int runs, int thread
     printRounds("  its CPU time", openCpu);
     printRounds("analyseJob (match, align, time, waits, stragglers)", analyse);
     printRounds("  its CPU time", analyseCpu);
-    printRounds("every table and sentence of jobreports", tables);
+    printRounds("every table and sentence of jobreports, the findings, the headline", tables);
     printRounds("total", total);
     std::printf("  RSS holding the job: %.0f MiB more than before the open; peak RSS while "
                 "reopening (VmHWM): %.0f MiB\n",
