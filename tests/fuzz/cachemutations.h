@@ -42,6 +42,9 @@ inline CacheRound cacheRound(const QString& trace, const QString& work, Rng& rng
     QFile::setPermissions(cache, QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
     LoadOptions options;
     options.cacheFolder = cache;
+    // Entries of traces of any size hold a preview, which the reload reads and sends first.
+    options.previewMinRows = 0;
+    options.preview = [](std::unique_ptr<Trace>) {};
     if (!loadTrace(trace, options).ok())
         return out; // nothing cached: not this round's subject
     const QStringList entries = QDir(cache).entryList(QDir::Files | QDir::NoDotAndDotDot);
