@@ -197,8 +197,7 @@ void collectivesOf(const Trace& trace, RankScope scope, RankSummary& s) {
         auto it = kindOfName.find(nameId);
         if (it == kindOfName.end()) {
             const std::optional<QString> kind = collectiveKindOf(trace.string(nameId));
-            it = kindOfName
-                     .emplace(nameId, kind ? std::optional(s.kindIndex(*kind)) : std::nullopt)
+            it = kindOfName.emplace(nameId, kind ? std::optional(s.kindIndex(*kind)) : std::nullopt)
                      .first;
         }
         if (!it->second)

@@ -97,9 +97,9 @@ ReportTable jobStepsTable(const Job& job, const JobAnalysis& a) {
             perStep.begin(), perStep.end(), step.number,
             [](const std::pair<std::uint64_t, TimeNs>& w, std::uint64_t n) { return w.first < n; });
         const TimeNs wait = it != perStep.end() && it->first == step.number ? it->second : 0;
-        row.insert(row.end(), {num(s.rank), num(step.number),
-                               ns(saturatingAdd(step.host.start, a.offsets[r])),
-                               ns(saturatingAdd(step.host.end, a.offsets[r]))});
+        row.insert(row.end(),
+                   {num(s.rank), num(step.number), ns(saturatingAdd(step.host.start, a.offsets[r])),
+                    ns(saturatingAdd(step.host.end, a.offsets[r]))});
         appendBreakdown(row, step.breakdown);
         row.push_back(ns(wait));
     };

@@ -336,8 +336,8 @@ CollectiveMatch matchByNames(const Job& job) {
         for (std::uint32_t i = 0; i < s.collectives.size(); ++i) {
             const RankCollective& c = s.collectives[i];
             const std::optional<QString> group = s.processGroupOf(c);
-            calls[group ? Key{*group, 0, s.kindOf(c)} : Key{QString(), c.streamOrdinal,
-                                                            s.kindOf(c)}][r]
+            calls[group ? Key{*group, 0, s.kindOf(c)}
+                        : Key{QString(), c.streamOrdinal, s.kindOf(c)}][r]
                 .push_back(i);
         }
     }

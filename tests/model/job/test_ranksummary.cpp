@@ -264,8 +264,7 @@ TEST(RankSummary, ProcessGroupsAndBytesAreTheJsons) {
     for (std::size_t i = 0; i < nccl.size(); ++i) {
         const auto& e = *nccl[i];
         ASSERT_TRUE(e.processGroupName && e.inMsgNelems && e.dtype);
-        EXPECT_EQ(ranks[0].processGroupOf(c[i]), QString::fromStdString(*e.processGroupName))
-            << i;
+        EXPECT_EQ(ranks[0].processGroupOf(c[i]), QString::fromStdString(*e.processGroupName)) << i;
         EXPECT_EQ(c[i].bytes, std::uint64_t(*e.inMsgNelems) * size.at(*e.dtype)) << i;
     }
     // The sampled HTA traces record neither: none is made up.

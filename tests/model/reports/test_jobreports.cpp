@@ -51,10 +51,10 @@ std::vector<QStringList> materialisedCollectives(const Job& job, const JobAnalys
         const MatchedCollective& c = a.match.matched[m];
         const CollectiveTiming& t = a.timings[m];
         for (std::size_t k = 0; k < c.calls.size(); ++k)
-            out.push_back(QStringList{QString::number(m), c.kind} +
-                          numbers({job.ranks[c.calls[k].first].rank, t.gpu[k].start,
-                                   t.gpu[k].end, t.wait[k], t.transfer,
-                                   job.ranks[c.calls[t.lastArriver].first].rank}));
+            out.push_back(
+                QStringList{QString::number(m), c.kind} +
+                numbers({job.ranks[c.calls[k].first].rank, t.gpu[k].start, t.gpu[k].end, t.wait[k],
+                         t.transfer, job.ranks[c.calls[t.lastArriver].first].rank}));
     }
     return out;
 }
@@ -77,7 +77,8 @@ TEST(JobReports, CollectivesTableHasEveryCallOfTheJobOnItsClock) {
         for (std::uint32_t j = 0; j < spec.perStep; ++j) {
             for (std::uint32_t r = 0; r < spec.ranks; ++r)
                 expected.push_back(
-                    QStringList{QString::number(k * spec.perStep + j), QStringLiteral("AllReduce")} +
+                    QStringList{QString::number(k * spec.perStep + j),
+                                QStringLiteral("AllReduce")} +
                     numbers({r, spec.trueStart(r, k, j) - shift, spec.trueEnd(k, j) - shift,
                              r == *spec.straggler ? 0 : spec.delay, spec.transfer,
                              *spec.straggler}));
@@ -97,9 +98,8 @@ TEST(JobReports, CollectivesOfUnevenSizeAndUnmatchedCallsStreamAsTheyWereHeld) {
             RankCollective c;
             c.kind = ranks[r].kindIndex(r == 1 || r == 4 ? QStringLiteral("Broadcast")
                                                          : QStringLiteral("AllGather"));
-            c.processGroup =
-                ranks[r].processGroupIndex(r == 1 || r == 4 ? QStringLiteral("9")
-                                                            : QStringLiteral("5"));
+            c.processGroup = ranks[r].processGroupIndex(r == 1 || r == 4 ? QStringLiteral("9")
+                                                                         : QStringLiteral("5"));
             c.gpu = {150'000'000 + n * 1'000'000 + TimeNs(r), 150'500'000 + n * 1'000'000};
             ranks[r].collectives.push_back(c);
         }
@@ -144,11 +144,11 @@ TEST(JobReports, StepsTableHasEveryRankAndStepWithItsWait) {
             continue;
         for (std::uint32_t k = 0; k < spec.steps; ++k) {
             const bool four = r == 4;
-            expected.push_back(numbers(
-                {r, std::int64_t(SynthJob::kFirstStep + k), TimeNs(k) * SynthJob::kStep - shift,
-                 TimeNs(k + 1) * SynthJob::kStep - shift, four ? 11 : 0, four ? 7 : 0,
-                 four ? 3 : 0, four ? 2 : 0, four ? 5 : 0,
-                 r == *spec.straggler ? 0 : spec.perStep * spec.delay}));
+            expected.push_back(numbers({r, std::int64_t(SynthJob::kFirstStep + k),
+                                        TimeNs(k) * SynthJob::kStep - shift,
+                                        TimeNs(k + 1) * SynthJob::kStep - shift, four ? 11 : 0,
+                                        four ? 7 : 0, four ? 3 : 0, four ? 2 : 0, four ? 5 : 0,
+                                        r == *spec.straggler ? 0 : spec.perStep * spec.delay}));
         }
     }
     EXPECT_EQ(table.rowCount(), expected.size());
