@@ -17,6 +17,7 @@
 #include <QTabWidget>
 #include <QTableView>
 #include <QVBoxLayout>
+#include <algorithm>
 #include <map>
 
 namespace strobe {
@@ -229,7 +230,21 @@ void RanksPanel::setJob(const std::shared_ptr<const Job>& job,
         notes << unmatched;
     m_notes->setText(notes.join(u'\n'));
     m_notes->setVisible(!notes.isEmpty());
-    m_ranks->setTable(jobRanksTable(*job, *analysis));
+    ReportTable ranks = jobRanksTable(*job, *analysis);
+    // Each rank's host after its GPU, when any summary records one (RankSummary::host); the
+    // CLI's ranks table keeps its columns.
+    if (std::any_of(job->ranks.begin(), job->ranks.end(),
+                    [](const RankSummary& s) { return !s.host.isEmpty(); })) {
+        const auto at = std::size_t(ranks.columns.indexOf(QStringLiteral("gpu")) + 1);
+        ranks.columns.insert(qsizetype(at), QStringLiteral("host"));
+        for (std::size_t r = 0; r < ranks.rows.size() && r < job->ranks.size(); ++r) {
+            const QString& host = job->ranks[r].host;
+            ranks.rows[r].insert(ranks.rows[r].begin() +
+                                     std::ptrdiff_t(std::min(at, ranks.rows[r].size())),
+                                 host.isEmpty() ? ReportCell::null() : ReportCell::string(host));
+        }
+    }
+    m_ranks->setTable(std::move(ranks));
     m_steps->setTable(slowestRankTable(*job, *analysis));
     m_kinds->setTable(collectiveKindsTable(*job, *analysis));
     m_stragglers->setTable(jobStragglersTable(*analysis));

@@ -399,4 +399,12 @@ TEST_F(JobWindowTest, TheHeadingNamesTheHostOfTensorboardTraceHandlersFiles) {
                       .arg(r)
                       .arg(r < 4 ? QStringLiteral("node-a") : QStringLiteral("node-b")));
     }
+    // The Ranks panel's table has a host column after the GPU's.
+    const ReportTable& shown = window->ranksPanel()->ranksModel()->table();
+    const qsizetype host = shown.columns.indexOf(QStringLiteral("host"));
+    ASSERT_EQ(host, shown.columns.indexOf(QStringLiteral("gpu")) + 1);
+    ASSERT_EQ(shown.rows.size(), 8u);
+    for (std::size_t r = 0; r < 8; ++r)
+        EXPECT_EQ(shown.rows[r][std::size_t(host)].text,
+                  r < 4 ? QStringLiteral("node-a") : QStringLiteral("node-b"));
 }
