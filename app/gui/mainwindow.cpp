@@ -334,11 +334,20 @@ void MainWindow::onPreview(std::shared_ptr<const Trace> gpuSide) {
     m_preview = gpuSide;
     m_previewOfThisLoad = true;
     const TraceMetadata& meta = gpuSide->metadata();
-    m_title = m_pendingTitle % (meta.stage == TraceStage::GpuSideBegun
+    m_title = m_pendingTitle % (meta.stage == TraceStage::GpuSideBegun && meta.gpuSampleStride > 1
+                                    ? tr(" (reading 1/%1 of the GPU rows, spread over the whole "
+                                         "trace; reading on…)")
+                                          .arg(meta.gpuSampleStride)
+                                : meta.stage == TraceStage::GpuSideBegun
                                     ? tr(" (the first of the GPU side; reading on…)")
                                 : meta.loadedParts.testFlag(TracePart::KernelDetail)
                                     ? tr(" (GPU side; reading the CPU side…)")
                                     : tr(" (GPU side; reading launch details and the CPU side…)"));
+    // The status bar says how much of a partial picture is read (the timeline hatches it).
+    statusBar()->showMessage(meta.gpuSampleStride > 1 ? tr("Loading %1: 1/%2 of the GPU rows read…")
+                                                            .arg(m_pendingTitle)
+                                                            .arg(meta.gpuSampleStride)
+                                                      : tr("Loading %1…").arg(m_pendingTitle));
     m_state->setTrace(std::move(gpuSide));
     if (navigated)
         m_state->setVisibleRange(*navigated, false);

@@ -18,6 +18,7 @@
 #include "widgets/workerpriority.h"
 
 #include <QEvent>
+#include <QFontMetrics>
 #include <QLocale>
 #include <QPainter>
 #include <QScrollBar>
@@ -387,6 +388,39 @@ void TimelineView::paintCanvas(QPainter& p, QSize size, qreal dpr) {
                               m_state->cursorTime()});
     if (hasNothingToDraw())
         paintNothingToDraw(p, size, ctx);
+    else if (const QString banner = partialPictureText(*ctx.trace); !banner.isEmpty())
+        paintPartialPicture(p, size, ctx, banner);
+}
+
+QString TimelineView::partialPictureText(const Trace& t) {
+    const TraceMetadata& m = t.metadata();
+    if (m.stage != TraceStage::GpuSideBegun || m.gpuSampleStride <= 1)
+        return {};
+    return tr("Reading 1/%1 of the GPU rows, spread over the whole time range: a partial picture, "
+              "with gaps where rows are not read yet…")
+        .arg(m.gpuSampleStride);
+}
+
+void TimelineView::paintPartialPicture(QPainter& p, QSize size, const PaintContext& ctx,
+                                       const QString& banner) const {
+    // Hatched over the events: a gap in a partial picture is rows not read yet, not idle time.
+    p.save();
+    QColor hatch = ctx.palette.background;
+    hatch.setAlpha(150);
+    p.fillRect(QRect(QPoint(0, 0), size), QBrush(hatch, Qt::BDiagPattern));
+    const QFontMetrics fm(font());
+    const int pad = 6;
+    const QRect text =
+        fm.boundingRect(QRect(0, 0, std::max(40, size.width() - 4 * pad), size.height()),
+                        Qt::AlignLeft | Qt::TextWordWrap, banner);
+    const QRect box(pad, pad, text.width() + 2 * pad, text.height() + 2 * pad);
+    QColor fill = ctx.palette.background;
+    fill.setAlpha(230);
+    p.fillRect(box, fill);
+    p.setPen(ctx.palette.text);
+    p.drawRect(box.adjusted(0, 0, -1, -1));
+    p.drawText(box.adjusted(pad, pad, -pad, -pad), Qt::AlignLeft | Qt::TextWordWrap, banner);
+    p.restore();
 }
 
 bool TimelineView::hasNothingToDraw() const {

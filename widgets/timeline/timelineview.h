@@ -110,6 +110,10 @@ public:
     bool hasNothingToDraw() const;
     // Why an open trace shows nothing: what it holds and which events the timeline draws.
     static QString nothingToDrawText(const Trace& trace);
+    // The banner over a partial picture (a preview of a sample of the GPU rows, spread over the
+    // whole time range: TraceMetadata::gpuSampleStride > 1), whose lanes are drawn hatched;
+    // empty for any other trace.
+    static QString partialPictureText(const Trace& trace);
 
     // Lanes.
     void setHideIdleLanes(bool hide);
@@ -189,6 +193,8 @@ private:
     void scrollToEventRow(EventRef ref);
     void placeSearchBar();
     void paintNothingToDraw(QPainter& p, QSize size, const PaintContext& ctx) const;
+    void paintPartialPicture(QPainter& p, QSize size, const PaintContext& ctx,
+                             const QString& banner) const;
 
     ViewState* m_state;
     LaneLayout m_layout;
