@@ -18,13 +18,17 @@ namespace strobe::cli {
 
 namespace {
 
-TraceLoader cliLoader(Io io) {
+// The loader of a job's files (read side by side, each on one thread), or with `alone` of the one
+// trace `job summarize` reads (on as many threads as the reader uses).
+TraceLoader cliLoader(Io io, bool alone = false) {
     const TraceParts parts = io.parts.value_or(kRankSummaryParts);
     const QString cache = cacheFolder();
-    return [parts, cache](const QString& path, QString* error) -> std::unique_ptr<Trace> {
-        LoadOptions options;
+    return [parts, cache, alone](const QString& path, QString* error) -> std::unique_ptr<Trace> {
+        LoadOptions options = rankSummaryLoadOptions();
         options.parts = parts;
         options.cacheFolder = cache;
+        if (alone)
+            options.threads = LoadOptions{}.threads;
         LoadResult r = loadTrace(path, options);
         if (!r.ok())
             *error = r.error;
@@ -44,7 +48,7 @@ int runSummarize(const QStringList& args, Io io) {
     if (!output)
         return usageError(io, cmd, QStringLiteral("missing -o RANK.summary.json"));
     QString error;
-    std::unique_ptr<Trace> trace = cliLoader(io)(a.positional().front(), &error);
+    std::unique_ptr<Trace> trace = cliLoader(io, true)(a.positional().front(), &error);
     if (!trace) {
         io.err << "strobe-cli: " << escapeControls(error) << '\n';
         return 1;

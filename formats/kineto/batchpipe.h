@@ -18,18 +18,31 @@ namespace strobe::kineto {
 // An exception in the consumer stops it; the producer gets it rethrown at its next hand() or at
 // finish(). Destroying the pipe without finish() (the producer failed) stops the consumer
 // after its current batch and joins it.
+//
+// With Consumer::Inline there is no thread: hand() and finish() consume the batch on the
+// producer's thread before they return (one buffer; the consumer's exception comes out of them).
+// For a caller that keeps every core busy already (a job's files read side by side), where a
+// second thread per file only adds the hand-off.
 template <typename Batch> class BatchPipe {
 public:
     using Consume = std::function<void(Batch&)>;
+    enum class Consumer { Thread, Inline };
 
-    BatchPipe(std::size_t buffers, Consume consume)
-        : m_buffers(buffers < 2 ? 2 : buffers)
-        , m_consume(std::move(consume)) {
+    BatchPipe(std::size_t buffers, Consume consume, Consumer consumer = Consumer::Thread)
+        : m_buffers(consumer == Consumer::Inline ? 1
+                    : buffers < 2                ? 2
+                                                 : buffers)
+        , m_consume(std::move(consume))
+        , m_inline(consumer == Consumer::Inline) {
+        if (m_inline)
+            return;
         for (std::size_t i = 1; i < m_buffers.size(); ++i)
             m_free.push_back(i);
         m_thread = std::thread([this] { run(); });
     }
     ~BatchPipe() {
+        if (m_inline)
+            return;
         {
             std::lock_guard lock(m_mutex);
             m_stop = true;
@@ -46,6 +59,12 @@ public:
     // Queues current() for the consumer and makes another buffer current, waiting for one to
     // be free. Rethrows the consumer's exception.
     void hand() {
+        if (m_inline) {
+            ++m_handed;
+            m_consume(m_buffers[m_current]);
+            ++m_consumed;
+            return;
+        }
         std::unique_lock lock(m_mutex);
         rethrowFailure();
         m_full.push_back(m_current);
@@ -63,6 +82,8 @@ public:
     // Waits until the consumer has consumed the first `n` batches handed: the memory they point
     // into may then be reused. Rethrows the consumer's exception.
     void waitConsumed(std::size_t n) {
+        if (m_inline)
+            return; // consumed when handed
         std::unique_lock lock(m_mutex);
         m_wake.wait(lock, [this, n] { return m_consumed >= n || m_failure || m_done; });
         rethrowFailure();
@@ -71,6 +92,11 @@ public:
     // Queues current(), waits until the consumer has consumed every batch, and stops it.
     // Rethrows the consumer's exception. Nothing may be handed afterwards.
     void finish() {
+        if (m_inline) {
+            m_consume(m_buffers[m_current]);
+            m_done = true;
+            return;
+        }
         std::unique_lock lock(m_mutex);
         rethrowFailure();
         m_full.push_back(m_current);
@@ -121,6 +147,7 @@ private:
     std::deque<std::size_t> m_full, m_free;
     std::mutex m_mutex;
     std::condition_variable m_wake;
+    bool m_inline = false;
     bool m_stop = false, m_closed = false, m_done = false;
     std::exception_ptr m_failure;
     std::thread m_thread;

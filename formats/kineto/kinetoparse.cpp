@@ -246,16 +246,23 @@ void KinetoJsonLoader::Impl::reserveStaging(std::uint64_t textBytes) {
 }
 
 std::unique_ptr<EventPipe> KinetoJsonLoader::Impl::startBuilder() {
-    return std::make_unique<EventPipe>(kBatches, [this](EventBatch& batch) {
-        if (batch.piece != eventPiece) {
-            kernelKeys.clear(); // views into a piece whose buffer is read into again
-            eventPiece = batch.piece;
-        }
-        eventOrigin = batch.origin;
-        for (std::size_t i = 0; i < batch.size; ++i)
-            handleEvent(batch.events[i]);
-        batch.size = 0;
-    });
+    // One thread asked for (LoadOptions::threads): the events are mapped on the parser thread,
+    // a batch at a time.
+    const auto consumer =
+        options.threads <= 1 ? EventPipe::Consumer::Inline : EventPipe::Consumer::Thread;
+    return std::make_unique<EventPipe>(
+        kBatches,
+        [this](EventBatch& batch) {
+            if (batch.piece != eventPiece) {
+                kernelKeys.clear(); // views into a piece whose buffer is read into again
+                eventPiece = batch.piece;
+            }
+            eventOrigin = batch.origin;
+            for (std::size_t i = 0; i < batch.size; ++i)
+                handleEvent(batch.events[i]);
+            batch.size = 0;
+        },
+        consumer);
 }
 
 void KinetoJsonLoader::Impl::walkElements(EventPipe& pipe, od::array events, const char* base,

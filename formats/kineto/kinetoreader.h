@@ -13,9 +13,10 @@ namespace strobe {
 // Trace: CPU operators, user annotations, Python frames, CUDA runtime and driver calls, kernels,
 // memcpys, memsets, synchronisations and instant events, joined by correlation id. One pass of
 // simdjson's on-demand parser over the whole document on the calling thread, while a second
-// thread maps the events it hands over in batches to the model; a plain file past one
-// document's 4 GiB is read the same way a piece at a time (kinetosplit.cpp). See docs/KINETO.md
-// for the mapping and docs/PERFORMANCE.md for the speed.
+// thread maps the events it hands over in batches to the model (the calling thread itself with
+// LoadOptions::threads = 1); LoadOptions::parts leaves out operators, syncs and memory samples; a
+// plain file past one document's 4 GiB is read the same way a piece at a time (kinetosplit.cpp).
+// See docs/KINETO.md for the mapping and docs/PERFORMANCE.md for the speed.
 class KinetoJsonLoader {
 public:
     KinetoJsonLoader(const QString& path, const LoadOptions& options);

@@ -7,6 +7,7 @@
 // file format itself.
 
 #include "model/job/job.h"
+#include "model/loadoptions.h"
 
 #include <functional>
 #include <memory>
@@ -19,6 +20,16 @@ namespace strobe {
 // loaders openJob is given ask for these.
 inline constexpr TraceParts kRankSummaryParts =
     kGpuWorkParts | TracePart::CudaApi | TracePart::Nvtx;
+
+// The options openJob's loaders start from: kRankSummaryParts, read on the loading thread alone
+// (threads = 1: openJob already reads one file per core, where a reader's second thread only
+// adds its hand-off).
+inline LoadOptions rankSummaryLoadOptions() {
+    LoadOptions options;
+    options.parts = kRankSummaryParts;
+    options.threads = 1;
+    return options;
+}
 
 // Loads a whole trace, or returns nullptr with one sentence naming the file in `error`.
 using TraceLoader = std::function<std::unique_ptr<Trace>(const QString& path, QString* error)>;

@@ -165,3 +165,46 @@ TEST(BatchPipe, WaitConsumedReturnsOnceTheFirstBatchesWereTaken) {
     pipe.finish();
     EXPECT_EQ(consumed.load(), 4); // three handed and the last, empty one
 }
+
+// Consumer::Inline (LoadOptions::threads = 1): each batch is consumed on the producer's thread
+// before hand() returns, in order; a failure comes out of the hand() that consumed it.
+TEST(BatchPipe, AnInlinePipeConsumesOnTheProducersThreadBeforeHandReturns) {
+    std::vector<int> seen;
+    std::vector<std::thread::id> threads;
+    using Pipe = BatchPipe<Batch>;
+    Pipe pipe(
+        4,
+        [&](Batch& b) {
+            threads.push_back(std::this_thread::get_id());
+            seen.insert(seen.end(), b.values.begin(), b.values.end());
+            b.values.clear();
+        },
+        Pipe::Consumer::Inline);
+    for (int i = 0; i < 100; ++i) {
+        pipe.current().values.push_back(i);
+        pipe.hand();
+        ASSERT_EQ(seen.size(), std::size_t(i + 1)); // consumed already
+        EXPECT_EQ(pipe.handed(), std::size_t(i + 1));
+        pipe.waitConsumed(pipe.handed()); // returns at once
+    }
+    pipe.current().values.push_back(100);
+    pipe.finish();
+    ASSERT_EQ(seen.size(), 101u);
+    for (int i = 0; i <= 100; ++i)
+        EXPECT_EQ(seen[std::size_t(i)], i);
+    for (const std::thread::id id : threads)
+        EXPECT_EQ(id, std::this_thread::get_id());
+
+    int consumed = 0;
+    Pipe failing(
+        2,
+        [&](Batch&) {
+            if (++consumed == 3)
+                throw std::runtime_error("third");
+        },
+        Pipe::Consumer::Inline);
+    failing.hand();
+    failing.hand();
+    EXPECT_THROW(failing.hand(), std::runtime_error);
+    EXPECT_EQ(consumed, 3);
+}

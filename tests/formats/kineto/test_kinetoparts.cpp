@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: MIT
 // The Kineto reader leaves out the parts a command does not ask for (operators and Python
 // functions, syncs, memory samples): every command that reads fewer parts prints, on every Kineto
-// fixture, exactly what it prints after a full read, and the trace says what it lacks.
+// fixture, exactly what it prints after a full read, and the trace says what it lacks. On one
+// thread (LoadOptions::threads = 1, as a job's files are read) it builds the two-thread model.
 #include "app/cli/commands.h"
 #include "formats/kineto/kinetoreader.h"
+#include "tests/formats/cache/traceequal.h"
 #include "tests/support/kinetoscan.h"
 
 #include <QTextStream>
@@ -83,6 +85,28 @@ TEST(KinetoParts, LoadedPartsSayWhatWasLeftOut) {
     ASSERT_TRUE(r.ok());
     EXPECT_EQ(r.trace->metadata().loadedParts,
               kAllTraceParts & ~(TracePart::CpuOps | TracePart::Syncs | TracePart::GpuMemory));
+}
+
+TEST(KinetoParts, OneThreadGivesTheTwoThreadModel) {
+    for (const std::string& name : test::kinetoFixtures()) {
+        SCOPED_TRACE(name);
+        const QString path = QString::fromStdString(test::kinetoFixturePath(name));
+        for (const TraceParts parts : {kAllTraceParts, TraceParts(TracePart::Kernels)}) {
+            LoadOptions two, one;
+            two.parts = one.parts = parts;
+            one.threads = 1;
+            const LoadResult a = KinetoJsonLoader(path, two).load();
+            const LoadResult b = KinetoJsonLoader(path, one).load();
+            ASSERT_TRUE(a.ok() && b.ok()) << a.error.toStdString() << b.error.toStdString();
+            test::expectTracesEqual(*a.trace, *b.trace);
+            // The split read (text past 4 GiB) hands its pieces through the same pipe.
+            KinetoJsonLoader split(path, one);
+            split.splitIntoPieces(1 << 16);
+            const LoadResult c = split.load();
+            ASSERT_TRUE(c.ok()) << c.error.toStdString();
+            test::expectTracesEqual(*a.trace, *c.trace);
+        }
+    }
 }
 
 } // namespace

@@ -16,9 +16,12 @@ using namespace strobe;
 
 namespace {
 
-std::unique_ptr<Trace> load(const QString& path, TraceParts parts) {
+// `threads`: LoadOptions::threads (1: the events mapped on the parsing thread, as openJob's
+// loaders read).
+std::unique_ptr<Trace> load(const QString& path, TraceParts parts, int threads = 3) {
     LoadOptions options;
     options.parts = parts;
+    options.threads = threads;
     LoadResult r = loadTrace(path, options);
     EXPECT_TRUE(r.ok()) << r.error.toStdString();
     return std::move(r.trace);
@@ -69,13 +72,14 @@ constexpr TraceParts kLeftOut = TracePart::CpuOps | TracePart::Syncs | TracePart
 TEST(SummaryRead, EveryKinetoFixtureGivesTheFullReadsSummary) {
     const auto& table = KernelClassTable::defaults();
     std::size_t withSteps = 0, withCollectives = 0;
-    // Twice over: the second round reads with the parser the first one kept (any size order).
+    // Twice over: the second round reads with the parser the first one kept (any size order),
+    // on one thread as a job's loaders read.
     for (int round = 0; round < 2; ++round) {
         for (const std::string& name : test::kinetoFixtures()) {
             SCOPED_TRACE(name);
             const QString path = QString::fromStdString(test::kinetoFixturePath(name));
             const auto full = load(path, kAllTraceParts);
-            const auto reduced = load(path, kRankSummaryParts);
+            const auto reduced = load(path, kRankSummaryParts, round == 0 ? 3 : 1);
             ASSERT_TRUE(full && reduced);
             EXPECT_EQ(full->metadata().loadedParts, kAllTraceParts);
             EXPECT_EQ(reduced->metadata().loadedParts, kAllTraceParts & ~kLeftOut);
@@ -109,13 +113,9 @@ TEST(SummaryRead, SyntheticJobsGiveTheFullReadsSummaries) {
         o.clockSkewNs = 1'500;
         std::string error;
         ASSERT_TRUE(kinetosynth::writeKinetoJob(dir.path().toStdString(), o, &error)) << error;
-        const auto loaderOf = [](TraceParts parts) -> TraceLoader {
-            return [parts](const QString& path, QString* error) {
-                LoadResult r = loadTrace(path, [&] {
-                    LoadOptions options;
-                    options.parts = parts;
-                    return options;
-                }());
+        const auto loaderOf = [](const LoadOptions& options) -> TraceLoader {
+            return [options](const QString& path, QString* error) {
+                LoadResult r = loadTrace(path, options);
                 if (!r.ok())
                     *error = r.error;
                 return std::move(r.trace);
@@ -124,8 +124,8 @@ TEST(SummaryRead, SyntheticJobsGiveTheFullReadsSummaries) {
         const QStringList files = findJobFiles(dir.path());
         const auto& table = KernelClassTable::defaults();
         // Two threads, several files each: the kept parser is reused between them.
-        const Job full = openJob(files, loaderOf(kAllTraceParts), table, 2);
-        const Job reduced = openJob(files, loaderOf(kRankSummaryParts), table, 2);
+        const Job full = openJob(files, loaderOf(LoadOptions{}), table, 2);
+        const Job reduced = openJob(files, loaderOf(rankSummaryLoadOptions()), table, 2);
         ASSERT_EQ(full.ranks.size(), ranks);
         expectSameSummaries(full.ranks, reduced.ranks);
         EXPECT_EQ(full.warnings, reduced.warnings);
