@@ -128,8 +128,7 @@ void MainWindow::openJob(const QStringList& paths) {
     const std::optional<std::uint64_t> cap = m_cacheCapBytes;
     TraceLoader load = [done, cache, cap](const QString& path,
                                           QString* error) -> std::unique_ptr<Trace> {
-        LoadOptions options;
-        options.parts = kRankSummaryParts;
+        LoadOptions options = rankSummaryLoadOptions();
         options.cacheFolder = cache;
         options.cacheCapBytes = cap;
         LoadResult r = loadTrace(path, options);
