@@ -29,6 +29,7 @@
 #include "formats/kineto/kinetoinput.h"
 #include "formats/kineto/synth/kinetosynth.h"
 #include "formats/open.h"
+#include "model/job/jobfindings.h"
 #include "model/job/jobopen.h"
 #include "model/job/summaryjson.h"
 #include "model/reports/jobreports.h"
@@ -71,8 +72,7 @@ void printRounds(const char* what, const std::vector<double>& v) {
 
 TraceLoader benchLoader() {
     return [](const QString& path, QString* error) -> std::unique_ptr<Trace> {
-        LoadOptions options;
-        options.parts = kRankSummaryParts; // no cacheFolder: every file is read
+        LoadOptions options = rankSummaryLoadOptions(); // no cacheFolder: every file is read
         LoadResult r = loadTrace(path, options);
         if (!r.ok())
             *error = r.error;
@@ -263,7 +263,7 @@ QStringList writeSummaries(const Job& job, const std::string& dir, std::uint32_t
 
 // Opens `files` (summaries), analyses the job and makes every table; prints one line per round.
 void timeReopen(const char* what, const QStringList& files, int runs, int threads) {
-    std::vector<double> open, analyse, tables, total;
+    std::vector<double> open, analyse, tables, total, openCpu, analyseCpu;
     std::uint64_t holding = 0, peak = 0;
     std::size_t rows = 0, matched = 0;
     for (int i = 0; i < runs; ++i) {
@@ -271,18 +271,27 @@ void timeReopen(const char* what, const QStringList& files, int runs, int thread
         bench::resetPeakResident();
         const std::uint64_t before = bench::residentBytes();
         const auto t0 = Clock::now();
+        const double c0 = bench::cpuSeconds(CLOCK_PROCESS_CPUTIME_ID);
         const Job job = openJob(files, benchLoader(), KernelClassTable::defaults(), threads);
         open.push_back(since(t0));
+        openCpu.push_back(bench::cpuSeconds(CLOCK_PROCESS_CPUTIME_ID) - c0);
         holding = bench::residentBytes() - std::min(before, bench::residentBytes());
         const auto t1 = Clock::now();
+        const double c1 = bench::cpuSeconds(CLOCK_PROCESS_CPUTIME_ID);
         const JobAnalysis a = analyseJob(job, Alignment{});
         analyse.push_back(since(t1));
+        analyseCpu.push_back(bench::cpuSeconds(CLOCK_PROCESS_CPUTIME_ID) - c1);
         const auto t2 = Clock::now();
         // The collectives table is streamed: its rows are made when written (strobe-cli job
         // --what collectives), so only its count is made here.
         rows = jobRanksTable(job, a, true).rowCount() + jobStepsTable(job, a).rowCount() +
                jobCollectivesTable(job, a).rowCount() + jobStragglersTable(a).rowCount();
         const QString verdict = stragglerVerdict(job, a) + unmatchedSentence(job, a);
+        // What the viewer also computes when a job opens: its findings and the Overview's
+        // headline (app/gui/mainwindow_job.cpp).
+        const Findings findings = jobFindings(job, a);
+        const JobHeadline headline = jobHeadline(job);
+        rows += findings.findings.size() + headline.ranks;
         tables.push_back(since(t2));
         total.push_back(since(t0));
         matched = a.match.matched.size();
@@ -295,8 +304,10 @@ void timeReopen(const char* what, const QStringList& files, int runs, int thread
     }
     std::printf("%s\n", what);
     printRounds("open (read the summaries, makeJob)", open);
+    printRounds("  its CPU time", openCpu);
     printRounds("analyseJob (match, align, time, waits, stragglers)", analyse);
-    printRounds("every table and sentence of jobreports", tables);
+    printRounds("  its CPU time", analyseCpu);
+    printRounds("every table and sentence of jobreports, the findings, the headline", tables);
     printRounds("total", total);
     std::printf("  RSS holding the job: %.0f MiB more than before the open; peak RSS while "
                 "reopening (VmHWM): %.0f MiB\n",
