@@ -45,53 +45,46 @@ std::vector<TimeRange> busyIntervals(const Trace& trace, std::uint32_t deviceId,
 
 std::vector<TimeRange> busyIntervals(const Trace& trace, std::span<const std::uint32_t> lanes,
                                      BusyWork work) {
-    std::vector<TimeRange> all;
-    std::vector<std::size_t> runs{0}; // each lane adds one start-sorted run to `all`
+    // A k-way merge of the start-sorted lanes, merging as it goes: the result is the only
+    // array, reserved once at its largest size (no growth slack, no merge buffers; at 10M events
+    // the copies and buffers of a sort-and-merge doubled strobe-cli info's peak over the load's).
+    struct Cursor {
+        const Lane* lane;
+        std::uint32_t next; // the lane's next event
+    };
+    std::vector<Cursor> heap;
+    std::size_t total = 0;
     for (const std::uint32_t li : lanes) {
         const Lane& lane = trace.lane(li);
-        if (!countsAs(lane, work))
+        if (!countsAs(lane, work) || lane.size() == 0)
             continue;
-        // Each lane is start-sorted, so merging within it first keeps `all` small.
-        TimeRange cur{0, 0};
-        bool open = false;
-        for (std::uint32_t i = 0; i < lane.size(); ++i) {
-            const TimeNs s = lane.start(i), e = effectiveEnd(s, lane.end(i));
-            if (open && s <= cur.end) {
-                cur.end = std::max(cur.end, e);
-                continue;
-            }
-            if (open)
-                all.push_back(cur);
-            cur = {s, e};
-            open = true;
-        }
-        if (open)
-            all.push_back(cur);
-        if (all.size() > runs.back())
-            runs.push_back(all.size());
+        heap.push_back({&lane, 0});
+        total += lane.size();
     }
-    // Merge the sorted runs pairwise, O(n log lanes): a full sort of millions of intervals was
-    // most of the time this takes.
-    const auto byStart = [](const TimeRange& a, const TimeRange& b) { return a.start < b.start; };
-    while (runs.size() > 2) {
-        std::vector<std::size_t> merged{0};
-        for (std::size_t r = 0; r + 1 < runs.size(); r += 2) {
-            const std::size_t mid = runs[r + 1];
-            const std::size_t end = r + 2 < runs.size() ? runs[r + 2] : mid;
-            std::inplace_merge(all.begin() + std::ptrdiff_t(runs[r]),
-                               all.begin() + std::ptrdiff_t(mid), all.begin() + std::ptrdiff_t(end),
-                               byStart);
-            merged.push_back(end);
-        }
-        runs = std::move(merged);
-    }
+    // A min-heap on the next event's start (std heaps keep the largest first).
+    const auto later = [](const Cursor& a, const Cursor& b) {
+        return a.lane->start(a.next) > b.lane->start(b.next);
+    };
+    std::make_heap(heap.begin(), heap.end(), later);
     std::vector<TimeRange> merged;
-    for (const TimeRange& r : all) {
-        if (!merged.empty() && r.start <= merged.back().end)
-            merged.back().end = std::max(merged.back().end, r.end);
+    merged.reserve(total);
+    while (!heap.empty()) {
+        std::pop_heap(heap.begin(), heap.end(), later);
+        Cursor& c = heap.back();
+        const TimeNs s = c.lane->start(c.next), e = effectiveEnd(s, c.lane->end(c.next));
+        if (!merged.empty() && s <= merged.back().end)
+            merged.back().end = std::max(merged.back().end, e);
         else
-            merged.push_back(r);
+            merged.push_back({s, e});
+        if (++c.next < c.lane->size())
+            std::push_heap(heap.begin(), heap.end(), later);
+        else
+            heap.pop_back();
     }
+    // Overlapping work (concurrent kernels) merges into far fewer intervals than events: give
+    // the rest back to a caller that keeps the result (DeviceUtilization).
+    if (merged.size() < merged.capacity() / 4 * 3)
+        merged.shrink_to_fit();
     return merged;
 }
 

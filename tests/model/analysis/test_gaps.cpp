@@ -474,3 +474,110 @@ TEST(GapSummary, ExplainGapGivesWhatFindGapsGives) {
 }
 
 } // namespace
+
+namespace {
+// A device's work by hand, from the records (not the lanes): each event's [start, end) (1 ns
+// when empty), migrations left out, sorted and merged; and the summary's figures from that.
+struct HandSummary {
+    TimeNs kernelNs = 0, copyNs = 0, busyNs = 0, idleNs = 0;
+    std::uint64_t gapCount = 0;
+    std::optional<TimeRange> span;
+};
+std::vector<TimeRange> unionByHand(std::vector<TimeRange> ev) {
+    std::sort(ev.begin(), ev.end(), [](auto& a, auto& b) { return a.start < b.start; });
+    std::vector<TimeRange> out;
+    for (const TimeRange& r : ev) {
+        if (!out.empty() && r.start <= out.back().end)
+            out.back().end = std::max(out.back().end, r.end);
+        else
+            out.push_back(r);
+    }
+    return out;
+}
+TimeNs lengthByHand(const std::vector<TimeRange>& u) {
+    TimeNs sum = 0;
+    for (const TimeRange& r : u)
+        sum += r.duration();
+    return sum;
+}
+std::map<std::uint32_t, HandSummary> summaryByHand(const Trace& t, BusyWork busy, TimeNs minNs) {
+    std::map<std::uint32_t, std::pair<std::vector<TimeRange>, std::vector<TimeRange>>> work;
+    auto add = [&](EventRef self, std::uint32_t stream, bool kernel) {
+        const Lane& l = t.lane(self.lane);
+        if (l.kind() == LaneKind::Uvm)
+            return;
+        const TimeNs s = l.start(self.index);
+        auto& [kernels, copies] = work[t.streams()[stream].deviceId];
+        (kernel ? kernels : copies).push_back({s, std::max(l.end(self.index), s + 1)});
+    };
+    for (const KernelRecord& k : t.kernels())
+        add(k.self, k.stream, true);
+    for (const MemcpyRecord& m : t.memcpys())
+        add(m.self, m.stream, false);
+    for (const MemsetRecord& m : t.memsets())
+        add(m.self, m.stream, false);
+    std::map<std::uint32_t, HandSummary> out;
+    for (const auto& [device, w] : work) {
+        HandSummary& h = out[device];
+        h.kernelNs = lengthByHand(unionByHand(w.first));
+        h.copyNs = lengthByHand(unionByHand(w.second));
+        std::vector<TimeRange> all;
+        if (busy != BusyWork::Copies)
+            all.insert(all.end(), w.first.begin(), w.first.end());
+        if (busy != BusyWork::Kernels)
+            all.insert(all.end(), w.second.begin(), w.second.end());
+        const std::vector<TimeRange> u = unionByHand(all);
+        h.busyNs = lengthByHand(u);
+        if (!u.empty())
+            h.span = TimeRange{u.front().start, u.back().end};
+        for (std::size_t i = 1; i < u.size(); ++i) {
+            const TimeNs gap = u[i].start - u[i - 1].end;
+            if (gap >= minNs) {
+                ++h.gapCount;
+                h.idleNs += gap;
+            }
+        }
+    }
+    return out;
+}
+} // namespace
+
+// summarizeGpus walks the union of a device's kernels and copies without building it (strobe-cli
+// info's peak): its figures equal a sort and merge of the records by hand, on every fixture, for
+// each kind of busy work and two thresholds, and findGaps' summaries (which keep the union) too.
+TEST_P(FixtureGaps, SummariesEqualUnionByHand) {
+    LoadResult r = loadTrace(QStringLiteral(STROBE_FIXTURES_DIR "/nsys/") + GetParam());
+    ASSERT_TRUE(r.ok()) << r.error.toStdString();
+    for (BusyWork busy : {BusyWork::All, BusyWork::Kernels, BusyWork::Copies}) {
+        for (TimeNs threshold : {TimeNs(1), TimeNs(100'000)}) {
+            const auto hand = summaryByHand(*r.trace, busy, threshold);
+            const std::vector<DeviceIdleSummary> sums = summarizeGpus(*r.trace, threshold, busy);
+            const GapAnalysis gaps = findGaps(*r.trace, threshold, busy);
+            ASSERT_EQ(gaps.devices.size(), sums.size());
+            std::size_t withWork = 0;
+            for (std::size_t i = 0; i < sums.size(); ++i) {
+                const DeviceIdleSummary& s = sums[i];
+                const std::string where = "device " + std::to_string(s.deviceId) + ", busy " +
+                                          std::to_string(int(busy)) +
+                                          ", >= " + std::to_string(threshold);
+                const auto it = hand.find(s.deviceId);
+                const HandSummary h = it == hand.end() ? HandSummary{} : it->second;
+                withWork += it != hand.end();
+                EXPECT_EQ(s.kernelNs, h.kernelNs) << where;
+                EXPECT_EQ(s.copyNs, h.copyNs) << where;
+                EXPECT_EQ(s.busyNs, h.busyNs) << where;
+                EXPECT_EQ(s.gapCount, h.gapCount) << where;
+                EXPECT_EQ(s.idleNs, h.idleNs) << where;
+                EXPECT_EQ(s.busySpan, h.span) << where;
+                const DeviceIdleSummary& g = gaps.devices[i];
+                EXPECT_EQ(g.deviceId, s.deviceId) << where;
+                EXPECT_EQ(g.busyNs, s.busyNs) << where;
+                EXPECT_EQ(g.gapCount, s.gapCount) << where;
+                EXPECT_EQ(g.idleNs, s.idleNs) << where;
+                EXPECT_EQ(g.idleBeforeNs, s.idleBeforeNs) << where;
+                EXPECT_EQ(g.idleAfterNs, s.idleAfterNs) << where;
+            }
+            EXPECT_EQ(withWork, hand.size());
+        }
+    }
+}

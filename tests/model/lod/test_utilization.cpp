@@ -161,3 +161,39 @@ TEST(Utilization, AViewWiderThanInt64ReachesHasItsFractions) {
         EXPECT_LE(x, 1.0f);
     }
 }
+
+// The k-way merge of a device's lanes against a sort and merge of every event by hand: many
+// streams of random, overlapping, touching and empty intervals, each stream start-sorted.
+TEST(Utilization, BusyIntervalsOfManyStreamsEqualASortAndMergeByHand) {
+    std::mt19937_64 rng(7);
+    for (int round = 0; round < 20; ++round) {
+        TraceBuilder b(QStringLiteral("streams"));
+        KernelConfig cfg;
+        cfg.shortName = b.intern("k");
+        std::vector<TimeRange> all;
+        const int streams = 1 + int(rng() % 12);
+        std::uint32_t corr = 0;
+        for (int s = 0; s < streams; ++s) {
+            TimeNs t = TimeNs(rng() % 1000);
+            const int n = int(rng() % 300);
+            for (int i = 0; i < n; ++i) {
+                t += TimeNs(rng() % 50);
+                const TimeNs e = t + TimeNs(rng() % 60); // empty ones too
+                b.addKernel(1, 0, 1, std::uint32_t(s), t, e, cfg, ++corr, std::nullopt);
+                all.push_back({t, std::max(e, t + 1)});
+            }
+        }
+        std::sort(all.begin(), all.end(), [](auto& x, auto& y) { return x.start < y.start; });
+        std::vector<TimeRange> want;
+        for (const TimeRange& r : all) {
+            if (!want.empty() && r.start <= want.back().end)
+                want.back().end = std::max(want.back().end, r.end);
+            else
+                want.push_back(r);
+        }
+        auto t = b.finish();
+        EXPECT_EQ(busyIntervals(*t, 0), want) << "round " << round;
+        EXPECT_EQ(busyIntervals(*t, 0, BusyWork::Kernels), want) << "round " << round;
+        EXPECT_TRUE(busyIntervals(*t, 0, BusyWork::Copies).empty());
+    }
+}
