@@ -178,6 +178,10 @@ std::unique_ptr<Trace> readEntry(const CacheFolder& dir, const QByteArray& name,
             why = QStringLiteral("the preview: ") + error;
             return nullptr;
         }
+        if ((preview->metadata().gpuSampleStride == 1) != (h.previewStage == TraceStage::GpuSide)) {
+            why = QStringLiteral("the preview: its sample stride does not match its stage");
+            return nullptr;
+        }
         TraceCodec::buildIndexes(*preview);
         TraceBuilder::markGpuPreview(*preview, h.previewStage, std::nullopt);
         if (sink && h.events >= previewMinEvents)
@@ -240,6 +244,10 @@ std::unique_ptr<Trace> readEntry(const CacheFolder& dir, const QByteArray& name,
     TraceCodec::setLanes(*trace, std::move(lanes[0]), std::move(lanes[1]));
     if (laneEventCount(*trace) != h.events) {
         why = QStringLiteral("its event count does not match");
+        return nullptr;
+    }
+    if (trace->metadata().gpuSampleStride != 1) {
+        why = QStringLiteral("a sample stored as a whole trace");
         return nullptr;
     }
     if (QString error = TraceCodec::validate(*trace); !error.isEmpty()) {

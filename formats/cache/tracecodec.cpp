@@ -27,6 +27,7 @@ void writeMeta(const TraceMetadata& m, CacheWriter& out) {
     out.writePod(m.worldSize);
     out.writeQString(m.distributedBackend);
     out.writePod(std::uint32_t(m.loadedParts.toInt()));
+    out.writePod(m.gpuSampleStride);
 }
 
 bool readBool(CacheReader& in, bool& b) {
@@ -45,6 +46,13 @@ bool readParts(CacheReader& in, TraceMetadata& m) {
     return true;
 }
 
+// A power of two (1: not a sample).
+bool readStride(CacheReader& in, std::uint32_t& stride) {
+    if (!in.readPod(stride) || stride == 0 || (stride & (stride - 1)) != 0)
+        return in.fail();
+    return true;
+}
+
 bool readMeta(CacheReader& in, TraceMetadata& m) {
     auto optionalString = [&](std::optional<QString>& s) {
         bool has = false;
@@ -57,7 +65,8 @@ bool readMeta(CacheReader& in, TraceMetadata& m) {
     return in.readQString(m.format) && in.readQString(m.productName) &&
            optionalString(m.nsysVersion) && optionalString(m.schemaVersion) &&
            in.readPod(m.sessionStartUtcNs) && in.readQString(m.commandLine) && in.readPod(m.rank) &&
-           in.readPod(m.worldSize) && in.readQString(m.distributedBackend) && readParts(in, m);
+           in.readPod(m.worldSize) && in.readQString(m.distributedBackend) && readParts(in, m) &&
+           readStride(in, m.gpuSampleStride);
 }
 
 } // namespace

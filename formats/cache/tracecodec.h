@@ -23,7 +23,8 @@ public:
     // Bump whenever what write() stores changes in a way sizeof does not show.
     // 3: the operators' input shapes (Trace::m_cpuOpShapes).
     // 4: collectives' process groups and message bytes (Trace::m_kernelProcessGroup, ...Bytes).
-    static constexpr std::uint32_t kLayoutVersion = 4;
+    // 5: TraceMetadata::gpuSampleStride (the stride of the reopen cache's sampled preview).
+    static constexpr std::uint32_t kLayoutVersion = 5;
     // Tells builds apart whose stored types differ: kLayoutVersion and the size of every type
     // written as raw bytes.
     static std::uint64_t layoutFingerprint();

@@ -12,14 +12,15 @@ namespace strobe {
 
 namespace {
 
-// The GPU lanes with events, and how many of each start before `t`.
-std::uint64_t eventsBefore(const Trace& trace, const std::vector<std::uint32_t>& lanes, TimeNs t) {
-    std::uint64_t n = 0;
-    for (std::uint32_t li : lanes) {
-        const LaneTimes starts = trace.lane(li).starts();
-        n += std::uint64_t(std::lower_bound(starts.begin(), starts.end(), t) - starts.begin());
-    }
-    return n;
+// Of a lane of `n` events in blocks of `block`, those of the blocks whose index is a multiple of
+// `stride` (the last block may be short).
+std::uint64_t sampledOf(std::uint64_t n, std::uint64_t block, std::uint64_t stride) {
+    if (n == 0)
+        return 0;
+    const std::uint64_t blocks = (n + block - 1) / block;
+    const std::uint64_t kept = (blocks + stride - 1) / stride; // blocks 0, stride, 2 stride...
+    const std::uint64_t last = (kept - 1) * stride;
+    return last == blocks - 1 ? (kept - 1) * block + (n - last * block) : kept * block;
 }
 
 } // namespace
@@ -31,30 +32,29 @@ std::uint64_t laneEventCount(const Trace& trace) {
     return n;
 }
 
-std::unique_ptr<Trace> cachePreviewOf(const Trace& trace, std::uint64_t maxEvents) {
+std::unique_ptr<Trace> cachePreviewOf(const Trace& trace, std::uint64_t maxEvents,
+                                      std::uint32_t blockEvents) {
     std::vector<std::uint32_t> lanes;
     for (std::uint32_t li = 0; li < trace.lanes().size(); ++li) {
         if (isGpuLane(trace.lane(li).kind()) && !trace.lane(li).isEmpty())
             lanes.push_back(li);
     }
-    const TimeRange range = trace.timeRange();
-    const std::uint64_t all = eventsBefore(trace, lanes, kMaxTime);
-    if (all == 0)
+    if (lanes.empty())
         return nullptr;
-    // The latest cut with at most maxEvents before it (the count grows with the cut).
-    TimeNs cut = kMaxTime;
-    if (all > maxEvents) {
-        TimeNs lo = range.start, hi = range.end; // none start before range.start
-        while (lo < hi) {
-            const TimeNs mid = lo + (hi - lo + 1) / 2;
-            if (eventsBefore(trace, lanes, mid) <= maxEvents)
-                lo = mid;
-            else
-                hi = mid - 1;
-        }
-        cut = lo;
-        if (eventsBefore(trace, lanes, cut) == 0)
-            return nullptr; // more than maxEvents start at the first moment
+    const std::uint64_t block = std::max<std::uint32_t>(blockEvents, 1);
+    auto kept = [&](std::uint64_t stride) {
+        std::uint64_t n = 0;
+        for (std::uint32_t li : lanes)
+            n += sampledOf(trace.lane(li).size(), block, stride);
+        return n;
+    };
+    // The smallest power of two that keeps at most maxEvents. A lane has under 2^32 events, so
+    // from 2^32 on each keeps its first block alone.
+    std::uint64_t stride = 1;
+    while (kept(stride) > maxEvents) {
+        if (stride >= (std::uint64_t(1) << 32))
+            return nullptr; // the first blocks alone are too many
+        stride *= 2;
     }
 
     TraceBuilder b(trace.filePath());
@@ -70,41 +70,45 @@ std::unique_ptr<Trace> cachePreviewOf(const Trace& trace, std::uint64_t maxEvent
     TraceCounts& counts = b.counts();
     for (std::uint32_t li : lanes) {
         const Lane& l = trace.lane(li);
-        const LaneTimes starts = l.starts();
-        const auto n =
-            std::uint32_t(std::lower_bound(starts.begin(), starts.end(), cut) - starts.begin());
-        for (std::uint32_t i = 0; i < n; ++i) {
-            const std::uint32_t record = l.payload(i);
-            const TimeNs start = l.start(i), end = l.end(i);
-            if (l.kind() == LaneKind::Kernels) {
-                const KernelRecord k = trace.kernels()[record];
-                const StreamInfo& s = trace.streams()[k.stream];
-                std::optional<std::uint32_t>& config = configs[k.config];
-                if (!config)
-                    config = b.kernelConfig(trace.kernelConfigs()[k.config]);
-                b.addKernel(s.pid, s.deviceId, s.contextId, s.streamId, start, end, *config,
-                            k.correlationId, k.graphNodeId);
-                b.setLastKernelCollective(k.processGroup, k.messageBytes);
-                ++counts.kernels;
-            } else if (l.kind() == LaneKind::Memset) {
-                MemsetRecord m = trace.memsets()[record];
-                const StreamInfo& s = trace.streams()[m.stream];
-                m.self = m.api = EventRef{};
-                b.addMemset(s.pid, s.deviceId, s.contextId, s.streamId, start, end, l.nameId(i), m);
-                ++counts.memsets;
-            } else { // Memcpy, Uvm (a migration names its device's first stream)
-                MemcpyRecord m = trace.memcpys()[record];
-                const StreamInfo& s = trace.streams()[m.stream];
-                m.self = m.api = EventRef{};
-                b.addMemcpy(s.pid, s.deviceId, s.contextId, s.streamId, start, end, l.nameId(i), m);
-                ++counts.memcpys;
+        for (std::uint64_t first = 0; first < l.size(); first += block * stride) {
+            const auto end = std::uint32_t(std::min<std::uint64_t>(first + block, l.size()));
+            for (auto i = std::uint32_t(first); i < end; ++i) {
+                const std::uint32_t record = l.payload(i);
+                const TimeNs start = l.start(i), stop = l.end(i);
+                if (l.kind() == LaneKind::Kernels) {
+                    const KernelRecord k = trace.kernels()[record];
+                    const StreamInfo& s = trace.streams()[k.stream];
+                    std::optional<std::uint32_t>& config = configs[k.config];
+                    if (!config)
+                        config = b.kernelConfig(trace.kernelConfigs()[k.config]);
+                    b.addKernel(s.pid, s.deviceId, s.contextId, s.streamId, start, stop, *config,
+                                k.correlationId, k.graphNodeId);
+                    b.setLastKernelCollective(k.processGroup, k.messageBytes);
+                    ++counts.kernels;
+                } else if (l.kind() == LaneKind::Memset) {
+                    MemsetRecord m = trace.memsets()[record];
+                    const StreamInfo& s = trace.streams()[m.stream];
+                    m.self = m.api = EventRef{};
+                    b.addMemset(s.pid, s.deviceId, s.contextId, s.streamId, start, stop,
+                                l.nameId(i), m);
+                    ++counts.memsets;
+                } else { // Memcpy, Uvm (a migration names its device's first stream)
+                    MemcpyRecord m = trace.memcpys()[record];
+                    const StreamInfo& s = trace.streams()[m.stream];
+                    m.self = m.api = EventRef{};
+                    b.addMemcpy(s.pid, s.deviceId, s.contextId, s.streamId, start, stop,
+                                l.nameId(i), m);
+                    ++counts.memcpys;
+                }
             }
         }
     }
+    b.metadata().gpuSampleStride = std::uint32_t(std::min<std::uint64_t>(stride, 1u << 31));
     std::unique_ptr<Trace> preview = b.finish();
     if (preview) {
-        TraceBuilder::markGpuPreview(
-            *preview, cut == kMaxTime ? TraceStage::GpuSide : TraceStage::GpuSideBegun, range);
+        TraceBuilder::markGpuPreview(*preview,
+                                     stride == 1 ? TraceStage::GpuSide : TraceStage::GpuSideBegun,
+                                     trace.timeRange());
     }
     return preview;
 }
