@@ -2,8 +2,8 @@
 #pragma once
 
 // The job view (issue 42, docs/JOBS.md): every rank of a distributed job on one time axis, drawn
-// from the ranks' summaries alone: per rank a group headed "rank 3 (GPU 3)" with its GPU busy
-// strip, its steps and its NCCL collectives, zoomed and panned like the timeline. Selecting a
+// from the ranks' summaries alone: per rank a group headed "rank 3 (node-a, GPU 3)" with its GPU
+// busy strip, its steps and its NCCL collectives, zoomed and panned like the timeline. Selecting a
 // collective on one rank highlights its peers on every rank (matchCollectives) and draws each
 // rank's wait for the last arriver.
 
