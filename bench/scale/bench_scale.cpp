@@ -9,12 +9,14 @@
 //   - the paint time of the real TimelineView offscreen at 2560x1440, at full zoom-out and at
 //     200 random zoom and pan positions, and the same on a ten-thousand-event trace,
 //   - the time from opening the file in the real MainWindow to the end of its first paint of the
-//     timeline (the early preview of a big trace), and of its first paint with every GPU row (the
-//     GPU picture); the longest stall of the GUI thread meanwhile (a 1 ms QTimer on the GUI
-//     thread), also among the stalls during which the hypervisor took no CPU time from this
-//     machine (/proc/stat's steal), and there less the GUI thread's wait for a core (its
-//     schedstat), each stall's split (the GUI thread on a CPU, waiting for one, the process's
-//     other threads' CPU time), and how late that timer fired during the load,
+//     timeline (the early preview of a big trace), of its first paint of a partial GPU picture
+//     (a sample of the GPU rows spread over the whole time range, gpu_first_partial_s with its
+//     share), and of its first paint with every GPU row (the GPU picture); the longest stall of the
+//     GUI thread meanwhile (a 1 ms QTimer on the GUI thread), also among the stalls during which
+//     the hypervisor took no CPU time from this machine (/proc/stat's steal), and there less the
+//     GUI thread's wait for a core (its schedstat), each stall's split (the GUI thread on a CPU,
+//     waiting for one, the process's other threads' CPU time), and how late that timer fired during
+//     the load,
 //   - the same first paint when reopening from the reopen cache (filled by one load first, in a
 //     temporary folder deleted afterwards), and the time that filling load spent.
 // The last line of its output is one JSON object with the headline numbers.
@@ -26,7 +28,9 @@
 // reopens the file from it (QT_LOGGING_RULES=strobe.cache.debug=true shows each step's time).
 // --load-only runs only the load and its memory figures (no raw scan, so no ratio).
 // --gpu-pass runs only what the GPU picture is loaded from: the GPU tables without the kernels'
-// launch details, the window's quick pass, five times, and prints each time.
+// launch details, the window's quick pass, five times, and prints each time; then five loads
+// with previews, each to its complete GPU side, in sampled passes (when the first partial
+// picture came) and read in one go.
 // --paint-only loads both traces and paints them, and lists the first zoom-out frames and the
 // slowest random ones.
 // Without --trace the trace is generated once to /tmp/strobe-scale-<N>-<S>.sqlite and reused.
@@ -52,9 +56,11 @@
 #include <QTemporaryDir>
 #include <QTimer>
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <cstdio>
 #include <functional>
+#include <limits>
 #include <malloc.h>
 #include <random>
 
@@ -169,6 +175,38 @@ Reopen measureReopen(const QString& path, const Options& opt) {
     return r;
 }
 
+// The previews of a load in sampled passes (LoadOptions::gpuSampleMinRows): when the first
+// partial GPU picture and the complete GPU side reached the preview callback, s after the call.
+struct GpuPasses {
+    double firstPartialS = -1, completeS = -1;
+    std::uint32_t firstStride = 0;
+    int partials = 0;
+};
+GpuPasses measureGpuPasses(const QString& path, const Options& opt, bool sampled) {
+    GpuPasses g;
+    std::atomic<bool> cancel{false};
+    QElapsedTimer timer;
+    LoadOptions lo;
+    lo.threads = opt.threads;
+    if (!sampled)
+        lo.gpuSampleMinRows = std::numeric_limits<std::uint64_t>::max();
+    lo.cancel = &cancel;
+    lo.preview = [&](std::unique_ptr<Trace> t) {
+        const TraceMetadata& m = t->metadata();
+        if (m.gpuSampleStride > 1 && g.partials++ == 0) {
+            g.firstPartialS = seconds(timer);
+            g.firstStride = m.gpuSampleStride;
+        }
+        if (m.stage == TraceStage::GpuSide) {
+            g.completeS = seconds(timer);
+            cancel = true; // the rest is not measured here
+        }
+    };
+    timer.start();
+    loadTrace(path, lo);
+    return g;
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
@@ -210,6 +248,17 @@ int main(int argc, char** argv) {
             std::fflush(stdout);
         }
         std::printf("\n");
+        // The GPU picture in sampled passes: a whole load with previews, stopped once the quick
+        // pass's complete GPU side arrived; each beside the same load read in one go (no sampled
+        // passes), alternating.
+        for (int run = 0; run < 5; ++run) {
+            const GpuPasses p = measureGpuPasses(path, opt, true);
+            const GpuPasses oneGo = measureGpuPasses(path, opt, false);
+            std::printf(
+                "gpu passes: first partial picture (1/%u of the rows) at %.3f s, %d partial "
+                "pictures, the complete GPU side at %.3f s (read in one go: %.3f s)\n",
+                p.firstStride, p.firstPartialS, p.partials, p.completeS, oneGo.completeS);
+        }
         return 0;
     }
 
@@ -308,6 +357,7 @@ int main(int argc, char** argv) {
     std::printf("{\"events\": %llu, \"raw_scan_s\": %.3f, \"load_s\": %.3f, \"load_ratio\": %.3f, "
                 "\"bytes_per_event\": %.2f, \"peak_bytes_per_event\": %.2f, \"first_paint_s\": "
                 "%.3f, \"gpu_picture_s\": %.3f, \"gpu_picture_floor_s\": %.3f, "
+                "\"gpu_first_partial_s\": %.3f, \"gpu_first_partial_share\": %.4f, "
                 "\"paint_zoomout_p95_ms\": %.2f, "
                 "\"paint_random_p99_ms\": %.2f, "
                 "\"paint_scaling_ratio\": %.2f, \"window_query_us\": %.3f, \"kernel_sort_s\": "
@@ -315,6 +365,8 @@ int main(int argc, char** argv) {
                 "\"gui_block_unqueued_max_ms\": %.1f, \"reopen_first_paint_s\": %.3f}\n",
                 static_cast<unsigned long long>(events), raw.seconds, loadS, loadS / raw.seconds,
                 bytesPerEvent, peakPerEvent, gui.firstPaintS, gui.gpuPictureS, pictureFloor.seconds,
+                gui.gpuFirstPartialS,
+                gui.gpuFirstPartialStride > 0 ? 1.0 / gui.gpuFirstPartialStride : 0.0,
                 paint.zoomOutP95, paint.randomP99, paint.scaling, windowUs, sortS, gui.maxGapMs,
                 gui.maxGapUnpausedMs, gui.maxGapUnqueuedMs, reopen.firstPaintS);
     return 0;

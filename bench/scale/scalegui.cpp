@@ -141,6 +141,10 @@ GuiResult measureGui(const QString& path, const QString& cacheFolder) {
             g.firstPaintS = seconds(clock);
         if (g.gpuPictureS < 0 && t->metadata().stage != TraceStage::GpuSideBegun)
             g.gpuPictureS = seconds(clock);
+        if (g.gpuFirstPartialS < 0 && t->metadata().gpuSampleStride > 1) {
+            g.gpuFirstPartialS = seconds(clock);
+            g.gpuFirstPartialStride = t->metadata().gpuSampleStride;
+        }
     });
     QObject::connect(&window, &MainWindow::loadFinished, [&](bool ok, const QString& error) {
         g.loadS = seconds(clock);
@@ -175,6 +179,10 @@ void printGui(const GuiResult& g) {
         "%.2f ms during the load\n",
         g.loadS, g.firstPaintS, g.gpuPictureS, g.maxGapMs, g.maxGapUnpausedMs, g.maxGapUnqueuedMs,
         g.lateP50Ms, g.lateP99Ms);
+    if (g.gpuFirstPartialS >= 0)
+        std::printf("first partial GPU picture (1/%u of the GPU rows, over the whole time range) "
+                    "at %.3f s\n",
+                    g.gpuFirstPartialStride, g.gpuFirstPartialS);
     std::printf("the host took CPU time from this machine in %llu of %llu timer intervals\n",
                 static_cast<unsigned long long>(g.pausedTicks),
                 static_cast<unsigned long long>(g.ticks));

@@ -30,6 +30,11 @@ struct Stall {
 struct GuiResult {
     double firstPaintS = -1;
     double gpuPictureS = -1;
+    // The end of the first paint of a partial GPU picture (a spread sample of the GPU rows:
+    // TraceMetadata::gpuSampleStride > 1), and the share it holds (1 / stride); -1 and 0 when
+    // none came (a trace read without sampled passes).
+    double gpuFirstPartialS = -1;
+    std::uint32_t gpuFirstPartialStride = 0;
     double loadS = -1;
     double maxGapMs = 0;
     // The longest gap during which the hypervisor took no CPU time from this machine (to its
