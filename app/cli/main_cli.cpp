@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "app/cli/cliargs.h"
 #include "app/cli/commands.h"
+#include "app/cli/hugepagechoice.h"
 #include "model/hugepages.h"
 
 #include <QCoreApplication>
@@ -10,7 +11,9 @@
 #include <new>
 
 int main(int argc, char** argv) {
-    strobe::useHugePagesForMalloc(argv); // runs again with malloc on huge pages (see there)
+    // Runs again with malloc on huge pages (see there) where the inputs are big enough to gain.
+    if (strobe::cli::hugePagesPayOff(argc, argv))
+        strobe::useHugePagesForMalloc(argv);
     // Out of memory or any other exception (a hostile file must never end in an abort with no
     // message): one sentence on stderr, exit status 1.
     try {
