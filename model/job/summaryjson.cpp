@@ -7,14 +7,11 @@
 #include <QJsonObject>
 #include <QSaveFile>
 #include <QStringBuilder>
-#include <QSysInfo>
-#include <QtEndian>
 #include <array>
-#include <charconv>
 #include <cmath>
-#include <cstring>
-#include <map>
-#include <unordered_map>
+#include <limits>
+#include <simdjson.h>
+#include <string_view>
 
 namespace strobe {
 
@@ -33,528 +30,66 @@ QJsonObject breakdownJson(const RankBreakdown& b) {
             {QStringLiteral("span_ns"), qint64(b.span)}};
 }
 
-// A strict JSON reader over the file's bytes, enough for a summary and fast on its columns of
-// integers (a rank has hundreds of thousands of calls): one pass checks the syntax of the whole
-// text (RFC 8259, UTF-8 strings) and records where each member of an object and each element
-// of an array lies, so that the checks below read the members in their own order, as a DOM
-// would, without building one. QJsonDocument took 4.5 s for 1,024 summaries of 1M-event ranks.
-struct Span {
-    const char* begin = nullptr;
-    const char* end = nullptr;
-    bool present() const { return begin != nullptr; }
-    char first() const { return begin != end ? *begin : '\0'; }
-    bool isNull() const { return end - begin == 4 && std::memcmp(begin, "null", 4) == 0; }
-};
+// The reading half: simdjson's DOM over the file's bytes (Debian's libsimdjson, as the Kineto
+// reader uses), then every field checked. QJsonDocument took 4.5 s for 1,024 summaries of
+// 1M-event ranks.
+using simdjson::dom::element;
+using simdjson::dom::element_type;
 
-// One column's cells, read once: an exact integer (any range), null, or neither.
-struct Cell {
-    enum class State : std::uint8_t { Integer, Null, Other };
-    std::int64_t value = 0;
-    State state = State::Other;
-};
+// A member or an element that may be absent.
+using Value = std::optional<element>;
 
-// The cells of the document's long arrays of integers and nulls (the collectives' columns), by
-// where they start: the syntax check reads them, so the columns are not read twice.
-using Columns = std::unordered_map<const char*, std::vector<Cell>>;
+// A member's key, for a sentence.
+QString keyText(std::string_view key) {
+    return QString::fromUtf8(key.data(), qsizetype(key.size()));
+}
 
-class JsonText {
-public:
-    static constexpr int kMaxDepth = 512;
-
-    static bool isSpace(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
-
-    // The span of the one value `text` holds, blanks around it allowed; nullopt on any syntax
-    // error.
-    static std::optional<Span> document(const char* begin, const char* end,
-                                        Columns* columns = nullptr) {
-        JsonText t(begin, end);
-        t.m_columns = columns;
-        t.blanks();
-        const Span v = t.value(0);
-        t.blanks();
-        if (!t.m_ok || t.m_p != t.m_end)
-            return std::nullopt;
-        return v;
-    }
-
-    // Calls fn(QByteArray key, Span value) for each member of an object span (already checked),
-    // in order. The key is its UTF-8, unescaped; a key without escapes refers to the text.
-    template <typename Fn> static void forEachMember(Span object, Fn&& fn) {
-        JsonText t(object.begin + 1, object.end - 1);
-        t.blanks();
-        while (t.m_p < t.m_end) {
-            const char* k = t.m_p + 1;
-            const char* e = k;
-            while (*e != '"' && *e != '\\')
-                ++e;
-            QByteArray key;
-            if (*e == '"') {
-                key = QByteArray::fromRawData(k, e - k);
-                t.m_p = e + 1;
-            } else {
-                key = t.string().toUtf8();
-            }
-            t.blanks();
-            ++t.m_p; // ':'
-            t.blanks();
-            const char* b = t.m_p;
-            const Span v = t.numberFast(b) ? Span{b, t.m_p} : t.value(0);
-            fn(key, v);
-            t.blanks();
-            if (t.m_p < t.m_end)
-                ++t.m_p; // ','
-            t.blanks();
-        }
-    }
-
-    // Calls fn(Span) for each element of an array span (already checked).
-    template <typename Fn> static void forEachElement(Span array, Fn&& fn) {
-        JsonText t(array.begin + 1, array.end - 1);
-        t.blanks();
-        while (t.m_p < t.m_end) {
-            const char* b = t.m_p;
-            const Span v = t.numberFast(b) ? Span{b, t.m_p} : t.value(0);
-            fn(v);
-            t.blanks();
-            if (t.m_p < t.m_end)
-                ++t.m_p; // ','
-            t.blanks();
-        }
-    }
-
-    // The text of a string span (already checked).
-    static QString text(Span s) {
-        JsonText t(s.begin, s.end);
-        return t.string();
-    }
-
-    // An integer in [lo, hi] for a number span; JSON's integral doubles (1.0, 1e3) count, as
-    // QJsonValue::toInteger reads them. nullopt for anything else.
-    static std::optional<std::int64_t> exact(Span v, std::int64_t lo, std::int64_t hi) {
-        if (!isNumber(v))
-            return std::nullopt;
-        const char* p = v.begin;
-        const bool negative = *p == '-';
-        p += negative ? 1 : 0;
-        std::uint64_t n = 0;
-        const char* digits = p;
-        while (p != v.end && *p >= '0' && *p <= '9' && p - digits < 18)
-            n = n * 10 + std::uint64_t(*p++ - '0');
-        if (p == v.end && p > digits) {
-            const std::int64_t i = negative ? -std::int64_t(n) : std::int64_t(n);
-            if (i < lo || i > hi)
-                return std::nullopt;
-            return i;
-        }
-        // Integer text keeps every digit while it fits 64 bits, as QJsonValue holds it.
-        std::int64_t i = 0;
-        if (const auto [end, ec] = std::from_chars(v.begin, v.end, i);
-            ec == std::errc() && end == v.end)
-            return i < lo || i > hi ? std::nullopt : std::optional(i);
-        // Fractional, with an exponent or past 64 bits: a double, integral or not.
-        double d = 0;
-        const auto [end, ec] = std::from_chars(v.begin, v.end, d);
-        if (ec != std::errc() || end != v.end || d != std::floor(d) || d < -0x1p63 || d >= 0x1p63)
+// An integer in [lo, hi]: a JSON integer, or an integral double (1.0, 1e3) as QJsonValue's
+// toInteger read them when QJsonDocument read these files; nullopt for anything else.
+std::optional<std::int64_t> exact(const Value& v, std::int64_t lo, std::int64_t hi) {
+    if (!v)
+        return std::nullopt;
+    std::int64_t i = 0;
+    switch (v->type()) {
+    case element_type::INT64:
+        i = v->get_int64().value_unsafe();
+        break;
+    case element_type::DOUBLE: {
+        const double d = v->get_double().value_unsafe();
+        if (d != std::floor(d) || d < -0x1p63 || d >= 0x1p63)
             return std::nullopt;
         i = std::int64_t(d);
-        if (i < lo || i > hi)
-            return std::nullopt;
-        return i;
+        break;
     }
-    static bool isNumber(Span v) {
-        const char c = v.first();
-        return c == '-' || c == '.' || (c >= '0' && c <= '9');
+    default: // UINT64 is past int64's range, which bounds every field
+        return std::nullopt;
     }
+    if (i < lo || i > hi)
+        return std::nullopt;
+    return i;
+}
 
-private:
-    JsonText(const char* begin, const char* end)
-        : m_p(begin)
-        , m_end(end) {}
+bool isNull(const Value& v) {
+    return v && v->is_null();
+}
 
-    void blanks() {
-        while (m_p < m_end && isSpace(*m_p))
-            ++m_p;
-    }
-    Span fail() {
-        m_ok = false;
-        m_p = m_end;
-        return {};
-    }
-    bool literal(const char* word, std::size_t n) {
-        if (std::size_t(m_end - m_p) < n || std::memcmp(m_p, word, n) != 0)
-            return false;
-        m_p += n;
-        return true;
-    }
+std::optional<QString> textOf(const Value& v) {
+    std::string_view s;
+    if (!v || v->get_string().get(s) != simdjson::SUCCESS)
+        return std::nullopt;
+    return QString::fromUtf8(s.data(), qsizetype(s.size()));
+}
 
-    // A plain integer followed by ',' or ']' (the columns' common case), consumed; else false
-    // with nothing consumed.
-    bool numberFast(const char* b) {
-        std::int64_t v = 0;
-        return numberFast(b, &v) != Fast::No;
-    }
-    // The same, with its value when it has at most 18 digits (Fast::Value).
-    enum class Fast : std::uint8_t { No, Value, Long };
-    Fast numberFast(const char* b, std::int64_t* value) {
-        const char* p = b;
-        const bool negative = p < m_end && *p == '-';
-        p += negative ? 1 : 0;
-        if (p == m_end || *p < '0' || *p > '9' ||
-            (*p == '0' && p + 1 < m_end && p[1] >= '0' && p[1] <= '9'))
-            return Fast::No;
-        const char* digits = p;
-        std::uint64_t n = 0;
-        for (std::uint64_t eight = 0; m_end - p >= 8 && eightDigits(p, &eight); p += 8)
-            n = n * 100'000'000 + eight; // wraps past 19 digits: Fast::Long then
-        while (p < m_end && *p >= '0' && *p <= '9')
-            n = n * 10 + std::uint64_t(*p++ - '0');
-        if (p < m_end && *p != ',' && *p != ']' && !isSpace(*p))
-            return Fast::No;
-        m_p = p;
-        if (p - digits > 18)
-            return Fast::Long;
-        *value = negative ? -std::int64_t(n) : std::int64_t(n);
-        return Fast::Value;
-    }
-
-    // The value of the 8 ASCII digits at p, or false when one is not a digit: all eight at once
-    // (timestamps have 16 to 19 digits, and a job's columns hold millions of them).
-    static bool eightDigits(const char* p, std::uint64_t* value) {
-        std::uint64_t x = 0;
-        std::memcpy(&x, p, 8);
-        if (QSysInfo::ByteOrder != QSysInfo::LittleEndian)
-            x = qbswap(x); // the first digit in the low byte
-        constexpr std::uint64_t high = 0xF0F0F0F0F0F0F0F0ull;
-        if ((x & high) != 0x3030303030303030ull ||
-            ((x + 0x0606060606060606ull) & high) != 0x3030303030303030ull)
-            return false;
-        x -= 0x3030303030303030ull;
-        x = x * 10 + (x >> 8); // pairs of digits in every other byte
-        x = (((x & 0x000000FF000000FFull) * (100 + (1'000'000ull << 32))) +
-             (((x >> 16) & 0x000000FF000000FFull) * (1 + (10'000ull << 32)))) >>
-            32;
-        *value = x;
-        return true;
-    }
-
-    // One value's span; checks its syntax (and its members' and elements') as it goes.
-    Span value(int depth) {
-        if (!m_ok || m_p >= m_end || depth > kMaxDepth)
-            return fail();
-        const char* b = m_p;
-        switch (*m_p) {
-        case '{':
-            ++m_p;
-            blanks();
-            if (m_p < m_end && *m_p == '}') {
-                ++m_p;
-                return {b, m_p};
-            }
-            for (;;) {
-                if (m_p >= m_end || *m_p != '"')
-                    return fail();
-                skipString();
-                blanks();
-                if (m_p >= m_end || *m_p != ':')
-                    return fail();
-                ++m_p;
-                blanks();
-                value(depth + 1);
-                blanks();
-                if (!m_ok || m_p >= m_end)
-                    return fail();
-                if (*m_p == '}') {
-                    ++m_p;
-                    return {b, m_p};
-                }
-                if (*m_p != ',')
-                    return fail();
-                ++m_p;
-                blanks();
-            }
-        case '[': {
-            ++m_p;
-            blanks();
-            if (m_p < m_end && *m_p == ']') {
-                ++m_p;
-                return {b, m_p};
-            }
-            bool keep = m_columns != nullptr;
-            KeptCells cells;
-            for (;;) {
-                std::int64_t v = 0;
-                const Fast fast = numberFast(m_p, &v);
-                if (fast == Fast::Value) {
-                    if (keep)
-                        cells.keep({v, Cell::State::Integer});
-                } else if (keep && fast == Fast::No && m_end - m_p >= 4 &&
-                           std::memcmp(m_p, "null", 4) == 0) {
-                    m_p += 4;
-                    cells.keep({0, Cell::State::Null});
-                } else {
-                    keep = false;
-                    if (fast == Fast::No)
-                        value(depth + 1);
-                }
-                blanks();
-                if (!m_ok || m_p >= m_end)
-                    return fail();
-                if (*m_p == ']') {
-                    ++m_p;
-                    if (keep && cells.all.size() >= kKeptCells)
-                        m_columns->insert_or_assign(b, std::move(cells.all));
-                    return {b, m_p};
-                }
-                if (*m_p != ',')
-                    return fail();
-                ++m_p;
-                blanks();
-            }
-        }
-        case '"':
-            skipString();
-            return m_ok ? Span{b, m_p} : Span{};
-        case 't':
-            return literal("true", 4) ? Span{b, m_p} : fail();
-        case 'f':
-            return literal("false", 5) ? Span{b, m_p} : fail();
-        case 'n':
-            return literal("null", 4) ? Span{b, m_p} : fail();
-        default:
-            return number() ? Span{b, m_p} : fail();
-        }
-    }
-
-    // A number as QJsonDocument reads one (which read these files before): the digits of each
-    // part optional, -?(0|[0-9]*)(\.[0-9]*)?([eE][+-]?[0-9]*)?, and the whole an integer or a
-    // double (".5" and "5." are numbers; "." and "1e" are not).
-    bool number() {
-        const char* b = m_p;
-        const auto digits = [&] {
-            while (m_p < m_end && *m_p >= '0' && *m_p <= '9')
-                ++m_p;
-        };
-        bool integer = true;
-        if (m_p < m_end && *m_p == '-')
-            ++m_p;
-        if (m_p < m_end && *m_p == '0')
-            ++m_p;
-        else
-            digits();
-        if (m_p < m_end && *m_p == '.') {
-            integer = false;
-            ++m_p;
-            digits();
-        }
-        if (m_p < m_end && (*m_p == 'e' || *m_p == 'E')) {
-            integer = false;
-            ++m_p;
-            if (m_p < m_end && (*m_p == '+' || *m_p == '-'))
-                ++m_p;
-            digits();
-        }
-        if (integer)
-            return m_p - b > (*b == '-' ? 1 : 0);
-        double d = 0;
-        const auto [end, ec] = std::from_chars(b, m_p, d);
-        return end == m_p && ec == std::errc();
-    }
-
-    static int hex(char c) {
-        if (c >= '0' && c <= '9')
-            return c - '0';
-        if (c >= 'a' && c <= 'f')
-            return c - 'a' + 10;
-        if (c >= 'A' && c <= 'F')
-            return c - 'A' + 10;
-        return -1;
-    }
-
-    // Checks a string at m_p ('"') and moves past it: its escapes and its UTF-8. As lenient as
-    // QJsonDocument, which read these files before: raw controls pass, and an escape of another
-    // character than JSON's stands for that character.
-    void skipString() {
-        ++m_p;
-        while (m_p < m_end && *m_p != '"') {
-            const auto c = static_cast<unsigned char>(*m_p);
-            if (c >= 0x80) {
-                if (!utf8Sequence()) {
-                    fail();
-                    return;
-                }
-                continue;
-            }
-            if (c == '\\') {
-                if (++m_p >= m_end) {
-                    fail();
-                    return;
-                }
-                if (*m_p == 'u') {
-                    for (int i = 1; i <= 4; ++i) {
-                        if (m_p + i >= m_end || hex(m_p[i]) < 0) {
-                            fail();
-                            return;
-                        }
-                    }
-                    m_p += 4;
-                }
-            }
-            ++m_p;
-        }
-        if (m_p >= m_end) {
-            fail();
-            return;
-        }
-        ++m_p;
-    }
-
-    // One UTF-8 sequence of two to four bytes at m_p, moved past: no overlong form, surrogate
-    // or code point past U+10FFFF.
-    bool utf8Sequence() {
-        const auto b0 = static_cast<unsigned char>(*m_p);
-        const int n = b0 >= 0xF0 ? 4 : b0 >= 0xE0 ? 3 : b0 >= 0xC0 ? 2 : 0;
-        if (n == 0 || b0 > 0xF4 || m_end - m_p < n)
-            return false;
-        char32_t u = b0 & (0x7F >> n);
-        for (int i = 1; i < n; ++i) {
-            const auto b = static_cast<unsigned char>(m_p[i]);
-            if ((b & 0xC0) != 0x80)
-                return false;
-            u = (u << 6) | (b & 0x3F);
-        }
-        constexpr char32_t least[] = {0, 0, 0x80, 0x800, 0x10000};
-        if (u < least[n] || u > 0x10FFFF || (u >= 0xD800 && u <= 0xDFFF))
-            return false;
-        m_p += n;
-        return true;
-    }
-
-    // The string at m_p (already checked) decoded; moves past it.
-    QString string() {
-        const char* b = ++m_p;
-        const char* e = b;
-        while (*e != '"' && *e != '\\')
-            ++e;
-        if (*e == '"') {
-            m_p = e + 1;
-            return QString::fromUtf8(b, e - b);
-        }
-        QByteArray utf8(b, e - b);
-        QString out;
-        m_p = e;
-        while (*m_p != '"') {
-            if (*m_p != '\\') {
-                utf8 += *m_p++;
-                continue;
-            }
-            ++m_p;
-            const char c = *m_p++;
-            switch (c) {
-            case 'b':
-                utf8 += '\b';
-                break;
-            case 'f':
-                utf8 += '\f';
-                break;
-            case 'n':
-                utf8 += '\n';
-                break;
-            case 'r':
-                utf8 += '\r';
-                break;
-            case 't':
-                utf8 += '\t';
-                break;
-            case 'u': {
-                char16_t u = 0;
-                for (int i = 0; i < 4; ++i)
-                    u = char16_t(u * 16 + hex(*m_p++));
-                out += QString::fromUtf8(utf8);
-                utf8.clear();
-                out += QChar(u);
-                break;
-            }
-            default: // '"', '\\', '/', and any other character as itself (QJsonDocument's way)
-                if (static_cast<unsigned char>(c) < 0x80) {
-                    utf8 += c;
-                } else {
-                    out += QString::fromUtf8(utf8);
-                    utf8.clear();
-                    out += QChar(char16_t(static_cast<unsigned char>(c)));
-                }
-            }
-        }
-        ++m_p;
-        return out + QString::fromUtf8(utf8);
-    }
-
-    // An array's cells while it is read: the first few on the stack (most arrays are short:
-    // a step's [start, end]), the rest in `all`.
-    static constexpr std::size_t kKeptCells = 64;
-    struct KeptCells {
-        std::array<Cell, 8> head{};
-        std::size_t count = 0;
-        std::vector<Cell> all;
-        void keep(Cell c) {
-            if (count < head.size()) {
-                head[count++] = c;
-                return;
-            }
-            if (all.empty())
-                all.assign(head.begin(), head.end());
-            all.push_back(c);
-        }
-    };
-
-    const char* m_p;
-    const char* m_end;
-    bool m_ok = true;
-    Columns* m_columns = nullptr;
-};
-
-// An object's members by key, later keys winning as in QJsonObject. A handful each: a list.
-class Members {
-public:
-    Members() = default;
-    explicit Members(Span object) {
-        JsonText::forEachMember(
-            object, [&](QByteArray key, Span v) { m_members.emplace_back(std::move(key), v); });
-    }
-    // For the keys of this file (ASCII); empty when absent.
-    Span value(QLatin1String key) const {
-        for (auto it = m_members.rbegin(); it != m_members.rend(); ++it) {
-            if (QByteArrayView(it->first) == QByteArrayView(key.data(), key.size()))
-                return it->second;
-        }
-        return {};
-    }
-    Span value(const QString& key) const {
-        for (auto it = m_members.rbegin(); it != m_members.rend(); ++it) {
-            if (same(it->first, key))
-                return it->second;
-        }
-        return {};
-    }
-
-private:
-    static bool same(const QByteArray& utf8, const QString& key) {
-        if (utf8.size() != key.size())
-            return utf8.size() >= key.size() && QString::fromUtf8(utf8) == key;
-        for (qsizetype i = 0; i < utf8.size(); ++i) {
-            if (static_cast<unsigned char>(utf8[i]) >= 0x80)
-                return QString::fromUtf8(utf8) == key;
-            if (char16_t(static_cast<unsigned char>(utf8[i])) != key[i].unicode())
-                return false;
-        }
-        return true;
-    }
-
-    std::vector<std::pair<QByteArray, Span>> m_members;
-};
+// An object's member; with a key given twice, the first.
+Value memberOf(const std::optional<simdjson::dom::object>& o, std::string_view key) {
+    element e;
+    if (!o || o->at_key(key).get(e) != simdjson::SUCCESS)
+        return std::nullopt;
+    return e;
+}
 
 // Reads members one by one and keeps the first thing wrong as a phrase ("steps[3].start_ns is
-// not a time"); every getter returns a harmless value once something is wrong. An absent
-// member is an empty Span, which is of no type.
+// not a time"); every getter returns a harmless value once something is wrong.
 class Checked {
 public:
     QString error;
@@ -564,131 +99,119 @@ public:
         if (error.isEmpty())
             error = what;
     }
-    Span member(const Members& o, const QString& key, const QString& where) {
-        const Span v = o.value(key);
-        if (!v.present())
-            fail(where % key % QStringLiteral(" is missing"));
+    using Object = std::optional<simdjson::dom::object>;
+
+    Value member(const Object& o, std::string_view key, const QString& where) {
+        Value v = memberOf(o, key);
+        if (!v)
+            fail(where % keyText(key) % QStringLiteral(" is missing"));
         return v;
     }
-    std::int64_t integer(Span v, const QString& what, std::int64_t lo, std::int64_t hi) {
-        if (const auto a = JsonText::exact(v, lo, hi))
+    std::int64_t integer(const Value& v, const QString& what, std::int64_t lo, std::int64_t hi) {
+        if (const auto a = exact(v, lo, hi))
             return *a;
         fail(what % QStringLiteral(" is not an integer in range"));
         return lo < 0 && hi > 0 ? 0 : lo;
     }
-    TimeNs duration(const Members& o, const QString& key, const QString& where) {
-        return integer(member(o, key, where), where % key, 0, kMaxTime);
+    TimeNs duration(const Object& o, std::string_view key, const QString& where) {
+        return integer(member(o, key, where), where % keyText(key), 0, kMaxTime);
     }
-    std::optional<std::uint32_t> optionalU32(const Members& o, const QString& key) {
-        const Span v = member(o, key, {});
-        if (v.isNull())
+    std::optional<std::uint32_t> optionalU32(const Object& o, std::string_view key) {
+        const Value v = member(o, key, {});
+        if (isNull(v))
             return std::nullopt;
-        return std::uint32_t(integer(v, key, 0, 0xFFFFFFFF));
+        return std::uint32_t(integer(v, keyText(key), 0, 0xFFFFFFFF));
     }
-    QString string(const Members& o, const QString& key, const QString& where) {
-        const Span v = member(o, key, where);
-        if (v.first() != '"') {
-            fail(where % key % QStringLiteral(" is not a string"));
-            return {};
-        }
-        return JsonText::text(v);
+    QString string(const Object& o, std::string_view key, const QString& where) {
+        const Value v = member(o, key, where);
+        auto s = textOf(v);
+        if (!s && v)
+            fail(where % keyText(key) % QStringLiteral(" is not a string"));
+        return s.value_or(QString());
     }
-    Members object(Span v, const QString& what) {
-        if (v.first() != '{') {
+    Object object(const Value& v, const QString& what) {
+        simdjson::dom::object o;
+        if (!v || v->get_object().get(o) != simdjson::SUCCESS) {
             fail(what % QStringLiteral(" is not an object"));
-            return {};
+            return std::nullopt;
         }
-        return Members(v);
+        return o;
     }
-    std::vector<Span> array(Span v, const QString& what) {
-        std::vector<Span> out;
-        if (v.first() != '[') {
+    std::optional<simdjson::dom::array> array(const Value& v, const QString& what) {
+        simdjson::dom::array a;
+        if (!v || v->get_array().get(a) != simdjson::SUCCESS) {
             fail(what % QStringLiteral(" is not an array"));
-            return out;
+            return std::nullopt;
         }
-        JsonText::forEachElement(v, [&](Span e) { out.push_back(e); });
-        return out;
+        return a;
     }
-    TimeRange range(Span v, const QString& what) {
-        const std::vector<Span> a = array(v, what);
-        if (a.size() != 2) {
+    TimeRange range(const Value& v, const QString& what) {
+        const auto a = array(v, what);
+        if (!a)
+            return {};
+        if (a->size() != 2) {
             fail(what % QStringLiteral(" is not a [start, end] pair"));
             return {};
         }
-        const TimeRange r{integer(a[0], what, kMinTime, kMaxTime),
-                          integer(a[1], what, kMinTime, kMaxTime)};
+        const TimeRange r{integer(element((*a).at(0).value_unsafe()), what, kMinTime, kMaxTime),
+                          integer(element((*a).at(1).value_unsafe()), what, kMinTime, kMaxTime)};
         if (r.end < r.start)
             fail(what % QStringLiteral(" ends before it starts"));
         return r;
     }
-    RankBreakdown breakdown(Span v, const QString& what) {
-        const Members o = object(v, what);
+    RankBreakdown breakdown(const Value& v, const QString& what) {
+        const Object o = object(v, what);
         const QString w = what % u'.';
         RankBreakdown b;
-        b.compute = duration(o, QStringLiteral("compute_ns"), w);
-        b.communication = duration(o, QStringLiteral("communication_ns"), w);
-        b.exposedCommunication = duration(o, QStringLiteral("exposed_communication_ns"), w);
-        b.memory = duration(o, QStringLiteral("memory_ns"), w);
-        b.idle = duration(o, QStringLiteral("idle_ns"), w);
-        b.span = duration(o, QStringLiteral("span_ns"), w);
-        if (ok() && (b.exposedCommunication > b.communication || b.idle > b.span ||
-                     b.compute > b.span || b.communication > b.span || b.memory > b.span))
+        b.compute = duration(o, "compute_ns", w);
+        b.communication = duration(o, "communication_ns", w);
+        b.exposedCommunication = duration(o, "exposed_communication_ns", w);
+        b.memory = duration(o, "memory_ns", w);
+        b.idle = duration(o, "idle_ns", w);
+        b.span = duration(o, "span_ns", w);
+        if (ok() && !wholeHoldsItsParts(b))
             fail(what % QStringLiteral(" has parts larger than their whole"));
         return b;
+    }
+    static bool wholeHoldsItsParts(const RankBreakdown& b) {
+        return !(b.exposedCommunication > b.communication || b.idle > b.span ||
+                 b.compute > b.span || b.communication > b.span || b.memory > b.span);
     }
 };
 
 // A step read without naming anything (a rank has hundreds): true when every check of the
-// named path below passes, else false and that path says what is wrong. Later keys win.
-bool wellFormedStep(Span v, RankStep& step) {
-    if (v.first() != '{')
+// named path in rankSummaryFromJson passes, else false and that path says what is wrong.
+bool wellFormedStep(element v, RankStep& step) {
+    simdjson::dom::object o;
+    if (v.get_object().get(o) != simdjson::SUCCESS)
         return false;
-    bool ok = true;
-    bool number = false, host = false, breakdown = false;
-    JsonText::forEachMember(v, [&](const QByteArray& key, Span value) {
-        if (key == "step") {
-            const auto n = JsonText::exact(value, 0, std::numeric_limits<qint64>::max());
-            ok = ok && n;
-            step.number = std::uint64_t(n.value_or(0));
-            number = true;
-        } else if (key == "host") {
-            std::size_t count = 0;
-            std::optional<std::int64_t> ends[2];
-            if (value.first() == '[') {
-                JsonText::forEachElement(value, [&](Span e) {
-                    if (count < 2)
-                        ends[count] = JsonText::exact(e, kMinTime, kMaxTime);
-                    ++count;
-                });
-            }
-            ok = ok && count == 2 && ends[0] && ends[1] && *ends[1] >= *ends[0];
-            step.host = {ends[0].value_or(0), ends[1].value_or(0)};
-            host = true;
-        } else if (key == "breakdown") {
-            RankBreakdown& b = step.breakdown;
-            std::optional<std::int64_t> parts[6];
-            if (value.first() == '{') {
-                JsonText::forEachMember(value, [&](const QByteArray& k, Span x) {
-                    static constexpr const char* kKeys[] = {
-                        "compute_ns", "communication_ns", "exposed_communication_ns",
-                        "memory_ns",  "idle_ns",          "span_ns"};
-                    for (std::size_t p = 0; p < 6; ++p) {
-                        if (k == kKeys[p])
-                            parts[p] = JsonText::exact(x, 0, kMaxTime);
-                    }
-                });
-            }
-            for (const auto& part : parts)
-                ok = ok && part;
-            if (ok) {
-                b = {*parts[0], *parts[1], *parts[2], *parts[3], *parts[4], *parts[5]};
-                ok = !(b.exposedCommunication > b.communication || b.idle > b.span ||
-                       b.compute > b.span || b.communication > b.span || b.memory > b.span);
-            }
-            breakdown = true;
-        }
-    });
-    return ok && number && host && breakdown;
+    const Checked::Object obj = o;
+    const auto number = exact(memberOf(obj, "step"), 0, std::numeric_limits<qint64>::max());
+    simdjson::dom::array host;
+    element hostValue, breakdownValue;
+    if (!number || o.at_key("host").get(hostValue) != simdjson::SUCCESS ||
+        hostValue.get_array().get(host) != simdjson::SUCCESS || host.size() != 2 ||
+        o.at_key("breakdown").get(breakdownValue) != simdjson::SUCCESS)
+        return false;
+    const auto start = exact(element(host.at(0).value_unsafe()), kMinTime, kMaxTime);
+    const auto end = exact(element(host.at(1).value_unsafe()), kMinTime, kMaxTime);
+    simdjson::dom::object b;
+    if (!start || !end || *end < *start || breakdownValue.get_object().get(b) != simdjson::SUCCESS)
+        return false;
+    const Checked::Object bo = b;
+    std::optional<std::int64_t> parts[6];
+    static constexpr std::string_view kKeys[] = {
+        "compute_ns", "communication_ns", "exposed_communication_ns",
+        "memory_ns",  "idle_ns",          "span_ns"};
+    for (std::size_t p = 0; p < 6; ++p) {
+        parts[p] = exact(memberOf(bo, kKeys[p]), 0, kMaxTime);
+        if (!parts[p])
+            return false;
+    }
+    step.number = std::uint64_t(*number);
+    step.host = {*start, *end};
+    step.breakdown = {*parts[0], *parts[1], *parts[2], *parts[3], *parts[4], *parts[5]};
+    return Checked::wholeHoldsItsParts(step.breakdown);
 }
 
 // Collectives are columns, not an object each: a rank has up to hundreds of thousands of them.
@@ -715,90 +238,78 @@ QJsonObject collectivesJson(const RankSummary& s) {
             {QStringLiteral("bytes"), bytes}};
 }
 
-std::vector<Cell> cellsOf(Checked& in, Span column, const QString& what, Columns& columns) {
-    std::vector<Cell> out;
-    if (column.first() != '[') {
-        in.fail(what % QStringLiteral(" is not an array"));
-        return out;
-    }
-    if (const auto kept = columns.find(column.begin); kept != columns.end())
-        return std::move(kept->second);
-    constexpr auto lo = std::numeric_limits<std::int64_t>::min();
-    constexpr auto hi = std::numeric_limits<std::int64_t>::max();
-    JsonText::forEachElement(column, [&](Span v) {
-        Cell c;
-        if (const auto i = JsonText::exact(v, lo, hi)) {
-            c.value = *i;
-            c.state = Cell::State::Integer;
-        } else if (v.isNull()) {
-            c.state = Cell::State::Null;
-        }
-        out.push_back(c);
-    });
-    return out;
-}
-
-void collectivesFrom(Checked& in, Span v, RankSummary& s, Columns& columns) {
+// The collectives' columns, read in step: a rank has hundreds of thousands of calls, so a row's
+// name is made only for a sentence.
+void collectivesFrom(Checked& in, const Value& v, RankSummary& s) {
     const QString what = QStringLiteral("collectives");
-    const Members o = in.object(v, what);
-    const auto member = [&](const char* key) {
-        return in.member(o, QLatin1String(key), what % u'.');
-    };
-    const auto names = [&](const char* key) {
+    const Checked::Object o = in.object(v, what);
+    const auto names = [&](std::string_view key) {
         QStringList out;
-        for (const Span name : in.array(member(key), what % u'.' % QLatin1String(key))) {
-            const QString text = name.first() == '"' ? JsonText::text(name) : QString();
+        const QString where = what % u'.' % keyText(key);
+        const auto a = in.array(in.member(o, key, what % u'.'), where);
+        if (!a)
+            return out;
+        for (const element name : *a) {
+            const QString text = textOf(name).value_or(QString());
             if (text.isEmpty())
-                in.fail(what % u'.' % QLatin1String(key) % QStringLiteral(" holds a non-name"));
+                in.fail(where % QStringLiteral(" holds a non-name"));
             out << text;
         }
         return out;
     };
     s.collectiveKinds = names("kinds");
     s.processGroups = names("process_groups");
-    const auto column = [&](const char* key) {
-        return cellsOf(in, member(key), what % u'.' % QLatin1String(key), columns);
-    };
-    const std::vector<Cell> kind = column("kind"), group = column("process_group"),
-                            stream = column("stream"), order = column("order"),
-                            start = column("start_ns"), end = column("end_ns"),
-                            bytes = column("bytes");
-    const std::size_t n = kind.size();
-    for (const std::vector<Cell>* c : {&group, &stream, &order, &start, &end, &bytes}) {
-        if (c->size() != n)
+    enum Column : std::uint8_t { Kind, Group, Stream, Order, Start, End, Bytes, kColumnCount };
+    static constexpr std::array<std::string_view, kColumnCount> kKeys = {
+        "kind", "process_group", "stream", "order", "start_ns", "end_ns", "bytes"};
+    std::array<simdjson::dom::array, kColumnCount> columns;
+    for (std::size_t c = 0; c < kColumnCount; ++c) {
+        if (const auto a =
+                in.array(in.member(o, kKeys[c], what % u'.'), what % u'.' % keyText(kKeys[c])))
+            columns[c] = *a;
+    }
+    if (!in.ok())
+        return;
+    const std::size_t n = columns[Kind].size();
+    for (const simdjson::dom::array& c : columns) {
+        if (c.size() != n)
             in.fail(what % QStringLiteral("' columns differ in length"));
     }
     if (!in.ok())
         return;
+    std::array<simdjson::dom::array::iterator, kColumnCount> next;
+    for (std::size_t c = 0; c < kColumnCount; ++c)
+        next[c] = columns[c].begin();
     s.collectives.reserve(n);
     const auto kinds = std::int64_t(s.collectiveKinds.size());
     const auto groups = std::int64_t(s.processGroups.size());
+    constexpr std::int64_t u32 = 0xFFFFFFFF;
+    std::array<element, kColumnCount> cell;
     for (std::size_t i = 0; i < n && in.ok(); ++i) {
-        // The row's name is made only for the sentence: a rank has many rows.
-        const auto field = [&](const Cell& x, std::int64_t lo, std::int64_t hi, const char* name) {
-            if (x.state != Cell::State::Integer || x.value < lo || x.value > hi) {
-                in.fail(what % u'[' % QString::number(i) % QStringLiteral("].") %
-                        QLatin1String(name) % QStringLiteral(" is not an integer in range"));
-                return std::int64_t(0);
-            }
-            return x.value;
+        for (std::size_t c = 0; c < kColumnCount; ++c) {
+            cell[c] = *next[c];
+            ++next[c];
+        }
+        const auto field = [&](Column c, std::int64_t lo, std::int64_t hi) {
+            if (const auto x = exact(cell[c], lo, hi))
+                return *x;
+            in.fail(what % u'[' % QString::number(i) % QStringLiteral("].") % keyText(kKeys[c]) %
+                    QStringLiteral(" is not an integer in range"));
+            return std::int64_t(0);
         };
-        constexpr std::int64_t u32 = 0xFFFFFFFF;
-        RankCollective c;
+        RankCollective call;
         // An empty list makes the range [0, -1]: every index fails.
-        c.kind = std::uint32_t(field(kind[i], 0, kinds - 1, "kind"));
-        if (group[i].state != Cell::State::Null)
-            c.processGroup = std::uint32_t(field(group[i], 0, groups - 1, "process_group"));
-        c.streamOrdinal = std::uint32_t(field(stream[i], 0, u32, "stream"));
-        c.order = std::uint32_t(field(order[i], 0, u32, "order"));
-        c.gpu = {field(start[i], kMinTime, kMaxTime, "start_ns"),
-                 field(end[i], kMinTime, kMaxTime, "end_ns")};
-        if (in.ok() && c.gpu.end < c.gpu.start)
+        call.kind = std::uint32_t(field(Kind, 0, kinds - 1));
+        if (!cell[Group].is_null())
+            call.processGroup = std::uint32_t(field(Group, 0, groups - 1));
+        call.streamOrdinal = std::uint32_t(field(Stream, 0, u32));
+        call.order = std::uint32_t(field(Order, 0, u32));
+        call.gpu = {field(Start, kMinTime, kMaxTime), field(End, kMinTime, kMaxTime)};
+        if (in.ok() && call.gpu.end < call.gpu.start)
             in.fail(what % u'[' % QString::number(i) % QStringLiteral("] ends before it starts"));
-        if (bytes[i].state != Cell::State::Null)
-            c.bytes =
-                std::uint64_t(field(bytes[i], 0, std::numeric_limits<qint64>::max(), "bytes"));
-        s.collectives.push_back(c);
+        if (!cell[Bytes].is_null())
+            call.bytes = std::uint64_t(field(Bytes, 0, std::numeric_limits<qint64>::max()));
+        s.collectives.push_back(call);
     }
 }
 
@@ -843,24 +354,28 @@ QByteArray rankSummaryToJson(const RankSummary& s) {
 }
 
 std::optional<RankSummary> rankSummaryFromJson(const QByteArray& json, QString* error) {
-    Columns columns;
-    const std::optional<Span> doc = JsonText::document(json.cbegin(), json.cend(), &columns);
-    if (!doc || doc->first() != '{') {
+    // One parser per thread, reused: openJob reads a job's summaries one after another on each
+    // of its threads. The text is copied into a padded buffer where simdjson needs one.
+    thread_local simdjson::dom::parser parser;
+    element doc;
+    simdjson::dom::object rootObject;
+    const bool parsed = parser.parse(json.constData(), std::size_t(json.size()), true).get(doc) ==
+                            simdjson::SUCCESS &&
+                        doc.get_object().get(rootObject) == simdjson::SUCCESS;
+    if (!parsed) {
         *error = QStringLiteral("is not a rank summary: it is not a JSON object");
         return std::nullopt;
     }
-    const Members root(*doc);
-    const Span format = root.value(QStringLiteral("format"));
-    if (format.first() != '"' || JsonText::text(format) != QLatin1String(kRankSummaryFormat)) {
+    const Checked::Object root = rootObject;
+    if (textOf(memberOf(root, "format")) != QLatin1String(kRankSummaryFormat)) {
         *error = QStringLiteral("is not a rank summary: its format is not \"") %
                  QLatin1String(kRankSummaryFormat) % u'"';
         return std::nullopt;
     }
-    const Span version = root.value(QStringLiteral("version"));
-    if (JsonText::exact(version, kRankSummaryVersion, kRankSummaryVersion) != kRankSummaryVersion) {
+    const Value version = memberOf(root, "version");
+    if (exact(version, kRankSummaryVersion, kRankSummaryVersion) != kRankSummaryVersion) {
         double v = 0;
-        const bool number = JsonText::isNumber(version) &&
-                            std::from_chars(version.begin, version.end, v).ec == std::errc();
+        const bool number = version && version->get_double().get(v) == simdjson::SUCCESS;
         *error = QStringLiteral("is a rank summary of version %1; this Strobe reads version %2 "
                                 "(summarize the trace again)")
                      .arg(number ? QString::number(v) : QStringLiteral("unknown"))
@@ -869,65 +384,73 @@ std::optional<RankSummary> rankSummaryFromJson(const QByteArray& json, QString* 
     }
     Checked in;
     RankSummary s;
-    s.file = in.string(root, QStringLiteral("file"), {});
-    s.pid = in.optionalU32(root, QStringLiteral("pid"));
-    s.rank = std::uint32_t(in.integer(in.member(root, QStringLiteral("rank"), {}),
-                                      QStringLiteral("rank"), 0, 0xFFFFFFFF));
-    const auto source = rankSourceFromKey(in.string(root, QStringLiteral("rank_source"), {}));
+    s.file = in.string(root, "file", {});
+    s.pid = in.optionalU32(root, "pid");
+    s.rank = std::uint32_t(
+        in.integer(in.member(root, "rank", {}), QStringLiteral("rank"), 0, 0xFFFFFFFF));
+    const auto source = rankSourceFromKey(in.string(root, "rank_source", {}));
     if (!source)
         in.fail(QStringLiteral("rank_source is not recorded, file-name or order"));
     s.rankSource = source.value_or(RankSource::Order);
-    s.worldSize = in.optionalU32(root, QStringLiteral("world_size"));
-    s.backend = in.string(root, QStringLiteral("backend"), {});
-    s.format = in.string(root, QStringLiteral("trace_format"), {});
-    s.deviceId = in.optionalU32(root, QStringLiteral("device_id"));
-    s.gpu = in.string(root, QStringLiteral("gpu"), {});
-    if (root.value(QStringLiteral("host")).present()) // optional: older files lack it
-        s.host = in.string(root, QStringLiteral("host"), {});
-    if (const Span v = in.member(root, QStringLiteral("clock_origin_ns"), {}); !v.isNull())
+    s.worldSize = in.optionalU32(root, "world_size");
+    s.backend = in.string(root, "backend", {});
+    s.format = in.string(root, "trace_format", {});
+    s.deviceId = in.optionalU32(root, "device_id");
+    s.gpu = in.string(root, "gpu", {});
+    if (memberOf(root, "host")) // optional: older files lack it
+        s.host = in.string(root, "host", {});
+    if (const Value v = in.member(root, "clock_origin_ns", {}); !isNull(v))
         s.clockOriginNs =
             in.integer(v, QStringLiteral("clock_origin_ns"), std::numeric_limits<qint64>::min(),
                        std::numeric_limits<qint64>::max());
-    s.gpuSpan =
-        in.range(in.member(root, QStringLiteral("gpu_span"), {}), QStringLiteral("gpu_span"));
-    s.whole = in.breakdown(in.member(root, QStringLiteral("whole"), {}), QStringLiteral("whole"));
-    if (const Span v = in.member(root, QStringLiteral("hta_window"), {}); !v.isNull())
+    s.gpuSpan = in.range(in.member(root, "gpu_span", {}), QStringLiteral("gpu_span"));
+    s.whole = in.breakdown(in.member(root, "whole", {}), QStringLiteral("whole"));
+    if (const Value v = in.member(root, "hta_window", {}); !isNull(v))
         s.htaWindow = in.breakdown(v, QStringLiteral("hta_window"));
-    const std::vector<Span> steps =
-        in.array(in.member(root, QStringLiteral("steps"), {}), QStringLiteral("steps"));
-    s.steps.reserve(steps.size());
-    for (std::size_t i = 0; i < steps.size() && in.ok(); ++i) {
-        RankStep step;
-        const bool fast = wellFormedStep(steps[i], step);
-        const QString what = fast ? QString() : QStringLiteral("steps[%1]").arg(i);
-        if (!fast) { // the checks again, naming what is wrong
-            const Members o = in.object(steps[i], what);
-            step.number =
-                std::uint64_t(in.integer(in.member(o, QStringLiteral("step"), what % u'.'), what, 0,
-                                         std::numeric_limits<qint64>::max()));
-            step.host = in.range(in.member(o, QStringLiteral("host"), what % u'.'), what);
-            step.breakdown =
-                in.breakdown(in.member(o, QStringLiteral("breakdown"), what % u'.'), what);
+    if (const auto steps = in.array(in.member(root, "steps", {}), QStringLiteral("steps"))) {
+        s.steps.reserve(steps->size());
+        std::size_t i = 0;
+        for (const element v : *steps) {
+            if (!in.ok())
+                break;
+            RankStep step;
+            if (!wellFormedStep(v, step)) { // the checks again, naming what is wrong
+                const QString what = QStringLiteral("steps[%1]").arg(i);
+                const Checked::Object o = in.object(v, what);
+                step.number = std::uint64_t(in.integer(in.member(o, "step", what % u'.'), what, 0,
+                                                       std::numeric_limits<qint64>::max()));
+                step.host = in.range(in.member(o, "host", what % u'.'), what);
+                step.breakdown = in.breakdown(in.member(o, "breakdown", what % u'.'), what);
+            }
+            if (!s.steps.empty() && step.host.start < s.steps.back().host.start)
+                in.fail(QStringLiteral("steps[%1]").arg(i) %
+                        QStringLiteral(" starts before the step above it"));
+            s.steps.push_back(step);
+            ++i;
         }
-        if (!s.steps.empty() && step.host.start < s.steps.back().host.start)
-            in.fail(QStringLiteral("steps[%1]").arg(i) %
-                    QStringLiteral(" starts before the step above it"));
-        s.steps.push_back(step);
     }
     if (in.ok())
-        collectivesFrom(in, in.member(root, QStringLiteral("collectives"), {}), s, columns);
-    const std::vector<Span> busy =
-        in.array(in.member(root, QStringLiteral("busy_ns"), {}), QStringLiteral("busy_ns"));
-    if (in.ok() && busy.size() != std::size_t(kUtilisationBuckets) && !busy.empty())
-        in.fail(QStringLiteral("busy_ns does not have %1 buckets").arg(kUtilisationBuckets));
-    for (std::size_t i = 0; i < busy.size() && in.ok(); ++i)
-        s.busy.push_back(in.integer(busy[i], QStringLiteral("busy_ns"), 0, s.gpuSpan.duration()));
-    for (const Span w :
-         in.array(in.member(root, QStringLiteral("warnings"), {}), QStringLiteral("warnings"))) {
-        if (w.first() != '"')
-            in.fail(QStringLiteral("warnings holds something other than sentences"));
-        s.warnings << (w.first() == '"' ? JsonText::text(w) : QString());
+        collectivesFrom(in, in.member(root, "collectives", {}), s);
+    if (const auto busy = in.array(in.member(root, "busy_ns", {}), QStringLiteral("busy_ns"))) {
+        if (in.ok() && busy->size() != std::size_t(kUtilisationBuckets) && busy->size() != 0)
+            in.fail(QStringLiteral("busy_ns does not have %1 buckets").arg(kUtilisationBuckets));
+        for (const element b : *busy) {
+            if (!in.ok())
+                break;
+            s.busy.push_back(in.integer(b, QStringLiteral("busy_ns"), 0, s.gpuSpan.duration()));
+        }
     }
+    if (const auto warnings =
+            in.array(in.member(root, "warnings", {}), QStringLiteral("warnings"))) {
+        for (const element w : *warnings) {
+            const auto text = textOf(w);
+            if (!text)
+                in.fail(QStringLiteral("warnings holds something other than sentences"));
+            s.warnings << text.value_or(QString());
+        }
+    }
+    if (parser.capacity() > (std::size_t(64) << 20))
+        parser = simdjson::dom::parser(); // an unusually large summary's memory is not kept
     if (!in.ok()) {
         *error = QStringLiteral("is a damaged rank summary: ") % in.error;
         return std::nullopt;
