@@ -56,8 +56,8 @@ struct LoadOptions {
     // opened before, and the most it may hold. Empty: the file is read every time. No cap (the
     // default): sized from the folder's file system (TraceCache::capForDisk: a twentieth of it,
     // 2 to 64 GiB, never leaving less free than a tenth of it, 1 to 16 GiB). From the cache, a
-    // big trace's preview goes to `preview` as well (its GPU side's first events, previewMinRows
-    // as above).
+    // big trace's preview goes to `preview` as well (a sample of its GPU side spread over the
+    // whole trace, TraceMetadata::gpuSampleStride; previewMinRows as above).
     QString cacheFolder;
     std::optional<std::uint64_t> cacheCapBytes;
 };
