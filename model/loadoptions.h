@@ -20,8 +20,9 @@ struct LoadOptions {
     std::function<void(int)> progress;
     // Threads that read the file: 1, the loading thread alone; 2, beside it a worker stepping
     // SQLite; 3 (or more), two workers, which read each big nsys table in interleaved stripes of
-    // rowids. The loading thread builds the model meanwhile. The Kineto reader uses two either
-    // way. Every choice gives the same Trace.
+    // rowids. The loading thread builds the model meanwhile. The Kineto reader parses on the
+    // loading thread and maps the events on a second one, or on the loading thread with 1. Every
+    // choice gives the same Trace.
     int threads = 3;
     // Called from the loading thread with a first Trace that holds only the GPU side (kernels,
     // memcpys, memsets) before the CPU side is read, when the trace has at least previewMinRows
@@ -49,8 +50,9 @@ struct LoadOptions {
     // 0: 30 s plus 1 s per MB of file (a hostile file must not keep a reader busy for ever).
     std::chrono::milliseconds timeBudget{0};
     // What to read (default: everything); the Trace's metadata().loadedParts says what was. The
-    // nsys reader does not query the tables of a part left out; the Kineto reader reads every
-    // part whatever this says (its file is parsed whole either way) and says so.
+    // nsys reader does not query the tables of a part left out; the Kineto reader parses its file
+    // whole either way and leaves out CpuOps (all but the ProfilerStep#N operators), Syncs and
+    // GpuMemory (docs/KINETO.md), reading the other parts whatever this says, and says so.
     TraceParts parts = kAllTraceParts;
     // The reopen cache (formats/cache/tracecache.h): a folder for the frozen traces of files
     // opened before, and the most it may hold. Empty: the file is read every time. No cap (the
