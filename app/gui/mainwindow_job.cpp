@@ -6,6 +6,7 @@
 #include "app/gui/mainwindow.h"
 
 #include "app/gui/traceloadjob.h"
+#include "formats/kineto/kinetoreader.h"
 
 #include "model/job/jobfindings.h"
 #include "model/job/jobopen.h"
@@ -152,6 +153,7 @@ void MainWindow::openJob(const QStringList& paths) {
     m_jobTask->start(
         [files, load, table, threads] {
             auto job = std::make_shared<Job>(strobe::openJob(files, load, table, threads));
+            KinetoJsonLoader::releaseKeptParser(); // the pool's thread lives on
             auto analysis = std::make_shared<JobAnalysis>(analyseJob(*job, Alignment{}));
             auto findings = std::make_shared<const Findings>(jobFindings(*job, *analysis));
             return OpenedJob{std::move(job), std::move(analysis), std::move(findings)};

@@ -345,6 +345,14 @@ KinetoJsonLoader::KinetoJsonLoader(const QString& path, const LoadOptions& optio
 
 KinetoJsonLoader::~KinetoJsonLoader() = default;
 
+void KinetoJsonLoader::releaseKeptParser() {
+    t_summaryParser.reset();
+}
+
+std::size_t KinetoJsonLoader::keptParserCapacity() {
+    return t_summaryParser ? t_summaryParser->capacity() : 0;
+}
+
 void KinetoJsonLoader::splitIntoPieces(std::size_t bytes) {
     d->splitPieceBytes = std::max<std::size_t>(bytes, 1);
 }

@@ -29,6 +29,14 @@ public:
     void splitIntoPieces(std::size_t bytes);
     LoadResult load();
 
+    // A read without TracePart::CpuOps keeps its simdjson parser (its structural index: about
+    // four times the text's size) for the calling thread's next such read, until the thread ends
+    // (docs/KINETO.md). releaseKeptParser frees the calling thread's, for a thread that lives on
+    // after a batch of such reads (the viewer's pool thread after a job opens);
+    // keptParserCapacity says how large it is (0: none), for tests.
+    static void releaseKeptParser();
+    static std::size_t keptParserCapacity();
+
 private:
     struct Impl;
     std::unique_ptr<Impl> d;

@@ -10,6 +10,7 @@
 
 #include <QTextStream>
 #include <gtest/gtest.h>
+#include <thread>
 
 using namespace strobe;
 
@@ -85,6 +86,29 @@ TEST(KinetoParts, LoadedPartsSayWhatWasLeftOut) {
     ASSERT_TRUE(r.ok());
     EXPECT_EQ(r.trace->metadata().loadedParts,
               kAllTraceParts & ~(TracePart::CpuOps | TracePart::Syncs | TracePart::GpuMemory));
+}
+
+// A read without operators keeps its parser for the thread's next one; a full read keeps none;
+// each thread has its own, freed by releaseKeptParser or when the thread ends.
+TEST(KinetoParts, AReadWithoutOperatorsKeepsItsThreadsParser) {
+    const QString path =
+        QString::fromStdString(test::kinetoFixturePath(test::kinetoFixtures().front()));
+    KinetoJsonLoader::releaseKeptParser();
+    EXPECT_EQ(KinetoJsonLoader::keptParserCapacity(), 0u);
+    ASSERT_TRUE(KinetoJsonLoader(path, LoadOptions{}).load().ok());
+    EXPECT_EQ(KinetoJsonLoader::keptParserCapacity(), 0u);
+    LoadOptions reduced;
+    reduced.parts = kAllTraceParts & ~TraceParts(TracePart::CpuOps);
+    ASSERT_TRUE(KinetoJsonLoader(path, reduced).load().ok());
+    const std::size_t kept = KinetoJsonLoader::keptParserCapacity();
+    EXPECT_GT(kept, 0u);
+    ASSERT_TRUE(KinetoJsonLoader(path, reduced).load().ok());
+    EXPECT_EQ(KinetoJsonLoader::keptParserCapacity(), kept); // the same one, reused
+    std::size_t onAnother = 1;
+    std::thread([&] { onAnother = KinetoJsonLoader::keptParserCapacity(); }).join();
+    EXPECT_EQ(onAnother, 0u);
+    KinetoJsonLoader::releaseKeptParser();
+    EXPECT_EQ(KinetoJsonLoader::keptParserCapacity(), 0u);
 }
 
 TEST(KinetoParts, OneThreadGivesTheTwoThreadModel) {
