@@ -678,3 +678,65 @@ TEST_F(KinetoErrors, CancelDuringTheWalkGivesACancelledResult) {
     EXPECT_TRUE(r.cancelled);
     EXPECT_EQ(r.error, QStringLiteral("Loading 'c.json' was cancelled."));
 }
+
+// A job's read (no operators, syncs or memory samples; one thread: the events mapped on the
+// parsing thread) fails with the same sentence as the full read, and counts the same warnings.
+TEST_F(KinetoErrors, AJobsReadGivesTheFullReadsSentencesAndWarnings) {
+    QByteArray badRows;
+    for (const char* row :
+         {R"({"ph": "X", "cat": "cpu_op", "name": "a", "pid": 1, "tid": 1, "ts": "12", "dur": 1})",
+          R"({"ph": "X", "cat": "cpu_op", "name": "b", "pid": {"x": 1}, "tid": 1, "ts": 1})",
+          R"({"ph": "X", "cat": "cpu_op", "name": "c", "pid": 1, "tid": 1, "dur": 1})",
+          R"({"ph": "X", "cat": "cpu_op", "name": "e", "pid": 1, "tid": 1, "ts": 1, "dur": [1]})",
+          R"({"ph": "X", "cat": "cpu_op", "name": "n", "pid": 1, "tid": 1, "ts": 5, "dur": -5})",
+          R"({"ph": "X", "cat": "python_function", "name": "m", "pid": 1, "tid": 1, "ts": 6})",
+          R"({"ph": "X", "cat": "cpu_op", "name": "t", "pid": 1, "tid": 1, "ts": 1e20, "dur": 1})",
+          R"({"ph": "X", "cat": "cuda_sync", "name": "s", "pid": 0, "tid": 7, "ts": 9, "dur": 1})",
+          R"({"ph": "X", "cat": "kernel", "name": "f", "ts": 1, "dur": 1, "args": {}})", "17"})
+        badRows += QByteArray(row) + ",\n";
+    const QByteArray hugeName = R"({"ph": "X", "cat": "cpu_op", "name": ")" +
+                                QByteArray(70 << 10, 'x') +
+                                R"(", "pid": 1, "tid": 1, "ts": 1, "dur": 1})";
+    const QByteArray good = traceWith(kPair);
+    const std::vector<std::pair<QString, QByteArray>> inputs = {
+        {QStringLiteral("truncated.json.gz"), gzip(good).chopped(20)},
+        {QStringLiteral("broken.json"), R"({"traceEvents": [{"ph": "X", "ts": )"},
+        {QStringLiteral("cut.json"), good.chopped(3)},
+        {QStringLiteral("trail.json"), good + " {\"x\": 1}"},
+        {QStringLiteral("not-a-trace.json"), R"({"traces": [], "version": 3})"},
+        {QStringLiteral("escape.json"),
+         traceWith(R"({"ph": "X", "cat": "cpu_op", "name": "a\qb", "pid": 1, "tid": 1, "ts": 1,
+                       "dur": 1})")},
+        {QStringLiteral("late.json"), traceWith(launches(12000, 10000))},
+        {QStringLiteral("bad-rows.json"), traceWith(badRows + kPair)},
+        {QStringLiteral("huge-name.json"), traceWith(hugeName + ",\n" + kPair)},
+    };
+    LoadOptions job;
+    job.parts = kAllTraceParts & ~(TracePart::CpuOps | TracePart::Syncs | TracePart::GpuMemory);
+    job.threads = 1;
+    std::size_t failed = 0, warned = 0;
+    for (const auto& [name, bytes] : inputs) {
+        SCOPED_TRACE(name.toStdString());
+        const QString path = write(name, bytes);
+        const LoadResult full = loadTrace(path, LoadOptions{});
+        const LoadResult reduced = loadTrace(path, job);
+        ASSERT_EQ(full.ok(), reduced.ok()) << reduced.error.toStdString();
+        EXPECT_EQ(full.error, reduced.error);
+        if (!full.ok()) {
+            ++failed;
+            continue;
+        }
+        const auto& a = full.trace->warnings();
+        const auto& b = reduced.trace->warnings();
+        ASSERT_EQ(a.size(), b.size());
+        for (std::size_t i = 0; i < a.size(); ++i) {
+            EXPECT_EQ(a[i].kind, b[i].kind);
+            EXPECT_EQ(a[i].count, b[i].count);
+            EXPECT_EQ(a[i].message, b[i].message);
+        }
+        warned += !a.empty();
+        EXPECT_EQ(reduced.trace->kernelCount(), full.trace->kernelCount());
+    }
+    EXPECT_EQ(failed, 7u);
+    EXPECT_EQ(warned, 2u);
+}
