@@ -21,7 +21,7 @@ done
 
 cmake --build "$build" --target mainwindow_screenshots panels_screenshot gaps_screenshot \
     timeline_screenshot compare_screenshots flamegraph_screenshot search_screenshot job_screenshots \
-    strobe-cli
+    partial_screenshot strobe-cli
 export QT_QPA_PLATFORM=offscreen
 mkdir -p "$images"
 # README and USER_GUIDE: overview-sample, findings-panel, mainwindow, kernels-by-duration,
@@ -41,6 +41,8 @@ mkdir -p "$images"
 "$build/bench/paint/timeline_screenshot" "$h100" "$images/timeline.png" 1600 1000
 # USER_GUIDE and TIMELINE.md: the timeline's search bar and its highlighted matches.
 "$build/tests/widgets/timeline/search_screenshot" "$h100" "$images/search.png"
+# TIMELINE.md: a partial GPU picture, the first sampled pass of a synthetic trace, hatched.
+"$build/tests/widgets/timeline/partial_screenshot" "$images/partial-picture.png"
 # USER_GUIDE: the sample compared with its data-loader fix: compare-timelines.png,
 # compare-panel-nvtx.png and compare-panel-gpus.png.
 "$build/tests/app/gui/compare_screenshots" "$images"
