@@ -8,6 +8,7 @@
 #include "model/itemmodels/findingtablemodel.h"
 #include "model/itemmodels/kernelsummarymodel.h"
 #include "model/itemmodels/kerneltablemodel.h"
+#include "model/job/jobopen.h"
 #include "model/trace.h"
 #include "render/paint/headerpainter.h"
 #include "render/paint/timelinepicture.h"
@@ -99,32 +100,27 @@ TEST_F(MainWindowTest, OpeningARealFixtureFillsTheLanes) {
 TEST_F(MainWindowTest, EveryBadInputShowsTheErrorAndKeepsThePreviousTrace) {
     ASSERT_TRUE(open(fixture("nsys2025.5-cuda-graphs.sqlite")).first);
     const Trace* good = window->trace();
-    QFile text(dir.filePath(QStringLiteral("notes.txt")));
+    // The bad files in a folder of their own: the test's folder also holds the settings file,
+    // whose "[General]" a folder's reading takes for a JSON trace once it is written.
+    const QString badDir = dir.filePath(QStringLiteral("bad"));
+    ASSERT_TRUE(QDir().mkpath(badDir));
+    QFile text(badDir + QStringLiteral("/notes.txt"));
     ASSERT_TRUE(text.open(QIODevice::WriteOnly));
     text.write("not a trace\n");
     text.close();
-    QFile rep(dir.filePath(QStringLiteral("run.nsys-rep")));
+    QFile rep(badDir + QStringLiteral("/run.nsys-rep"));
     ASSERT_TRUE(rep.open(QIODevice::WriteOnly));
     rep.write("NVIDIA Tegra Profiler Report 1.\x01\x02");
     rep.close();
-    QFile empty(dir.filePath(QStringLiteral("empty.sqlite")));
+    QFile empty(badDir + QStringLiteral("/empty.sqlite"));
     ASSERT_TRUE(empty.open(QIODevice::WriteOnly));
     empty.close();
-    for (const QString& bad : {dir.filePath(QStringLiteral("missing.sqlite")), dir.path(),
+    // A folder is a job when it holds anything that reads as a trace; this one holds nothing
+    // that does (an empty file is no SQLite database), so it is opened as a file, and refused.
+    ASSERT_TRUE(findJobFiles(badDir).isEmpty());
+    for (const QString& bad : {dir.filePath(QStringLiteral("missing.sqlite")), badDir,
                                text.fileName(), rep.fileName(), empty.fileName()}) {
-        // A folder opens as a job (its traces, here only the empty export, are its ranks),
-        // which says how it ended with jobLoadFinished.
-        const bool folder = QFileInfo(bad).isDir();
-        QSignalSpy jobSpy(window.get(), &MainWindow::jobLoadFinished);
-        const auto [ok, error] = [&]() -> std::pair<bool, QString> {
-            if (!folder)
-                return open(bad);
-            window->openFile(bad);
-            EXPECT_TRUE(jobSpy.wait(30000));
-            if (jobSpy.isEmpty())
-                return {true, QString()};
-            return {jobSpy.at(0).at(0).toBool(), jobSpy.at(0).at(1).toString()};
-        }();
+        const auto [ok, error] = open(bad);
         EXPECT_FALSE(ok) << bad.toStdString();
         ASSERT_FALSE(error.isEmpty());
         QMessageBox* box = errorBox();
