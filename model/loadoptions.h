@@ -41,11 +41,17 @@ struct LoadOptions {
     // Where the GPU tables hold at least this many rows, the quick pass reads them in sampled
     // passes instead (formats/nsys/reader/gpupassplan.h): first one block of rowids in every 16
     // (or fewer, for a bigger trace) spread over each table, then the blocks between, halving
-    // the gap, until every row is read once. A GpuSideBegun preview follows each pass but the
-    // last, with metadata().gpuSampleStride the share it holds (1/stride of each table's rowids,
-    // spread over the whole of it); the GpuSide preview after the last holds the same events as
-    // a quick pass in one go. No early preview then.
+    // the gap, until every row is read once. A GpuSideBegun preview follows the first pass, and
+    // later ones up to a quarter of the rows as gpuSampleInterval allows, with
+    // metadata().gpuSampleStride the share it holds (1/stride of each table's rowids, spread
+    // over the whole of it); the GpuSide preview after the last holds the same events as a quick
+    // pass in one go. No early preview then.
     std::uint64_t gpuSampleMinRows = 1 << 18;
+    // After the first partial picture, the next comes only after a pass that ends at least this
+    // long after the last one (each costs the viewer a frozen copy and a redraw, which delay the
+    // complete picture): at 10M events the passes are faster and the 1/16 picture is the one
+    // partial picture; at 100M about one every half second.
+    std::chrono::milliseconds gpuSampleInterval{500};
     // Wall-clock budget for reading the file's database; past it loading fails with a sentence.
     // 0: 30 s plus 1 s per MB of file (a hostile file must not keep a reader busy for ever).
     std::chrono::milliseconds timeBudget{0};

@@ -78,14 +78,19 @@ inline std::vector<RowidRange> passRanges(std::int64_t first, std::int64_t last,
     return out;
 }
 
-// The block width for a table of rowids `first` to `last`: kPassBlockRows, or wider where the
-// table would be cut into more than kMaxPassBlocks.
-inline std::uint64_t passBlockRows(std::int64_t first, std::int64_t last,
-                                   std::uint64_t minRows = kPassBlockRows) {
+// The block width for a table of rowids `first` to `last` read under `stride`: kPassBlockRows;
+// less for a small table, so that its first pass still reads kMinFirstPassBlocks blocks spread
+// over it (of at least kMinBlockRows rowids); more where it would be cut into more than
+// kMaxPassBlocks.
+inline constexpr std::uint64_t kMinBlockRows = 16;
+inline constexpr std::uint64_t kMinFirstPassBlocks = 64;
+inline std::uint64_t passBlockRows(std::int64_t first, std::int64_t last, std::uint32_t stride) {
     if (last < first)
-        return minRows;
+        return kPassBlockRows;
     const std::uint64_t span = std::uint64_t(last) - std::uint64_t(first);
-    return std::max(minRows, span / kMaxPassBlocks + 1);
+    const std::uint64_t spread = span / (std::uint64_t(stride) * kMinFirstPassBlocks) + 1;
+    return std::max(std::min(kPassBlockRows, std::max(kMinBlockRows, spread)),
+                    span / kMaxPassBlocks + 1);
 }
 
 } // namespace strobe::nsysload

@@ -45,7 +45,6 @@ bool NsysSqliteLoader::Impl::readGpuSideInPasses(
         if (!low.step() || !high.step() || low.isNull(0) || high.isNull(0))
             continue; // no rows, or no rowid to select (WITHOUT ROWID): read whole
         Planned p{table, rowid, low.int64(0), high.int64(0), 0};
-        p.blockRows = passBlockRows(p.first, p.last);
         const std::uint64_t span = std::uint64_t(p.last) - std::uint64_t(p.first);
         rows += std::min(span, std::uint64_t(1) << 60) + 1; // a guess: rowids may be sparse
         planned.push_back(std::move(p));
@@ -54,6 +53,8 @@ bool NsysSqliteLoader::Impl::readGpuSideInPasses(
         return false;
     earlyPreviewSent = true; // the passes' previews take its place
     const std::uint32_t stride = firstPassStride(rows);
+    for (Planned& p : planned)
+        p.blockRows = passBlockRows(p.first, p.last, stride);
     passCount = nsysload::passCount(stride);
     // The passes' ranges, and the last pass that reads anything: the picture after it is the
     // whole GPU side, sent as such.
@@ -67,6 +68,7 @@ bool NsysSqliteLoader::Impl::readGpuSideInPasses(
         }
     }
     passTables.emplace();
+    QElapsedTimer sincePicture;
     for (pass = 0; pass < passCount; ++pass) {
         for (std::size_t t = 0; t < planned.size(); ++t)
             passTables->insert(planned[t].table,
@@ -78,11 +80,16 @@ bool NsysSqliteLoader::Impl::readGpuSideInPasses(
                 (this->*read)();
         }
         checkCancel();
-        // A preview after each pass that read anything, up to a quarter of the rows: the half
-        // would cost a tenth of the complete picture's time (its copy frozen) for a picture
-        // that the complete one follows soon after.
-        if (pass < lastReading && (stride >> pass) >= kLastPreviewStride &&
+        // A picture after the first pass, then after those that end gpuSampleInterval or more
+        // after the last picture (each costs the viewer a frozen copy and its redraw: at 10M
+        // events the passes end a few tens of milliseconds apart), up to a quarter of the rows:
+        // the half would cost a tenth of the complete picture's time (its copy frozen) for a
+        // picture that the complete one follows soon after.
+        const bool due = pass == 0 || (sincePicture.isValid() &&
+                                       sincePicture.elapsed() >= options.gpuSampleInterval.count());
+        if (due && pass < lastReading && (stride >> pass) >= kLastPreviewStride &&
             n.kernels + n.memcpys + n.memsets > before) {
+            sincePicture.start();
             builder.metadata().gpuSampleStride = stride >> pass;
             sendPreview(TraceStage::GpuSideBegun, options.threads);
         }

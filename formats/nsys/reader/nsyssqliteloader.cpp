@@ -347,6 +347,7 @@ bool NsysSqliteLoader::Impl::sendQuickGpuPreview() {
     quick.parts = options.parts & kGpuTableParts;
     quick.previewMinRows = 0;
     quick.gpuSampleMinRows = options.gpuSampleMinRows;
+    quick.gpuSampleInterval = options.gpuSampleInterval;
     quick.earlyPreviewAfter =
         std::max(std::chrono::milliseconds(0),
                  options.earlyPreviewAfter - std::chrono::milliseconds(sinceOpen.elapsed()));

@@ -90,13 +90,27 @@ TEST(GpuPassPlan, TablesOfEveryShapeAreCoveredOnce) {
         {1, 1}, {1, 1024}, {1, 1025}, {-5000, 5000}, {7, 3'000'000}, {lo, hi}, {hi - 3, hi}};
     for (const auto& [first, last] : tables) {
         SCOPED_TRACE(std::to_string(first) + ".." + std::to_string(last));
-        const std::uint64_t width = passBlockRows(first, last);
-        EXPECT_GE(width, kPassBlockRows);
-        EXPECT_LE((std::uint64_t(last) - std::uint64_t(first)) / width + 1, kMaxPassBlocks);
-        for (const std::uint32_t stride : {16u, 256u})
+        for (const std::uint32_t stride : {16u, 256u}) {
+            const std::uint64_t width = passBlockRows(first, last, stride);
+            EXPECT_GE(width, kMinBlockRows);
+            EXPECT_LE((std::uint64_t(last) - std::uint64_t(first)) / width + 1, kMaxPassBlocks);
             expectCoveredOnce(allPasses(first, last, width, stride), first, last);
+        }
     }
     EXPECT_TRUE(passRanges(5, 4, 10, 16, 0).empty());
+}
+
+TEST(GpuPassPlan, ASmallTableGetsSmallerBlocksSoItsFirstPassIsSpreadToo) {
+    // 3M kernel rows: 256-rowid blocks, 732 of them in the first pass under stride 16.
+    EXPECT_EQ(passBlockRows(1, 3'000'000, 16), kPassBlockRows);
+    EXPECT_EQ(passRanges(1, 3'000'000, kPassBlockRows, 16, 0).size(), 733u);
+    // 160,000 memcpy rows: 157 rowids a block, 64 blocks in the first pass.
+    EXPECT_EQ(passBlockRows(1, 160'000, 16), 157u);
+    EXPECT_EQ(passRanges(1, 160'000, 157, 16, 0).size(), 64u);
+    // A thousand rows: blocks of 16, four of them in the first pass; 250M rows under stride
+    // 256: wider than 256 rowids, 16,384 blocks at most.
+    EXPECT_EQ(passBlockRows(1, 1000, 16), kMinBlockRows);
+    EXPECT_EQ(passBlockRows(1, 250'000'000, 256), 250'000'000u / kMaxPassBlocks + 1);
 }
 
 namespace {

@@ -85,6 +85,7 @@ Load loadWithPreviews(const QString& path, int threads, std::uint64_t sampleMinR
     o.threads = threads;
     o.previewMinRows = 0;
     o.gpuSampleMinRows = sampleMinRows;
+    o.gpuSampleInterval = std::chrono::milliseconds(0); // a picture after every pass
     o.earlyPreviewAfter = std::chrono::hours(1);
     o.cancel = cancel;
     o.preview = [&](std::unique_ptr<Trace> t) { l.previews.push_back(std::move(t)); };
@@ -209,6 +210,22 @@ TEST(SampledPreview, TheFirstPictureCoversTheWholeTimeRange) {
     }
     for (int k = 0; k < 10; ++k)
         EXPECT_GT(perTenth[std::size_t(k)], 0) << "tenth " << k;
+}
+
+TEST(SampledPreview, LaterPicturesWaitForTheirInterval) {
+    // With an hour between pictures only the first pass's comes; the GPU side is still exact.
+    QTemporaryDir dir;
+    const QString path = test::writeSynth(dir, 150'000, 11);
+    ASSERT_FALSE(path.isEmpty());
+    std::vector<std::uint32_t> strides;
+    LoadOptions o;
+    o.previewMinRows = 0;
+    o.gpuSampleMinRows = 0;
+    o.gpuSampleInterval = std::chrono::hours(1);
+    o.preview = [&](std::unique_ptr<Trace> t) { strides.push_back(t->metadata().gpuSampleStride); };
+    const LoadResult r = loadTrace(path, o);
+    ASSERT_TRUE(r.ok());
+    EXPECT_EQ(strides, (std::vector<std::uint32_t>{16, 1}));
 }
 
 TEST(SampledPreview, SmallGpuTablesAreReadInOneGo) {

@@ -31,6 +31,7 @@ std::vector<std::unique_ptr<Trace>> sampledLoad() {
     LoadOptions o;
     o.previewMinRows = 0;
     o.gpuSampleMinRows = 0;
+    o.gpuSampleInterval = std::chrono::milliseconds(0); // a picture after every pass
     o.preview = [&](std::unique_ptr<Trace> t) { out.push_back(std::move(t)); };
     LoadResult r = loadTrace(path, o);
     EXPECT_TRUE(r.ok()) << r.error.toStdString();
