@@ -83,7 +83,10 @@ void TimelineFrame::build(TimelineGeometry& geometry, const Options& options) {
                         row.utilization->kernels.busyFractions(f.view.start, nsPerCol, deviceCols);
                     row.copyBusy =
                         row.utilization->copies.busyFractions(f.view.start, nsPerCol, deviceCols);
-                    row.idleSpans = geometry.idleMarkSpans(f, r.deviceId);
+                    // A partial picture's gaps are mostly rows not read yet: no idle marks,
+                    // which would say the GPU sat idle there.
+                    if (m_trace->metadata().gpuSampleStride <= 1)
+                        row.idleSpans = geometry.idleMarkSpans(f, r.deviceId);
                 }
                 break;
             case LayoutRowKind::MemoryCounter: {

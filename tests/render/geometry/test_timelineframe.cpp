@@ -234,6 +234,23 @@ TEST(TimelineFrame, UtilisationRowsHoldTheirBusyColumnsAndIdleMarks) {
     EXPECT_EQ(strips, 1);
 }
 
+// A partial picture (sampled GPU rows, issue 45) has the same busy columns but no idle marks:
+// its gaps are mostly rows not read yet, not an idle GPU.
+TEST(TimelineFrame, APartialPictureMarksNoIdleStretches) {
+    Scene s(synth_traces::smallTrace(16));
+    ASSERT_EQ(s.trace->metadata().gpuSampleStride, 16u);
+    const TimelineFrame frame(s.geometry, s.view({0, 10'000}, 1000));
+    int strips = 0;
+    for (const FrameRow& r : frame.scrolledRows()) {
+        if (r.layout->kind != LayoutRowKind::Utilization)
+            continue;
+        ++strips;
+        EXPECT_TRUE(r.idleSpans.empty());
+        EXPECT_EQ(r.kernelBusy[150], 1.0f);
+    }
+    EXPECT_EQ(strips, 1);
+}
+
 // Search marks (issue 44, item 16): each visible match's own extent, at least 3 px wide, merged
 // where they touch; the pixels they cover are those a brute force over every match covers.
 namespace {

@@ -11,8 +11,10 @@ namespace strobe::synth_traces {
 // Process 100 "train": main thread 100 (CUDA API + NVTX), thread 101 with only OS runtime calls.
 // GPU 0 "Test GPU": stream 7 with kernels (two overlap), stream 8 with a memcpy and a memset.
 // Times in ns from 0 to 10,000.
-inline std::unique_ptr<Trace> smallTrace() {
+// `gpuSampleStride` > 1 makes it a partial picture of sampled GPU rows (TraceMetadata).
+inline std::unique_ptr<Trace> smallTrace(std::uint32_t gpuSampleStride = 1) {
     TraceBuilder b(QStringLiteral("small"));
+    b.metadata().gpuSampleStride = gpuSampleStride;
     b.setProcessName(100, b.intern("train"));
     b.setThreadName(100, 100, b.intern("main"));
     b.setThreadName(100, 101, b.intern("poller"));
