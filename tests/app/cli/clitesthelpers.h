@@ -34,10 +34,12 @@ struct CliResult {
     QString err;
 };
 
-inline CliResult runCli(int (*command)(const QStringList&, cli::Io), const QStringList& args) {
+// `parts`: what the command reads of the trace (cli::Io::parts); nullopt, the command's own.
+inline CliResult runCli(int (*command)(const QStringList&, cli::Io), const QStringList& args,
+                        std::optional<TraceParts> parts = std::nullopt) {
     CliResult r;
     QTextStream out(&r.out), err(&r.err);
-    r.status = command(args, cli::Io{out, err});
+    r.status = command(args, cli::Io{out, err, parts});
     out.flush();
     err.flush();
     return r;

@@ -20,12 +20,7 @@ namespace {
 using Command = int (*)(const QStringList&, cli::Io);
 
 CliResult run(Command command, const QStringList& args, std::optional<TraceParts> parts) {
-    CliResult r;
-    QTextStream out(&r.out), err(&r.err);
-    r.status = command(args, cli::Io{out, err, parts});
-    out.flush();
-    err.flush();
-    return r;
+    return test::runCli(command, args, parts);
 }
 
 struct Case {

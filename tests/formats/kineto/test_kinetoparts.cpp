@@ -5,6 +5,7 @@
 // thread (LoadOptions::threads = 1, as a job's files are read) it builds the two-thread model.
 #include "app/cli/commands.h"
 #include "formats/kineto/kinetoreader.h"
+#include "tests/app/cli/clitesthelpers.h"
 #include "tests/formats/cache/traceequal.h"
 #include "tests/support/kinetoscan.h"
 
@@ -18,18 +19,10 @@ namespace {
 
 using Command = int (*)(const QStringList&, cli::Io);
 
-struct Output {
-    int status = -1;
-    QString out, err;
-};
+using Output = test::CliResult;
 
 Output run(Command command, const QStringList& args, std::optional<TraceParts> parts) {
-    Output r;
-    QTextStream out(&r.out), err(&r.err);
-    r.status = command(args, cli::Io{out, err, parts});
-    out.flush();
-    err.flush();
-    return r;
+    return test::runCli(command, args, parts);
 }
 
 // The commands whose parts lack operators, syncs or memory samples, and `breakdown --range`,
