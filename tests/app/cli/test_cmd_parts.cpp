@@ -19,10 +19,6 @@ namespace {
 
 using Command = int (*)(const QStringList&, cli::Io);
 
-CliResult run(Command command, const QStringList& args, std::optional<TraceParts> parts) {
-    return test::runCli(command, args, parts);
-}
-
 struct Case {
     const char* name;
     Command command;
@@ -75,8 +71,8 @@ TEST_P(EveryFixture, EachCommandPrintsWhatAFullLoadPrints) {
     const QString path = test::fixture(GetParam().toUtf8().constData());
     for (const Case& c : cases()) {
         const QStringList args = QStringList{path} + c.options;
-        const CliResult own = run(c.command, args, std::nullopt);
-        const CliResult full = run(c.command, args, kAllTraceParts);
+        const CliResult own = test::runCli(c.command, args);
+        const CliResult full = test::runCli(c.command, args, kAllTraceParts);
         EXPECT_EQ(own.status, 0) << c.name << ": " << own.err.toStdString();
         EXPECT_EQ(own.status, full.status) << c.name;
         EXPECT_FALSE(own.out.isEmpty()) << c.name;
@@ -89,7 +85,7 @@ TEST_P(EveryFixture, KernelSummaryCountsEveryKernelRow) {
     const QString path = test::fixture(GetParam().toUtf8().constData());
     test::SqlDb db(path);
     const bool hasKernels = db.hasTable("CUPTI_ACTIVITY_KIND_KERNEL");
-    const CliResult r = run(&cli::runKernelSummary, {path}, std::nullopt);
+    const CliResult r = test::runCli(&cli::runKernelSummary, {path});
     ASSERT_EQ(r.status, 0) << r.err.toStdString();
     const auto rows = test::parseCsv(r.out);
     ASSERT_FALSE(rows.empty());
@@ -148,13 +144,13 @@ TEST(CommandParts, CommandsNeverQueryTablesTheyDoNotNeed) {
         const QString damaged = writeSynth(dir, "damaged.sqlite");
         for (const std::string& t : d.tables)
             test::damageTable(damaged.toStdString(), t);
-        const CliResult good = run(d.command, QStringList{intact} + d.options, std::nullopt);
-        const CliResult r = run(d.command, QStringList{damaged} + d.options, std::nullopt);
+        const CliResult good = test::runCli(d.command, QStringList{intact} + d.options);
+        const CliResult r = test::runCli(d.command, QStringList{damaged} + d.options);
         ASSERT_EQ(good.status, 0) << d.name << ": " << good.err.toStdString();
         EXPECT_EQ(r.status, 0) << d.name << ": " << r.err.toStdString();
         EXPECT_FALSE(r.out.isEmpty()) << d.name;
         EXPECT_EQ(r.out, good.out) << d.name;
-        const CliResult info = run(&cli::runInfo, {damaged}, std::nullopt);
+        const CliResult info = test::runCli(&cli::runInfo, {damaged});
         EXPECT_EQ(info.status, 1) << d.name;
         EXPECT_TRUE(info.err.contains(QLatin1String("damaged"))) << info.err.toStdString();
         QFile::remove(damaged);
@@ -169,7 +165,7 @@ TEST(CommandParts, InfoSaysWhatItDidNotRead) {
     const QString kernels =
         *db.query(QStringLiteral("SELECT count(*) FROM CUPTI_ACTIVITY_KIND_KERNEL")).at(0).at(0);
     ASSERT_GT(kernels.toLongLong(), 0);
-    const CliResult text = run(&cli::runInfo, {path}, TracePart::Kernels);
+    const CliResult text = test::runCli(&cli::runInfo, {path}, TracePart::Kernels);
     ASSERT_EQ(text.status, 0) << text.err.toStdString();
     EXPECT_TRUE(
         text.out.contains(QStringLiteral("Events:      ") % kernels %
@@ -180,7 +176,8 @@ TEST(CommandParts, InfoSaysWhatItDidNotRead) {
     EXPECT_TRUE(text.out.contains(
         QLatin1String("  work and idle time not computed: only part of the trace was read\n")));
 
-    const CliResult json = run(&cli::runInfo, {path, QStringLiteral("--json")}, TracePart::Kernels);
+    const CliResult json =
+        test::runCli(&cli::runInfo, {path, QStringLiteral("--json")}, TracePart::Kernels);
     ASSERT_EQ(json.status, 0) << json.err.toStdString();
     const QJsonObject o = QJsonDocument::fromJson(json.out.toUtf8()).object();
     const QJsonObject c = o[QStringLiteral("counts")].toObject();
@@ -196,7 +193,7 @@ TEST(CommandParts, InfoSaysWhatItDidNotRead) {
     }
 
     // A full load prints every count, 0 included.
-    const CliResult whole = run(&cli::runInfo, {path, QStringLiteral("--json")}, std::nullopt);
+    const CliResult whole = test::runCli(&cli::runInfo, {path, QStringLiteral("--json")});
     const QJsonObject w = QJsonDocument::fromJson(whole.out.toUtf8()).object();
     EXPECT_EQ(w[QStringLiteral("counts")].toObject()[QStringLiteral("memsets")].toInteger(-1), 0);
     EXPECT_TRUE(w[QStringLiteral("gpus")]

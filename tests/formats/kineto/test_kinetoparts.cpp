@@ -19,12 +19,6 @@ namespace {
 
 using Command = int (*)(const QStringList&, cli::Io);
 
-using Output = test::CliResult;
-
-Output run(Command command, const QStringList& args, std::optional<TraceParts> parts) {
-    return test::runCli(command, args, parts);
-}
-
 // The commands whose parts lack operators, syncs or memory samples, and `breakdown --range`,
 // `job`, which keep the steps only.
 struct Case {
@@ -53,8 +47,8 @@ TEST(KinetoParts, EachCommandPrintsWhatAFullReadPrints) {
         const QString path = QString::fromStdString(test::kinetoFixturePath(name));
         for (const Case& c : cases) {
             const QStringList args = QStringList{path} + c.options;
-            const Output own = run(c.command, args, std::nullopt);
-            const Output full = run(c.command, args, kAllTraceParts);
+            const test::CliResult own = test::runCli(c.command, args);
+            const test::CliResult full = test::runCli(c.command, args, kAllTraceParts);
             EXPECT_EQ(own.status, full.status) << c.name;
             EXPECT_EQ(own.out, full.out) << c.name;
             EXPECT_EQ(own.err, full.err) << c.name;
