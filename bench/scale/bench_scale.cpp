@@ -137,9 +137,12 @@ int scanWorkers(const Options& opt) {
 
 // The GPU picture's floor (rawGpuPictureScan on the load's scan threads), printed.
 RawScanResult measurePictureFloor(const QString& path, const Options& opt) {
+    const double cpu0 = processCpuSeconds();
     const RawScanResult floor = rawGpuPictureScan(path.toStdString(), scanWorkers(opt));
-    std::printf("GPU picture floor: its columns of %llu rows scanned in %.3f s (%d threads)\n",
-                static_cast<unsigned long long>(floor.rows), floor.seconds, scanWorkers(opt));
+    std::printf("GPU picture floor: its columns of %llu rows scanned in %.3f s (%d threads, "
+                "%.3f s CPU)\n",
+                static_cast<unsigned long long>(floor.rows), floor.seconds, scanWorkers(opt),
+                processCpuSeconds() - cpu0);
     return floor;
 }
 
@@ -178,12 +181,13 @@ Reopen measureReopen(const QString& path, const Options& opt) {
 // The previews of a load in sampled passes (LoadOptions::gpuSampleMinRows): when the first
 // partial GPU picture and the complete GPU side reached the preview callback, s after the call.
 struct GpuPasses {
-    double firstPartialS = -1, completeS = -1;
+    double firstPartialS = -1, completeS = -1, completeCpuS = -1;
     std::uint32_t firstStride = 0;
     int partials = 0;
 };
 GpuPasses measureGpuPasses(const QString& path, const Options& opt, bool sampled) {
     GpuPasses g;
+    double cpu0 = 0;
     std::atomic<bool> cancel{false};
     QElapsedTimer timer;
     LoadOptions lo;
@@ -199,9 +203,11 @@ GpuPasses measureGpuPasses(const QString& path, const Options& opt, bool sampled
         }
         if (m.stage == TraceStage::GpuSide) {
             g.completeS = seconds(timer);
+            g.completeCpuS = processCpuSeconds() - cpu0;
             cancel = true; // the rest is not measured here
         }
     };
+    cpu0 = processCpuSeconds();
     timer.start();
     loadTrace(path, lo);
     return g;
@@ -256,8 +262,10 @@ int main(int argc, char** argv) {
             const GpuPasses oneGo = measureGpuPasses(path, opt, false);
             std::printf(
                 "gpu passes: first partial picture (1/%u of the rows) at %.3f s, %d partial "
-                "pictures, the complete GPU side at %.3f s (read in one go: %.3f s)\n",
-                p.firstStride, p.firstPartialS, p.partials, p.completeS, oneGo.completeS);
+                "pictures, the complete GPU side at %.3f s, %.3f s CPU (read in one go: %.3f s, "
+                "%.3f s CPU)\n",
+                p.firstStride, p.firstPartialS, p.partials, p.completeS, p.completeCpuS,
+                oneGo.completeS, oneGo.completeCpuS);
         }
         return 0;
     }

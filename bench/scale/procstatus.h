@@ -50,6 +50,16 @@ inline bool resetPeakResident() {
 // The time the hypervisor ran something else on this virtual machine's CPUs ("steal" in
 // /proc/stat), summed over the CPUs, in ms; counted in USER_HZ ticks, so in steps of 10 ms at
 // the usual 100 Hz. -1 where the kernel does not report it. One read costs about 6 us.
+// The CPU time (user and system) this process's threads used so far, in seconds: beside a wall
+// time on a shared machine, what the work itself cost.
+inline double processCpuSeconds() {
+    rusage u{};
+    if (getrusage(RUSAGE_SELF, &u) != 0)
+        return 0;
+    return double(u.ru_utime.tv_sec + u.ru_stime.tv_sec) +
+           double(u.ru_utime.tv_usec + u.ru_stime.tv_usec) / 1e6;
+}
+
 class StealClock {
 public:
     StealClock()
