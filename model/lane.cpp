@@ -162,12 +162,18 @@ static void permute(std::vector<T>& v, const std::vector<std::uint32_t>& order) 
 }
 
 std::vector<std::uint32_t>
-Lane::finalize(RowPolicy policy, const std::function<StringId(std::uint32_t)>& nameOfPayload) {
+Lane::finalize(RowPolicy policy, const std::function<StringId(std::uint32_t)>& nameOfPayload,
+               std::vector<std::uint32_t> inOrder) {
     // Read through start() and end() from the staged form: a lane that came in order (nearly
     // every one) is frozen without its times spelled out, so that finishing the biggest lane of a
     // load adds little to its peak.
-    std::vector<std::uint32_t> order(m_size);
-    std::iota(order.begin(), order.end(), 0u);
+    Q_ASSERT(inOrder.empty() || inOrder.size() == m_size);
+    const bool appended = inOrder.size() != m_size;
+    std::vector<std::uint32_t> order = std::move(inOrder);
+    if (appended) {
+        order.resize(m_size);
+        std::iota(order.begin(), order.end(), 0u);
+    }
     auto before = [&](std::uint32_t a, std::uint32_t b) {
         const TimeNs sa = start(a), sb = start(b);
         return sa < sb || (sa == sb && end(a) > end(b));
@@ -175,8 +181,9 @@ Lane::finalize(RowPolicy policy, const std::function<StringId(std::uint32_t)>& n
     if (!std::is_sorted(order.begin(), order.end(), before)) {
         std::stable_sort(order.begin(), order.end(), before);
         reorder(order);
-    } else if (!m_farStarts.empty()) {
-        reorder(order); // in order, but the starts kept beside go back into the columns
+    } else if (!appended || !m_farStarts.empty()) {
+        // In order, but not as appended, or the starts kept beside go back into the columns.
+        reorder(order);
     }
     m_payload.shrink_to_fit();
     assignRows(policy);

@@ -185,6 +185,9 @@ public:
 
     // Building. Events may be appended in any order; finalize() sorts them, assigns rows and
     // builds the index, and returns the permutation applied (old index of each new position).
+    // Events of equal start and end keep the order they were appended in, or that of `inOrder`
+    // where given (a permutation of the indices: a reader that appended them out of their
+    // source's order says what that order is, so that the result is the same either way).
     void reserve(std::size_t n);
     void append(TimeNs start, TimeNs end, StringId name, std::uint32_t payload);
     // For a lane whose names follow from its payloads (kernels: their launch configuration's):
@@ -193,7 +196,8 @@ public:
     void appendUnnamed(TimeNs start, TimeNs end, std::uint32_t payload);
     std::vector<std::uint32_t>
     finalize(RowPolicy policy,
-             const std::function<StringId(std::uint32_t)>& nameOfPayload = nullptr);
+             const std::function<StringId(std::uint32_t)>& nameOfPayload = nullptr,
+             std::vector<std::uint32_t> inOrder = {});
 
     std::size_t memoryBytes() const;
 

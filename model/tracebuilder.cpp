@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <limits>
 
 namespace strobe {
 
@@ -245,6 +246,8 @@ void TraceBuilder::addKernel(std::uint32_t pid, std::uint32_t deviceId, std::uin
     const std::uint32_t stream = streamIndex(pid, deviceId, contextId, streamId);
     const std::uint32_t laneIdx = laneIndex(LaneKind::Kernels, stream);
     Lane& l = m_trace->m_lanes[laneIdx];
+    if (m_rowOrderKeyed)
+        noteRowOrder(laneIdx, l.size());
     const auto index = std::uint32_t(m_stageKernels.size());
     l.appendUnnamed(start, end, index); // named by its configuration in finalizeLane()
     m_stageKernels.push_back(StagedKernel{config, correlationId.value_or(0)});
@@ -272,6 +275,8 @@ void TraceBuilder::addMemcpy(std::uint32_t pid, std::uint32_t deviceId, std::uin
     const std::uint32_t laneIdx =
         migration ? laneIndex(LaneKind::Uvm, deviceId) : laneIndex(LaneKind::Memcpy, rec.stream);
     Lane& l = m_trace->m_lanes[laneIdx];
+    if (m_rowOrderKeyed)
+        noteRowOrder(laneIdx, l.size());
     l.append(start, end, name, std::uint32_t(m_stageMemcpys.size()));
     m_stageMemcpys.push_back(rec);
     m_memcpyPid.push_back(pid);
@@ -284,9 +289,45 @@ void TraceBuilder::addMemset(std::uint32_t pid, std::uint32_t deviceId, std::uin
     rec.stream = streamIndex(pid, deviceId, contextId, streamId);
     const std::uint32_t laneIdx = laneIndex(LaneKind::Memset, rec.stream);
     Lane& l = m_trace->m_lanes[laneIdx];
+    if (m_rowOrderKeyed)
+        noteRowOrder(laneIdx, l.size());
     l.append(start, end, name, std::uint32_t(m_stageMemsets.size()));
     m_stageMemsets.push_back(rec);
     m_memsetPid.push_back(pid);
+}
+
+void TraceBuilder::noteRowOrder(std::uint32_t lane, std::uint32_t index) {
+    if (m_keyedRuns.size() <= lane)
+        m_keyedRuns.resize(std::size_t(lane) + 1);
+    std::vector<KeyedRun>& runs = m_keyedRuns[lane];
+    if (!runs.empty() && runs.back().key == m_rowOrderKey)
+        return;
+    if (runs.empty() && index > 0) // added before any key: first
+        runs.push_back({std::numeric_limits<std::int64_t>::min(), 0});
+    runs.push_back({m_rowOrderKey, index});
+}
+
+std::vector<std::uint32_t> TraceBuilder::keyedOrder(std::uint32_t lane) const {
+    if (lane >= m_keyedRuns.size())
+        return {};
+    const std::vector<KeyedRun>& runs = m_keyedRuns[lane];
+    auto byKey = [](const KeyedRun& a, const KeyedRun& b) { return a.key < b.key; };
+    if (std::is_sorted(runs.begin(), runs.end(), byKey))
+        return {};
+    const auto size = std::uint32_t(m_trace->m_lanes[lane].size());
+    // Each run's end is the next run's first, as added; then the runs in key order.
+    std::vector<std::pair<KeyedRun, std::uint32_t>> spans(runs.size());
+    for (std::size_t k = 0; k < runs.size(); ++k)
+        spans[k] = {runs[k], k + 1 < runs.size() ? runs[k + 1].first : size};
+    std::stable_sort(spans.begin(), spans.end(),
+                     [&](const auto& a, const auto& b) { return byKey(a.first, b.first); });
+    std::vector<std::uint32_t> order;
+    order.reserve(size);
+    for (const auto& [run, end] : spans) {
+        for (std::uint32_t i = run.first; i < end; ++i)
+            order.push_back(i);
+    }
+    return order;
 }
 
 void TraceBuilder::addSync(SyncRecord rec) {

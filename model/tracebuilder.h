@@ -82,6 +82,16 @@ public:
     // One reading of a GPU's memory use (any order; sorted by time at finish()).
     void addGpuMemorySample(std::uint32_t deviceId, const GpuMemorySample& sample);
 
+    // For a reader that adds GPU work out of its table's order (the nsys reader's sampled
+    // passes): each kernel, memcpy and memset added after setRowOrderKey(k) counts as coming
+    // after those of lower keys and after those of key k added before it. finish() and
+    // finishGpuPreview() sort each lane from that order, so that events of equal start and end
+    // end up as a read in the table's order leaves them. Without it: the order added.
+    void setRowOrderKey(std::int64_t key) {
+        m_rowOrderKey = key;
+        m_rowOrderKeyed = true;
+    }
+
     // Freezes the trace; returns nullptr when `cancel` became true meanwhile. Lanes are sorted
     // one at a time, unless `laneThreads` > 1: then on that many threads, biggest first, which
     // raises the peak by the sorting buffers of the lanes in flight (for a load whose peak is
@@ -117,7 +127,13 @@ private:
     void clampTimes(TimeNs& start, TimeNs& end);
     void sortProcessesAndThreads();
     void orderLanes();
-    void finalizeLane(Lane& l); // sorts it and assigns its rows (an NVTX range's depth is its row)
+    // Sorts lane `lane` and assigns its rows (an NVTX range's depth is its row).
+    void finalizeLane(std::uint32_t lane);
+    // Where setRowOrderKey() keys the rows: the run of events from `index` on in lane `lane`
+    // has the current key.
+    void noteRowOrder(std::uint32_t lane, std::uint32_t index);
+    // The order of lane `lane`'s events by their keys; empty where that is the order added.
+    std::vector<std::uint32_t> keyedOrder(std::uint32_t lane) const;
     // Moves the staged records into the Trace's slim tables in lane order (kernels in start
     // order) and joins GPU work to the API calls that launched it (model/recordstore.cpp).
     void storeRecords();
@@ -192,6 +208,15 @@ private:
     std::vector<std::pair<std::uint32_t, std::int32_t>> m_stageNvtxCategories;  // (range, value)
     std::vector<std::pair<std::uint32_t, std::uint32_t>> m_stageNvtxEndThreads; // (range, thread)
     std::vector<CpuOpRecord> m_stageCpuOps;
+    // setRowOrderKey(): per lane (by index; none where no key was set), the runs of events of
+    // one key, as added. A run per block of rows a lane has events in.
+    struct KeyedRun {
+        std::int64_t key = 0;
+        std::uint32_t first = 0; // the run's first event
+    };
+    std::vector<std::vector<KeyedRun>> m_keyedRuns;
+    std::int64_t m_rowOrderKey = 0;
+    bool m_rowOrderKeyed = false;
     std::uint64_t m_clampedEvents = 0;
 };
 

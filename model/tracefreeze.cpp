@@ -14,14 +14,18 @@
 
 namespace strobe {
 
-void TraceBuilder::finalizeLane(Lane& l) {
+void TraceBuilder::finalizeLane(std::uint32_t lane) {
+    Lane& l = m_trace->m_lanes[lane];
     const bool gpu = isGpuLane(l.kind()) || l.kind() == LaneKind::NvtxStartEnd;
     if (l.kind() == LaneKind::Kernels) // named by configuration: 4 bytes a kernel less staged
-        l.finalize(RowPolicy::FirstFit, [&](std::uint32_t p) {
-            return m_trace->m_kernelConfigs[m_stageKernels[p].config].shortName;
-        });
+        l.finalize(
+            RowPolicy::FirstFit,
+            [&](std::uint32_t p) {
+                return m_trace->m_kernelConfigs[m_stageKernels[p].config].shortName;
+            },
+            keyedOrder(lane));
     else
-        l.finalize(gpu ? RowPolicy::FirstFit : RowPolicy::Nesting);
+        l.finalize(gpu ? RowPolicy::FirstFit : RowPolicy::Nesting, nullptr, keyedOrder(lane));
 }
 
 std::unique_ptr<Trace> TraceBuilder::finish(const std::atomic<bool>* cancel, int laneThreads) {
@@ -65,7 +69,7 @@ std::unique_ptr<Trace> TraceBuilder::finish(const std::atomic<bool>* cancel, int
             try {
                 for (std::size_t k;
                      (k = next.fetch_add(1)) < bySize.size() && !isCancelled(cancel);)
-                    finalizeLane(t.m_lanes[bySize[k]]);
+                    finalizeLane(bySize[k]);
             } catch (...) {
                 next = bySize.size(); // the others stop at their lane
                 throw;
@@ -73,13 +77,14 @@ std::unique_ptr<Trace> TraceBuilder::finish(const std::atomic<bool>* cancel, int
         });
     } else {
         for (const std::uint32_t li : bySize) {
-            finalizeLane(t.m_lanes[li]);
+            finalizeLane(li);
             if (isCancelled(cancel))
                 return nullptr;
         }
     }
     if (isCancelled(cancel))
         return nullptr;
+    std::vector<std::vector<KeyedRun>>().swap(m_keyedRuns);
     std::uint64_t overflowEvents = 0;
     for (const Lane& l : t.m_lanes)
         overflowEvents += l.overflowEvents();
@@ -155,9 +160,14 @@ std::unique_ptr<Trace> TraceBuilder::finishGpuPreview(const std::atomic<bool>* c
     dst.m_streams = src.m_streams;
     dst.m_kernelConfigs = src.m_kernelConfigs;
     dst.m_gpuMemory = src.m_gpuMemory;
-    for (const Lane& l : src.m_lanes) {
-        if (isGpuLane(l.kind()))
-            dst.m_lanes.push_back(l);
+    for (std::size_t li = 0; li < src.m_lanes.size(); ++li) {
+        if (!isGpuLane(src.m_lanes[li].kind()))
+            continue;
+        if (li < m_keyedRuns.size() && !m_keyedRuns[li].empty()) {
+            copy.m_keyedRuns.resize(dst.m_lanes.size() + 1);
+            copy.m_keyedRuns.back() = m_keyedRuns[li];
+        }
+        dst.m_lanes.push_back(src.m_lanes[li]);
     }
     copy.m_stageKernels = m_stageKernels;
     copy.m_stageKernelCorrelated = m_stageKernelCorrelated;

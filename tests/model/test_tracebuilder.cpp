@@ -6,6 +6,8 @@
 #include <gtest/gtest.h>
 #include <map>
 #include <set>
+#include <string>
+#include <vector>
 
 using namespace strobe;
 
@@ -110,6 +112,69 @@ TEST(TraceBuilder, OpenRangesEndAtTheTraceEndBesideLongClosedOnes) {
                                             {9, 109},    {20, 15},   {8'000'000'000, kLast},
                                             {30, kLast}, {40, kLast}};
     EXPECT_EQ(endOf, expected);
+}
+
+// A reader that adds rows out of their table's order (the nsys reader's sampled passes) keys
+// them; the frozen lanes are then those of a read in order, ties included: three kernels of one
+// stream start and end together, so which comes first decides their rows.
+TEST(TraceBuilder, RowOrderKeysPutTiesInTheTablesOrder) {
+    struct Row {
+        TimeNs start, end;
+        const char* name;
+    };
+    // The table in order: blocks (keys) of two rows; the ties straddle the blocks.
+    const std::vector<std::vector<Row>> blocks = {{{0, 10, "a"}, {0, 10, "b"}},
+                                                  {{0, 10, "c"}, {20, 30, "d"}},
+                                                  {{20, 30, "e"}, {20, 30, "f"}},
+                                                  {{40, 45, "g"}, {40, 45, "h"}}};
+    auto lines = [](const Trace& t) {
+        std::vector<std::string> out;
+        for (const Lane& l : t.lanes()) {
+            for (std::uint32_t i = 0; i < l.size(); ++i)
+                out.push_back(std::to_string(l.start(i)) + ' ' +
+                              t.string(l.nameId(i)).toStdString() + " row " +
+                              std::to_string(l.row(i)));
+        }
+        return out;
+    };
+    auto add = [](TraceBuilder& b, const Row& r, std::uint32_t stream) {
+        KernelConfig c;
+        c.shortName = c.demangledName = b.intern(r.name);
+        b.addKernel(1, 0, 1, stream, r.start, r.end, c, std::nullopt, std::nullopt);
+    };
+    TraceBuilder inOrder(QStringLiteral("in order"));
+    for (const auto& block : blocks) {
+        for (const Row& r : block)
+            add(inOrder, r, 7);
+    }
+    // The same blocks in the order of two passes (every other block first), keyed by position.
+    TraceBuilder passes(QStringLiteral("passes"));
+    for (const std::size_t k : {0, 2, 1, 3}) {
+        passes.setRowOrderKey(std::int64_t(k) * 100);
+        for (const Row& r : blocks[k])
+            add(passes, r, 7);
+    }
+    const auto a = inOrder.finish(), b = passes.finish();
+    ASSERT_TRUE(a && b);
+    const std::vector<std::string> expected = {"0 a row 0",  "0 b row 1",  "0 c row 2",
+                                               "20 d row 0", "20 e row 1", "20 f row 2",
+                                               "40 g row 0", "40 h row 1"};
+    EXPECT_EQ(lines(*a), expected);
+    EXPECT_EQ(lines(*b), expected);
+
+    // A partial copy of the GPU side keeps the keys (its lanes numbered without the CPU's): the
+    // blocks read so far, in the table's order.
+    TraceBuilder partial(QStringLiteral("partial"));
+    partial.addApiCall(1, 2, 0, 5, partial.intern("cudaLaunchKernel"), ApiCallRecord{});
+    for (const std::size_t k : {1, 0}) {
+        partial.setRowOrderKey(std::int64_t(k) * 100);
+        for (const Row& r : blocks[k])
+            add(partial, r, 7);
+    }
+    const auto preview = partial.finishGpuPreview();
+    ASSERT_TRUE(preview);
+    EXPECT_EQ(lines(*preview),
+              (std::vector<std::string>{"0 a row 0", "0 b row 1", "0 c row 2", "20 d row 0"}));
 }
 
 // A hash that skipped a field would let a file of configurations differing only there pile up

@@ -80,6 +80,7 @@ void NsysSqliteLoader::Impl::readKernels() {
     };
     std::array<NamesHit, 1024> byNames{};
     while (st.step()) {
+        keyRow(st);
         const TimeNs start = st.int64(cStart);
         const TimeNs end = checkedEnd(start, st.int64(cEnd));
         KernelConfig c;
@@ -158,6 +159,7 @@ void NsysSqliteLoader::Impl::readMemcpys() {
                                .toUtf8()
                                .toStdString());
     while (st.step()) {
+        keyRow(st);
         const TimeNs start = st.int64(cStart);
         const TimeNs end = checkedEnd(start, st.int64(cEnd));
         MemcpyRecord r;
@@ -201,6 +203,7 @@ void NsysSqliteLoader::Impl::readMemsets() {
               memKind = col(M::memKind);
     const StringId name = builder.intern("[CUDA memset]");
     while (st.step()) {
+        keyRow(st);
         const TimeNs start = st.int64(cStart);
         const TimeNs end = checkedEnd(start, st.int64(cEnd));
         MemsetRecord r;

@@ -139,6 +139,13 @@ struct NsysSqliteLoader::Impl {
     // The stream of a GPU table's rows: the whole table, or those of the current pass; null
     // where this pass reads nothing of it.
     std::unique_ptr<SqliteRowStream> gpuTableStream(const QString& sql, const QString& table);
+    // Before a GPU table's row is added: a row of a sampled pass is keyed by the first rowid of
+    // its block, so that the lanes are finished in the table's order (the result equals a read
+    // in one go).
+    void keyRow(const SqliteRowStream& st) {
+        if (st.hasRanges())
+            builder.setRowOrderKey(st.rowRange().first);
+    }
     void sendPreview(TraceStage stage, int laneThreads = 1) {
         if (auto preview = builder.finishGpuPreview(options.cancel, stage, extent, laneThreads))
             options.preview(std::move(preview));

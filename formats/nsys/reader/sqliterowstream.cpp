@@ -236,6 +236,9 @@ void SqliteRowStream::produce(std::size_t index) {
             c->stripeEnd = false;
             c->texts.clear();
             c->arena.clear();
+            c->rangeStarts.clear();
+            if (!m_ranges.empty())
+                c->rangeStarts.emplace_back(0, range);
             int rc = SQLITE_ROW;
             while (!fill(st, *c, &rc)) {
                 if (rc != SQLITE_DONE) { // failed: the reader stops at this chunk
@@ -247,6 +250,8 @@ void SqliteRowStream::produce(std::size_t index) {
                     break;
                 }
                 bind(range);
+                if (!m_ranges.empty())
+                    c->rangeStarts.emplace_back(c->rows, range);
             }
             if (isCancelled(m_cancel)) {
                 finish(std::move(c), SQLITE_DONE);
@@ -292,6 +297,7 @@ bool SqliteRowStream::step() {
         return stepRanges();
     if (m_chunk && m_started && m_row + 1 < m_chunk->rows) {
         ++m_row;
+        followRanges();
         return true;
     }
     m_started = true;
@@ -301,9 +307,17 @@ bool SqliteRowStream::step() {
             return false;
         if (m_chunk->rows > 0) {
             m_row = 0;
+            m_mark = 0;
+            followRanges();
             return true;
         }
     }
+}
+
+void SqliteRowStream::followRanges() {
+    const auto& starts = m_chunk->rangeStarts;
+    while (m_mark + 1 < starts.size() && starts[m_mark + 1].first <= m_row)
+        ++m_mark;
 }
 
 bool SqliteRowStream::stepRanges() {

@@ -89,6 +89,11 @@ public:
         return int64(col);
     }
     std::string_view text(int col) const; // valid until the next step()
+    bool hasRanges() const { return !m_ranges.empty(); }
+    // Given explicit ranges: the one the current row lies in.
+    const RowidRange& rowRange() const {
+        return m_ranges[m_threaded ? m_chunk->rangeStarts[m_mark].second : m_range];
+    }
 
     static constexpr std::uint32_t kChunkRows = 8192;
     static constexpr std::uint64_t kStripeRows = kChunkRows;
@@ -115,6 +120,8 @@ private:
         Cells cells;
         std::vector<std::pair<std::uint32_t, std::uint32_t>> texts; // (offset, size) in arena
         std::string arena;
+        // Given explicit ranges: (first row, range) of each range the chunk's rows come from.
+        std::vector<std::pair<std::uint32_t, std::size_t>> rangeStarts;
         std::uint32_t rows = 0;
         bool stripeEnd = false; // the last chunk of its stripe: the next comes from the next worker
     };
@@ -137,6 +144,7 @@ private:
     // Fills `c` from the current stripe of `st`; false when the stripe ended (or failed).
     bool fill(sqlite3_stmt* st, Chunk& c, int* rc);
     std::unique_ptr<Chunk> takeChunk();
+    void followRanges(); // moves m_mark to m_row's range (given explicit ranges)
     // int64() of a text cell, of an absent column, or unthreaded.
     std::int64_t int64Otherwise(int col) const;
     std::size_t cell(int col) const {
@@ -167,6 +175,7 @@ private:
     std::size_t m_current = 0;     // the worker whose stripe is read now
     std::uint64_t m_stripe = 0;    // stripes read to their end
     std::uint32_t m_row = 0;
+    std::size_t m_mark = 0; // given explicit ranges: m_row's in m_chunk->rangeStarts
     bool m_started = false;
 };
 

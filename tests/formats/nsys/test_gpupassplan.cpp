@@ -163,6 +163,9 @@ TEST(GpuPassPlan, AStreamOfRangesReadsThoseRowsInOrderWithAnyWorkers) {
             while (st.step()) {
                 const std::int64_t id = st.int64(0);
                 ASSERT_EQ(st.int64(1), id * 3);
+                // The range it came from, which the loader keys its rows by.
+                ASSERT_LE(st.rowRange().first, id);
+                ASSERT_GE(st.rowRange().last, id);
                 got.push_back(id);
                 ++timesRead[std::size_t(id)];
             }

@@ -2,6 +2,7 @@
 // The GPU picture of a big trace arrives in sampled passes (issue 45): each partial preview
 // holds only events of the file, spread over the whole time range, and the last one and the full
 // trace are what a read in one go gives.
+#include "formats/nsys/writer/nsyswriter.h"
 #include "formats/open.h"
 #include "tests/support/sqlitequery.h"
 #include "tests/support/synthexport.h"
@@ -183,6 +184,49 @@ TEST(SampledPreview, SyntheticTracesEndExactWithAnyThreadCount) {
         for (const int threads : {1, 2, 3})
             EXPECT_EQ(expectSampledLoadIsExact(path, threads), 3u) << "strides 16, 8, 4";
     }
+}
+
+TEST(SampledPreview, TiesAcrossBlocksEndAsInOneGo) {
+    // Kernels of one stream in threes that start and end together, and memsets in pairs: the
+    // blocks of 16 rowids that the passes read cut through them, and their rows (first fit, in
+    // the table's order) say whether the passes' rows were put back in that order.
+    QTemporaryDir dir;
+    const std::string path = dir.filePath(QStringLiteral("ties.sqlite")).toStdString();
+    std::string error;
+    auto w = nsys::Writer::create(path, nsys::SchemaFlavor::V3_13, &error);
+    ASSERT_TRUE(w) << error;
+    w->setMetadata(nsys::Metadata{});
+    nsys::GpuRow gpu;
+    gpu.name = "NVIDIA H100";
+    w->addGpu(gpu);
+    nsys::StreamRow stream;
+    stream.pid = 1;
+    stream.contextId = 1;
+    stream.streamId = 7;
+    w->addStream(stream);
+    for (std::int64_t i = 0; i < 6000; ++i) {
+        nsys::KernelRow k;
+        k.start = 1000 * (i / 3);
+        k.end = k.start + 900;
+        k.pid = 1;
+        k.contextId = 1;
+        k.streamId = 7;
+        k.shortName = "k" + std::to_string(i % 3);
+        w->addKernel(k);
+    }
+    for (std::int64_t i = 0; i < 600; ++i) {
+        nsys::MemsetRow m;
+        m.start = 10'000 * (i / 2);
+        m.end = m.start + 500;
+        m.pid = 1;
+        m.contextId = 1;
+        m.streamId = 7;
+        m.bytes = std::uint64_t(i);
+        w->addMemset(m);
+    }
+    ASSERT_TRUE(w->commit(&error)) << error;
+    for (const int threads : {1, 3})
+        EXPECT_GT(expectSampledLoadIsExact(QString::fromStdString(path), threads), 0u);
 }
 
 TEST(SampledPreview, TheFirstPictureCoversTheWholeTimeRange) {
