@@ -30,6 +30,7 @@ struct Stall {
 struct GuiResult {
     double firstPaintS = -1;
     double gpuPictureS = -1;
+    double gpuPictureCpuS = -1; // the process's CPU time by then (all its threads)
     // The end of the first paint of a partial GPU picture (a spread sample of the GPU rows:
     // TraceMetadata::gpuSampleStride > 1), and the share it holds (1 / stride); -1 and 0 when
     // none came (a trace read without sampled passes).

@@ -8,6 +8,7 @@
 #include <QColor>
 
 class QPainter;
+class QString;
 
 namespace strobe {
 
@@ -15,6 +16,7 @@ struct FrameRow;
 struct LaneLook;
 struct LayoutRow;
 struct PaintContext;
+class Trace;
 class TimelineFrame;
 
 // A lane row's background: the alternate band on every other row.
@@ -28,6 +30,9 @@ void paintLaneRow(QPainter& p, const PaintContext& ctx, const TimelineFrame& fra
 void paintProjectedRow(QPainter& p, const PaintContext& ctx, const FrameRow& row, LaneLook& look);
 // A GPU's utilisation strip: kernels above, copies below, idle marks along the bottom.
 void paintUtilizationRow(QPainter& p, const PaintContext& ctx, const FrameRow& row, LaneLook& look);
+// What a utilisation strip without its utilisation says instead: computed once every GPU row is
+// read (a partial picture, TraceMetadata::gpuSampleStride > 1), or still being computed.
+QString utilizationPendingText(const Trace* trace);
 // Allocated bytes as a filled step plot scaled to the GPU's peak, the peak marked.
 void paintMemoryCounterRow(QPainter& p, const PaintContext& ctx, const FrameRow& row);
 

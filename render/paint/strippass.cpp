@@ -3,6 +3,7 @@
 #include "model/gpumemory.h"
 #include "model/lod/utilization.h"
 #include "model/timeformat.h"
+#include "model/trace.h"
 #include "render/geometry/lanelayout.h"
 #include "render/geometry/timelineframe.h"
 #include "render/paint/lanepainter.h"
@@ -17,14 +18,20 @@
 
 namespace strobe {
 
+QString utilizationPendingText(const Trace* trace) {
+    return trace && trace->metadata().gpuSampleStride > 1
+               ? QStringLiteral("Utilisation once every GPU row is read\u2026")
+               : QStringLiteral("Computing utilisation\u2026");
+}
+
 void paintUtilizationRow(QPainter& p, const PaintContext& ctx, const FrameRow& fr, LaneLook& look) {
     const LayoutRow& row = *fr.layout;
     const int y = fr.y;
-    if (!fr.utilization) { // still being built on the worker: say so rather than show an idle GPU
+    if (!fr.utilization) { // not built (yet): say so rather than show an idle GPU
         p.fillRect(QRect(0, y, ctx.width, row.height), ctx.palette.rowAlternate);
         p.setPen(ctx.palette.text);
         p.drawText(QRect(4, y, ctx.width - 8, row.height), Qt::AlignVCenter | Qt::AlignLeft,
-                   QStringLiteral("Computing utilisation\u2026"));
+                   utilizationPendingText(ctx.trace));
         return;
     }
     // Two thin strips (utilizationHalves): kernels on top, copies below, so a GPU that only

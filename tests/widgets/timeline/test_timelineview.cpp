@@ -589,6 +589,24 @@ TEST_F(TimelineViewTest, ALevelOfDetailOfferedForTheNextTracePaintsItsFirstFrame
     EXPECT_EQ(view.idleMarks(0), idleByHand(*dense, 0, state.idleThresholdNs()));
 }
 
+TEST_F(TimelineViewTest, APartialPictureGetsNoLevelOfDetail) {
+    // A sample of the GPU rows (issue 45) paints from its rows: no build takes the loader's
+    // cores, and no utilisation strip shows a fraction of the GPU's busy time.
+    ViewState state;
+    TimelineView view(&state);
+    view.resize(1400, 700);
+    state.setTrace(std::shared_ptr<const Trace>(synth_traces::smallTrace(16)));
+    EXPECT_EQ(view.levelOfDetail(), nullptr);
+    EXPECT_TRUE(view.isLevelOfDetailReady());
+    EXPECT_FALSE(view.grab().isNull());
+    // The whole trace that follows gets one.
+    state.setTrace(std::shared_ptr<const Trace>(synth_traces::smallTrace(1)));
+    ASSERT_NE(view.levelOfDetail(), nullptr);
+    view.waitForLevelOfDetail();
+    EXPECT_TRUE(view.isLevelOfDetailReady());
+    EXPECT_NE(view.levelOfDetail()->utilization(), nullptr);
+}
+
 TEST_F(TimelineViewTest, AnOfferedLevelOfDetailOfAnotherTraceIsNotUsed) {
     ViewState state;
     TimelineView view(&state);
