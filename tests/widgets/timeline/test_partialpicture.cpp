@@ -39,8 +39,10 @@ std::vector<std::unique_ptr<Trace>> sampledLoad() {
     return out;
 }
 
+// The canvas at the size a shown 1200 x 600 view gives it (a view never shown keeps its canvas
+// at a default size that the banner covers).
 QImage paint(TimelineView& view) {
-    QImage img(view.canvas()->size(), QImage::Format_ARGB32_Premultiplied);
+    QImage img(QSize(1000, 560), QImage::Format_ARGB32_Premultiplied);
     QPainter p(&img);
     view.paintCanvas(p, img.size(), 1.0);
     return img;
