@@ -47,9 +47,6 @@ inline bool resetPeakResident() {
     return std::fclose(f) == 0 && ok;
 }
 
-// The time the hypervisor ran something else on this virtual machine's CPUs ("steal" in
-// /proc/stat), summed over the CPUs, in ms; counted in USER_HZ ticks, so in steps of 10 ms at
-// the usual 100 Hz. -1 where the kernel does not report it. One read costs about 6 us.
 // The CPU time (user and system) this process's threads used so far, in seconds: beside a wall
 // time on a shared machine, what the work itself cost.
 inline double processCpuSeconds() {
@@ -60,6 +57,9 @@ inline double processCpuSeconds() {
            double(u.ru_utime.tv_usec + u.ru_stime.tv_usec) / 1e6;
 }
 
+// The time the hypervisor ran something else on this virtual machine's CPUs ("steal" in
+// /proc/stat), summed over the CPUs, in ms; counted in USER_HZ ticks, so in steps of 10 ms at
+// the usual 100 Hz. -1 where the kernel does not report it. One read costs about 6 us.
 class StealClock {
 public:
     StealClock()
@@ -128,10 +128,7 @@ public:
             s.cpuMs = double(run) / 1e6;
             s.queuedMs = double(wait) / 1e6;
         }
-        rusage u{};
-        if (getrusage(RUSAGE_SELF, &u) == 0)
-            s.processMs = double(u.ru_utime.tv_sec + u.ru_stime.tv_sec) * 1e3 +
-                          double(u.ru_utime.tv_usec + u.ru_stime.tv_usec) / 1e3;
+        s.processMs = processCpuSeconds() * 1e3;
         return s;
     }
 
